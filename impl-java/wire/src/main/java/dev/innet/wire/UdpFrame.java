@@ -109,7 +109,7 @@ public record UdpFrame(long dstMac, long srcMac, int srcIp, int dstIp, int srcPo
         int dstPort = r.getU16();
         int udpLength = r.getU16();
         r.getU16(); // UDP checksum: 0 or unverified, per the format
-        if (udpLength != totalLength - IPV4_HEADER) {
+        if (udpLength < UDP_HEADER || udpLength != totalLength - IPV4_HEADER) {
             throw new WireException(WireError.BAD_UDP_LENGTH,
                     "UDP length " + udpLength + " but IPv4 carries " + (totalLength - IPV4_HEADER));
         }

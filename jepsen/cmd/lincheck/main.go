@@ -1,0 +1,135 @@
+// Command lincheck checks an innet history file (docs/history-format.md) for per-key register
+// linearizability and optionally writes porcupine's HTML visualization. See docs/lincheck.md.
+//
+//	go run ./cmd/lincheck [-timeout 30s] [-html out.html] [-json] history.jsonl
+//
+// Exit status: 0 linearizable, 1 not linearizable, 2 unknown (timed out; inconclusive),
+// 3 bad input or usage, 4 the HTML file could not be written.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"innet.dev/jepsen/history"
+	"innet.dev/jepsen/lincheck"
+)
+
+const (
+	exitLinearizable    = 0
+	exitNotLinearizable = 1
+	exitUnknown         = 2
+	exitBadInput        = 3
+	exitOutputFailed    = 4
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: tests call it to check output and exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("lincheck", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	timeout := flags.Duration("timeout", 30*time.Second, "bound on the whole check; keys not decided by then are unknown (0: no bound)")
+	htmlPath := flags.String("html", "", "write porcupine's HTML visualization to this file")
+	jsonOutput := flags.Bool("json", false, "print the report as one JSON object instead of text")
+	parallelism := flags.Int("parallel", 0, "keys checked at once (0: one per CPU)")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, "usage: lincheck [-timeout 30s] [-html out.html] [-json] [-parallel n] history.jsonl")
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitLinearizable
+		}
+		return exitBadInput
+	}
+	if flags.NArg() != 1 {
+		flags.Usage()
+		return exitBadInput
+	}
+	if *timeout < 0 {
+		fmt.Fprintln(stderr, "lincheck: -timeout must not be negative")
+		return exitBadInput
+	}
+	path := flags.Arg(0)
+
+	ops, err := history.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "lincheck: %s: %v\n", path, err)
+		return exitBadInput
+	}
+	report := lincheck.Check(ops, lincheck.Options{Timeout: *timeout, Parallelism: *parallelism})
+
+	if *jsonOutput {
+		encoder := json.NewEncoder(stdout)
+		encoder.SetIndent("", "  ")
+		if err := encoder.Encode(jsonReport{File: path, Report: report}); err != nil {
+			fmt.Fprintf(stderr, "lincheck: %v\n", err)
+			return exitOutputFailed
+		}
+	} else {
+		printText(stdout, path, report)
+	}
+
+	if *htmlPath != "" {
+		shown, err := report.WriteHTML(*htmlPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "lincheck: writing %s: %v\n", *htmlPath, err)
+			return exitOutputFailed
+		}
+		if len(shown.OmittedKeys) > 0 {
+			fmt.Fprintf(stderr, "lincheck: %s: %d undecided key(s) left out of the visualization: %s\n",
+				*htmlPath, len(shown.OmittedKeys), strings.Join(shown.OmittedKeys, ", "))
+		}
+		if !shown.Complete {
+			fmt.Fprintf(stderr, "lincheck: %s: the check repeated for the visualization timed out; it may show partial linearizations only\n", *htmlPath)
+		}
+	}
+
+	switch report.Verdict {
+	case lincheck.Linearizable:
+		return exitLinearizable
+	case lincheck.NotLinearizable:
+		return exitNotLinearizable
+	default:
+		return exitUnknown
+	}
+}
+
+type jsonReport struct {
+	File string `json:"file"`
+	*lincheck.Report
+}
+
+func printText(out io.Writer, path string, report *lincheck.Report) {
+	for _, key := range report.Keys {
+		switch key.Verdict {
+		case lincheck.NotLinearizable:
+			fmt.Fprintf(out, "key %s: NOT LINEARIZABLE (%d operations; longest linearizable prefix %d)\n",
+				key.Key, key.Operations, key.LongestLinearizable)
+		case lincheck.Unknown:
+			fmt.Fprintf(out, "key %s: UNKNOWN, check did not finish within %v (%d operations)\n",
+				key.Key, report.Timeout, key.Operations)
+		}
+	}
+	var verdict string
+	switch report.Verdict {
+	case lincheck.Linearizable:
+		verdict = "LINEARIZABLE"
+	case lincheck.NotLinearizable:
+		verdict = "NOT LINEARIZABLE"
+	default:
+		verdict = "UNKNOWN (inconclusive: the check timed out, this is not a pass)"
+	}
+	fmt.Fprintf(out, "%s: %d operations (%d checked, %d failed, %d never completed), %d keys, %v: %s\n",
+		path, report.Operations, report.Checked, report.Failed, report.NeverCompleted, report.DistinctKeys,
+		report.Elapsed.Round(time.Millisecond), verdict)
+}

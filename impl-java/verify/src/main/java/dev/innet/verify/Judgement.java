@@ -1,0 +1,35 @@
+package dev.innet.verify;
+
+/** Compares what a run produced with what its manifest line expects. */
+record Judgement(ManifestEntry entry, RunOutcome outcome, boolean asExpected, String summary) {
+
+    static Judgement of(ManifestEntry entry, RunOutcome outcome) {
+        Expectation expected = entry.expectation();
+        RunOutcome.Verdict verdict = outcome.verdict();
+        if (verdict == RunOutcome.Verdict.ERROR) {
+            return new Judgement(entry, outcome, false, "ERROR: " + outcome.detail());
+        }
+        return switch (expected) {
+            case Expectation.Holds h -> switch (verdict) {
+                case HOLDS -> new Judgement(entry, outcome, true, entry.kind() == ManifestEntry.Kind.IVY ? "proved" : "ok");
+                case VIOLATED -> new Judgement(entry, outcome, false, "UNEXPECTED: violates " + outcome.violated());
+                case PROOF_FAILED -> new Judgement(entry, outcome, false, "UNEXPECTED: proof fails: " + outcome.detail());
+                case ERROR -> throw new AssertionError("handled above");
+            };
+            case Expectation.Violates v -> {
+                if (verdict == RunOutcome.Verdict.VIOLATED && v.invariant().equals(outcome.violated())) {
+                    String label = entry.isLimitation() ? " (known limitation)" : " (expected)";
+                    yield new Judgement(entry, outcome, true, "violates " + v.invariant() + label);
+                }
+                if (verdict == RunOutcome.Verdict.VIOLATED) {
+                    yield new Judgement(entry, outcome, false,
+                            "UNEXPECTED: violates " + outcome.violated() + ", expected " + v.invariant());
+                }
+                yield new Judgement(entry, outcome, false, "UNEXPECTED: no violation, expected " + v.invariant());
+            }
+            case Expectation.ProofFails f -> verdict == RunOutcome.Verdict.PROOF_FAILED
+                    ? new Judgement(entry, outcome, true, "refuted (expected)")
+                    : new Judgement(entry, outcome, false, "UNEXPECTED: buggy variant proved");
+        };
+    }
+}

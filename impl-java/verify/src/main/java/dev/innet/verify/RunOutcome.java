@@ -1,0 +1,24 @@
+package dev.innet.verify;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * What one checker run actually produced. Every figure here is parsed from that run's output;
+ * a figure the run did not print stays empty and is shown as "-", never guessed.
+ */
+public record RunOutcome(Verdict verdict, String violated, OptionalLong distinctStates, OptionalLong generatedStates,
+        OptionalLong depth, List<String> propertiesChecked, long millis, String detail, Path log) {
+
+    public enum Verdict {
+        /** TLC: whole model explored, no violation. Ivy: all checks proved. */
+        HOLDS,
+        /** TLC reported a violated invariant or property (named in {@code violated}). */
+        VIOLATED,
+        /** ivy_check reported a failed check. */
+        PROOF_FAILED,
+        /** The tool could not give a verdict: parse error, crash, timeout, unexpected output. */
+        ERROR
+    }
+}

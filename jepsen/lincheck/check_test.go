@@ -1,0 +1,188 @@
+package lincheck
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"innet.dev/jepsen/history"
+)
+
+const (
+	key1 = "6b310000000000000000000000000000"
+	key2 = "6b320000000000000000000000000000"
+)
+
+func readFixture(t *testing.T, name string) []history.Operation {
+	t.Helper()
+	ops, err := history.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatalf("reading fixture %s: %v", name, err)
+	}
+	return ops
+}
+
+func TestFixtureVerdicts(t *testing.T) {
+	cases := []struct {
+		fixture string
+		want    Verdict
+		// perKey lists the expected verdict of every key in the fixture.
+		perKey map[string]Verdict
+	}{
+		{"linearizable.jsonl", Linearizable, map[string]Verdict{key1: Linearizable, key2: Linearizable}},
+		// put v1; put v2; get -> v1 after both completed.
+		{"stale_read.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable, key2: Linearizable}},
+		// Two concurrent puts, then reads that fix their order: b first, then a.
+		{"concurrent_one_order.jsonl", Linearizable, map[string]Verdict{key1: Linearizable}},
+		// The same puts, with later reads that need both orders.
+		{"concurrent_no_order.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
+		// A crashed put takes effect late, a timed-out delete never does, a failed put is ignored.
+		{"crash_linearizable.jsonl", Linearizable, map[string]Verdict{key1: Linearizable}},
+		// A crashed put is seen, then the value it overwrote is seen again.
+		{"crash_not_linearizable.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
+		// A failed put did not take effect, so its value cannot be read.
+		{"failed_write_read.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
+		{"deletes.jsonl", Linearizable, map[string]Verdict{key1: Linearizable}},
+		// put v1; delete; get -> v1.
+		{"delete_not_linearizable.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fixture, func(t *testing.T) {
+			report := Check(readFixture(t, tc.fixture), Options{Timeout: 10 * time.Second})
+			if report.Verdict != tc.want {
+				t.Errorf("verdict %s, want %s", report.Verdict, tc.want)
+			}
+			if len(report.Keys) != len(tc.perKey) {
+				t.Errorf("%d keys checked, want %d", len(report.Keys), len(tc.perKey))
+			}
+			for _, key := range report.Keys {
+				if want, ok := tc.perKey[key.Key]; !ok || key.Verdict != want {
+					t.Errorf("key %s: verdict %s, want %s", key.Key, key.Verdict, want)
+				}
+				if key.Verdict == NotLinearizable && key.LongestLinearizable >= key.Operations {
+					t.Errorf("key %s: not linearizable but longest linearizable prefix %d covers all %d operations",
+						key.Key, key.LongestLinearizable, key.Operations)
+				}
+			}
+		})
+	}
+}
+
+func TestCountsOfDroppedAndUnfinishedOperations(t *testing.T) {
+	report := Check(readFixture(t, "crash_linearizable.jsonl"), Options{})
+	want := Counts{Operations: 9, Checked: 7, Failed: 1, NeverCompleted: 3, UnobservedReads: 1, DistinctKeys: 1}
+	if report.Counts != want {
+		t.Errorf("counts %+v, want %+v", report.Counts, want)
+	}
+}
+
+func TestEmptyHistoryIsLinearizable(t *testing.T) {
+	report := Check(nil, Options{Timeout: time.Second})
+	if report.Verdict != Linearizable || len(report.Keys) != 0 {
+		t.Errorf("empty history: verdict %s with %d keys", report.Verdict, len(report.Keys))
+	}
+}
+
+// hardHistory is a history porcupine cannot decide quickly: n concurrent puts of distinct values,
+// then a read of a value nobody wrote. Showing that read impossible means trying every order of
+// the puts, and porcupine's memoization still leaves about n * 2^n states.
+func hardHistory(key string, firstClient, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"client":%d,"op":"put","key":%q,"value":"v%d","call":0,"return":1000,"result":"ok"}`+"\n", firstClient+i, key, i)
+	}
+	fmt.Fprintf(&b, `{"client":%d,"op":"get","key":%q,"call":2000,"return":2001,"result":"ok","value":"never written"}`+"\n", firstClient, key)
+	return b.String()
+}
+
+func readString(t *testing.T, text string) []history.Operation {
+	t.Helper()
+	ops, err := history.Read(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("history.Read: %v", err)
+	}
+	return ops
+}
+
+func TestTimeoutIsUnknownNotPass(t *testing.T) {
+	ops := readString(t, hardHistory(key2, 0, 40))
+	start := time.Now()
+	report := Check(ops, Options{Timeout: 300 * time.Millisecond})
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("check took %v despite a 300ms timeout", elapsed)
+	}
+	if report.Verdict != Unknown {
+		t.Fatalf("verdict %s, want %s", report.Verdict, Unknown)
+	}
+	if len(report.Keys) != 1 || report.Keys[0].Verdict != Unknown {
+		t.Errorf("per-key results %+v, want the one key unknown", report.Keys)
+	}
+}
+
+func TestViolationOutranksUnknownKeys(t *testing.T) {
+	staleRead := fmt.Sprintf(`{"client":100,"op":"put","key":%q,"value":"v1","call":0,"return":10,"result":"ok"}
+{"client":100,"op":"put","key":%q,"value":"v2","call":20,"return":30,"result":"ok"}
+{"client":101,"op":"get","key":%q,"call":40,"return":50,"result":"ok","value":"v1"}
+`, key1, key1, key1)
+	ops := readString(t, staleRead+hardHistory(key2, 0, 40))
+	report := Check(ops, Options{Timeout: 300 * time.Millisecond})
+	if report.Verdict != NotLinearizable {
+		t.Fatalf("verdict %s, want %s", report.Verdict, NotLinearizable)
+	}
+	got := map[string]Verdict{}
+	for _, key := range report.Keys {
+		got[key.Key] = key.Verdict
+	}
+	if got[key1] != NotLinearizable || got[key2] != Unknown {
+		t.Errorf("per-key verdicts %v, want %s not linearizable and %s unknown", got, key1, key2)
+	}
+}
+
+func TestExpiredDeadlineLeavesKeysUnknown(t *testing.T) {
+	// A deadline that has passed before any key is checked must not be read as "no limit".
+	report := Check(readFixture(t, "linearizable.jsonl"), Options{Timeout: time.Nanosecond})
+	if report.Verdict != Unknown {
+		t.Errorf("verdict %s, want %s", report.Verdict, Unknown)
+	}
+}
+
+func TestWriteHTML(t *testing.T) {
+	for _, fixture := range []string{"linearizable.jsonl", "stale_read.jsonl"} {
+		t.Run(fixture, func(t *testing.T) {
+			report := Check(readFixture(t, fixture), Options{Timeout: 10 * time.Second})
+			path := filepath.Join(t.TempDir(), "out.html")
+			shown, err := report.WriteHTML(path)
+			if err != nil {
+				t.Fatalf("WriteHTML: %v", err)
+			}
+			if !shown.Complete || len(shown.OmittedKeys) != 0 {
+				t.Errorf("visualization %+v, want complete with no omitted keys", shown)
+			}
+			html, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(html)
+			for _, want := range []string{"<html", "put(", key1, "line 1"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("HTML does not contain %q", want)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteHTMLOmitsUndecidedKeys(t *testing.T) {
+	ops := readString(t, hardHistory(key2, 0, 40))
+	report := Check(ops, Options{Timeout: 200 * time.Millisecond})
+	shown, err := report.WriteHTML(filepath.Join(t.TempDir(), "out.html"))
+	if err != nil {
+		t.Fatalf("WriteHTML: %v", err)
+	}
+	if len(shown.OmittedKeys) != 1 || shown.OmittedKeys[0] != key2 {
+		t.Errorf("omitted keys %v, want [%s]", shown.OmittedKeys, key2)
+	}
+}

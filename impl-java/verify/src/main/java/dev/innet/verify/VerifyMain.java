@@ -107,9 +107,26 @@ public final class VerifyMain {
         if (Files.isRegularFile(p.resolve(Manifest.FILE_NAME))) {
             return List.of(p);
         }
-        try (var children = Files.list(p)) {
-            return children.filter(c -> Files.isRegularFile(c.resolve(Manifest.FILE_NAME)))
-                    .sorted(Comparator.naturalOrder()).toList();
+        List<Path> children;
+        try (var list = Files.list(p)) {
+            children = list.filter(Files::isDirectory).sorted(Comparator.naturalOrder()).toList();
+        }
+        List<Path> withManifest = new ArrayList<>();
+        for (Path child : children) {
+            if (Files.isRegularFile(child.resolve(Manifest.FILE_NAME))) {
+                withManifest.add(child);
+            } else if (holdsCheckableFiles(child)) {
+                // A spec nobody checks is worse than none: it looks verified. Refuse to skip it.
+                throw new IllegalArgumentException(child + " holds .tla/.ivy files but no " + Manifest.FILE_NAME
+                        + " (see docs/layout.md)");
+            }
+        }
+        return withManifest;
+    }
+
+    private static boolean holdsCheckableFiles(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.anyMatch(f -> f.toString().endsWith(".tla") || f.toString().endsWith(".ivy"));
         }
     }
 

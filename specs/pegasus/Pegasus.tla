@@ -1,0 +1,549 @@
+------------------------------- MODULE Pegasus -------------------------------
+(***************************************************************************)
+(* Pegasus: an in-network coherence directory for selectively replicated   *)
+(* keys in a single rack (Li et al., "Pegasus: Tolerating Skewed Workloads *)
+(* in Distributed Storage with In-Network Coherence Directories", OSDI'20; *)
+(* text in /work/shared/seeds/pegasus-osdi20.txt).                          *)
+(*                                                                         *)
+(* The ToR switch keeps ver_next, rkeys, rset and ver_completed (Fig. 3),  *)
+(* stamps a version on every WRITE and routes requests (Algorithm 1), and  *)
+(* watches every reply to keep the replica set pointed at the newest       *)
+(* externalized version (Algorithm 2).  Servers keep (value, version) per  *)
+(* key and apply a write only if its version is higher.  The controller    *)
+(* adds and removes replicated keys and issues virtual writes (S6.3).      *)
+(* Optional at-most-once semantics (S6.4) uses detector nodes chosen by    *)
+(* request id and per-server client tables.                                *)
+(*                                                                         *)
+(* The links between the switch and the servers lose, duplicate (bounded)  *)
+(* and reorder packets: the network is a set of in-flight messages, any of *)
+(* which may be delivered next, delivered while a copy stays in flight, or *)
+(* dropped.  Clients sit behind the switch: a client request reaches the   *)
+(* switch atomically with its sending (a request lost before the switch is *)
+(* a request never sent), and a reply forwarded by the switch may be lost  *)
+(* on its way to the client, which then retries.                           *)
+(*                                                                         *)
+(* Each operation is issued by its own client (so a client's "most recent  *)
+(* request" in S6.4 is that operation).  A write's value is its write id,  *)
+(* so every value is unique and staleness is visible.                      *)
+(*                                                                         *)
+(* BOOLEAN constants Bug* turn on the buggy variants that the models must  *)
+(* refute; all of them are FALSE in the protocol proper.                   *)
+(***************************************************************************)
+EXTENDS Naturals, FiniteSets
+
+CONSTANTS
+  NServers,        \* servers in the rack are 1..NServers
+  Keys,            \* keys (identified by their hash, S5); a finite set
+  Home,            \* Home[k]: the home server of key k (S5, consistent hashing)
+  InitRKeys,       \* keys replicated at start (rset = {home}, ver_completed = 0)
+  NWrites,         \* client write operations 1..NWrites; write w writes value w
+  NReads,          \* client read operations 1..NReads
+  MaxDup,          \* how many times the network may duplicate a packet
+  MaxLoss,         \* how many packets the network may drop
+  MaxRetry,        \* how many times clients may retry (resend) a request
+  MaxAdd,          \* how many times the controller may add a replicated key
+  MaxRemove,       \* how many times the controller may mark a key for removal
+  MaxVW,           \* how many virtual writes the controller may issue
+  EnableAtMostOnce,\* S6.4 detector nodes and client tables on/off
+  \* Buggy variants (each must be refuted by TLC):
+  BugAcceptLower,  \* servers apply a write whatever its version (not only higher)
+  BugAddOnLower,   \* Alg. 2 adds the server to rset also for a LOWER version
+  BugNoReset,      \* Alg. 2 on a higher version adds the server instead of resetting rset
+  BugEarlyRemove,  \* S6.3 removal drops the key when its write is sent home, not on the reply
+  BugVWNoDrain,    \* virtual write issued while writes to the key are still in flight
+  BugNoTableCopy   \* S6.4: key transitions do not migrate client tables
+
+Servers == 1..NServers
+WIds    == 1..NWrites
+RIds    == 1..NReads
+Vals    == 0..NWrites            \* 0 is the initial value of every key
+
+ASSUME NServers \in Nat \ {0}
+ASSUME Keys # {} /\ IsFiniteSet(Keys)
+ASSUME Home \in [Keys -> Servers]
+ASSUME InitRKeys \subseteq Keys
+ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss, MaxRetry, MaxAdd, MaxRemove, MaxVW} :
+         n \in Nat
+ASSUME \A b \in {EnableAtMostOnce, BugAcceptLower, BugAddOnLower, BugNoReset,
+                 BugEarlyRemove, BugVWNoDrain, BugNoTableCopy} : b \in BOOLEAN
+\* The table-migration bug only means something when at-most-once is on.
+ASSUME BugNoTableCopy => EnableAtMostOnce
+
+\* Every WRITE (first send or retry) takes a fresh version, so versions are
+\* bounded by the number of sends.  Used only in TypeOK.
+MaxVer == NWrites * (MaxRetry + 1)
+Vers   == 0..MaxVer
+
+\* S6.4: the detector node is chosen deterministically from the REQUEST id
+\* (here the write id), not from the key, so retries meet the same server.
+Detector(w) == ((w - 1) % NServers) + 1
+
+Max(a, b) == IF a >= b THEN a ELSE b
+
+VARIABLES
+  verNext,       \* switch: next version number to stamp (Fig. 3 ver_next)
+  rkeys,         \* switch: set of replicated keys (Fig. 3 rkeys)
+  rset,          \* switch: key -> servers holding a valid copy (Fig. 3 rset)
+  verCompleted,  \* switch: key -> version of latest completed write (Fig. 3 ver_completed)
+  markVer,       \* switch/controller: key -> 0, or ver_next when it was marked for removal (S6.3)
+  store,         \* server -> key -> [val, ver] stored object and its version
+  ctab,          \* server -> client table: set of <<write id, version replied>> (S6.4)
+  net,           \* set of in-flight packets between the switch and the servers
+  used,          \* fault / retry / controller budgets consumed so far
+  wr,            \* history: write id -> [st, key, floor, ver] (client view)
+  rd,            \* history: read id -> [st, key, floor, val, ver] (client view)
+  execs,         \* history: set of <<w, ver>>: some server applied write w stamped ver
+  extVer,        \* history: key -> highest version the switch has externalized (S6.2.3)
+  act            \* the last action taken and its parameters (for traces; not in VIEW)
+
+vars == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,
+          wr, rd, execs, extVer, act>>
+
+-----------------------------------------------------------------------------
+(* Packets.  A WREQ carries the write's value (its id; 0 with the home's   *)
+(* value for a virtual write's forwards), the stamped version, and for     *)
+(* at-most-once the detector flag and the other replicas to forward to.    *)
+WReq(w, val, k, v, d, det, fwd) ==
+  [t |-> "WREQ", w |-> w, val |-> val, key |-> k, ver |-> v, dst |-> d,
+   det |-> det, fwd |-> fwd]
+RReq(r, k, d)        == [t |-> "RREQ", r |-> r, key |-> k, dst |-> d]
+VWReq(k, v, d, fwd)  == [t |-> "VW", key |-> k, ver |-> v, dst |-> d, fwd |-> fwd]
+WRep(w, k, v, s)     == [t |-> "WREP", w |-> w, key |-> k, ver |-> v, src |-> s]
+RRep(r, k, x, v, s)  == [t |-> "RREP", r |-> r, key |-> k, val |-> x, ver |-> v, src |-> s]
+
+Msgs ==
+       [t : {"WREQ"}, w : {0} \cup WIds, val : Vals, key : Keys, ver : Vers,
+        dst : Servers, det : BOOLEAN, fwd : SUBSET Servers]
+  \cup [t : {"RREQ"}, r : RIds, key : Keys, dst : Servers]
+  \cup [t : {"VW"}, key : Keys, ver : Vers, dst : Servers, fwd : SUBSET Servers]
+  \cup [t : {"WREP"}, w : {0} \cup WIds, key : Keys, ver : Vers, src : Servers]
+  \cup [t : {"RREP"}, r : RIds, key : Keys, val : Vals, ver : Vers, src : Servers]
+
+Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat]
+
+TypeOK ==
+  /\ verNext \in 1..(MaxVer + 1)
+  /\ rkeys \subseteq Keys
+  /\ rset \in [Keys -> SUBSET Servers]
+  /\ verCompleted \in [Keys -> Vers]
+  /\ markVer \in [Keys -> 0..(MaxVer + 1)]
+  /\ store \in [Servers -> [Keys -> [val : Vals, ver : Vers]]]
+  /\ ctab \in [Servers -> SUBSET (WIds \X Vers)]
+  /\ net \subseteq Msgs
+  /\ used \in Budgets
+  /\ wr \in [WIds -> [st : {"idle", "pend", "done"}, key : Keys, floor : Vers, ver : Vers]]
+  /\ rd \in [RIds -> [st : {"idle", "pend", "done"}, key : Keys, floor : Vers,
+                      val : Vals, ver : Vers]]
+  /\ execs \subseteq WIds \X Vers
+  /\ extVer \in [Keys -> Vers]
+
+-----------------------------------------------------------------------------
+(* Helpers over the recorded history.                                      *)
+
+\* The highest version among operations on k that have completed at their
+\* client.  An operation that starts now must see at least this version:
+\* that is the real-time order of linearizability, recorded at the start of
+\* each operation instead of a logical clock (which would split states that
+\* differ only in timestamps).
+Floor(k) ==
+  LET vs == {wr[w].ver : w \in {x \in WIds : wr[x].st = "done" /\ wr[x].key = k}}
+            \cup {rd[r].ver : r \in {x \in RIds : rd[x].st = "done" /\ rd[x].key = k}}
+  IN IF vs = {} THEN 0 ELSE CHOOSE v \in vs : \A u \in vs : u <= v
+
+\* Writes to k that took effect: applied by a server, or acknowledged to the
+\* client (a write rejected as superseded still completes, S6.2.1).
+Effective(k) ==
+  {e \in execs : wr[e[1]].key = k}
+  \cup {<<w, wr[w].ver>> : w \in {x \in WIds : wr[x].st = "done" /\ wr[x].key = k}}
+
+\* The value a sequential store holds at version v if writes are ordered by
+\* their versions, as the paper's correctness argument orders them (S6.2.3).
+ValueAt(k, v) ==
+  LET E == {e \in Effective(k) : e[2] <= v}
+  IN IF E = {} THEN 0 ELSE (CHOOSE e \in E : \A f \in E : f[2] <= e[2])[1]
+
+Drained(k) == ~\E m \in net : m.t = "WREQ" /\ m.key = k
+
+\* A delivered packet leaves the network, unless the network duplicates it,
+\* in which case a copy stays in flight and may be delivered again.
+DupChoices == IF used.dup < MaxDup THEN BOOLEAN ELSE {FALSE}
+Remaining(m, dup) == IF dup THEN net ELSE net \ {m}
+CountDup(dup) == IF dup THEN [used EXCEPT !.dup = @ + 1] ELSE used
+
+\* A reply forwarded by the switch may be lost before the client; that only
+\* matters if the client can still retry.
+ClientLossChoices == IF used.retry < MaxRetry THEN BOOLEAN ELSE {FALSE}
+
+-----------------------------------------------------------------------------
+Init ==
+  /\ verNext = 1
+  /\ rkeys = InitRKeys
+  /\ rset = [k \in Keys |-> IF k \in InitRKeys THEN {Home[k]} ELSE {}]
+  /\ verCompleted = [k \in Keys |-> 0]
+  /\ markVer = [k \in Keys |-> 0]
+  /\ store = [s \in Servers |-> [k \in Keys |-> [val |-> 0, ver |-> 0]]]
+  /\ ctab = [s \in Servers |-> {}]
+  /\ net = {}
+  /\ used = [dup |-> 0, loss |-> 0, retry |-> 0, add |-> 0, rem |-> 0, vw |-> 0]
+  /\ wr = [w \in WIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
+                           floor |-> 0, ver |-> 0]]
+  /\ rd = [r \in RIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
+                           floor |-> 0, val |-> 0, ver |-> 0]]
+  /\ execs = {}
+  /\ extVer = [k \in Keys |-> 0]
+  /\ act = [n |-> "Init"]
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Algorithm 1 for a WRITE (S6.2.1): stamp ver_next and increment it; a    *)
+(* replicated key's write goes to servers chosen freely from ALL servers   *)
+(* (S6.5: one or more, in the replica set or not); other keys go home.     *)
+(* A key marked for removal sends its writes home (S6.3).  With            *)
+(* at-most-once the switch sends the write to the detector Detector(w) and *)
+(* lists the other chosen replicas in the header (S6.4).                   *)
+(* This is a helper: it sets every switch variable and net.                *)
+(***************************************************************************)
+SwitchWrite(w, k) ==
+  LET v == verNext IN
+  /\ verNext' = v + 1
+  /\ IF k \in rkeys /\ markVer[k] = 0
+       THEN /\ IF EnableAtMostOnce
+                 THEN \E others \in SUBSET (Servers \ {Detector(w)}) :
+                        net' = net \cup {WReq(w, w, k, v, Detector(w), TRUE, others)}
+                 ELSE \E D \in (SUBSET Servers) \ {{}} :
+                        net' = net \cup {WReq(w, w, k, v, d, FALSE, {}) : d \in D}
+            /\ UNCHANGED <<rkeys, rset, verCompleted, markVer>>
+       ELSE /\ net' = net \cup {WReq(w, w, k, v, Home[k], EnableAtMostOnce, {})}
+            \* BUG (BugEarlyRemove): the entry is dropped as soon as the
+            \* write is sent home, before its WRITE-REPLY proves home has it.
+            /\ IF BugEarlyRemove /\ k \in rkeys /\ markVer[k] # 0
+                 THEN /\ rkeys' = rkeys \ {k}
+                      /\ rset' = [rset EXCEPT ![k] = {}]
+                      /\ verCompleted' = [verCompleted EXCEPT ![k] = 0]
+                      /\ markVer' = [markVer EXCEPT ![k] = 0]
+                 ELSE UNCHANGED <<rkeys, rset, verCompleted, markVer>>
+
+(* Algorithm 1 for a READ: a replicated key's read goes to one member of   *)
+(* its rset (any member: the selection policy of S6.5 is not a safety      *)
+(* matter); other keys' reads go to the home server.                       *)
+SwitchRead(r, k) ==
+  /\ IF k \in rkeys
+       THEN \E s \in rset[k] : net' = net \cup {RReq(r, k, s)}
+       ELSE net' = net \cup {RReq(r, k, Home[k])}
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer>>
+
+(* A client issues write w on key k; it reaches the switch (Algorithm 1).  *)
+(* Writes are issued in id order only to avoid renamings of one behaviour. *)
+IssueWrite(w, k) ==
+  /\ wr[w].st = "idle"
+  /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
+  /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", key |-> k, floor |-> Floor(k), ver |-> 0]]
+  /\ SwitchWrite(w, k)
+  /\ act' = [n |-> "IssueWrite", w |-> w, key |-> k]
+  /\ UNCHANGED <<store, ctab, used, rd, execs, extVer>>
+
+(* A client that has no reply yet resends its write with the same request  *)
+(* id; the switch treats it as a new WRITE and stamps a new version        *)
+(* (Alg. 1 line 2).  Without S6.4 a server cannot tell it is a retry.      *)
+RetryWrite(w) ==
+  /\ wr[w].st = "pend"
+  /\ used.retry < MaxRetry
+  /\ used' = [used EXCEPT !.retry = @ + 1]
+  /\ SwitchWrite(w, wr[w].key)
+  /\ act' = [n |-> "RetryWrite", w |-> w]
+  /\ UNCHANGED <<store, ctab, wr, rd, execs, extVer>>
+
+(* A client issues read r on key k (Algorithm 1, READ).                    *)
+IssueRead(r, k) ==
+  /\ rd[r].st = "idle"
+  /\ IF r = 1 THEN TRUE ELSE rd[r - 1].st # "idle"
+  /\ rd' = [rd EXCEPT ![r] = [st |-> "pend", key |-> k, floor |-> Floor(k),
+                              val |-> 0, ver |-> 0]]
+  /\ SwitchRead(r, k)
+  /\ act' = [n |-> "IssueRead", r |-> r, key |-> k]
+  /\ UNCHANGED <<store, ctab, used, wr, execs, extVer>>
+
+(* A client resends a read it has no reply for.                            *)
+RetryRead(r) ==
+  /\ rd[r].st = "pend"
+  /\ used.retry < MaxRetry
+  /\ used' = [used EXCEPT !.retry = @ + 1]
+  /\ SwitchRead(r, rd[r].key)
+  /\ act' = [n |-> "RetryRead", r |-> r]
+  /\ UNCHANGED <<store, ctab, wr, rd, execs, extVer>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* A server receives a WRITE (S4.3, S6.2): it stores (value, version) only *)
+(* if the version is higher than the one it has, and replies with the      *)
+(* write's version either way (a lower write is superseded, not failed).   *)
+(* With at-most-once (S6.4) the detector first looks the request id up in  *)
+(* its client table: a duplicate is answered with the recorded version and *)
+(* neither re-executed nor forwarded; otherwise the detector executes it,  *)
+(* records it and forwards it, with its version, to the listed replicas.   *)
+(***************************************************************************)
+ServerWrite(m) ==
+  /\ m \in net
+  /\ m.t = "WREQ"
+  /\ \E dup \in DupChoices :
+     LET s      == m.dst
+         k      == m.key
+         cached == {e \in ctab[s] : e[1] = m.w}
+         isDup  == EnableAtMostOnce /\ m.det /\ m.w # 0 /\ cached # {}
+         \* BUG (BugAcceptLower): any version overwrites the stored one.
+         apply  == ~isDup /\ (BugAcceptLower \/ m.ver > store[s][k].ver)
+         rver   == IF isDup THEN (CHOOSE e \in cached : TRUE)[2] ELSE m.ver
+         fwds   == IF m.det /\ ~isDup
+                     THEN {WReq(m.w, m.val, k, m.ver, d, FALSE, {}) : d \in m.fwd}
+                     ELSE {}
+     IN /\ store' = IF apply
+                      THEN [store EXCEPT ![s][k] = [val |-> m.val, ver |-> m.ver]]
+                      ELSE store
+        /\ execs' = IF apply /\ m.w # 0 THEN execs \cup {<<m.w, m.ver>>} ELSE execs
+        /\ ctab' = IF EnableAtMostOnce /\ m.det /\ m.w # 0 /\ ~isDup
+                     THEN [ctab EXCEPT ![s] = @ \cup {<<m.w, m.ver>>}]
+                     ELSE ctab
+        /\ net' = Remaining(m, dup) \cup fwds \cup {WRep(m.w, k, rver, s)}
+        /\ used' = CountDup(dup)
+        /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, wr, rd, extVer>>
+
+(* A server receives a READ and replies with its value and version (S4.3). *)
+ServerRead(m) ==
+  /\ m \in net
+  /\ m.t = "RREQ"
+  /\ \E dup \in DupChoices :
+     LET s == m.dst IN
+     /\ net' = Remaining(m, dup)
+               \cup {RRep(m.r, m.key, store[s][m.key].val, store[s][m.key].ver, s)}
+     /\ used' = CountDup(dup)
+     /\ act' = [n |-> "ServerRead", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
+                 execs, extVer>>
+
+(* The home server receives a virtual write (S6.3): it raises its stored   *)
+(* version to the one in ver_completed, keeping its value, and forwards    *)
+(* that value and version to the chosen replicas; it and they reply so     *)
+(* that Alg. 2 adds them to rset.                                           *)
+ServerVirtualWrite(m) ==
+  /\ m \in net
+  /\ m.t = "VW"
+  /\ \E dup \in DupChoices :
+     LET h   == m.dst
+         k   == m.key
+         cur == store[h][k]
+         nv  == Max(cur.ver, m.ver)
+     IN /\ store' = [store EXCEPT ![h][k] = [val |-> cur.val, ver |-> nv]]
+        /\ net' = Remaining(m, dup)
+                  \cup {WReq(0, cur.val, k, nv, d, FALSE, {}) : d \in m.fwd}
+                  \cup {WRep(0, k, nv, h)}
+        /\ used' = CountDup(dup)
+        /\ act' = [n |-> "ServerVirtualWrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, ctab, wr, rd, execs,
+                 extVer>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Algorithm 2 (S6.2.2) as functions of the reply (key k, version v, from  *)
+(* server s): a higher version updates ver_completed and resets the        *)
+(* replica set to {s}; an equal version adds s.                            *)
+(***************************************************************************)
+Alg2Rset(k, v, s) ==
+  IF k \notin rkeys THEN rset
+  ELSE IF v > verCompleted[k]
+         \* BUG (BugNoReset): stale replicas stay in the set.
+         THEN [rset EXCEPT ![k] = IF BugNoReset THEN @ \cup {s} ELSE {s}]
+  \* BUG (BugAddOnLower): a server replying with an older version joins.
+  ELSE IF v = verCompleted[k] \/ BugAddOnLower
+         THEN [rset EXCEPT ![k] = @ \cup {s}]
+  ELSE rset
+
+Alg2VerCompleted(k, v) ==
+  IF k \in rkeys /\ v > verCompleted[k]
+    THEN [verCompleted EXCEPT ![k] = v]
+    ELSE verCompleted
+
+(***************************************************************************)
+(* The switch receives a WRITE-REPLY: Algorithm 2, then the removal rule   *)
+(* of S6.3 (a key marked for removal leaves the directory once a           *)
+(* WRITE-REPLY from its home, for a write sent there after the mark,       *)
+(* passes), then it forwards the reply to the client.  Forwarding a        *)
+(* client's reply externalizes its version (S6.2.3).  A virtual write's    *)
+(* reply (w = 0) goes to the controller and externalizes nothing.          *)
+(***************************************************************************)
+SwitchWriteReply(m) ==
+  /\ m \in net
+  /\ m.t = "WREP"
+  /\ \E dup \in DupChoices, lost \in ClientLossChoices :
+     LET k == m.key
+         v == m.ver
+         s == m.src
+         removeNow == /\ k \in rkeys /\ markVer[k] # 0 /\ m.w # 0
+                      /\ s = Home[k] /\ v >= markVer[k]
+     IN /\ IF removeNow
+             THEN /\ rkeys' = rkeys \ {k}
+                  /\ rset' = [rset EXCEPT ![k] = {}]
+                  /\ verCompleted' = [verCompleted EXCEPT ![k] = 0]
+                  /\ markVer' = [markVer EXCEPT ![k] = 0]
+             ELSE /\ rset' = Alg2Rset(k, v, s)
+                  /\ verCompleted' = Alg2VerCompleted(k, v)
+                  /\ UNCHANGED <<rkeys, markVer>>
+        /\ extVer' = IF m.w # 0 THEN [extVer EXCEPT ![k] = Max(@, v)] ELSE extVer
+        /\ wr' = IF m.w # 0 /\ wr[m.w].st = "pend" /\ ~lost
+                   THEN [wr EXCEPT ![m.w].st = "done", ![m.w].ver = v]
+                   ELSE wr
+        /\ net' = Remaining(m, dup)
+        /\ used' = CountDup(dup)
+        /\ act' = [n |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
+  /\ UNCHANGED <<verNext, store, ctab, rd, execs>>
+
+(* The switch receives a READ-REPLY: Algorithm 2 as well (a read can       *)
+(* externalize a new version before its WRITE-REPLY, S6.2.3), then the     *)
+(* reply goes to the client.                                               *)
+SwitchReadReply(m) ==
+  /\ m \in net
+  /\ m.t = "RREP"
+  /\ \E dup \in DupChoices, lost \in ClientLossChoices :
+     LET k == m.key IN
+     /\ rset' = Alg2Rset(k, m.ver, m.src)
+     /\ verCompleted' = Alg2VerCompleted(k, m.ver)
+     /\ extVer' = [extVer EXCEPT ![k] = Max(@, m.ver)]
+     /\ rd' = IF rd[m.r].st = "pend" /\ ~lost
+                THEN [rd EXCEPT ![m.r].st = "done", ![m.r].val = m.val,
+                                ![m.r].ver = m.ver]
+                ELSE rd
+     /\ net' = Remaining(m, dup)
+     /\ used' = CountDup(dup)
+     /\ act' = [n |-> "SwitchReadReply", m |-> m, dup |-> dup, lost |-> lost]
+  /\ UNCHANGED <<verNext, rkeys, markVer, store, ctab, wr, execs>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* The controller adds a replicated key (S6.3): rset = {home},             *)
+(* ver_completed = ver_next - 1 (the largest version any write to the key  *)
+(* at home can carry), then rkeys.  Nothing moves until later writes.      *)
+(* With at-most-once, writes to the key are paused (modelled: none in      *)
+(* flight) and the home's client-table entries are copied to all servers  *)
+(* (S6.4), because a retry will now meet the detector, not home.           *)
+(***************************************************************************)
+AddKey(k) ==
+  /\ k \notin rkeys
+  /\ used.add < MaxAdd
+  /\ EnableAtMostOnce => Drained(k)
+  /\ rkeys' = rkeys \cup {k}
+  /\ rset' = [rset EXCEPT ![k] = {Home[k]}]
+  /\ verCompleted' = [verCompleted EXCEPT ![k] = verNext - 1]
+  /\ ctab' = IF EnableAtMostOnce /\ ~BugNoTableCopy
+               THEN LET hk == {e \in ctab[Home[k]] : wr[e[1]].key = k}
+                    IN [s \in Servers |-> ctab[s] \cup hk]
+               ELSE ctab
+  /\ used' = [used EXCEPT !.add = @ + 1]
+  /\ act' = [n |-> "AddKey", key |-> k]
+  /\ UNCHANGED <<verNext, markVer, store, net, wr, rd, execs, extVer>>
+
+(* The controller marks a key for removal (S6.3); its next write goes      *)
+(* home and the entry goes on that write's reply.  With at-most-once,      *)
+(* writes are paused and the servers' client tables for the key are       *)
+(* aggregated at home (S6.4), since retries will now go home.              *)
+MarkRemove(k) ==
+  /\ k \in rkeys
+  /\ markVer[k] = 0
+  /\ used.rem < MaxRemove
+  /\ EnableAtMostOnce => Drained(k)
+  /\ markVer' = [markVer EXCEPT ![k] = verNext]
+  /\ ctab' = IF EnableAtMostOnce /\ ~BugNoTableCopy
+               THEN [ctab EXCEPT ![Home[k]] =
+                       @ \cup UNION {{e \in ctab[s] : wr[e[1]].key = k} : s \in Servers}]
+               ELSE ctab
+  /\ used' = [used EXCEPT !.rem = @ + 1]
+  /\ act' = [n |-> "MarkRemove", key |-> k]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, store, net, wr, rd, execs, extVer>>
+
+(* The controller issues a virtual write for a read-mostly key (S6.3) to   *)
+(* its home server, carrying ver_completed and the replicas to copy to.    *)
+(* It does so only while home is in the replica set (otherwise home's copy *)
+(* may be stale) and, in the protocol as modelled, only once no write to   *)
+(* the key is in flight: a write stamped before ver_completed that reaches *)
+(* home after the virtual write would be rejected as superseded yet        *)
+(* acknowledged, and its value lost (BugVWNoDrain shows TLC finds this).   *)
+VirtualWrite(k) ==
+  /\ k \in rkeys
+  /\ markVer[k] = 0
+  /\ Home[k] \in rset[k]
+  /\ used.vw < MaxVW
+  /\ ~BugVWNoDrain => Drained(k)
+  /\ \E D \in (SUBSET (Servers \ {Home[k]})) \ {{}} :
+       net' = net \cup {VWReq(k, verCompleted[k], Home[k], D)}
+  /\ used' = [used EXCEPT !.vw = @ + 1]
+  /\ act' = [n |-> "VirtualWrite", key |-> k]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
+                 execs, extVer>>
+
+-----------------------------------------------------------------------------
+(* The network drops a packet (S4.3: links between the switch and the      *)
+(* servers may drop, reorder or duplicate packets).  Reordering is the     *)
+(* free choice of which packet to deliver; duplication is in delivery.     *)
+Lose(m) ==
+  /\ m \in net
+  /\ used.loss < MaxLoss
+  /\ net' = net \ {m}
+  /\ used' = [used EXCEPT !.loss = @ + 1]
+  /\ act' = [n |-> "Lose", m |-> m]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
+                 execs, extVer>>
+
+Next ==
+  \/ \E w \in WIds, k \in Keys : IssueWrite(w, k)
+  \/ \E w \in WIds : RetryWrite(w)
+  \/ \E r \in RIds, k \in Keys : IssueRead(r, k)
+  \/ \E r \in RIds : RetryRead(r)
+  \/ \E m \in net : ServerWrite(m) \/ ServerRead(m) \/ ServerVirtualWrite(m)
+  \/ \E m \in net : SwitchWriteReply(m) \/ SwitchReadReply(m)
+  \/ \E k \in Keys : AddKey(k) \/ MarkRemove(k) \/ VirtualWrite(k)
+  \/ \E m \in net : Lose(m)
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Directory invariant (S6.2.3): the directory points only at replicas     *)
+(* holding the latest externalized write of the key or a newer one, and    *)
+(* ver_completed is at least that write's version.  The paper states "at   *)
+(* least one" replica; reads may go to ANY member of rset, so what reads   *)
+(* rely on, and what is checked, is that every member is fresh.  An        *)
+(* unreplicated key's home must be fresh, since its reads go there.        *)
+(***************************************************************************)
+DirVerCompleted == \A k \in rkeys : verCompleted[k] >= extVer[k]
+DirRsetFresh    == \A k \in rkeys : rset[k] # {} /\
+                     \A s \in rset[k] : store[s][k].ver >= extVer[k]
+DirHomeFresh    == \A k \in Keys \ rkeys : store[Home[k]][k].ver >= extVer[k]
+DirectoryInv    == DirVerCompleted /\ DirRsetFresh /\ DirHomeFresh
+
+(***************************************************************************)
+(* Linearizability surrogate, per key, over the recorded history: the      *)
+(* version order is a valid linearization.                                 *)
+(*  - a read returns a version at least that of every operation on its key *)
+(*    that completed before the read began (so never a value older than a  *)
+(*    completed write, nor older than what an earlier read returned);      *)
+(*  - a write that began after an operation completed gets a higher        *)
+(*    version;                                                             *)
+(*  - the value a read returns is the value of the latest effective write  *)
+(*    at or below the returned version (no value survives under a version  *)
+(*    that is not its own, e.g. through a virtual write).                  *)
+(* This is stronger than linearizability (it fixes the order), and it is   *)
+(* the order the paper's argument (S6.2.3) uses.                           *)
+(***************************************************************************)
+LinReadsFresh  == \A r \in RIds : rd[r].st = "done" => rd[r].ver >= rd[r].floor
+LinWritesAfter == \A w \in WIds : wr[w].st = "done" => wr[w].ver > wr[w].floor
+LinReadValues  == \A r \in RIds : rd[r].st = "done" =>
+                    rd[r].val = ValueAt(rd[r].key, rd[r].ver)
+Linearizable   == LinReadsFresh /\ LinWritesAfter /\ LinReadValues
+
+(***************************************************************************)
+(* At-most-once (S6.4): a write request, however often it is retried or    *)
+(* duplicated, executes under one version only (one execution, possibly    *)
+(* on several replicas).                                                   *)
+(***************************************************************************)
+AtMostOnce == \A w \in WIds : Cardinality({e \in execs : e[1] = w}) <= 1
+
+=============================================================================

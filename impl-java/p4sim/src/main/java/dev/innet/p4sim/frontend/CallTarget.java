@@ -1,0 +1,19 @@
+package dev.innet.p4sim.frontend;
+
+/** What a checked {@link Ast.Call} invokes; set by the type checker in {@code Call.target}. */
+public sealed interface CallTarget {
+    /** {@code h.isValid()}, {@code h.setValid()}, {@code h.setInvalid()}. */
+    record HeaderMethod(String method) implements CallTarget { }
+
+    /** {@code s.push_front(n)}, {@code s.pop_front(n)}. */
+    record StackMethod(String method) implements CallTarget { }
+
+    /** A method of an extern object (or of {@code packet_in}/{@code packet_out}). */
+    record ExternMethod(Ast.ExternDecl extern, Ast.Method method) implements CallTarget { }
+
+    record ExternFunction(Ast.ExternDecl extern) implements CallTarget { }
+
+    record ActionCall(Ast.ActionDecl action) implements CallTarget { }
+
+    record TableApply(Ast.TableDecl table) implements CallTarget { }
+}

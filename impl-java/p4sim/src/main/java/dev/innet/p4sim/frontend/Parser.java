@@ -1,0 +1,1061 @@
+package dev.innet.p4sim.frontend;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recursive-descent parser for the P4-16 subset p4sim supports. Anything outside it is reported as
+ * "unsupported construct" at its position rather than skipped. Operator precedence follows p4c's
+ * grammar (bitwise operators bind tighter than comparisons, {@code ++} like {@code +}).
+ */
+public final class Parser {
+    private final List<Token> toks;
+    private int p;
+    /** Names known to denote types, so {@code (T) x} parses as a cast and {@code T x;} as a declaration. */
+    private final Set<String> typeNames = new HashSet<>(Set.of("bit", "int", "bool", "error", "string", "void", "varbit"));
+
+    public Parser(List<Token> toks) {
+        this.toks = toks;
+    }
+
+    public Program parseProgram() {
+        List<Decl> decls = new ArrayList<>();
+        while (peek().kind() != Token.Kind.EOF) {
+            if (accept(";")) {
+                continue;
+            }
+            decls.add(topDecl());
+        }
+        return new Program(decls);
+    }
+
+    // ---------------------------------------------------------------- token helpers
+
+    private Token peek() {
+        return toks.get(p);
+    }
+
+    private Token peek(int k) {
+        return toks.get(Math.min(p + k, toks.size() - 1));
+    }
+
+    private Token next() {
+        Token t = toks.get(p);
+        if (t.kind() != Token.Kind.EOF) {
+            p++;
+        }
+        return t;
+    }
+
+    private boolean accept(String s) {
+        if (peek().is(s)) {
+            p++;
+            return true;
+        }
+        return false;
+    }
+
+    private Token expect(String s) {
+        Token t = peek();
+        if (!t.is(s)) {
+            throw new CompileError(t.pos(), "expected '" + s + "' but found " + t);
+        }
+        return next();
+    }
+
+    private String ident() {
+        Token t = peek();
+        if (t.kind() != Token.Kind.IDENT) {
+            throw new CompileError(t.pos(), "expected an identifier but found " + t);
+        }
+        next();
+        return t.text();
+    }
+
+    private CompileError error(String msg) {
+        return new CompileError(peek().pos(), msg);
+    }
+
+    // ---------------------------------------------------------------- annotations
+
+    private List<Annotation> annotations() {
+        List<Annotation> out = new ArrayList<>();
+        while (peek().is("@")) {
+            SourcePos pos = next().pos();
+            String name = ident();
+            List<Token> body = new ArrayList<>();
+            if (peek().is("(") && peek(-1).adjacentNext()) {
+                next();
+                int depth = 1;
+                while (true) {
+                    Token t = next();
+                    if (t.kind() == Token.Kind.EOF) {
+                        throw new CompileError(pos, "unterminated annotation @" + name);
+                    }
+                    if (t.is("(")) {
+                        depth++;
+                    } else if (t.is(")") && --depth == 0) {
+                        break;
+                    }
+                    body.add(t);
+                }
+            } else if (peek().is("[")) {
+                throw CompileError.unsupported(peek().pos(), "structured annotation @" + name + "[...]");
+            }
+            out.add(new Annotation(pos, name, body));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    private Decl topDecl() {
+        List<Annotation> annos = annotations();
+        Token t = peek();
+        SourcePos pos = t.pos();
+        if (t.kind() != Token.Kind.IDENT) {
+            throw new CompileError(pos, "expected a declaration but found " + t);
+        }
+        switch (t.text()) {
+            case "const" -> {
+                next();
+                TypeRef type = typeRef();
+                String name = ident();
+                expect("=");
+                Expr value = expr();
+                expect(";");
+                return new ConstDecl(pos, name, type, value);
+            }
+            case "typedef" -> {
+                next();
+                TypeRef type = typeRef();
+                String name = ident();
+                expect(";");
+                typeNames.add(name);
+                return new TypedefDecl(pos, name, type);
+            }
+            case "header", "struct" -> {
+                next();
+                String name = ident();
+                typeNames.add(name);
+                if (peek().is("<")) {
+                    throw CompileError.unsupported(peek().pos(), "generic " + t.text() + " declaration");
+                }
+                return new StructDecl(pos, name, t.text().equals("header"), fields());
+            }
+            case "enum" -> {
+                next();
+                return enumDecl(pos);
+            }
+            case "error", "match_kind" -> {
+                next();
+                List<String> members = new ArrayList<>();
+                List<SourcePos> memberPos = new ArrayList<>();
+                expect("{");
+                do {
+                    if (peek().is("}")) {
+                        break;
+                    }
+                    memberPos.add(peek().pos());
+                    members.add(ident());
+                } while (accept(","));
+                expect("}");
+                return new EnumDecl(pos, t.text(), t.text().equals("error") ? EnumDecl.Kind.ERROR
+                        : EnumDecl.Kind.MATCH_KIND, null, members, List.of(), memberPos);
+            }
+            case "extern" -> {
+                next();
+                return externDecl(pos);
+            }
+            case "parser" -> {
+                next();
+                return parserDecl(pos);
+            }
+            case "control" -> {
+                next();
+                return controlDecl(pos);
+            }
+            case "package" -> {
+                next();
+                String name = ident();
+                typeNames.add(name);
+                List<String> tps = typeParams();
+                List<Param> params = params();
+                expect(";");
+                return new PrototypeDecl(pos, name, PrototypeDecl.Kind.PACKAGE, tps, params);
+            }
+            case "action" -> {
+                return actionDecl(annos);
+            }
+            case "header_union", "type", "value_set", "tuple", "varbit", "abstract", "this", "list", "priority" ->
+                throw CompileError.unsupported(pos, "'" + t.text() + "'");
+            default -> {
+                // instantiation: Type(args) name;  (functions "T f(...) {...}" are not supported)
+                TypeRef type = typeRef();
+                if (peek().is("(")) {
+                    List<Expr> args = args();
+                    String name = ident();
+                    expect(";");
+                    return new TopInstantiation(new Instantiation(pos, type, args, name, annos));
+                }
+                if (peek().kind() == Token.Kind.IDENT && peek(1).is("(")) {
+                    throw CompileError.unsupported(pos, "function declaration '" + peek().text() + "'");
+                }
+                throw new CompileError(pos, "expected a declaration but found " + t);
+            }
+        }
+    }
+
+    private List<Field> fields() {
+        expect("{");
+        List<Field> fields = new ArrayList<>();
+        while (!accept("}")) {
+            List<Annotation> annos = annotations();
+            SourcePos pos = peek().pos();
+            TypeRef type = typeRef();
+            String name = ident();
+            expect(";");
+            fields.add(new Field(pos, type, name, annos));
+        }
+        return fields;
+    }
+
+    private EnumDecl enumDecl(SourcePos pos) {
+        TypeRef underlying = null;
+        if (peek().is("bit") || peek().is("int")) {
+            underlying = typeRef();
+        }
+        String name = ident();
+        typeNames.add(name);
+        expect("{");
+        List<String> members = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        List<SourcePos> memberPos = new ArrayList<>();
+        do {
+            if (peek().is("}")) {
+                break;
+            }
+            memberPos.add(peek().pos());
+            members.add(ident());
+            if (underlying != null) {
+                expect("=");
+                values.add(expr());
+            }
+        } while (accept(","));
+        expect("}");
+        return new EnumDecl(pos, name, EnumDecl.Kind.ENUM, underlying, members, values, memberPos);
+    }
+
+    private List<String> typeParams() {
+        List<String> out = new ArrayList<>();
+        if (accept("<")) {
+            do {
+                String n = ident();
+                out.add(n);
+                typeNames.add(n);
+            } while (accept(","));
+            expect(">");
+        }
+        return out;
+    }
+
+    private Decl externDecl(SourcePos pos) {
+        // extern object: "extern Name<T> { ... }"; extern function: "extern Ret name<T>(params);"
+        int save = p;
+        if (peek().kind() == Token.Kind.IDENT) {
+            String name = next().text();
+            Set<String> before = new HashSet<>(typeNames);
+            List<String> tps = peek().is("<") ? typeParams() : List.of();
+            if (peek().is("{")) {
+                typeNames.add(name);
+                next();
+                List<Method> methods = new ArrayList<>();
+                while (!accept("}")) {
+                    annotations();
+                    SourcePos mpos = peek().pos();
+                    if (peek().is(name) && peek(1).is("(")) {
+                        next();
+                        List<Param> ps = params();
+                        expect(";");
+                        methods.add(new Method(mpos, name, null, List.of(), ps));
+                        continue;
+                    }
+                    if (peek().is("abstract")) {
+                        throw CompileError.unsupported(mpos, "abstract extern method");
+                    }
+                    TypeRef ret = typeRef();
+                    String mname = ident();
+                    List<String> mtps = typeParams();
+                    List<Param> ps = params();
+                    expect(";");
+                    methods.add(new Method(mpos, mname, ret, mtps, ps));
+                }
+                typeNames.retainAll(before);
+                typeNames.add(name);
+                return new ExternDecl(pos, name, tps, methods, null);
+            }
+            typeNames.retainAll(before);
+            p = save;
+        }
+        annotations();
+        TypeRef ret = typeRef();
+        SourcePos fpos = peek().pos();
+        String name = ident();
+        Set<String> before = new HashSet<>(typeNames);
+        List<String> tps = typeParams();
+        List<Param> ps = params();
+        expect(";");
+        typeNames.retainAll(before);
+        return new ExternDecl(pos, name, tps, List.of(), new Method(fpos, name, ret, tps, ps));
+    }
+
+    private List<Param> params() {
+        expect("(");
+        List<Param> out = new ArrayList<>();
+        if (accept(")")) {
+            return out;
+        }
+        do {
+            List<Annotation> annos = annotations();
+            boolean optional = annos.stream().anyMatch(a -> a.name().equals("optional"));
+            SourcePos pos = peek().pos();
+            Direction dir = Direction.NONE;
+            if (accept("in")) {
+                dir = Direction.IN;
+            } else if (accept("out")) {
+                dir = Direction.OUT;
+            } else if (accept("inout")) {
+                dir = Direction.INOUT;
+            }
+            TypeRef type = typeRef();
+            String name = ident();
+            if (peek().is("=")) {
+                throw CompileError.unsupported(peek().pos(), "default parameter value");
+            }
+            out.add(new Param(pos, dir, type, name, optional));
+        } while (accept(","));
+        expect(")");
+        return out;
+    }
+
+    private Decl parserDecl(SourcePos pos) {
+        String name = ident();
+        Set<String> before = new HashSet<>(typeNames);
+        List<String> tps = typeParams();
+        List<Param> params = params();
+        if (accept(";")) {
+            typeNames.retainAll(before);
+            typeNames.add(name);
+            return new PrototypeDecl(pos, name, PrototypeDecl.Kind.PARSER, tps, params);
+        }
+        if (!tps.isEmpty()) {
+            throw CompileError.unsupported(pos, "generic parser " + name);
+        }
+        if (peek().is("(")) {
+            throw CompileError.unsupported(peek().pos(), "parser constructor parameters");
+        }
+        expect("{");
+        List<Stmt> locals = new ArrayList<>();
+        List<State> states = new ArrayList<>();
+        while (!accept("}")) {
+            List<Annotation> annos = annotations();
+            if (peek().is("state")) {
+                states.add(state());
+            } else {
+                locals.add(localDecl(annos, false));
+            }
+        }
+        return new ParserDecl(pos, name, params, locals, states);
+    }
+
+    private State state() {
+        SourcePos pos = expect("state").pos();
+        String name = ident();
+        expect("{");
+        List<Stmt> stmts = new ArrayList<>();
+        while (!peek().is("transition") && !peek().is("}")) {
+            stmts.add(statement());
+        }
+        if (!peek().is("transition")) {
+            throw new CompileError(peek().pos(), "parser state '" + name + "' has no transition statement");
+        }
+        SourcePos tpos = next().pos();
+        State st;
+        if (peek().is("select")) {
+            next();
+            expect("(");
+            List<Expr> on = new ArrayList<>();
+            do {
+                on.add(expr());
+            } while (accept(","));
+            expect(")");
+            expect("{");
+            List<SelectCase> cases = new ArrayList<>();
+            while (!accept("}")) {
+                SourcePos cpos = peek().pos();
+                List<Expr> keysets = new ArrayList<>();
+                if (peek().is("(") && on.size() > 1) {
+                    next();
+                    do {
+                        keysets.add(keysetExpr());
+                    } while (accept(","));
+                    expect(")");
+                } else {
+                    keysets.add(keysetExpr());
+                }
+                expect(":");
+                String target = ident();
+                expect(";");
+                cases.add(new SelectCase(cpos, keysets, target));
+            }
+            accept(";");
+            st = new State(pos, name, stmts, null, on, cases, tpos);
+        } else {
+            String target = ident();
+            expect(";");
+            st = new State(pos, name, stmts, target, null, null, tpos);
+        }
+        expect("}");
+        return st;
+    }
+
+    private Decl controlDecl(SourcePos pos) {
+        String name = ident();
+        Set<String> before = new HashSet<>(typeNames);
+        List<String> tps = typeParams();
+        List<Param> params = params();
+        if (accept(";")) {
+            typeNames.retainAll(before);
+            typeNames.add(name);
+            return new PrototypeDecl(pos, name, PrototypeDecl.Kind.CONTROL, tps, params);
+        }
+        if (!tps.isEmpty()) {
+            throw CompileError.unsupported(pos, "generic control " + name);
+        }
+        if (peek().is("(")) {
+            throw CompileError.unsupported(peek().pos(), "control constructor parameters");
+        }
+        expect("{");
+        List<Node> locals = new ArrayList<>();
+        while (!peek().is("apply")) {
+            if (peek().kind() == Token.Kind.EOF || peek().is("}")) {
+                throw new CompileError(peek().pos(), "control '" + name + "' has no apply block");
+            }
+            List<Annotation> annos = annotations();
+            if (peek().is("action")) {
+                locals.add(actionDecl(annos));
+            } else if (peek().is("table")) {
+                locals.add(tableDecl());
+            } else {
+                locals.add(localDecl(annos, true));
+            }
+        }
+        next();
+        Block apply = block();
+        expect("}");
+        return new ControlDecl(pos, name, params, locals, apply);
+    }
+
+    private ActionDecl actionDecl(List<Annotation> annos) {
+        SourcePos pos = expect("action").pos();
+        String name = ident();
+        List<Param> params = params();
+        return new ActionDecl(pos, name, params, block(), annos);
+    }
+
+    private TableDecl tableDecl() {
+        SourcePos pos = expect("table").pos();
+        String name = ident();
+        expect("{");
+        List<KeyElement> keys = new ArrayList<>();
+        List<ActionRef> actions = null;
+        ActionRef defaultAction = null;
+        boolean defaultConst = false;
+        List<Entry> entries = null;
+        Expr size = null;
+        String directCounter = null;
+        String directMeter = null;
+        Map<String, SourcePos> others = new LinkedHashMap<>();
+        while (!accept("}")) {
+            annotations();
+            boolean isConst = accept("const");
+            SourcePos ppos = peek().pos();
+            String prop = ident();
+            expect("=");
+            switch (prop) {
+                case "key" -> {
+                    expect("{");
+                    while (!accept("}")) {
+                        SourcePos kpos = peek().pos();
+                        Expr e = expr();
+                        expect(":");
+                        String kind = ident();
+                        annotations();
+                        expect(";");
+                        keys.add(new KeyElement(kpos, e, kind));
+                    }
+                }
+                case "actions" -> {
+                    actions = new ArrayList<>();
+                    expect("{");
+                    while (!accept("}")) {
+                        annotations();
+                        SourcePos apos = peek().pos();
+                        String a = ident();
+                        if (peek().is("(")) {
+                            List<Expr> args = args();
+                            if (!args.isEmpty()) {
+                                throw CompileError.unsupported(apos, "action arguments in a table's actions list");
+                            }
+                        }
+                        expect(";");
+                        actions.add(new ActionRef(apos, a, List.of()));
+                    }
+                }
+                case "default_action" -> {
+                    defaultAction = actionRef();
+                    defaultConst = isConst;
+                    expect(";");
+                }
+                case "entries" -> {
+                    if (!isConst) {
+                        throw CompileError.unsupported(ppos, "non-const table entries");
+                    }
+                    entries = new ArrayList<>();
+                    expect("{");
+                    while (!accept("}")) {
+                        List<Annotation> eannos = annotations();
+                        SourcePos epos = peek().pos();
+                        Expr priority = null;
+                        for (Annotation a : eannos) {
+                            if (a.name().equals("priority")) {
+                                priority = new Parser(withEof(a.body())).expr();
+                            }
+                        }
+                        if (peek().is("priority") && peek(1).is("=")) {
+                            next();
+                            next();
+                            priority = expr();
+                            expect(":");
+                        }
+                        List<Expr> keysets = new ArrayList<>();
+                        if (accept("(")) {
+                            do {
+                                keysets.add(keysetExpr());
+                            } while (accept(","));
+                            expect(")");
+                        } else {
+                            keysets.add(keysetExpr());
+                        }
+                        expect(":");
+                        ActionRef a = actionRef();
+                        expect(";");
+                        entries.add(new Entry(epos, keysets, a, priority));
+                    }
+                    accept(";");
+                }
+                case "size" -> {
+                    size = expr();
+                    expect(";");
+                }
+                case "counters" -> {
+                    directCounter = ident();
+                    expect(";");
+                }
+                case "meters" -> {
+                    directMeter = ident();
+                    expect(";");
+                }
+                default -> throw CompileError.unsupported(ppos, "table property '" + prop + "'");
+            }
+        }
+        if (actions == null) {
+            throw new CompileError(pos, "table '" + name + "' has no actions property");
+        }
+        return new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
+                directCounter, directMeter, others);
+    }
+
+    private static List<Token> withEof(List<Token> body) {
+        List<Token> out = new ArrayList<>(body);
+        SourcePos last = body.isEmpty() ? SourcePos.BUILTIN : body.get(body.size() - 1).pos();
+        out.add(new Token(Token.Kind.EOF, "", last, false));
+        return out;
+    }
+
+    private ActionRef actionRef() {
+        SourcePos pos = peek().pos();
+        String name = ident();
+        List<Expr> args = peek().is("(") ? args() : List.of();
+        return new ActionRef(pos, name, args);
+    }
+
+    /** A parser or control local: constant, variable or instantiation. */
+    private Stmt localDecl(List<Annotation> annos, boolean inControl) {
+        SourcePos pos = peek().pos();
+        if (accept("const")) {
+            TypeRef type = typeRef();
+            String name = ident();
+            expect("=");
+            Expr init = expr();
+            expect(";");
+            return new VarDecl(pos, type, name, init, true);
+        }
+        if (peek().is("value_set")) {
+            throw CompileError.unsupported(pos, "value_set");
+        }
+        TypeRef type = typeRef();
+        if (peek().is("(")) {
+            List<Expr> args = args();
+            String name = ident();
+            expect(";");
+            return new Instantiation(pos, type, args, name, annos);
+        }
+        String name = ident();
+        Expr init = accept("=") ? expr() : null;
+        expect(";");
+        return new VarDecl(pos, type, name, init, false);
+    }
+
+    // ---------------------------------------------------------------- types
+
+    private TypeRef typeRef() {
+        SourcePos pos = peek().pos();
+        TypeRef base;
+        if (peek().is("bit") || peek().is("int")) {
+            boolean signed = next().text().equals("int");
+            if (accept("<")) {
+                Expr width;
+                if (peek().is("(")) {
+                    width = primary();
+                } else {
+                    Token w = next();
+                    if (w.kind() == Token.Kind.INT) {
+                        width = intLiteral(w);
+                    } else if (w.kind() == Token.Kind.IDENT) {
+                        width = new Name(w.pos(), w.text());
+                    } else {
+                        throw new CompileError(w.pos(), "expected a width but found " + w);
+                    }
+                }
+                expect(">");
+                base = new BitsRef(pos, width, signed);
+            } else if (signed) {
+                base = new NamedRef(pos, "int", List.of());
+            } else {
+                base = new BitsRef(pos, new IntLit(pos, BigInteger.ONE, -1, false), false);
+            }
+        } else if (peek().is("varbit")) {
+            throw CompileError.unsupported(pos, "varbit type");
+        } else if (peek().is("tuple") || peek().is("list")) {
+            throw CompileError.unsupported(pos, peek().text() + " type");
+        } else {
+            String name = ident();
+            List<TypeRef> args = new ArrayList<>();
+            if (peek().is("<") && typeNames.contains(name)) {
+                next();
+                do {
+                    args.add(typeRef());
+                } while (accept(","));
+                expect(">");
+            }
+            base = new NamedRef(pos, name, args);
+        }
+        while (peek().is("[")) {
+            next();
+            Expr size = expr();
+            expect("]");
+            base = new StackRef(pos, base, size);
+        }
+        return base;
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    private Block block() {
+        SourcePos pos = expect("{").pos();
+        List<Stmt> stmts = new ArrayList<>();
+        while (!accept("}")) {
+            if (peek().kind() == Token.Kind.EOF) {
+                throw new CompileError(pos, "unterminated block");
+            }
+            stmts.add(statement());
+        }
+        return new Block(pos, stmts);
+    }
+
+    private Stmt statement() {
+        List<Annotation> annos = annotations();
+        Token t = peek();
+        SourcePos pos = t.pos();
+        if (t.is("{")) {
+            return block();
+        }
+        if (t.is(";")) {
+            next();
+            return new Empty(pos);
+        }
+        if (t.kind() == Token.Kind.IDENT) {
+            switch (t.text()) {
+                case "if" -> {
+                    next();
+                    expect("(");
+                    Expr c = expr();
+                    expect(")");
+                    Stmt then = statement();
+                    Stmt otherwise = accept("else") ? statement() : null;
+                    return new If(pos, c, then, otherwise);
+                }
+                case "exit" -> {
+                    next();
+                    expect(";");
+                    return new Exit(pos);
+                }
+                case "return" -> {
+                    next();
+                    Expr v = peek().is(";") ? null : expr();
+                    expect(";");
+                    return new Return(pos, v);
+                }
+                case "switch" -> {
+                    return switchStmt();
+                }
+                case "const" -> {
+                    return localDecl(annos, false);
+                }
+                case "for", "while", "do", "break", "continue" ->
+                    throw CompileError.unsupported(pos, "'" + t.text() + "' statement");
+                default -> { }
+            }
+            if (startsDeclaration()) {
+                return localDecl(annos, false);
+            }
+        }
+        Expr lhs = expr();
+        if (accept("=")) {
+            Expr rhs = expr();
+            expect(";");
+            return new Assign(pos, lhs, rhs);
+        }
+        if (peek().is("+=") || peek().is("-=")) {
+            throw CompileError.unsupported(peek().pos(), "compound assignment");
+        }
+        expect(";");
+        if (lhs instanceof Call c) {
+            return new CallStmt(pos, c);
+        }
+        throw new CompileError(pos, "expression statement must be a call or an assignment");
+    }
+
+    /** A statement starting with a type name followed by an identifier (or type arguments) declares something. */
+    private boolean startsDeclaration() {
+        Token t = peek();
+        if (t.is("bit") || t.is("int") || t.is("bool") || t.is("varbit") || t.is("string")) {
+            return true;
+        }
+        if (t.is("error")) {
+            return !peek(1).is(".");
+        }
+        if (!typeNames.contains(t.text())) {
+            return false;
+        }
+        Token n = peek(1);
+        return n.kind() == Token.Kind.IDENT || n.is("<") || (n.is("[") && isStackDecl());
+    }
+
+    private boolean isStackDecl() {
+        // T[N] name;
+        return peek(2).kind() == Token.Kind.INT && peek(3).is("]") && peek(4).kind() == Token.Kind.IDENT;
+    }
+
+    private Stmt switchStmt() {
+        SourcePos pos = expect("switch").pos();
+        expect("(");
+        Expr subject = expr();
+        expect(")");
+        expect("{");
+        List<SwitchCase> cases = new ArrayList<>();
+        while (!accept("}")) {
+            SourcePos cpos = peek().pos();
+            String label = accept("default") ? null : ident();
+            expect(":");
+            Block body = peek().is("{") ? block() : null;
+            cases.add(new SwitchCase(cpos, label, body));
+        }
+        return new Switch(pos, subject, cases);
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    private List<Expr> args() {
+        expect("(");
+        List<Expr> out = new ArrayList<>();
+        if (accept(")")) {
+            return out;
+        }
+        do {
+            if (peek().kind() == Token.Kind.IDENT && peek(1).is("=")) {
+                throw CompileError.unsupported(peek().pos(), "named argument");
+            }
+            out.add(expr());
+        } while (accept(","));
+        expect(")");
+        return out;
+    }
+
+    private Expr keysetExpr() {
+        SourcePos pos = peek().pos();
+        if (accept("default")) {
+            return new DefaultKey(pos);
+        }
+        if (peek().is("_") ) {
+            next();
+            return new DontCare(pos);
+        }
+        Expr e = expr();
+        if (accept("&&&")) {
+            return new Mask(pos, e, expr());
+        }
+        if (accept("..")) {
+            return new Range(pos, e, expr());
+        }
+        return e;
+    }
+
+    public Expr expr() {
+        Expr c = binary(0);
+        if (peek().is("?")) {
+            SourcePos pos = next().pos();
+            Expr a = expr();
+            expect(":");
+            Expr b = expr();
+            return new Conditional(pos, c, a, b);
+        }
+        return c;
+    }
+
+    private static final String[][] LEVELS = {
+        {"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"|"}, {"^"}, {"&"}, {"<<", ">>"},
+        {"++", "+", "-", "|+|", "|-|"}, {"*", "/", "%"}
+    };
+
+    private Expr binary(int level) {
+        if (level == LEVELS.length) {
+            return unary();
+        }
+        Expr left = binary(level + 1);
+        while (true) {
+            String op = binaryOpAt(level);
+            if (op == null) {
+                return left;
+            }
+            SourcePos pos = peek().pos();
+            p += op.equals(">>") ? 2 : 1;
+            Expr right = binary(level + 1);
+            left = new Binary(pos, op, left, right);
+        }
+    }
+
+    private String binaryOpAt(int level) {
+        Token t = peek();
+        if (t.kind() != Token.Kind.PUNCT) {
+            return null;
+        }
+        for (String op : LEVELS[level]) {
+            if (op.equals(">>")) {
+                if (t.is(">") && t.adjacentNext() && peek(1).is(">")) {
+                    return ">>";
+                }
+            } else if (op.equals(">") && t.is(">") && t.adjacentNext() && peek(1).is(">")) {
+                return null; // a shift, handled at its own level
+            } else if (t.is(op)) {
+                return op;
+            }
+        }
+        return null;
+    }
+
+    private Expr unary() {
+        Token t = peek();
+        SourcePos pos = t.pos();
+        if (t.is("!") || t.is("~") || t.is("-") || t.is("+")) {
+            next();
+            return new Unary(pos, t.text(), unary());
+        }
+        if (t.is("(") && isCast()) {
+            next();
+            TypeRef type = typeRef();
+            expect(")");
+            return new Cast(pos, type, unary());
+        }
+        return postfix(primary());
+    }
+
+    private boolean isCast() {
+        Token n = peek(1);
+        if (n.is("bit") || n.is("int") || n.is("bool")) {
+            return true;
+        }
+        return n.kind() == Token.Kind.IDENT && typeNames.contains(n.text()) && !n.is("error") && peek(2).is(")");
+    }
+
+    private Expr postfix(Expr e) {
+        while (true) {
+            Token t = peek();
+            if (t.is(".")) {
+                next();
+                SourcePos mpos = peek().pos();
+                e = new Member(mpos, e, ident());
+            } else if (t.is("[")) {
+                next();
+                Expr a = expr();
+                if (accept(":")) {
+                    Expr b = expr();
+                    expect("]");
+                    e = new Slice(t.pos(), e, a, b);
+                } else {
+                    expect("]");
+                    e = new Index(t.pos(), e, a);
+                }
+            } else if (t.is("(")) {
+                e = new Call(t.pos(), e, List.of(), args());
+            } else if (t.is("<") && isTypeArgCall(e)) {
+                next();
+                List<TypeRef> targs = new ArrayList<>();
+                do {
+                    targs.add(typeRef());
+                } while (accept(","));
+                expect(">");
+                e = new Call(t.pos(), e, targs, args());
+            } else {
+                return e;
+            }
+        }
+    }
+
+    /** {@code f<T>(...)} / {@code pkt.lookahead<T>()}: '<' followed by a type and then '>' '('. */
+    private boolean isTypeArgCall(Expr callee) {
+        if (!(callee instanceof Name || callee instanceof Member)) {
+            return false;
+        }
+        Token a = peek(1);
+        if (!(a.is("bit") || a.is("int") || a.is("bool") || (a.kind() == Token.Kind.IDENT && typeNames.contains(a.text())))) {
+            return false;
+        }
+        int depth = 0;
+        for (int k = 0; k < 32; k++) {
+            Token x = peek(k);
+            if (x.is("<")) {
+                depth++;
+            } else if (x.is(">")) {
+                if (--depth == 0) {
+                    return peek(k + 1).is("(");
+                }
+            } else if (x.is(";") || x.is("{") || x.kind() == Token.Kind.EOF) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private Expr primary() {
+        Token t = next();
+        SourcePos pos = t.pos();
+        switch (t.kind()) {
+            case INT:
+                return intLiteral(t);
+            case STRING:
+                return new StringLit(pos, t.text());
+            case IDENT:
+                switch (t.text()) {
+                    case "true":
+                        return new BoolLit(pos, true);
+                    case "false":
+                        return new BoolLit(pos, false);
+                    case "this":
+                        throw CompileError.unsupported(pos, "'this'");
+                    case "_":
+                        return new DontCare(pos);
+                    default:
+                        return new Name(pos, t.text());
+                }
+            case PUNCT:
+                if (t.is("(")) {
+                    Expr e = expr();
+                    expect(")");
+                    return e;
+                }
+                if (t.is("{")) {
+                    List<Expr> elems = new ArrayList<>();
+                    if (!accept("}")) {
+                        do {
+                            if (peek().kind() == Token.Kind.IDENT && peek(1).is("=")) {
+                                throw CompileError.unsupported(peek().pos(), "structure-valued expression { f = e }");
+                            }
+                            elems.add(expr());
+                        } while (accept(","));
+                        expect("}");
+                    }
+                    return new ListExpr(pos, elems);
+                }
+                if (t.is(".")) {
+                    throw CompileError.unsupported(pos, "top-level name reference '.name'");
+                }
+                throw new CompileError(pos, "expected an expression but found " + t);
+            default:
+                throw new CompileError(pos, "expected an expression but found " + t);
+        }
+    }
+
+    /** Parses P4 integer literals: [width(w|s)] [0x|0o|0b|0d] digits, with '_' separators. */
+    static IntLit intLiteral(Token t) {
+        String s = t.text().replace("_", "");
+        int width = -1;
+        boolean signed = false;
+        int ws = -1;
+        for (int k = 0; k < s.length(); k++) {
+            char c = s.charAt(k);
+            if (c == 'w' || c == 's') {
+                ws = k;
+                break;
+            }
+            if (!Character.isDigit(c)) {
+                break;
+            }
+        }
+        if (ws > 0) {
+            width = Integer.parseInt(s.substring(0, ws));
+            signed = s.charAt(ws) == 's';
+            s = s.substring(ws + 1);
+        }
+        int radix = 10;
+        String lower = s.toLowerCase();
+        if (lower.startsWith("0x")) {
+            radix = 16;
+            s = s.substring(2);
+        } else if (lower.startsWith("0o")) {
+            radix = 8;
+            s = s.substring(2);
+        } else if (lower.startsWith("0b")) {
+            radix = 2;
+            s = s.substring(2);
+        } else if (lower.startsWith("0d")) {
+            s = s.substring(2);
+        }
+        try {
+            BigInteger v = new BigInteger(s, radix);
+            if (width == 0) {
+                throw new CompileError(t.pos(), "integer literal width must be positive: " + t.text());
+            }
+            return new IntLit(t.pos(), v, width, signed);
+        } catch (NumberFormatException e) {
+            throw new CompileError(t.pos(), "malformed integer literal " + t.text());
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.innet.p4sim.frontend;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The subset of the C preprocessor P4 programs use: {@code #include} (the p4sim prelude for
+ * {@code <core.p4>} and {@code <v1model.p4>}, else files relative to the includer and the include
+ * path), object-like {@code #define}/{@code #undef}, {@code #ifdef}/{@code #ifndef}/{@code #if}
+ * with an integer or defined macro, {@code #else}, {@code #endif}. Anything else (function-like
+ * macros, {@code #elif} with expressions, token pasting) is a compile error, never ignored.
+ */
+public final class Preprocessor {
+    /** Prelude files shipped as resources: written for p4sim from the P4-16 and v1model specifications. */
+    private static final Set<String> PRELUDE = Set.of("core.p4", "v1model.p4");
+
+    private final List<Path> includePath;
+    private final Map<String, List<Token>> macros = new HashMap<>();
+    private final List<Token> out = new ArrayList<>();
+    private int includeDepth;
+
+    public Preprocessor(List<Path> includePath) {
+        this.includePath = includePath;
+    }
+
+    /** Preprocesses and tokenises a program file; the result ends with an EOF token. */
+    public List<Token> run(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new CompileError(new SourcePos(file.toString(), 0, 0), "cannot read program: " + e.getMessage());
+        }
+        processFile(file.toString(), file.toAbsolutePath().getParent(), text);
+        out.add(new Token(Token.Kind.EOF, "", new SourcePos(file.toString(), lastLine(text), 1), false));
+        return out;
+    }
+
+    /** Preprocesses source text given directly (tests); includes resolve against {@code dir}. */
+    public List<Token> runText(String name, Path dir, String text) {
+        processFile(name, dir, text);
+        out.add(new Token(Token.Kind.EOF, "", new SourcePos(name, lastLine(text), 1), false));
+        return out;
+    }
+
+    private static int lastLine(String text) {
+        return (int) text.lines().count() + 1;
+    }
+
+    private void processFile(String name, Path dir, String text) {
+        if (++includeDepth > 32) {
+            throw new CompileError(new SourcePos(name, 1, 1), "#include nested too deeply (include cycle?)");
+        }
+        String[] lines = text.split("\r?\n", -1);
+        boolean[] inComment = {false};
+        Deque<boolean[]> conds = new ArrayDeque<>(); // each: {active, anyBranchTaken, parentActive}
+        for (int ln = 0; ln < lines.length; ln++) {
+            int lineNo = ln + 1;
+            String line = lines[ln];
+            while (line.endsWith("\\") && ln + 1 < lines.length) {
+                line = line.substring(0, line.length() - 1) + " " + lines[++ln];
+            }
+            boolean active = conds.isEmpty() || conds.peek()[0];
+            String trimmed = line.strip();
+            if (!inComment[0] && trimmed.startsWith("#")) {
+                directive(name, dir, lineNo, line, trimmed.substring(1).strip(), conds, active);
+                continue;
+            }
+            List<Token> toks = new Lexer(name, line, lineNo).lex(inComment);
+            if (active) {
+                for (Token t : toks) {
+                    expand(t, new HashSet<>(), t.pos());
+                }
+            }
+        }
+        if (!conds.isEmpty()) {
+            throw new CompileError(new SourcePos(name, lines.length, 1), "unterminated #if/#ifdef/#ifndef");
+        }
+        includeDepth--;
+    }
+
+    private void expand(Token t, Set<String> expanding, SourcePos usePos) {
+        List<Token> body = t.kind() == Token.Kind.IDENT ? macros.get(t.text()) : null;
+        if (body == null || expanding.contains(t.text())) {
+            out.add(t.pos() == usePos ? t : new Token(t.kind(), t.text(), usePos, t.adjacentNext()));
+            return;
+        }
+        expanding.add(t.text());
+        for (Token b : body) {
+            expand(b, expanding, usePos);
+        }
+        expanding.remove(t.text());
+    }
+
+    private void directive(String name, Path dir, int lineNo, String raw, String d,
+                           Deque<boolean[]> conds, boolean active) {
+        SourcePos pos = new SourcePos(name, lineNo, raw.indexOf('#') + 1);
+        String word = d.split("[\\s(<\"]", 2)[0];
+        String rest = d.substring(word.length()).strip();
+        int comment = rest.indexOf("//");
+        if (comment >= 0) {
+            rest = rest.substring(0, comment).strip();
+        }
+        switch (word) {
+            case "ifdef", "ifndef" -> {
+                boolean defined = macros.containsKey(rest);
+                boolean take = word.equals("ifdef") == defined;
+                conds.push(new boolean[] {active && take, take, active});
+            }
+            case "if" -> {
+                boolean take = evalCondition(pos, rest);
+                conds.push(new boolean[] {active && take, take, active});
+            }
+            case "else" -> {
+                if (conds.isEmpty()) {
+                    throw new CompileError(pos, "#else without #if");
+                }
+                boolean[] c = conds.peek();
+                c[0] = c[2] && !c[1];
+                c[1] = true;
+            }
+            case "endif" -> {
+                if (conds.isEmpty()) {
+                    throw new CompileError(pos, "#endif without #if");
+                }
+                conds.pop();
+            }
+            default -> {
+                if (!active) {
+                    return;
+                }
+                switch (word) {
+                    case "define" -> define(pos, name, lineNo, raw, rest);
+                    case "undef" -> macros.remove(rest);
+                    case "include" -> include(pos, dir, rest);
+                    case "error" -> throw new CompileError(pos, "#error " + rest);
+                    case "pragma", "line" -> { }
+                    default -> throw CompileError.unsupported(pos, "preprocessor directive #" + word);
+                }
+            }
+        }
+    }
+
+    private boolean evalCondition(SourcePos pos, String expr) {
+        String e = expr.strip();
+        if (e.matches("defined\\s*\\(\\s*\\w+\\s*\\)") || e.matches("defined\\s+\\w+")) {
+            return macros.containsKey(e.replaceAll("defined|[()\\s]", ""));
+        }
+        List<Token> body = macros.get(e);
+        if (body != null && body.size() == 1) {
+            e = body.get(0).text();
+        }
+        try {
+            return Long.decode(e) != 0;
+        } catch (NumberFormatException ex) {
+            throw CompileError.unsupported(pos, "#if expression '" + expr + "' (only integers, macros and defined(X))");
+        }
+    }
+
+    private void define(SourcePos pos, String name, int lineNo, String raw, String rest) {
+        int k = 0;
+        while (k < rest.length() && (Character.isLetterOrDigit(rest.charAt(k)) || rest.charAt(k) == '_')) {
+            k++;
+        }
+        if (k == 0) {
+            throw new CompileError(pos, "#define without a macro name");
+        }
+        String macro = rest.substring(0, k);
+        if (k < rest.length() && rest.charAt(k) == '(') {
+            throw CompileError.unsupported(pos, "function-like macro " + macro);
+        }
+        String body = rest.substring(k);
+        int col = raw.indexOf(body.isEmpty() ? macro : body);
+        // lex the body with its real column so errors inside it still point somewhere sensible
+        String padded = " ".repeat(Math.max(0, col)) + body;
+        List<Token> toks = new Lexer(name, padded, lineNo).lex(new boolean[] {false});
+        macros.put(macro, toks);
+    }
+
+    private void include(SourcePos pos, Path dir, String spec) {
+        if (spec.length() < 2 || !((spec.startsWith("<") && spec.endsWith(">"))
+                || (spec.startsWith("\"") && spec.endsWith("\"")))) {
+            throw new CompileError(pos, "malformed #include " + spec);
+        }
+        String target = spec.substring(1, spec.length() - 1);
+        boolean system = spec.startsWith("<");
+        if (system && PRELUDE.contains(target)) {
+            processFile(target, null, readPrelude(target));
+            return;
+        }
+        List<Path> candidates = new ArrayList<>();
+        if (!system && dir != null) {
+            candidates.add(dir.resolve(target));
+        }
+        for (Path p : includePath) {
+            candidates.add(p.resolve(target));
+        }
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c)) {
+                try {
+                    processFile(c.toString(), c.toAbsolutePath().getParent(), Files.readString(c));
+                    return;
+                } catch (IOException e) {
+                    throw new CompileError(pos, "cannot read " + c + ": " + e.getMessage());
+                }
+            }
+        }
+        throw new CompileError(pos, "#include file not found: " + target);
+    }
+
+    static String readPrelude(String name) {
+        try (InputStream in = Preprocessor.class.getResourceAsStream("/dev/innet/p4sim/prelude/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing prelude resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,1319 @@
+package dev.innet.p4sim.frontend;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Resolves names and assigns types to a parsed program, rejecting ill-typed programs and constructs
+ * p4sim does not implement, each with a position. It fills {@code Expr.type}, {@code Name.decl} and
+ * {@code Call.target} so the compiler never has to resolve anything.
+ */
+public final class TypeChecker {
+    private static final Set<String> MATCH_KINDS = Set.of("exact", "ternary", "lpm", "range", "optional");
+
+    private final Scope globals = new Scope(null);
+    private final Map<Object, BigInteger> constValues = new HashMap<>();
+    private final ConstEval constEval = new ConstEval(constValues);
+    private final Type.Enum errorType = new Type.Enum("error", new ArrayList<>(), null);
+    private final Type.Enum matchKindType = new Type.Enum("match_kind", new ArrayList<>(), null);
+    private final List<ActionDecl> globalActions = new ArrayList<>();
+    /** Type parameters in scope while checking a generic declaration. */
+    private Set<String> typeVars = Set.of();
+    /** Context of the block being checked. */
+    private boolean inParser;
+    private boolean inAction;
+    private ControlDecl currentControl;
+
+    public CheckedProgram check(Program program) {
+        globals.put("error", new Type.TypeName(errorType));
+        TopInstantiation main = null;
+        for (Decl d : program.decls()) {
+            if (d instanceof TopInstantiation ti) {
+                if (main != null) {
+                    throw new CompileError(d.pos, "only one package instantiation is supported ('" + main.name + "' already)");
+                }
+                main = ti;
+            }
+            declare(d);
+        }
+        if (main == null) {
+            throw new CompileError(program.decls().isEmpty() ? SourcePos.BUILTIN : program.decls().getLast().pos,
+                    "program has no 'V1Switch(...) main;' instantiation");
+        }
+        return checkMain(program, main);
+    }
+
+    // ---------------------------------------------------------------- top-level declarations
+
+    private void declare(Decl d) {
+        switch (d) {
+            case ConstDecl c -> {
+                Type t = resolveType(c.typeRef);
+                checkExpr(c.value, globals, t);
+                coerce(c.value, t);
+                BigInteger v = constEval.tryEval(c.value);
+                if (v == null) {
+                    throw new CompileError(c.value.pos, "initializer of constant '" + c.name + "' is not a compile-time constant");
+                }
+                constValues.put(c, ConstEval.normalize(v, t));
+                globals.declare(c.pos, c.name, c);
+            }
+            case TypedefDecl t -> globals.declare(t.pos, t.name, new Type.TypeName(resolveType(t.typeRef)));
+            case StructDecl s -> globals.declare(s.pos, s.name, new Type.TypeName(structType(s)));
+            case EnumDecl e -> declareEnum(e);
+            case ExternDecl e -> globals.declare(e.pos, e.name, e);
+            case PrototypeDecl pd -> globals.declare(pd.pos, pd.name, pd);
+            case ActionDecl a -> {
+                checkAction(a, globals);
+                globals.declare(a.pos, a.name, a);
+                globalActions.add(a);
+            }
+            case ParserDecl pd -> {
+                globals.declare(pd.pos, pd.name, pd);
+                checkParser(pd);
+            }
+            case ControlDecl cd -> {
+                globals.declare(cd.pos, cd.name, cd);
+                checkControl(cd);
+            }
+            case TopInstantiation ti -> globals.declare(ti.pos, ti.name, ti);
+            default -> throw CompileError.unsupported(d.pos, d.getClass().getSimpleName());
+        }
+    }
+
+    private Type structType(StructDecl s) {
+        List<Type.FieldT> fields = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Field f : s.fields) {
+            if (!seen.add(f.name)) {
+                throw new CompileError(f.pos, "duplicate field '" + f.name + "' in " + s.name);
+            }
+            Type ft = resolveType(f.typeRef);
+            if (s.isHeader && !(ft instanceof Type.Bits || ft instanceof Type.Bool
+                    || (ft instanceof Type.Enum en && en.underlying() != null))) {
+                throw new CompileError(f.pos, "header field '" + f.name + "' must be bit<N>, int<N>, bool or a serializable enum, not " + ft);
+            }
+            if (!s.isHeader && (ft instanceof Type.Extern || ft instanceof Type.Str || ft instanceof Type.InfInt || ft instanceof Type.Void)) {
+                throw new CompileError(f.pos, "struct field '" + f.name + "' cannot have type " + ft);
+            }
+            fields.add(new Type.FieldT(f.name, ft, f.annotations));
+        }
+        return s.isHeader ? new Type.Header(s.name, fields) : new Type.Struct(s.name, fields);
+    }
+
+    private void declareEnum(EnumDecl e) {
+        switch (e.kind) {
+            case ERROR -> addMembers(e, errorType);
+            case MATCH_KIND -> {
+                addMembers(e, matchKindType);
+                for (int i = 0; i < e.members.size(); i++) {
+                    globals.put(e.members.get(i), new MatchKindMember(e.members.get(i)));
+                }
+            }
+            case ENUM -> {
+                Type.Bits under = null;
+                if (e.underlying != null) {
+                    Type u = resolveType(e.underlying);
+                    if (!(u instanceof Type.Bits b)) {
+                        throw new CompileError(e.underlying.pos, "enum underlying type must be bit<N> or int<N>");
+                    }
+                    under = b;
+                }
+                Type.Enum t = new Type.Enum(e.name, List.copyOf(e.members), under);
+                if (new HashSet<>(e.members).size() != e.members.size()) {
+                    throw new CompileError(e.pos, "duplicate member in enum " + e.name);
+                }
+                for (int i = 0; i < e.values.size(); i++) {
+                    Expr v = e.values.get(i);
+                    checkExpr(v, globals, under);
+                    coerce(v, under);
+                    BigInteger val = constEval.tryEval(v);
+                    if (val == null) {
+                        throw new CompileError(v.pos, "enum member value must be a compile-time constant");
+                    }
+                    constValues.put(e.name + "." + e.members.get(i), val);
+                }
+                globals.declare(e.pos, e.name, new Type.TypeName(t));
+            }
+        }
+    }
+
+    private static void addMembers(EnumDecl e, Type.Enum into) {
+        for (int i = 0; i < e.members.size(); i++) {
+            if (into.members().contains(e.members.get(i))) {
+                throw new CompileError(e.memberPos.get(i), "duplicate " + e.name + " member '" + e.members.get(i) + "'");
+            }
+            into.members().add(e.members.get(i));
+        }
+    }
+
+    /** A match kind used as a value (only meaningful in table keys). */
+    record MatchKindMember(String name) { }
+
+    // ---------------------------------------------------------------- types
+
+    Type resolveType(TypeRef ref) {
+        switch (ref) {
+            case BitsRef b -> {
+                checkExpr(b.width, globals, null);
+                BigInteger w = constEval.tryEval(b.width);
+                if (w == null) {
+                    throw new CompileError(b.width.pos, "width of " + (b.signed ? "int" : "bit") + "<...> must be a compile-time constant");
+                }
+                if (w.signum() <= 0 || w.compareTo(BigInteger.valueOf(2048)) > 0) {
+                    throw new CompileError(b.width.pos, "unsupported width " + w + " (1..2048)");
+                }
+                return new Type.Bits(w.intValue(), b.signed);
+            }
+            case StackRef s -> {
+                Type elem = resolveType(s.element);
+                if (!(elem instanceof Type.Header h)) {
+                    throw new CompileError(s.pos, "header stack element must be a header type, not " + elem);
+                }
+                checkExpr(s.size, globals, null);
+                BigInteger n = constEval.tryEval(s.size);
+                if (n == null || n.signum() <= 0 || n.intValue() > 4096) {
+                    throw new CompileError(s.size.pos, "header stack size must be a positive compile-time constant");
+                }
+                return new Type.Stack(h, n.intValue());
+            }
+            case NamedRef n -> {
+                switch (n.name) {
+                    case "bool":
+                        return new Type.Bool();
+                    case "error":
+                        return errorType;
+                    case "string":
+                        return new Type.Str();
+                    case "void":
+                        return new Type.Void();
+                    case "int":
+                        return new Type.InfInt();
+                    case "match_kind":
+                        return matchKindType;
+                    default:
+                        break;
+                }
+                if (typeVars.contains(n.name)) {
+                    return new Type.Var(n.name);
+                }
+                Object o = globals.lookup(n.name);
+                if (o instanceof Type.TypeName tn) {
+                    if (!n.args.isEmpty()) {
+                        throw new CompileError(n.pos, "type " + n.name + " takes no type arguments");
+                    }
+                    return tn.denoted();
+                }
+                if (o instanceof ExternDecl e && e.function == null) {
+                    if (n.args.size() != e.typeParams.size()) {
+                        throw new CompileError(n.pos, "extern " + n.name + " expects " + e.typeParams.size() + " type argument(s)");
+                    }
+                    List<Type> args = new ArrayList<>();
+                    for (TypeRef a : n.args) {
+                        args.add(resolveType(a));
+                    }
+                    return new Type.Extern(e, args);
+                }
+                if (o instanceof PrototypeDecl || o instanceof ParserDecl || o instanceof ControlDecl) {
+                    return new Type.Block((Decl) o);
+                }
+                throw new CompileError(n.pos, "unknown type '" + n.name + "'");
+            }
+            default -> throw CompileError.unsupported(ref.pos, "type reference");
+        }
+    }
+
+    // ---------------------------------------------------------------- parsers, controls, actions
+
+    private void checkParser(ParserDecl pd) {
+        Scope s = new Scope(globals);
+        declareParams(pd.params, s);
+        inParser = true;
+        for (Stmt l : pd.locals) {
+            checkStmt(l, s);
+        }
+        Map<String, State> states = new HashMap<>();
+        for (State st : pd.states) {
+            if (st.name.equals("accept") || st.name.equals("reject")) {
+                throw new CompileError(st.pos, "state name '" + st.name + "' is reserved");
+            }
+            if (states.put(st.name, st) != null) {
+                throw new CompileError(st.pos, "duplicate parser state '" + st.name + "'");
+            }
+        }
+        if (!states.containsKey("start")) {
+            throw new CompileError(pd.pos, "parser '" + pd.name + "' has no 'start' state");
+        }
+        for (State st : pd.states) {
+            Scope ss = new Scope(s);
+            for (Stmt stmt : st.stmts) {
+                checkStmt(stmt, ss);
+            }
+            List<String> targets = new ArrayList<>();
+            if (st.next != null) {
+                targets.add(st.next);
+            } else {
+                List<Type> keyTypes = new ArrayList<>();
+                for (Expr k : st.selectOn) {
+                    Type kt = checkExpr(k, ss, null);
+                    if (!(kt instanceof Type.Bits || kt instanceof Type.Bool || kt instanceof Type.Enum)) {
+                        throw new CompileError(k.pos, "select key must be bit<N>, int<N>, bool or enum, not " + kt);
+                    }
+                    keyTypes.add(kt);
+                }
+                for (SelectCase c : st.cases) {
+                    checkKeyset(c.pos(), c.keysets(), keyTypes, ss, "select case");
+                    targets.add(c.next());
+                }
+            }
+            for (String t : targets) {
+                if (!t.equals("accept") && !t.equals("reject") && !states.containsKey(t)) {
+                    throw new CompileError(st.transitionPos, "transition to unknown state '" + t + "'");
+                }
+            }
+        }
+        inParser = false;
+    }
+
+    /** Checks one keyset (select case or const table entry) against the key types. */
+    private void checkKeyset(SourcePos pos, List<Expr> keysets, List<Type> keyTypes, Scope s, String what) {
+        if (keysets.size() == 1 && (keysets.get(0) instanceof DefaultKey || keysets.get(0) instanceof DontCare)) {
+            return;
+        }
+        if (keysets.size() != keyTypes.size()) {
+            throw new CompileError(pos, what + " has " + keysets.size() + " keyset element(s) but there are "
+                    + keyTypes.size() + " key(s)");
+        }
+        for (int i = 0; i < keysets.size(); i++) {
+            Expr k = keysets.get(i);
+            Type kt = keyTypes.get(i);
+            switch (k) {
+                case DefaultKey d -> { }
+                case DontCare d -> { }
+                case Mask m -> {
+                    constant(m.value, s, kt);
+                    constant(m.mask, s, kt);
+                }
+                case Range r -> {
+                    constant(r.lo, s, kt);
+                    constant(r.hi, s, kt);
+                }
+                default -> constant(k, s, kt);
+            }
+        }
+    }
+
+    private BigInteger constant(Expr e, Scope s, Type t) {
+        checkExpr(e, s, t);
+        coerce(e, t);
+        BigInteger v = constEval.tryEval(e);
+        if (v == null) {
+            throw new CompileError(e.pos, "expected a compile-time constant");
+        }
+        return v;
+    }
+
+    private void checkControl(ControlDecl cd) {
+        Scope s = new Scope(globals);
+        declareParams(cd.params, s);
+        currentControl = cd;
+        for (Node l : cd.locals) {
+            switch (l) {
+                case ActionDecl a -> {
+                    checkAction(a, s);
+                    s.declare(a.pos, a.name, a);
+                }
+                case TableDecl t -> {
+                    checkTable(t, s);
+                    s.declare(t.pos, t.name, t);
+                }
+                case Stmt st -> checkStmt(st, s);
+                default -> throw CompileError.unsupported(l.pos, "control local");
+            }
+        }
+        checkStmt(cd.apply, new Scope(s));
+        currentControl = null;
+    }
+
+    private void declareParams(List<Param> params, Scope s) {
+        for (Param p : params) {
+            p.type = resolveType(p.typeRef);
+            if (p.optional) {
+                throw CompileError.unsupported(p.pos, "@optional parameter");
+            }
+            s.declare(p.pos, p.name, p);
+        }
+    }
+
+    private void checkAction(ActionDecl a, Scope outer) {
+        Scope s = new Scope(outer);
+        boolean seenDirectionless = false;
+        for (Param p : a.params) {
+            p.type = resolveType(p.typeRef);
+            if (p.dir == Direction.NONE) {
+                seenDirectionless = true;
+                if (!(p.type instanceof Type.Bits || p.type instanceof Type.Bool
+                        || (p.type instanceof Type.Enum en && en.underlying() != null))) {
+                    throw CompileError.unsupported(p.pos, "control-plane action parameter of type " + p.type);
+                }
+            } else if (seenDirectionless) {
+                throw new CompileError(p.pos, "directional parameters must precede directionless ones in action " + a.name);
+            }
+            s.declare(p.pos, p.name, p);
+        }
+        boolean was = inAction;
+        inAction = true;
+        checkStmt(a.body, s);
+        inAction = was;
+    }
+
+    private void checkTable(TableDecl t, Scope s) {
+        List<Type> keyTypes = new ArrayList<>();
+        int lpm = 0;
+        for (KeyElement k : t.keys) {
+            Type kt = checkExpr(k.expr(), s, null);
+            if (!(kt instanceof Type.Bits || kt instanceof Type.Bool || kt instanceof Type.Enum)) {
+                throw new CompileError(k.pos(), "table key must be bit<N>, int<N>, bool, enum or error, not " + kt);
+            }
+            if (!MATCH_KINDS.contains(k.matchKind())) {
+                if (k.matchKind().equals("selector")) {
+                    throw CompileError.unsupported(k.pos(), "match kind 'selector' (action selectors)");
+                }
+                throw new CompileError(k.pos(), "unknown match kind '" + k.matchKind() + "'");
+            }
+            if (k.matchKind().equals("lpm") && ++lpm > 1) {
+                throw new CompileError(k.pos(), "table " + t.name + " has more than one lpm key");
+            }
+            if (!k.matchKind().equals("exact") && !(kt instanceof Type.Bits)) {
+                throw new CompileError(k.pos(), k.matchKind() + " match requires a bit<N> key, not " + kt);
+            }
+            keyTypes.add(kt);
+        }
+        Set<String> names = new HashSet<>();
+        for (ActionRef a : t.actions) {
+            ActionDecl ad = lookupAction(a, s);
+            if (!names.add(a.name())) {
+                throw new CompileError(a.pos(), "action " + a.name() + " listed twice in table " + t.name);
+            }
+            for (Param p : ad.params) {
+                if (p.dir != Direction.NONE) {
+                    throw CompileError.unsupported(a.pos(), "table action " + a.name() + " with directional parameter " + p.name);
+                }
+            }
+        }
+        if (t.defaultAction != null) {
+            checkActionRef(t.defaultAction, t, s);
+        }
+        if (t.entries != null) {
+            for (Entry e : t.entries) {
+                if (t.keys.isEmpty()) {
+                    throw new CompileError(e.pos(), "table " + t.name + " has entries but no key");
+                }
+                checkKeyset(e.pos(), e.keys(), keyTypes, s, "entry");
+                for (int i = 0; i < e.keys().size() && i < t.keys.size(); i++) {
+                    Expr k = e.keys().get(i);
+                    String mk = t.keys.get(i).matchKind();
+                    if (k instanceof Mask && !(mk.equals("ternary") || mk.equals("lpm"))) {
+                        throw new CompileError(k.pos, "mask keyset on a " + mk + " key");
+                    }
+                    if (k instanceof Range && !mk.equals("range")) {
+                        throw new CompileError(k.pos, "range keyset on a " + mk + " key");
+                    }
+                }
+                if (e.priority() != null) {
+                    constant(e.priority(), s, new Type.Bits(32, false));
+                }
+                checkActionRef(e.action(), t, s);
+            }
+        }
+        if (t.size != null) {
+            constant(t.size, s, new Type.InfInt());
+        }
+        for (String ext : new String[] {t.directCounter, t.directMeter}) {
+            if (ext != null) {
+                Object o = s.lookup(ext);
+                if (!(o instanceof Instantiation inst && inst.type instanceof Type.Extern e
+                        && (e.decl().name.equals("direct_counter") || e.decl().name.equals("direct_meter")))) {
+                    throw new CompileError(t.pos, "'" + ext + "' is not a direct_counter or direct_meter instance");
+                }
+                if (e.decl().name.equals("direct_meter")) {
+                    throw CompileError.unsupported(t.pos, "direct_meter");
+                }
+            }
+        }
+    }
+
+    private ActionDecl lookupAction(ActionRef a, Scope s) {
+        Object o = s.lookup(a.name());
+        if (!(o instanceof ActionDecl ad)) {
+            throw new CompileError(a.pos(), "'" + a.name() + "' is not an action");
+        }
+        return ad;
+    }
+
+    /** default_action / entry action: must be listed in the table; control-plane arguments must be constants. */
+    private void checkActionRef(ActionRef a, TableDecl t, Scope s) {
+        ActionDecl ad = lookupAction(a, s);
+        if (t.actions.stream().noneMatch(x -> x.name().equals(a.name()))) {
+            throw new CompileError(a.pos(), "action " + a.name() + " is not in the actions of table " + t.name);
+        }
+        if (a.args().size() != ad.params.size()) {
+            throw new CompileError(a.pos(), "action " + a.name() + " expects " + ad.params.size()
+                    + " argument(s), got " + a.args().size());
+        }
+        for (int i = 0; i < a.args().size(); i++) {
+            constant(a.args().get(i), s, ad.params.get(i).type);
+        }
+    }
+
+    // ---------------------------------------------------------------- the main instantiation
+
+    private CheckedProgram checkMain(Program program, TopInstantiation main) {
+        Instantiation inst = main.inst;
+        if (!(inst.typeRef instanceof NamedRef n) || !n.name.equals("V1Switch")) {
+            throw CompileError.unsupported(inst.pos, "package other than V1Switch (p4sim implements the v1model architecture)");
+        }
+        if (!main.name.equals("main")) {
+            throw new CompileError(inst.pos, "the package instance must be named 'main'");
+        }
+        if (inst.args.size() != 6) {
+            throw new CompileError(inst.pos, "V1Switch takes 6 arguments (parser, verifyChecksum, ingress, egress, computeChecksum, deparser)");
+        }
+        Decl[] blocks = new Decl[6];
+        for (int i = 0; i < 6; i++) {
+            Expr a = inst.args.get(i);
+            if (!(a instanceof Call c && c.callee instanceof Name nm && c.args.isEmpty())) {
+                throw new CompileError(a.pos, "V1Switch argument must be a parser or control instantiation like Name()");
+            }
+            Object d = globals.lookup(nm.name);
+            if (!(d instanceof ParserDecl || d instanceof ControlDecl)) {
+                throw new CompileError(a.pos, "'" + nm.name + "' is not a parser or control");
+            }
+            blocks[i] = (Decl) d;
+        }
+        if (!(blocks[0] instanceof ParserDecl parser)) {
+            throw new CompileError(inst.args.get(0).pos, "first V1Switch argument must be a parser");
+        }
+        Type.Struct stdMeta = (Type.Struct) ((Type.TypeName) globals.lookup("standard_metadata_t")).denoted();
+        Type packetIn = new Type.Extern((ExternDecl) globals.lookup("packet_in"), List.of());
+        Type packetOut = new Type.Extern((ExternDecl) globals.lookup("packet_out"), List.of());
+        SourcePos ppos = inst.args.get(0).pos;
+        if (parser.params.size() != 4) {
+            throw new CompileError(parser.pos, "v1model parser must have 4 parameters (packet_in, out H, inout M, inout standard_metadata_t)");
+        }
+        Type h = parser.params.get(1).type;
+        Type m = parser.params.get(2).type;
+        expectParams(parser, parser.params, new Type[] {packetIn, h, m, stdMeta},
+                new Direction[] {Direction.NONE, Direction.OUT, Direction.INOUT, Direction.INOUT});
+        if (!(h instanceof Type.Struct) && !(h instanceof Type.Header)) {
+            throw new CompileError(ppos, "parsed headers type H must be a struct or header, not " + h);
+        }
+        if (!(m instanceof Type.Struct)) {
+            throw new CompileError(ppos, "metadata type M must be a struct, not " + m);
+        }
+        ControlDecl[] controls = new ControlDecl[5];
+        for (int i = 1; i < 6; i++) {
+            if (!(blocks[i] instanceof ControlDecl cd)) {
+                throw new CompileError(inst.args.get(i).pos, "V1Switch argument " + (i + 1) + " must be a control");
+            }
+            controls[i - 1] = cd;
+        }
+        Direction io = Direction.INOUT;
+        expectParams(controls[0], controls[0].params, new Type[] {h, m}, new Direction[] {io, io});
+        expectParams(controls[1], controls[1].params, new Type[] {h, m, stdMeta}, new Direction[] {io, io, io});
+        expectParams(controls[2], controls[2].params, new Type[] {h, m, stdMeta}, new Direction[] {io, io, io});
+        expectParams(controls[3], controls[3].params, new Type[] {h, m}, new Direction[] {io, io});
+        expectParams(controls[4], controls[4].params, new Type[] {packetOut, h}, new Direction[] {Direction.NONE, Direction.IN});
+        return new CheckedProgram(program, parser, controls[0], controls[1], controls[2], controls[3], controls[4],
+                h, m, stdMeta, errorType, constValues, globalActions);
+    }
+
+    private static void expectParams(Decl block, List<Param> params, Type[] types, Direction[] dirs) {
+        if (params.size() != types.length) {
+            throw new CompileError(block.pos, block.name + " must have " + types.length + " parameters for its V1Switch role, has " + params.size());
+        }
+        for (int i = 0; i < types.length; i++) {
+            Param p = params.get(i);
+            if (!p.type.equals(types[i])) {
+                throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must have type " + types[i] + ", not " + p.type);
+            }
+            boolean dirOk = p.dir == dirs[i] || (dirs[i] == Direction.IN && p.dir == Direction.NONE);
+            if (!dirOk) {
+                throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must be "
+                        + dirs[i].name().toLowerCase() + " for its V1Switch role");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    private void checkStmt(Stmt st, Scope s) {
+        switch (st) {
+            case Block b -> {
+                Scope inner = new Scope(s);
+                for (Stmt x : b.stmts) {
+                    checkStmt(x, inner);
+                }
+            }
+            case Assign a -> {
+                Type lt = checkExpr(a.lhs, s, null);
+                requireLvalue(a.lhs, s);
+                checkExpr(a.rhs, s, lt);
+                coerce(a.rhs, lt);
+            }
+            case CallStmt c -> checkExpr(c.call, s, null);
+            case If i -> {
+                if (inParser && false) {
+                    throw CompileError.unsupported(i.pos, "if in parser");
+                }
+                checkExpr(i.cond, s, new Type.Bool());
+                requireType(i.cond, new Type.Bool());
+                checkStmt(i.then, new Scope(s));
+                if (i.otherwise != null) {
+                    checkStmt(i.otherwise, new Scope(s));
+                }
+            }
+            case Exit e -> {
+                if (inParser) {
+                    throw new CompileError(e.pos, "exit is not allowed in a parser");
+                }
+            }
+            case Return r -> {
+                if (inParser) {
+                    throw new CompileError(r.pos, "return is not allowed in a parser");
+                }
+                if (r.value != null) {
+                    throw new CompileError(r.pos, "return with a value outside a function");
+                }
+            }
+            case Empty e -> { }
+            case Switch sw -> checkSwitch(sw, s);
+            case VarDecl v -> {
+                v.type = resolveType(v.typeRef);
+                if (v.type instanceof Type.Extern || v.type instanceof Type.Void || v.type instanceof Type.Str) {
+                    throw new CompileError(v.pos, "variable '" + v.name + "' cannot have type " + v.type);
+                }
+                if (v.init != null) {
+                    checkExpr(v.init, s, v.type);
+                    coerce(v.init, v.type);
+                }
+                if (v.isConst) {
+                    BigInteger val = v.init == null ? null : constEval.tryEval(v.init);
+                    if (val == null) {
+                        throw new CompileError(v.pos, "initializer of constant '" + v.name + "' is not a compile-time constant");
+                    }
+                    constValues.put(v, val);
+                }
+                s.declare(v.pos, v.name, v);
+            }
+            case Instantiation inst -> checkInstantiation(inst, s);
+            default -> throw CompileError.unsupported(st.pos, st.getClass().getSimpleName() + " statement");
+        }
+    }
+
+    private void checkSwitch(Switch sw, Scope s) {
+        if (!(sw.subject instanceof Member m && m.member.equals("action_run") && m.target instanceof Call c)) {
+            throw CompileError.unsupported(sw.pos, "switch on anything but table.apply().action_run");
+        }
+        Type t = checkExpr(c, s, null);
+        if (!(t instanceof Type.ApplyResult ar)) {
+            throw new CompileError(sw.subject.pos, "switch subject must be table.apply().action_run");
+        }
+        sw.subject.type = t;
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < sw.cases.size(); i++) {
+            SwitchCase sc = sw.cases.get(i);
+            if (sc.label() == null) {
+                if (i != sw.cases.size() - 1) {
+                    throw new CompileError(sc.pos(), "default must be the last switch label");
+                }
+            } else if (ar.decl().actions.stream().noneMatch(a -> a.name().equals(sc.label()))) {
+                throw new CompileError(sc.pos(), "'" + sc.label() + "' is not an action of table " + ar.decl().name);
+            }
+            if (!seen.add(String.valueOf(sc.label()))) {
+                throw new CompileError(sc.pos(), "duplicate switch label " + sc.label());
+            }
+            if (sc.body() != null) {
+                checkStmt(sc.body(), new Scope(s));
+            } else if (i == sw.cases.size() - 1) {
+                throw new CompileError(sc.pos(), "last switch label has no body");
+            }
+        }
+    }
+
+    private void checkInstantiation(Instantiation inst, Scope s) {
+        Type t = resolveType(inst.typeRef);
+        if (!(t instanceof Type.Extern e)) {
+            throw CompileError.unsupported(inst.pos, "instantiation of " + t + " (only extern objects can be instantiated locally)");
+        }
+        String ext = e.decl().name;
+        if (Set.of("packet_in", "packet_out", "action_profile").contains(ext)) {
+            throw CompileError.unsupported(inst.pos, "instantiating " + ext);
+        }
+        if (ext.equals("meter") || ext.equals("direct_meter")) {
+            throw CompileError.unsupported(inst.pos, ext + " (meters are not implemented by p4sim yet)");
+        }
+        Method ctor = null;
+        for (Method m : e.decl().methods) {
+            if (m.ret == null && m.params.size() == inst.args.size()) {
+                ctor = m;
+            }
+        }
+        if (ctor == null) {
+            throw new CompileError(inst.pos, "no constructor of " + ext + " takes " + inst.args.size() + " argument(s)");
+        }
+        Map<String, Type> bind = new HashMap<>();
+        for (int i = 0; i < e.decl().typeParams.size(); i++) {
+            bind.put(e.decl().typeParams.get(i), e.args().get(i));
+        }
+        for (int i = 0; i < inst.args.size(); i++) {
+            Type pt = subst(ctor.params.get(i).type == null ? resolveMethodParamType(e.decl(), ctor, ctor.params.get(i))
+                    : ctor.params.get(i).type, bind);
+            constant(inst.args.get(i), s, pt);
+        }
+        if (ext.equals("register")) {
+            Type elem = e.args().get(0);
+            if (!(elem instanceof Type.Bits || elem instanceof Type.Bool)) {
+                throw CompileError.unsupported(inst.pos, "register of " + elem + " (p4sim registers hold bit<N>, int<N> or bool)");
+            }
+        }
+        inst.type = t;
+        s.declare(inst.pos, inst.name, inst);
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    /** Assigns a type to {@code e}; {@code expected} only guides untyped integer literals. */
+    Type checkExpr(Expr e, Scope s, Type expected) {
+        Type t = computeType(e, s, expected);
+        e.type = t;
+        return t;
+    }
+
+    private Type computeType(Expr e, Scope s, Type expected) {
+        switch (e) {
+            case IntLit l -> {
+                if (l.width < 0) {
+                    return new Type.InfInt();
+                }
+                if (l.width > 2048) {
+                    throw new CompileError(l.pos, "literal width too large");
+                }
+                Type.Bits b = new Type.Bits(l.width, l.signed);
+                BigInteger max = l.signed ? BigInteger.ONE.shiftLeft(l.width - 1) : BigInteger.ONE.shiftLeft(l.width);
+                if (l.value.compareTo(max) >= 0) {
+                    throw new CompileError(l.pos, "value " + l.value + " does not fit in " + b);
+                }
+                return b;
+            }
+            case BoolLit b -> {
+                return new Type.Bool();
+            }
+            case StringLit str -> {
+                return new Type.Str();
+            }
+            case DontCare d -> {
+                return new Type.DontCare();
+            }
+            case Name n -> {
+                return nameType(n, s);
+            }
+            case Member m -> {
+                return memberType(m, s);
+            }
+            case Index ix -> {
+                Type tt = checkExpr(ix.target, s, null);
+                if (!(tt instanceof Type.Stack st)) {
+                    throw new CompileError(ix.pos, "indexing requires a header stack, not " + tt);
+                }
+                Type it = checkExpr(ix.index, s, null);
+                if (it instanceof Type.InfInt) {
+                    BigInteger v = constEval.tryEval(ix.index);
+                    if (v == null || v.signum() < 0 || v.intValue() >= st.size()) {
+                        throw new CompileError(ix.index.pos, "header stack index out of bounds (size " + st.size() + ")");
+                    }
+                    coerce(ix.index, new Type.Bits(32, false));
+                } else if (!(it instanceof Type.Bits b) || b.signed()) {
+                    throw new CompileError(ix.index.pos, "header stack index must be bit<N>, not " + it);
+                }
+                return st.element();
+            }
+            case Slice sl -> {
+                Type tt = checkExpr(sl.target, s, null);
+                if (!(tt instanceof Type.Bits b)) {
+                    throw new CompileError(sl.pos, "slice requires bit<N> or int<N>, not " + tt);
+                }
+                BigInteger hi = constant(sl.hi, s, new Type.InfInt());
+                BigInteger lo = constant(sl.lo, s, new Type.InfInt());
+                if (lo.signum() < 0 || hi.compareTo(lo) < 0 || hi.intValue() >= b.width()) {
+                    throw new CompileError(sl.pos, "slice [" + hi + ":" + lo + "] out of range for " + b);
+                }
+                sl.hiBit = hi.intValue();
+                sl.loBit = lo.intValue();
+                return new Type.Bits(sl.hiBit - sl.loBit + 1, false);
+            }
+            case Unary u -> {
+                return unaryType(u, s, expected);
+            }
+            case Binary b -> {
+                return binaryType(b, s, expected);
+            }
+            case Conditional c -> {
+                checkExpr(c.cond, s, new Type.Bool());
+                requireType(c.cond, new Type.Bool());
+                Type a = checkExpr(c.then, s, expected);
+                Type b = checkExpr(c.otherwise, s, expected);
+                Type t = unify(c.then, c.otherwise, c.pos);
+                if (t instanceof Type.InfInt) {
+                    if (expected instanceof Type.Bits) {
+                        coerce(c.then, expected);
+                        coerce(c.otherwise, expected);
+                        return expected;
+                    }
+                    throw new CompileError(c.pos, "cannot infer the width of ?: with untyped integer branches");
+                }
+                return t;
+            }
+            case Cast c -> {
+                return castType(c, s);
+            }
+            case Call c -> {
+                return callType(c, s);
+            }
+            case ListExpr l -> {
+                List<Type> ts = new ArrayList<>();
+                for (Expr x : l.elements) {
+                    Type t = checkExpr(x, s, null);
+                    if (t instanceof Type.InfInt) {
+                        throw new CompileError(x.pos, "integer literal in a list needs a width (e.g. 8w0)");
+                    }
+                    ts.add(t);
+                }
+                return new Type.Tuple(ts);
+            }
+            case Mask m -> throw new CompileError(m.pos, "'&&&' is only allowed in select cases and table entries");
+            case Range r -> throw new CompileError(r.pos, "'..' is only allowed in select cases and table entries");
+            case DefaultKey d -> throw new CompileError(d.pos, "'default' is only allowed as a keyset");
+            default -> throw CompileError.unsupported(e.pos, e.getClass().getSimpleName() + " expression");
+        }
+    }
+
+    private Type nameType(Name n, Scope s) {
+        Object d = s.lookup(n.name);
+        if (d == null) {
+            throw new CompileError(n.pos, "undeclared identifier '" + n.name + "'");
+        }
+        n.decl = d;
+        return switch (d) {
+            case Param p -> p.type;
+            case VarDecl v -> v.type;
+            case ConstDecl c -> c.value.type;
+            case Instantiation i -> i.type;
+            case TableDecl t -> new Type.Table(t);
+            case ActionDecl a -> new Type.Action(a);
+            case Type.TypeName tn -> tn;
+            case MatchKindMember mk -> matchKindType;
+            case ExternDecl ex -> throw new CompileError(n.pos, "extern '" + n.name + "' used as a value");
+            default -> throw new CompileError(n.pos, "'" + n.name + "' cannot be used as a value");
+        };
+    }
+
+    private Type memberType(Member m, Scope s) {
+        Type t = checkExpr(m.target, s, null);
+        switch (t) {
+            case Type.TypeName tn when tn.denoted() instanceof Type.Enum en -> {
+                if (!en.members().contains(m.member)) {
+                    throw new CompileError(m.pos, en.name() + " has no member '" + m.member + "'");
+                }
+                return en;
+            }
+            case Type.Header h -> {
+                Type.FieldT f = h.field(m.member);
+                if (f == null) {
+                    if (Set.of("isValid", "setValid", "setInvalid").contains(m.member)) {
+                        throw new CompileError(m.pos, m.member + " must be called");
+                    }
+                    throw new CompileError(m.pos, "header " + h.name() + " has no field '" + m.member + "'");
+                }
+                return f.type();
+            }
+            case Type.Struct st -> {
+                Type.FieldT f = st.field(m.member);
+                if (f == null) {
+                    throw new CompileError(m.pos, "struct " + st.name() + " has no field '" + m.member + "'");
+                }
+                return f.type();
+            }
+            case Type.Stack st -> {
+                switch (m.member) {
+                    case "next", "last" -> {
+                        if (!inParser) {
+                            throw new CompileError(m.pos, "'" + m.member + "' of a header stack is only allowed in parsers");
+                        }
+                        return st.element();
+                    }
+                    case "size", "nextIndex", "lastIndex" -> {
+                        return new Type.Bits(32, false);
+                    }
+                    default -> throw new CompileError(m.pos, "header stack has no member '" + m.member + "'");
+                }
+            }
+            case Type.ApplyResult ar -> {
+                if (m.member.equals("hit") || m.member.equals("miss")) {
+                    return new Type.Bool();
+                }
+                if (m.member.equals("action_run")) {
+                    throw new CompileError(m.pos, "action_run is only allowed as a switch subject");
+                }
+                throw new CompileError(m.pos, "table apply result has no member '" + m.member + "'");
+            }
+            default -> throw new CompileError(m.pos, "type " + t + " has no member '" + m.member + "'");
+        }
+    }
+
+    private Type unaryType(Unary u, Scope s, Type expected) {
+        Type t = checkExpr(u.operand, s, expected);
+        switch (u.op) {
+            case "!" -> {
+                requireType(u.operand, new Type.Bool());
+                return t;
+            }
+            case "~" -> {
+                if (t instanceof Type.InfInt && expected instanceof Type.Bits) {
+                    coerce(u.operand, expected);
+                    return expected;
+                }
+                if (!(t instanceof Type.Bits)) {
+                    throw new CompileError(u.pos, "'~' requires bit<N> or int<N>, not " + t);
+                }
+                return t;
+            }
+            default -> {
+                if (!(t instanceof Type.Bits || t instanceof Type.InfInt)) {
+                    throw new CompileError(u.pos, "unary '" + u.op + "' requires a number, not " + t);
+                }
+                return t;
+            }
+        }
+    }
+
+    private Type binaryType(Binary b, Scope s, Type expected) {
+        String op = b.op;
+        switch (op) {
+            case "&&", "||" -> {
+                checkExpr(b.left, s, new Type.Bool());
+                checkExpr(b.right, s, new Type.Bool());
+                requireType(b.left, new Type.Bool());
+                requireType(b.right, new Type.Bool());
+                return new Type.Bool();
+            }
+            case "==", "!=" -> {
+                checkExpr(b.left, s, null);
+                checkExpr(b.right, s, b.left.type);
+                Type t = unify(b.left, b.right, b.pos);
+                if (!(Type.isScalar(t) || t instanceof Type.InfInt)) {
+                    throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
+                }
+                return new Type.Bool();
+            }
+            case "<", ">", "<=", ">=" -> {
+                checkExpr(b.left, s, null);
+                checkExpr(b.right, s, b.left.type);
+                Type t = unify(b.left, b.right, b.pos);
+                if (!(t instanceof Type.Bits || t instanceof Type.InfInt)) {
+                    throw new CompileError(b.pos, "'" + op + "' requires numbers, not " + t);
+                }
+                return new Type.Bool();
+            }
+            case "<<", ">>" -> {
+                Type l = checkExpr(b.left, s, expected);
+                Type r = checkExpr(b.right, s, null);
+                if (!(l instanceof Type.Bits || l instanceof Type.InfInt)) {
+                    throw new CompileError(b.pos, "shift requires a number on the left, not " + l);
+                }
+                if (r instanceof Type.Bits rb && rb.signed() || !(r instanceof Type.Bits || r instanceof Type.InfInt)) {
+                    throw new CompileError(b.right.pos, "shift amount must be unsigned bit<N> or an integer, not " + r);
+                }
+                if (r instanceof Type.InfInt) {
+                    BigInteger v = constEval.tryEval(b.right);
+                    if (v == null || v.signum() < 0) {
+                        throw new CompileError(b.right.pos, "shift amount must be a non-negative constant");
+                    }
+                }
+                if (l instanceof Type.InfInt && !(r instanceof Type.InfInt)) {
+                    if (expected instanceof Type.Bits) {
+                        coerce(b.left, expected);
+                        return expected;
+                    }
+                    throw new CompileError(b.pos, "cannot infer the width of the left operand of a shift");
+                }
+                return l;
+            }
+            case "++" -> {
+                Type l = checkExpr(b.left, s, null);
+                Type r = checkExpr(b.right, s, null);
+                if (!(l instanceof Type.Bits lb) || !(r instanceof Type.Bits rb)) {
+                    throw new CompileError(b.pos, "'++' requires bit<N>/int<N> operands with known widths, not " + l + " and " + r);
+                }
+                return new Type.Bits(lb.width() + rb.width(), lb.signed());
+            }
+            default -> {
+                // + - * / % & | ^ |+| |-|
+                checkExpr(b.left, s, expected);
+                checkExpr(b.right, s, b.left.type instanceof Type.Bits ? b.left.type : expected);
+                if (b.left.type instanceof Type.InfInt && b.right.type instanceof Type.Bits) {
+                    checkExpr(b.left, s, b.right.type);
+                }
+                Type t = unify(b.left, b.right, b.pos);
+                if (!(t instanceof Type.Bits || t instanceof Type.InfInt)) {
+                    throw new CompileError(b.pos, "'" + op + "' requires numbers, not " + t);
+                }
+                if ((op.equals("/") || op.equals("%")) && t instanceof Type.Bits bt && bt.signed()) {
+                    throw new CompileError(b.pos, "'" + op + "' is not defined on signed int<N>");
+                }
+                if ((op.equals("|+|") || op.equals("|-|")) && t instanceof Type.InfInt) {
+                    throw new CompileError(b.pos, "saturating '" + op + "' requires fixed-width operands");
+                }
+                if ((op.equals("/") || op.equals("%")) && t instanceof Type.Bits) {
+                    BigInteger d = constEval.tryEval(b.right);
+                    if (d == null) {
+                        throw CompileError.unsupported(b.pos, "'" + op + "' by a non-constant (p4c rejects it for v1model targets too)");
+                    }
+                    if (d.signum() == 0) {
+                        throw new CompileError(b.pos, "division by zero");
+                    }
+                }
+                return t;
+            }
+        }
+    }
+
+    /** Makes both operands the same type, turning an untyped literal into the other side's type. */
+    private Type unify(Expr a, Expr b, SourcePos pos) {
+        if (a.type instanceof Type.InfInt && !(b.type instanceof Type.InfInt)) {
+            coerce(a, b.type);
+            return b.type;
+        }
+        if (b.type instanceof Type.InfInt && !(a.type instanceof Type.InfInt)) {
+            coerce(b, a.type);
+            return a.type;
+        }
+        if (!a.type.equals(b.type)) {
+            throw new CompileError(pos, "operands have different types: " + a.type + " and " + b.type);
+        }
+        return a.type;
+    }
+
+    private Type castType(Cast c, Scope s) {
+        Type to = resolveType(c.target);
+        Type from = checkExpr(c.operand, s, to instanceof Type.Bits ? to : null);
+        boolean ok = switch (to) {
+            case Type.Bits tb -> from instanceof Type.Bits || from instanceof Type.InfInt
+                    || (from instanceof Type.Bool && tb.width() == 1 && !tb.signed())
+                    || (from instanceof Type.Enum en && en.underlying() != null);
+            case Type.Bool bo -> (from instanceof Type.Bits fb && fb.width() == 1 && !fb.signed())
+                    || from instanceof Type.Bool || from instanceof Type.InfInt;
+            case Type.Enum en -> en.underlying() != null && (from instanceof Type.Bits || from instanceof Type.InfInt
+                    || from.equals(en));
+            case Type.InfInt ii -> from instanceof Type.InfInt;
+            default -> from.equals(to);
+        };
+        if (!ok) {
+            throw new CompileError(c.pos, "cannot cast " + from + " to " + to);
+        }
+        if (to instanceof Type.Bool && from instanceof Type.InfInt) {
+            BigInteger v = constEval.tryEval(c.operand);
+            if (v == null || !(v.equals(BigInteger.ZERO) || v.equals(BigInteger.ONE))) {
+                throw new CompileError(c.pos, "only 0 and 1 can be cast to bool");
+            }
+        }
+        return to;
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    private Type callType(Call c, Scope s) {
+        if (c.callee instanceof Member m) {
+            Type tt = checkExpr(m.target, s, null);
+            switch (tt) {
+                case Type.Header h -> {
+                    switch (m.member) {
+                        case "isValid" -> {
+                            noArgs(c);
+                            c.target = new CallTarget.HeaderMethod("isValid");
+                            return new Type.Bool();
+                        }
+                        case "setValid", "setInvalid" -> {
+                            noArgs(c);
+                            requireLvalue(m.target, s);
+                            c.target = new CallTarget.HeaderMethod(m.member);
+                            return new Type.Void();
+                        }
+                        default -> throw new CompileError(m.pos, "header has no method '" + m.member + "'");
+                    }
+                }
+                case Type.Stack st -> {
+                    if (!m.member.equals("push_front") && !m.member.equals("pop_front")) {
+                        throw new CompileError(m.pos, "header stack has no method '" + m.member + "'");
+                    }
+                    if (c.args.size() != 1) {
+                        throw new CompileError(c.pos, m.member + " takes one argument");
+                    }
+                    BigInteger n = constant(c.args.get(0), s, new Type.InfInt());
+                    if (n.signum() < 0) {
+                        throw new CompileError(c.pos, m.member + " count must be non-negative");
+                    }
+                    requireLvalue(m.target, s);
+                    c.target = new CallTarget.StackMethod(m.member);
+                    return new Type.Void();
+                }
+                case Type.Table tb -> {
+                    if (!m.member.equals("apply")) {
+                        throw new CompileError(m.pos, "table has no method '" + m.member + "'");
+                    }
+                    noArgs(c);
+                    if (inAction) {
+                        throw new CompileError(c.pos, "tables cannot be applied inside actions");
+                    }
+                    c.target = new CallTarget.TableApply(tb.decl());
+                    return new Type.ApplyResult(tb.decl());
+                }
+                case Type.Extern ex -> {
+                    List<Method> cands = new ArrayList<>();
+                    for (Method mm : ex.decl().methods) {
+                        if (mm.ret != null && mm.name.equals(m.member) && mm.params.size() == c.args.size()) {
+                            cands.add(mm);
+                        }
+                    }
+                    if (cands.isEmpty()) {
+                        throw new CompileError(m.pos, "extern " + ex.decl().name + " has no method '" + m.member
+                                + "' taking " + c.args.size() + " argument(s)");
+                    }
+                    Method mm = cands.get(0);
+                    Map<String, Type> bind = new HashMap<>();
+                    for (int i = 0; i < ex.decl().typeParams.size(); i++) {
+                        bind.put(ex.decl().typeParams.get(i), ex.args().get(i));
+                    }
+                    c.target = new CallTarget.ExternMethod(ex.decl(), mm);
+                    return invoke(c, s, ex.decl(), mm, bind);
+                }
+                default -> throw new CompileError(c.pos, "cannot call a member of " + tt);
+            }
+        }
+        if (c.callee instanceof Name n) {
+            Object d = s.lookup(n.name);
+            if (d == null) {
+                throw new CompileError(n.pos, "undeclared identifier '" + n.name + "'");
+            }
+            n.decl = d;
+            if (d instanceof ActionDecl a) {
+                if (!c.typeArgs.isEmpty()) {
+                    throw new CompileError(c.pos, "actions take no type arguments");
+                }
+                if (c.args.size() != a.params.size()) {
+                    throw new CompileError(c.pos, "action " + a.name + " expects " + a.params.size()
+                            + " argument(s), got " + c.args.size());
+                }
+                for (int i = 0; i < c.args.size(); i++) {
+                    checkArg(c.args.get(i), a.params.get(i), a.params.get(i).type, s);
+                }
+                c.target = new CallTarget.ActionCall(a);
+                return new Type.Void();
+            }
+            if (d instanceof ExternDecl ex && ex.function != null) {
+                if (ex.name.equals("assert") || ex.name.equals("assume") || ex.name.equals("truncate")
+                        || ex.name.endsWith("_with_payload")) {
+                    throw CompileError.unsupported(c.pos, "extern " + ex.name);
+                }
+                c.target = new CallTarget.ExternFunction(ex);
+                return invoke(c, s, ex, ex.function, new HashMap<>());
+            }
+            if (d instanceof Instantiation || d instanceof ParserDecl || d instanceof ControlDecl) {
+                throw CompileError.unsupported(c.pos, "invoking '" + n.name + "' (sub-parsers and sub-controls)");
+            }
+            throw new CompileError(c.pos, "'" + n.name + "' is not callable");
+        }
+        throw CompileError.unsupported(c.pos, "call of a computed expression");
+    }
+
+    private static void noArgs(Call c) {
+        if (!c.args.isEmpty()) {
+            throw new CompileError(c.pos, "this method takes no arguments");
+        }
+    }
+
+    /** Checks a call to a (possibly generic) extern method or function; binds type variables from arguments. */
+    private Type invoke(Call c, Scope s, ExternDecl ext, Method m, Map<String, Type> bind) {
+        if (c.args.size() != m.params.size()) {
+            throw new CompileError(c.pos, m.name + " expects " + m.params.size() + " argument(s), got " + c.args.size());
+        }
+        if (!c.typeArgs.isEmpty()) {
+            if (c.typeArgs.size() != m.typeParams.size()) {
+                throw new CompileError(c.pos, m.name + " expects " + m.typeParams.size() + " type argument(s)");
+            }
+            for (int i = 0; i < c.typeArgs.size(); i++) {
+                bind.put(m.typeParams.get(i), resolveType(c.typeArgs.get(i)));
+            }
+        }
+        List<Type> ptypes = new ArrayList<>();
+        for (Param p : m.params) {
+            ptypes.add(resolveMethodParamType(ext, m, p));
+        }
+        // first pass: arguments with their own types bind type variables
+        for (int i = 0; i < c.args.size(); i++) {
+            Type pt = subst(ptypes.get(i), bind);
+            Expr a = c.args.get(i);
+            Type at = checkExpr(a, s, pt instanceof Type.Var ? null : pt);
+            if (pt instanceof Type.Var v && !(at instanceof Type.InfInt) && !(at instanceof Type.DontCare)) {
+                bind.put(v.name(), at);
+            }
+        }
+        for (int i = 0; i < c.args.size(); i++) {
+            Param p = m.params.get(i);
+            Type pt = subst(ptypes.get(i), bind);
+            if (pt instanceof Type.Var) {
+                if (c.args.get(i).type instanceof Type.InfInt && p.dir != Direction.OUT && p.dir != Direction.INOUT) {
+                    continue; // an untyped constant for an unconstrained 'in' parameter (e.g. hash's max)
+                }
+                throw new CompileError(c.args.get(i).pos, "cannot infer the type of argument '" + p.name + "' of " + m.name);
+            }
+            checkArg(c.args.get(i), p, pt, s);
+        }
+        if (m.name.equals("extract") && c.args.size() == 1 && !(c.args.get(0).type instanceof Type.Header)) {
+            throw new CompileError(c.pos, "extract requires a header, not " + c.args.get(0).type);
+        }
+        if (m.name.equals("lookahead") && !(bind.get("T") instanceof Type.Bits || bind.get("T") instanceof Type.Header)) {
+            throw CompileError.unsupported(c.pos, "lookahead of " + bind.get("T") + " (bit<N> and headers are supported)");
+        }
+        if (m.name.equals("emit") && !(c.args.get(0).type instanceof Type.Header || c.args.get(0).type instanceof Type.Struct
+                || c.args.get(0).type instanceof Type.Stack)) {
+            throw new CompileError(c.pos, "emit requires a header, header stack or struct of headers, not " + c.args.get(0).type);
+        }
+        Type ret = m.ret == null ? new Type.Void() : subst(resolveMethodRet(ext, m), bind);
+        if (ret instanceof Type.Var) {
+            throw new CompileError(c.pos, "cannot infer the result type of " + m.name + "; give a type argument");
+        }
+        return ret;
+    }
+
+    private Type resolveMethodParamType(ExternDecl ext, Method m, Param p) {
+        Set<String> saved = typeVars;
+        Set<String> vars = new HashSet<>(ext.typeParams);
+        vars.addAll(m.typeParams);
+        typeVars = vars;
+        try {
+            return resolveType(p.typeRef);
+        } finally {
+            typeVars = saved;
+        }
+    }
+
+    private Type resolveMethodRet(ExternDecl ext, Method m) {
+        Set<String> saved = typeVars;
+        Set<String> vars = new HashSet<>(ext.typeParams);
+        vars.addAll(m.typeParams);
+        typeVars = vars;
+        try {
+            return resolveType(m.ret);
+        } finally {
+            typeVars = saved;
+        }
+    }
+
+    private static Type subst(Type t, Map<String, Type> bind) {
+        if (t instanceof Type.Var v && bind.containsKey(v.name())) {
+            return bind.get(v.name());
+        }
+        return t;
+    }
+
+    /** An argument for a parameter: out/inout need an l-value (or _ for out), in coerces literals. */
+    private void checkArg(Expr a, Param p, Type pt, Scope s) {
+        if (a.type == null) {
+            checkExpr(a, s, pt);
+        }
+        if (a instanceof DontCare) {
+            if (p.dir != Direction.OUT) {
+                throw new CompileError(a.pos, "'_' can only be passed to an out parameter");
+            }
+            a.type = pt;
+            return;
+        }
+        if (p.dir == Direction.OUT || p.dir == Direction.INOUT) {
+            requireLvalue(a, s);
+        }
+        coerce(a, pt);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Requires {@code e} to have type {@code t}, turning an untyped integer literal into {@code t}. */
+    void coerce(Expr e, Type t) {
+        if (t == null || e.type.equals(t)) {
+            return;
+        }
+        if (e.type instanceof Type.InfInt && t instanceof Type.Bits b) {
+            BigInteger v = constEval.tryEval(e);
+            if (v == null) {
+                throw new CompileError(e.pos, "untyped integer expression is not a compile-time constant");
+            }
+            BigInteger lo = BigInteger.ONE.shiftLeft(b.width() - 1).negate();
+            BigInteger hi = BigInteger.ONE.shiftLeft(b.width());
+            if (b.signed()) {
+                hi = BigInteger.ONE.shiftLeft(b.width() - 1);
+            }
+            if (v.compareTo(lo) < 0 || v.compareTo(hi) >= 0) {
+                throw new CompileError(e.pos, "value " + v + " does not fit in " + b);
+            }
+            e.type = t;
+            return;
+        }
+        if (e.type instanceof Type.InfInt && t instanceof Type.InfInt) {
+            return;
+        }
+        if (e.type instanceof Type.Tuple tu && t instanceof Type.Tuple) {
+            return;
+        }
+        throw new CompileError(e.pos, "type mismatch: expected " + t + " but found " + e.type);
+    }
+
+    private void requireType(Expr e, Type t) {
+        if (!e.type.equals(t)) {
+            throw new CompileError(e.pos, "expected " + t + " but found " + e.type);
+        }
+    }
+
+    /** Assignment targets: writable variables and parameters, their fields, stack elements and slices. */
+    private void requireLvalue(Expr e, Scope s) {
+        switch (e) {
+            case Name n -> {
+                boolean ok = switch (n.decl) {
+                    case VarDecl v -> !v.isConst;
+                    case Param p -> p.dir == Direction.OUT || p.dir == Direction.INOUT;
+                    default -> false;
+                };
+                if (!ok) {
+                    throw new CompileError(e.pos, "'" + n.name + "' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)");
+                }
+            }
+            case Member m -> {
+                if (m.target.type instanceof Type.Stack && !(m.member.equals("next") || m.member.equals("last"))) {
+                    throw new CompileError(e.pos, "header stack member '" + m.member + "' is not assignable");
+                }
+                if (m.target.type instanceof Type.TypeName || m.target.type instanceof Type.ApplyResult) {
+                    throw new CompileError(e.pos, "expression is not assignable");
+                }
+                requireLvalue(m.target, s);
+            }
+            case Index ix -> requireLvalue(ix.target, s);
+            case Slice sl -> requireLvalue(sl.target, s);
+            default -> throw new CompileError(e.pos, "expression is not assignable");
+        }
+    }
+}

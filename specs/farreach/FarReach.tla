@@ -1,0 +1,778 @@
+------------------------------ MODULE FarReach ------------------------------
+(***************************************************************************)
+(* FarReach: an in-switch write-back cache (Sheng et al., USENIX ATC '23, *)
+(* "FarReach: Write-back Caching in Programmable Switches").              *)
+(*                                                                         *)
+(* Actors: clients, servers (keys partitioned by Owner), the switch (data  *)
+(* plane cache with per-key validity / latest / to-be-evicted flags and    *)
+(* per-key sequence counters) and the controller (admission, eviction,     *)
+(* snapshots, recovery).  The network between them is a SET of in-flight  *)
+(* messages: delivery in any order, loss (budget MaxLoss) and duplication  *)
+(* (budget MaxDup, "deliver and keep").  No channel is assumed FIFO: see   *)
+(* the note at SwitchGetReply for the one place where the paper's text    *)
+(* would need ordering and the guard that removes that need.               *)
+(*                                                                         *)
+(* Modelling choices that keep the state space small, each sound for the  *)
+(* properties checked (argued in docs/specs/farreach.md):                  *)
+(*  - a client request is processed by the switch in the same step in     *)
+(*    which the client sends it (a request delayed before the switch is    *)
+(*    the same as a request sent later), and a reply the switch generates  *)
+(*    itself reaches the client in that step;                              *)
+(*  - server replies that the switch merely relays go straight to the      *)
+(*    client; replies the switch acts on (GET_FOR_CACHE) go to the switch, *)
+(*    which updates the cache and completes the client's read;             *)
+(*  - write values are write ids 1..MaxWrites (0 = initial value).  Ids    *)
+(*    are drawn in the order the switch serialises writes, so for one key  *)
+(*    "older" is simply "smaller id".                                      *)
+(*                                                                         *)
+(* Bug flags turn on one known-wrong variant each; with all flags FALSE   *)
+(* the spec is the protocol as we understand it from the paper.            *)
+(***************************************************************************)
+EXTENDS Integers, FiniteSets, TLC
+
+CONSTANTS
+    Client,          \* client identifiers
+    Server,          \* server identifiers
+    Key,             \* keys
+    Owner,           \* Owner[k]: the server that stores key k (partitioning)
+    CacheSize,       \* number of in-switch cache slots
+    \* ---- bounds (all models are finite because of these) ----
+    MaxWrites,       \* total client writes (also the largest value and sequence number)
+    MaxReads,        \* total client reads
+    MaxLoss,         \* messages the network may lose
+    MaxDup,          \* messages the network may duplicate
+    MaxAdmit,        \* cache admissions the controller may perform
+    MaxEvict,        \* cache evictions the controller may start
+    MaxSnap,         \* snapshots the controller may start
+    MaxSwitchCrash,  \* switch crashes
+    MaxClientCrash,  \* client crashes
+    \* ---- bug flags: each TRUE flag replaces one protocol rule by a wrong one ----
+    BugServerIgnoresSeq,         \* servers overwrite on every PUT_SEQ / EVICT_STORE / embedded read (§3.3)
+    BugAdmitLatest,              \* admission marks the new record latest at once (§3.2)
+    BugUnguardedLatest,          \* a GET_FOR_CACHE reply marks latest if its seq >= the cached seq
+                                 \*   (paper's rule (ii) read literally) instead of >= the switch counter
+    BugNoEmbedding,              \* reads of an outdated to-be-evicted record carry no embedded record (§3.3)
+    BugEvictBeforeAck,           \* controller finishes an eviction without the server's acknowledgement (§3.3)
+    BugNoMgmtDedup,              \* controller may pick a key whose admission is in flight as eviction
+                                 \*   victim, and re-admits reported keys that are already cached
+    BugNoSnapshotOriginals,      \* switch sends no original record on the first update in a snapshot (§3.4)
+    BugSnapshotLateAdmit,        \* snapshot includes records admitted after the snapshot point (§3.4)
+    BugRecoveryIgnoresPreserved, \* recovery replays only the controller's snapshot (§3.4)
+    BugRecoveryResetsCounter     \* recovery leaves the switch's sequence counters at zero (§3.4)
+
+ASSUME Owner \in [Key -> Server]
+ASSUME CacheSize \in Nat \ {0}
+ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSnap,
+                 MaxSwitchCrash, MaxClientCrash} : n \in Nat
+ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoEmbedding,
+                 BugEvictBeforeAck, BugNoMgmtDedup, BugNoSnapshotOriginals, BugSnapshotLateAdmit,
+                 BugRecoveryIgnoresPreserved, BugRecoveryResetsCounter} : b \in BOOLEAN
+
+Val   == 0..MaxWrites                    \* 0 is every key's initial value
+SeqNo == 0..MaxWrites                    \* one sequence number per write at most
+Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
+NoRec == [v |-> -1, s |-> -1]            \* "no record"; its s is below every real seq
+Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
+
+Max(a, b) == IF a >= b THEN a ELSE b
+Newer(a, b) == IF b.s > a.s THEN b ELSE a          \* the record with the larger seq
+
+\* Client operation slots and history entries.
+NoOp   == [t |-> "none", k |-> "none", id |-> 0, floor |-> 0]
+NoRead == [k |-> "none", floor |-> 0, got |-> 0]
+
+VARIABLES
+    \* ---- switch (data plane registers, lost in a switch crash) ----
+    up,        \* the switch is running
+    crec,      \* crec[k]: cached record of k; NoRec when k is not in the cache's key table
+    valid,     \* valid[k]: validity register (§3.2 atomic validity control)
+    latest,    \* latest[k]: TRUE = "latest", FALSE = "outdated" (§3.2)
+    tbe,       \* tbe[k]: "to-be-evicted" flag (§3.3)
+    ctr,       \* ctr[k]: per-key sequence counter, incremented for every write (§3.3)
+    snapOn,    \* snapshot generation in progress: the switch watches first updates (§3.4)
+    snapSent,  \* snapSent[k]: original of k already sent (or k already loaded) in this snapshot
+    \* ---- servers (persistent) ----
+    store,     \* store[k]: record of k at Owner[k]
+    \* ---- controller ----
+    admitting, \* admitting[k]: admission of k installed, validity not yet set (§3.2)
+    evRec,     \* evRec[k]: record loaded for the eviction of k in flight, NoRec if none (§3.3)
+    snapKeys,  \* keys cached (valid) at the current snapshot point (§3.4)
+    snapOrig,  \* snapOrig[k]: original record received from the switch in this snapshot
+    snapLoad,  \* snapLoad[k]: record loaded in phase 2 (or saved at eviction) in this snapshot
+    snap,      \* latest completed snapshot: snap[k] record or NoRec; also what SNAPSHOT_DONE announces
+    \* ---- clients ----
+    pend,      \* pend[c]: the client's outstanding operation (NoOp if idle)
+    pres,      \* pres[c][k]: record preserved by client c for key k (§3.4 record preservation)
+    \* ---- network ----
+    net,       \* set of messages in flight
+    \* ---- counters and bounds ----
+    nW,        \* writes issued (the next write id is nW+1)
+    nR,        \* reads issued (the next read id is nR+1)
+    nLoss,     \* messages lost so far
+    nDup,      \* messages duplicated so far
+    nAdmit,    \* admissions performed
+    nEvict,    \* evictions started
+    nSnap,     \* snapshots started
+    nSwCrash,  \* switch crashes
+    nClCrash,  \* client crashes
+    \* ---- history (ghost) variables, used only by invariants and traces ----
+    doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
+    lastRead,  \* lastRead[c]: c's most recent completed read: key, floor (doneMax at start), value got
+    pointCache,\* cache contents (valid records) at the current snapshot point
+    snapTruth, \* pointCache of the snapshot that produced snap
+    ackFloor,  \* doneMax at the latest switch crash
+    act        \* the last action and its parameters (for traces; not part of the VIEW)
+
+switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent>>
+ctrlVars   == <<admitting, evRec, snapKeys, snapOrig, snapLoad, snap>>
+clientVars == <<pend, pres>>
+cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash>>
+ghostVars  == <<doneMax, lastRead, pointCache, snapTruth, ackFloor>>
+vars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars, act>>
+\* Everything but the action label: model files use this as the VIEW so that
+\* `act` does not multiply the number of distinct states.
+viewVars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Messages.  Fields: t = type (names follow docs/wire-format.md §3).       *)
+(*  put      PUT_SEQ           switch -> server  c, k, id (= value), s        *)
+(*  putR     PUT_REPLY         server -> client  c, k, id, s                  *)
+(*  get      GET / GET_FOR_CACHE / GET_EMBED  switch -> server                *)
+(*                                               c, k, id, emb, cons          *)
+(*  getR     GET_REPLY         server -> client  c, k, id, rec               *)
+(*  getRC    GET_FOR_CACHE_REPLY server -> switch c, k, id, rec              *)
+(*  hot      HOT_REPORT        server -> controller k, rec                    *)
+(*  evict    EVICT_STORE       controller -> server k, rec                    *)
+(*  evictAck EVICT_STORE_REPLY server -> controller k, s                     *)
+(* SNAPSHOT_ORIGINAL (switch CPU port -> controller) is delivered reliably   *)
+(* in the step that causes it; SNAPSHOT_DONE is the variable `snap`, read    *)
+(* by clients whenever they like (so it may be late or never read);        *)
+(* RECOVER_STORE is part of the atomic Recover step.                        *)
+-----------------------------------------------------------------------------
+
+Msg ==
+         [t : {"put", "putR"}, c : Client, k : Key, id : 1..MaxWrites, s : SeqNo]
+    \cup [t : {"get"}, c : Client, k : Key, id : 1..MaxReads, emb : Rec \cup {NoRec}, cons : BOOLEAN]
+    \cup [t : {"getR", "getRC"}, c : Client, k : Key, id : 1..MaxReads, rec : Rec]
+    \cup [t : {"hot", "evict"}, k : Key, rec : Rec]
+    \cup [t : {"evictAck"}, k : Key, s : SeqNo]
+
+OpT == [t : {"w", "r"}, k : Key, id : 0..Max(MaxWrites, MaxReads), floor : Val] \cup {NoOp}
+
+TypeOK ==
+    /\ up \in BOOLEAN
+    /\ crec \in [Key -> Rec \cup {NoRec}]
+    /\ valid \in [Key -> BOOLEAN]
+    /\ latest \in [Key -> BOOLEAN]
+    /\ tbe \in [Key -> BOOLEAN]
+    /\ ctr \in [Key -> SeqNo]
+    /\ snapOn \in BOOLEAN
+    /\ snapSent \in [Key -> BOOLEAN]
+    /\ store \in [Key -> Rec]
+    /\ admitting \in [Key -> BOOLEAN]
+    /\ evRec \in [Key -> Rec \cup {NoRec}]
+    /\ snapKeys \subseteq Key
+    /\ snapOrig \in [Key -> Rec \cup {NoRec}]
+    /\ snapLoad \in [Key -> Rec \cup {NoRec}]
+    /\ snap \in [Key -> Rec \cup {NoRec}]
+    /\ pend \in [Client -> OpT]
+    /\ pres \in [Client -> [Key -> Rec \cup {NoRec}]]
+    /\ net \subseteq Msg
+    /\ nW \in 0..MaxWrites /\ nR \in 0..MaxReads
+    /\ nLoss \in 0..MaxLoss /\ nDup \in 0..MaxDup
+    /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nSnap \in 0..MaxSnap
+    /\ nSwCrash \in 0..MaxSwitchCrash /\ nClCrash \in 0..MaxClientCrash
+    /\ doneMax \in [Key -> Val]
+    /\ lastRead \in [Client -> [k : Key, floor : Val, got : Val] \cup {NoRead}]
+    /\ pointCache \in [Key -> Rec \cup {NoRec}]
+    /\ snapTruth \in [Key -> Rec \cup {NoRec}]
+    /\ ackFloor \in [Key -> Val]
+
+-----------------------------------------------------------------------------
+Init ==
+    /\ up = TRUE
+    /\ crec = [k \in Key |-> NoRec]
+    /\ valid = [k \in Key |-> FALSE]
+    /\ latest = [k \in Key |-> FALSE]
+    /\ tbe = [k \in Key |-> FALSE]
+    /\ ctr = [k \in Key |-> 0]
+    /\ snapOn = FALSE
+    /\ snapSent = [k \in Key |-> FALSE]
+    /\ store = [k \in Key |-> Init0]
+    /\ admitting = [k \in Key |-> FALSE]
+    /\ evRec = [k \in Key |-> NoRec]
+    /\ snapKeys = {}
+    /\ snapOrig = [k \in Key |-> NoRec]
+    /\ snapLoad = [k \in Key |-> NoRec]
+    /\ snap = [k \in Key |-> NoRec]
+    /\ pend = [c \in Client |-> NoOp]
+    /\ pres = [c \in Client |-> [k \in Key |-> NoRec]]
+    /\ net = {}
+    /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0
+    /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0
+    /\ doneMax = [k \in Key |-> 0]
+    /\ lastRead = [c \in Client |-> NoRead]
+    /\ pointCache = [k \in Key |-> NoRec]
+    /\ snapTruth = [k \in Key |-> NoRec]
+    /\ ackFloor = [k \in Key |-> 0]
+    /\ act = [a |-> "Init"]
+
+-----------------------------------------------------------------------------
+(* Helpers *)
+
+InCache(k) == crec[k] /= NoRec          \* key present in the ingress key table
+Hit(k)     == InCache(k) /\ valid[k]    \* cache hit: key cached AND validity register valid (§3.2)
+NCached    == Cardinality({k \in Key : InCache(k)})
+
+\* Deliver m once (d = FALSE) or deliver a copy and keep m in flight (d = TRUE, a duplicate).
+Rest(m, d) == IF d THEN net ELSE net \ {m}
+DupOK(d)   == d => nDup < MaxDup
+CountDup(d) == nDup' = IF d THEN nDup + 1 ELSE nDup
+
+\* §3.4: before a cached record is overwritten during snapshot generation, the
+\* switch sends the original record to the controller once per key (clone to the
+\* CPU port; modelled as reliable).  The controller keeps it only for keys in the
+\* snapshot whose record it has neither loaded nor saved at an eviction, and only
+\* the first one (a key evicted and re-admitted during the snapshot must not
+\* replace the point-in-time record).
+SendOriginal(k) ==
+    IF snapOn /\ ~snapSent[k] /\ ~BugNoSnapshotOriginals
+    THEN /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
+         /\ snapOrig' = IF k \in snapKeys /\ snapLoad[k] = NoRec /\ snapOrig[k] = NoRec
+                        THEN [snapOrig EXCEPT ![k] = crec[k]]
+                        ELSE snapOrig
+    ELSE UNCHANGED <<snapSent, snapOrig>>
+
+OpMsgInFlight(c) ==
+    \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
+                   /\ m.c = c /\ m.id = pend[c].id
+                   /\ (m.t \in {"put", "putR"}) = (pend[c].t = "w")
+
+-----------------------------------------------------------------------------
+(* Client writes.  The switch assigns the next sequence number of the key    *)
+(* to every write it sees (§3.3 "Identifying latest records").               *)
+
+\* §3.2/§3.3 write-back: a write to a valid cached record that is not
+\* to-be-evicted updates the cache, marks it latest (rule (i) of §3.2) and is
+\* answered by the switch; the client preserves the record with its seq (§3.4).
+ClientWriteHit(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ Hit(k) /\ ~tbe[k]
+    /\ LET w == nW + 1
+           s == ctr[k] + 1
+       IN /\ nW' = w
+          /\ ctr' = [ctr EXCEPT ![k] = s]
+          /\ SendOriginal(k)
+          /\ crec' = [crec EXCEPT ![k] = [v |-> w, s |-> s]]
+          /\ latest' = [latest EXCEPT ![k] = TRUE]
+          /\ doneMax' = [doneMax EXCEPT ![k] = Max(@, w)]
+          /\ pres' = [pres EXCEPT ![c][k] = [v |-> w, s |-> s]]
+          /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
+    /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+                   pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   lastRead, pointCache, snapTruth, ackFloor>>
+
+\* §3.2 non-blocking admission (3) and §3.3 eviction: a write to an uncached
+\* key, to a key whose admission is not yet valid, or to a to-be-evicted record
+\* is forwarded to the server as PUT_SEQ; a to-be-evicted record is marked
+\* outdated (§3.3).
+ClientWriteForward(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ ~(Hit(k) /\ ~tbe[k])
+    /\ LET w == nW + 1
+           s == ctr[k] + 1
+       IN /\ nW' = w
+          /\ ctr' = [ctr EXCEPT ![k] = s]
+          /\ latest' = IF tbe[k] THEN [latest EXCEPT ![k] = FALSE] ELSE latest
+          /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
+          /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
+          /\ act' = [a |-> "ClientWriteForward", c |-> c, k |-> k, w |-> w, s |-> s]
+    /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, store, ctrlVars, pres,
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* A request sent while the switch is down is dropped; the client will time out.
+ClientWriteDropped(c, k) ==
+    /\ ~up /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ nW' = nW + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
+    /\ act' = [a |-> "ClientWriteDropped", c |-> c, k |-> k, w |-> nW + 1]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+(* Client reads.  A read records its floor: the newest write to the key     *)
+(* acknowledged before the read began (history for ReadsNotStale).         *)
+
+\* §3.2/§3.3: a read of a valid, latest record (to-be-evicted or not) is
+\* answered by the switch.
+ClientReadHit(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nR < MaxReads
+    /\ Hit(k) /\ latest[k]
+    /\ nR' = nR + 1
+    /\ lastRead' = [lastRead EXCEPT ![c] = [k |-> k, floor |-> doneMax[k], got |-> crec[k].v]]
+    /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
+\* §3.2 conservative read (valid but outdated, not to-be-evicted: GET_FOR_CACHE),
+\* §3.3 record embedding (outdated and to-be-evicted: GET_EMBED carries the
+\* cached record), or a plain GET for a cache miss.
+ClientReadForward(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nR < MaxReads
+    /\ ~(Hit(k) /\ latest[k])
+    /\ LET r    == nR + 1
+           cons == Hit(k) /\ ~tbe[k]
+           emb  == IF Hit(k) /\ tbe[k] /\ ~BugNoEmbedding THEN crec[k] ELSE NoRec
+       IN /\ nR' = r
+          /\ net' = net \cup {[t |-> "get", c |-> c, k |-> k, id |-> r, emb |-> emb, cons |-> cons]}
+          /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r, floor |-> doneMax[k]]]
+          /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cons, emb |-> emb]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+ClientReadDropped(c, k) ==
+    /\ ~up /\ pend[c] = NoOp /\ nR < MaxReads
+    /\ nR' = nR + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
+    /\ act' = [a |-> "ClientReadDropped", c |-> c, k |-> k, r |-> nR + 1]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* The client receives its write's PUT_REPLY (relayed by the switch unchanged).
+\* Replies for operations the client no longer waits for are discarded.
+ClientPutReply(m) ==
+    /\ m \in net /\ m.t = "putR"
+    /\ net' = net \ {m}
+    /\ IF pend[m.c].t = "w" /\ pend[m.c].id = m.id
+       THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+            /\ doneMax' = [doneMax EXCEPT ![m.k] = Max(@, m.id)]
+       ELSE UNCHANGED <<pend, doneMax>>
+    /\ act' = [a |-> "ClientPutReply", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+                   lastRead, pointCache, snapTruth, ackFloor>>
+
+\* The client receives a GET reply relayed by the switch.
+ClientGetReply(m) ==
+    /\ m \in net /\ m.t = "getR"
+    /\ net' = net \ {m}
+    /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
+       THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+            /\ lastRead' = [lastRead EXCEPT ![m.c] =
+                              [k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]]
+       ELSE UNCHANGED <<pend, lastRead>>
+    /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
+\* Timeout: the request or its reply was lost (nothing of it is in flight), so
+\* the client abandons the operation.  The write may or may not have happened.
+ClientGiveUp(c) ==
+    /\ pend[c] /= NoOp
+    /\ ~OpMsgInFlight(c)
+    /\ pend' = [pend EXCEPT ![c] = NoOp]
+    /\ act' = [a |-> "ClientGiveUp", c |-> c]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net, cntVars, ghostVars>>
+
+\* §3.4: on SNAPSHOT_DONE the client releases preserved records whose seq is
+\* no larger than the one the snapshot holds for that key.
+ClientRelease(c, k) ==
+    /\ pres[c][k] /= NoRec
+    /\ snap[k] /= NoRec
+    /\ pres[c][k].s <= snap[k].s
+    /\ pres' = [pres EXCEPT ![c][k] = NoRec]
+    /\ act' = [a |-> "ClientRelease", c |-> c, k |-> k]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pend, net, cntVars, ghostVars>>
+
+\* §3.4 "Client crashes": a client loses its pending operation and its
+\* preserved records, then restarts.  (Old replies carry ids it ignores.)
+ClientCrash(c) ==
+    /\ nClCrash < MaxClientCrash
+    /\ nClCrash' = nClCrash + 1
+    /\ pend' = [pend EXCEPT ![c] = NoOp]
+    /\ pres' = [pres EXCEPT ![c] = [k \in Key |-> NoRec]]
+    /\ lastRead' = [lastRead EXCEPT ![c] = NoRead]
+    /\ act' = [a |-> "ClientCrash", c |-> c]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, net,
+                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
+-----------------------------------------------------------------------------
+(* Servers.  A server applies a record only if its seq is higher than the   *)
+(* stored one (§3.3); with BugServerIgnoresSeq it always overwrites.         *)
+
+Apply(cur, r) == IF BugServerIgnoresSeq \/ r.s > cur.s THEN r ELSE cur
+
+\* PUT_SEQ: store if newer, reply to the client.
+ServerPut(m, d) ==
+    /\ m \in net /\ m.t = "put" /\ DupOK(d)
+    /\ store' = [store EXCEPT ![m.k] = Apply(@, [v |-> m.id, s |-> m.s])]
+    /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s]}
+    /\ CountDup(d)
+    /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
+    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* GET / GET_FOR_CACHE / GET_EMBED.  §3.3 record embedding: the server compares
+\* the embedded record with its own, keeps the newer one and returns it.
+\* GET_FOR_CACHE replies go to the switch (it may mark the record latest).
+ServerGet(m, d) ==
+    /\ m \in net /\ m.t = "get" /\ DupOK(d)
+    /\ LET cur == store[m.k]
+           new == IF m.emb /= NoRec THEN Apply(cur, m.emb) ELSE cur
+       IN /\ store' = [store EXCEPT ![m.k] = new]
+          /\ net' = Rest(m, d) \cup
+                {[t |-> IF m.cons THEN "getRC" ELSE "getR",
+                  c |-> m.c, k |-> m.k, id |-> m.id, rec |-> new]}
+          /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> new, dup |-> d]
+    /\ CountDup(d)
+    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* EVICT_STORE from the controller: store if newer, acknowledge with the seq.
+ServerEvict(m, d) ==
+    /\ m \in net /\ m.t = "evict" /\ DupOK(d)
+    /\ store' = [store EXCEPT ![m.k] = Apply(@, m.rec)]
+    /\ net' = Rest(m, d) \cup {[t |-> "evictAck", k |-> m.k, s |-> m.rec.s]}
+    /\ CountDup(d)
+    /\ act' = [a |-> "ServerEvict", k |-> m.k, rec |-> m.rec, dup |-> d]
+    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* §3.2 (2): a server reports a hot key with its current record to the
+\* controller.  The hotness policy (Count-Min Sketch) is abstracted away: any
+\* key may be reported at any time (at most one report per key in flight).
+ServerReportHot(k) ==
+    /\ nAdmit < MaxAdmit
+    /\ ~\E m \in net : m.t = "hot" /\ m.k = k
+    /\ net' = net \cup {[t |-> "hot", k |-> k, rec |-> store[k]]}
+    /\ act' = [a |-> "ServerReportHot", k |-> k, rec |-> store[k]]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Switch: GET_FOR_CACHE replies (§3.2 rule (ii)).                           *)
+(*                                                                          *)
+(* The paper marks an outdated record latest when "a read response from the *)
+(* server" passes.  Replies can be reordered with respect to writes the     *)
+(* switch forwarded earlier (and a reply can survive an eviction and a      *)
+(* re-admission of its key), so the reply may be older than a write that    *)
+(* has already been acknowledged.  The switch therefore accepts the reply   *)
+(* only if its seq is at least the key's counter, i.e. no write to the key  *)
+(* has been serialised after the record it carries.  BugUnguardedLatest     *)
+(* compares with the cached record's seq instead, which is not enough.      *)
+(* The client's read completes in the same step (the switch relays the      *)
+(* reply).                                                                  *)
+SwitchGetReply(m, d) ==
+    /\ up /\ m \in net /\ m.t = "getRC" /\ DupOK(d)
+    /\ LET k == m.k
+           ok == /\ Hit(k) /\ ~latest[k] /\ ~tbe[k]
+                 /\ IF BugUnguardedLatest THEN m.rec.s >= crec[k].s ELSE m.rec.s >= ctr[k]
+       IN IF ok
+          THEN /\ SendOriginal(k)
+               /\ crec' = [crec EXCEPT ![k] = m.rec]
+               /\ latest' = [latest EXCEPT ![k] = TRUE]
+          ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
+    /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
+       THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+            /\ lastRead' = [lastRead EXCEPT ![m.c] =
+                              [k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]]
+       ELSE UNCHANGED <<pend, lastRead>>
+    /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
+    /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store,
+                   admitting, evRec, snapKeys, snapLoad, snap, pres,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
+-----------------------------------------------------------------------------
+(* Controller: non-blocking cache admission (§3.2, Figures 3 and 4).         *)
+
+\* Steps (1)+(2) of atomic validity control: set the validity register
+\* invalid, install the key and the reported value, marked outdated (§3.2 (1)
+\* of Figure 3(b)).  Until step (3) requests for the key are cache misses.
+\* The controller admits only keys that are neither cached nor being
+\* admitted, and only into a free slot.
+AdmitInstall(m) ==
+    /\ up /\ m \in net /\ m.t = "hot"
+    /\ nAdmit < MaxAdmit
+    /\ IF BugNoMgmtDedup
+       THEN ~tbe[m.k] /\ (InCache(m.k) \/ NCached < CacheSize)
+       ELSE ~InCache(m.k) /\ NCached < CacheSize
+    /\ nAdmit' = nAdmit + 1
+    /\ net' = net \ {m}
+    /\ crec' = [crec EXCEPT ![m.k] = m.rec]
+    /\ valid' = [valid EXCEPT ![m.k] = FALSE]
+    /\ latest' = [latest EXCEPT ![m.k] = BugAdmitLatest]
+    /\ admitting' = [admitting EXCEPT ![m.k] = TRUE]
+    /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec]
+    /\ UNCHANGED <<up, tbe, ctr, snapOn, snapSent, store,
+                   evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
+                   nW, nR, nLoss, nDup, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* Step (3): set the validity register valid; the record now serves hits.
+AdmitValidate(k) ==
+    /\ up /\ admitting[k]
+    /\ valid' = [valid EXCEPT ![k] = TRUE]
+    /\ admitting' = [admitting EXCEPT ![k] = FALSE]
+    /\ act' = [a |-> "AdmitValidate", k |-> k]
+    /\ UNCHANGED <<up, crec, latest, tbe, ctr, snapOn, snapSent, store,
+                   evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
+
+\* A report the controller does not act on (key cached, cache full, policy).
+DiscardHot(m) ==
+    /\ m \in net /\ m.t = "hot"
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "DiscardHot", k |-> m.k]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Controller: available cache eviction (§3.3, Figure 5).                   *)
+
+\* (1) mark the victim to-be-evicted and load its record; (2) send it to the
+\* server (EVICT_STORE).  The victim choice (least-frequent sampled record) is
+\* abstracted: any valid cached record may be chosen.
+EvictStart(k) ==
+    /\ up /\ nEvict < MaxEvict
+    /\ InCache(k) /\ ~tbe[k] /\ evRec[k] = NoRec
+    /\ IF BugNoMgmtDedup THEN TRUE ELSE valid[k]
+    /\ nEvict' = nEvict + 1
+    /\ tbe' = [tbe EXCEPT ![k] = TRUE]
+    /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
+    /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
+    /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
+    /\ UNCHANGED <<up, crec, valid, latest, ctr, snapOn, snapSent, store,
+                   admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
+                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+\* The controller retransmits EVICT_STORE when neither it nor its
+\* acknowledgement is in flight any more (it was lost).
+EvictResend(k) ==
+    /\ up /\ evRec[k] /= NoRec
+    /\ [t |-> "evict", k |-> k, rec |-> evRec[k]] \notin net
+    /\ [t |-> "evictAck", k |-> k, s |-> evRec[k].s] \notin net
+    /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> evRec[k]]}
+    /\ act' = [a |-> "EvictResend", k |-> k]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+
+\* Remove k from the cache.  §3.4 corner case: if k was in the snapshot and
+\* its record has not been loaded yet, the controller keeps the evicted record
+\* (unchanged since the point, or an original was sent) for the snapshot.
+FinishEviction(k) ==
+    /\ crec' = [crec EXCEPT ![k] = NoRec]
+    /\ valid' = [valid EXCEPT ![k] = FALSE]
+    /\ latest' = [latest EXCEPT ![k] = FALSE]
+    /\ tbe' = [tbe EXCEPT ![k] = FALSE]
+    /\ evRec' = [evRec EXCEPT ![k] = NoRec]
+    /\ snapLoad' = IF snapOn /\ k \in snapKeys /\ snapLoad[k] = NoRec
+                   THEN [snapLoad EXCEPT ![k] = evRec[k]]
+                   ELSE snapLoad
+
+\* (3) after the server's acknowledgement (for this record's seq) the
+\* controller actually evicts the record.
+EvictFinish(m) ==
+    /\ up /\ m \in net /\ m.t = "evictAck"
+    /\ evRec[m.k] /= NoRec /\ m.s = evRec[m.k].s
+    /\ net' = net \ {m}
+    /\ FinishEviction(m.k)
+    /\ act' = [a |-> "EvictFinish", k |-> m.k]
+    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store,
+                   admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
+
+\* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
+EvictFinishNoAck(k) ==
+    /\ BugEvictBeforeAck
+    /\ up /\ evRec[k] /= NoRec
+    /\ FinishEviction(k)
+    /\ net' = net
+    /\ act' = [a |-> "EvictFinishNoAck", k |-> k]
+    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store,
+                   admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
+
+\* Stale or duplicated acknowledgements are ignored.
+DiscardAck(m) ==
+    /\ m \in net /\ m.t = "evictAck"
+    /\ ~(evRec[m.k] /= NoRec /\ m.s = evRec[m.k].s)
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "DiscardAck", k |-> m.k]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Controller: crash-consistent snapshot generation (§3.4, Figure 6).       *)
+
+\* Phase 1 (1): the controller triggers snapshot generation in the switch; the
+\* snapshot point.  (Atomic in all pipelines thanks to recirculation, §3.4.)
+\* The controller knows which keys it has admitted (valid) at this point.
+SnapStart ==
+    /\ up /\ ~snapOn /\ nSnap < MaxSnap
+    /\ nSnap' = nSnap + 1
+    /\ snapOn' = TRUE
+    /\ snapSent' = [k \in Key |-> FALSE]
+    /\ snapKeys' = {k \in Key : Hit(k)}
+    /\ snapOrig' = [k \in Key |-> NoRec]
+    /\ snapLoad' = [k \in Key |-> NoRec]
+    /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
+    /\ act' = [a |-> "SnapStart"]
+    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, store, admitting, evRec, snap,
+                   clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash,
+                   doneMax, lastRead, snapTruth, ackFloor>>
+
+\* Phase 2 (3): load one cached record.  The switch then no longer needs to
+\* send its original.  Corner case 1: records admitted after the snapshot
+\* point are not loaded (BugSnapshotLateAdmit loads them too).
+SnapLoad(k) ==
+    /\ up /\ snapOn
+    /\ IF BugSnapshotLateAdmit THEN TRUE ELSE k \in snapKeys
+    /\ snapLoad[k] = NoRec /\ Hit(k)
+    /\ snapLoad' = [snapLoad EXCEPT ![k] = crec[k]]
+    /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
+    /\ act' = [a |-> "SnapLoad", k |-> k, rec |-> crec[k]]
+    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, snapOn, store,
+                   admitting, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
+
+\* All records of the snapshot are loaded: revert overwritten ones to their
+\* originals, keep the result, stop monitoring writes and announce
+\* SNAPSHOT_DONE (clients read `snap`).
+SnapFinish ==
+    /\ up /\ snapOn
+    /\ \A k \in snapKeys : snapLoad[k] /= NoRec
+    /\ LET inSnap(k) == IF BugSnapshotLateAdmit THEN snapLoad[k] /= NoRec ELSE k \in snapKeys
+       IN snap' = [k \in Key |-> IF ~inSnap(k) THEN NoRec
+                                 ELSE IF snapOrig[k] /= NoRec THEN snapOrig[k]
+                                 ELSE snapLoad[k]]
+    /\ snapOn' = FALSE
+    /\ snapTruth' = pointCache
+    /\ act' = [a |-> "SnapFinish"]
+    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, snapSent, store,
+                   admitting, evRec, snapKeys, snapOrig, snapLoad, clientVars, net, cntVars,
+                   doneMax, lastRead, pointCache, ackFloor>>
+
+-----------------------------------------------------------------------------
+(* Switch crash and zero-loss recovery (§3.4).                               *)
+
+\* The switch loses every register; every packet in flight is lost (all
+\* traffic crosses the switch; a packet that would reach a host after the crash
+\* is equivalent to one delivered just before it).  Admissions, evictions and
+\* a snapshot in progress are abandoned; the last completed snapshot survives
+\* at the controller.
+SwitchCrash ==
+    /\ up /\ nSwCrash < MaxSwitchCrash
+    /\ nSwCrash' = nSwCrash + 1
+    /\ up' = FALSE
+    /\ crec' = [k \in Key |-> NoRec]
+    /\ valid' = [k \in Key |-> FALSE]
+    /\ latest' = [k \in Key |-> FALSE]
+    /\ tbe' = [k \in Key |-> FALSE]
+    /\ ctr' = [k \in Key |-> 0]
+    /\ snapOn' = FALSE
+    /\ snapSent' = [k \in Key |-> FALSE]
+    /\ admitting' = [k \in Key |-> FALSE]
+    /\ evRec' = [k \in Key |-> NoRec]
+    /\ snapKeys' = {}
+    /\ snapOrig' = [k \in Key |-> NoRec]
+    /\ snapLoad' = [k \in Key |-> NoRec]
+    /\ net' = {}
+    /\ ackFloor' = doneMax
+    /\ act' = [a |-> "SwitchCrash"]
+    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash,
+                   doneMax, lastRead, pointCache, snapTruth>>
+
+\* Replay-based recovery: for each key take the newest of the snapshot and the
+\* records preserved by all (live) clients, store it at the server if its seq
+\* is higher (RECOVER_STORE, retried until acknowledged, hence atomic here),
+\* then clients release their preserved records; recover the cache by
+\* re-admitting every snapshot record marked outdated.  The paper does not say
+\* how the switch's sequence counters are restored; they must not go below
+\* any seq still in the system, so the controller sets each to the seq the
+\* server holds after replay (the largest one).
+Best(k) ==
+    LET cands == {snap[k]} \cup (IF BugRecoveryIgnoresPreserved THEN {}
+                                 ELSE {pres[c][k] : c \in Client})
+    IN CHOOSE r \in cands : \A o \in cands : o.s <= r.s
+
+Recover ==
+    /\ ~up
+    /\ LET newStore == [k \in Key |-> IF Best(k).s > store[k].s THEN Best(k) ELSE store[k]]
+       IN /\ store' = newStore
+          /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE newStore[k].s]
+    /\ up' = TRUE
+    /\ crec' = snap
+    /\ valid' = [k \in Key |-> snap[k] /= NoRec]
+    /\ latest' = [k \in Key |-> FALSE]
+    /\ pres' = [c \in Client |-> [k \in Key |-> NoRec]]
+    /\ act' = [a |-> "Recover"]
+    /\ UNCHANGED <<tbe, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Network faults *)
+
+\* Loss of any message in flight (bounded).
+Lose(m) ==
+    /\ m \in net /\ nLoss < MaxLoss
+    /\ net' = net \ {m}
+    /\ nLoss' = nLoss + 1
+    /\ act' = [a |-> "Lose", m |-> m]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars,
+                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+
+-----------------------------------------------------------------------------
+Next ==
+    \/ \E c \in Client, k \in Key :
+          \/ ClientWriteHit(c, k) \/ ClientWriteForward(c, k) \/ ClientWriteDropped(c, k)
+          \/ ClientReadHit(c, k) \/ ClientReadForward(c, k) \/ ClientReadDropped(c, k)
+          \/ ClientRelease(c, k)
+    \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c)
+    \/ \E m \in net :
+          \/ ClientPutReply(m) \/ ClientGetReply(m)
+          \/ AdmitInstall(m) \/ DiscardHot(m) \/ EvictFinish(m) \/ DiscardAck(m)
+          \/ Lose(m)
+          \/ \E d \in BOOLEAN : ServerPut(m, d) \/ ServerGet(m, d) \/ ServerEvict(m, d)
+                                \/ SwitchGetReply(m, d)
+    \/ \E k \in Key :
+          \/ ServerReportHot(k) \/ AdmitValidate(k)
+          \/ EvictStart(k) \/ EvictResend(k) \/ EvictFinishNoAck(k)
+          \/ SnapLoad(k)
+    \/ SnapStart \/ SnapFinish
+    \/ SwitchCrash \/ Recover
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(* Properties *)
+
+\* Linearizability surrogate (per key, over the recorded history): a read
+\* never returns a value older than the newest write to that key that was
+\* acknowledged before the read began.  (Values are write ids; for one key a
+\* smaller id is an older write.)
+ReadsNotStale ==
+    \A c \in Client : lastRead[c] /= NoRead => lastRead[c].got >= lastRead[c].floor
+
+\* Zero-loss recovery: once the switch has crashed and recovery has run,
+\* every write acknowledged before the crash is stored at its server (or a
+\* newer write is) -- provided no client has crashed (the paper's premise).
+Recovered == nSwCrash > 0 /\ up
+NoLostWrites ==
+    (Recovered /\ nClCrash = 0) => \A k \in Key : store[k].v >= ackFloor[k]
+
+\* The same without the premise.  The paper states (§3.4 "Client crashes")
+\* that it does not hold: a client that crashes loses the records it
+\* preserved.  Only the LIMITATION model checks it.
+NoLostWritesDespiteClientCrash ==
+    Recovered => \A k \in Key : store[k].v >= ackFloor[k]
+
+\* Crash consistency: the snapshot the controller keeps equals the cache
+\* contents (valid records) at its snapshot point.
+SnapshotConsistent == snap = snapTruth
+
+\* Structural: a valid cached record's seq never exceeds the switch's counter
+\* for the key (otherwise the next write would get a seq that is not newer).
+SeqBounded == \A k \in Key : Hit(k) => crec[k].s <= ctr[k]
+
+\* Structural: at most one admission or eviction in flight per key.
+OneMgmtOpPerKey == \A k \in Key : ~(admitting[k] /\ evRec[k] /= NoRec)
+
+\* Structural: the to-be-evicted flag is set exactly while the controller has
+\* an eviction of that key in flight; the cache never exceeds its capacity.
+EvictionFlagConsistent == \A k \in Key : tbe[k] <=> evRec[k] /= NoRec
+CacheWithinCapacity == NCached <= CacheSize
+
+=============================================================================

@@ -48,6 +48,8 @@ func TestFixtureVerdicts(t *testing.T) {
 		{"deletes.jsonl", Linearizable, map[string]Verdict{key1: Linearizable}},
 		// put v1; delete; get -> v1.
 		{"delete_not_linearizable.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
+		// The example of docs/history-format.md §5 (TestDocumentedExampleIsTheFixture keeps them equal).
+		{"doc_example.jsonl", Linearizable, map[string]Verdict{"75736572313030300000000000000000": Linearizable}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fixture, func(t *testing.T) {
@@ -68,6 +70,25 @@ func TestFixtureVerdicts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDocumentedExampleIsTheFixture(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "history-format.md"))
+	if err != nil {
+		t.Fatalf("reading the format document: %v", err)
+	}
+	_, afterFence, found := strings.Cut(string(doc), "```jsonl\n")
+	example, _, closed := strings.Cut(afterFence, "```")
+	if !found || !closed {
+		t.Fatal("docs/history-format.md has no ```jsonl example block")
+	}
+	fixture, err := os.ReadFile(filepath.Join("..", "testdata", "doc_example.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if example != string(fixture) {
+		t.Errorf("the example in docs/history-format.md differs from testdata/doc_example.jsonl")
 	}
 }
 

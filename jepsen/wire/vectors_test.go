@@ -24,7 +24,9 @@ type vector struct {
 	field map[string]string // every other key, raw value
 }
 
-func (v vector) String() string { return fmt.Sprintf("%s:%d [%s]", filepath.Base(v.file), v.line, v.name) }
+func (v vector) String() string {
+	return fmt.Sprintf("%s:%d [%s]", filepath.Base(v.file), v.line, v.name)
+}
 
 var (
 	messageFieldKeys = []string{"op", "flags", "status", "req_id", "key", "seq", "ext", "value"}

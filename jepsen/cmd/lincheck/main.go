@@ -129,7 +129,14 @@ func printText(out io.Writer, path string, report *lincheck.Report) {
 	default:
 		verdict = "UNKNOWN (inconclusive: the check timed out, this is not a pass)"
 	}
-	fmt.Fprintf(out, "%s: %d operations (%d checked, %d failed, %d never completed), %d keys, %v: %s\n",
-		path, report.Operations, report.Checked, report.Failed, report.NeverCompleted, report.DistinctKeys,
-		report.Elapsed.Round(time.Millisecond), verdict)
+	fmt.Fprintf(out, "%s: %s (%d checked, %d failed, %d never completed), %s, %v: %s\n",
+		path, plural(report.Operations, "operation"), report.Checked, report.Failed, report.NeverCompleted,
+		plural(report.DistinctKeys, "key"), report.Elapsed.Round(time.Millisecond), verdict)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Run ivy_check on every model listed in models/*/MANIFEST and compare with its expected result.
+#
+#   models/check-all.sh              # all protocols
+#   models/check-all.sh pegasus      # only models/pegasus
+#
+# A model counts as proved when ivy_check exits 0 and its last line is "OK"; as refuted when it
+# exits 1 and prints "error: failed checks: N" (with "... FAIL" on the failed checks). Anything
+# else (syntax or type error, crash, missing file) is an error, whatever the MANIFEST expects.
+# Prints one line per model and closes with "N passed, N failed"; exits 1 if any model did not
+# behave as its MANIFEST says. Full ivy_check output goes to .cache/ivy/<protocol>/<file>.log.
+set -euo pipefail
+
+INNET_ROOT="${INNET_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+export INNET_ROOT
+"$INNET_ROOT/ci/bootstrap-python.sh" >&2
+IVY_CHECK="$INNET_ROOT/.cache/venv/bin/ivy_check"
+LOGS="$INNET_ROOT/.cache/ivy"
+
+if [[ $# -gt 0 ]]; then
+  manifests=()
+  for p in "$@"; do manifests+=("$INNET_ROOT/models/$p/MANIFEST"); done
+else
+  manifests=("$INNET_ROOT"/models/*/MANIFEST)
+fi
+
+passed=0
+failed=0
+printf '%-10s %-32s %-6s %-22s %s\n' protocol file expect result time
+for manifest in "${manifests[@]}"; do
+  [[ -f "$manifest" ]] || { echo "no such manifest: $manifest" >&2; failed=$((failed + 1)); continue; }
+  dir="$(dirname "$manifest")"
+  proto="$(basename "$dir")"
+  mkdir -p "$LOGS/$proto"
+  while read -r file expect _note; do
+    [[ -z "$file" || "$file" == \#* ]] && continue
+    log="$LOGS/$proto/$file.log"
+    start=$(date +%s.%N)
+    set +e
+    (cd "$dir" && "$IVY_CHECK" "$file") >"$log" 2>&1
+    rc=$?
+    set -e
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }')
+    last="$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 || true)"
+    if [[ $rc -eq 0 && "$last" == "OK" ]]; then
+      got=ok
+    elif [[ $rc -eq 1 ]] && grep -q '^error: failed checks: [0-9]' "$log"; then
+      got=fails
+    else
+      got=error
+    fi
+    if [[ "$got" == "$expect" ]]; then
+      passed=$((passed + 1))
+      if [[ $got == fails ]]; then
+        result="fails (expected)"
+      else
+        result=ok
+      fi
+    else
+      failed=$((failed + 1))
+      result="UNEXPECTED $got"
+    fi
+    printf '%-10s %-32s %-6s %-22s %s\n' "$proto" "$file" "$expect" "$result" "$secs"
+    if [[ "$got" != "$expect" ]]; then
+      grep -E 'FAIL|error' "$log" | head -n 5 | sed 's/^/    /'
+      echo "    log: $log"
+    fi
+  done <"$manifest"
+done
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

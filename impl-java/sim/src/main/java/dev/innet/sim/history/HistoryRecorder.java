@@ -85,6 +85,11 @@ public final class HistoryRecorder {
             return returnNanos;
         }
 
+        /** A put's written value or a successful get's read value; null otherwise. */
+        public byte[] value() {
+            return value == null ? null : value.clone();
+        }
+
         /** Null while the operation is open. */
         public OpResult result() {
             return result;

@@ -196,6 +196,26 @@ func TestWriteHTML(t *testing.T) {
 	}
 }
 
+func TestWriteHTMLEscapesMarkupFromTheHistory(t *testing.T) {
+	ops := readString(t, `{"client":0,"op":"put","key":"<b>k</b>","value":"<script>x</script>","call":0,"return":1,"result":"ok"}`)
+	report := Check(ops, Options{Timeout: 10 * time.Second})
+	path := filepath.Join(t.TempDir(), "out.html")
+	if _, err := report.WriteHTML(path); err != nil {
+		t.Fatalf("WriteHTML: %v", err)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The data is embedded as JSON, where encoding/json writes < as \u003c; after escaping, the
+	// metadata and state must carry &lt; instead.
+	for _, want := range []string{`key \u0026lt;b\u0026gt;k`, `\u0026lt;script\u0026gt;`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page does not contain %s", want)
+		}
+	}
+}
+
 func TestWriteHTMLOmitsUndecidedKeys(t *testing.T) {
 	ops := readString(t, hardHistory(key2, 0, 40))
 	report := Check(ops, Options{Timeout: 200 * time.Millisecond})

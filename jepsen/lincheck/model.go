@@ -3,6 +3,7 @@ package lincheck
 import (
 	"fmt"
 	"hash/fnv"
+	"html"
 	"sort"
 	"strconv"
 
@@ -49,18 +50,20 @@ var registerModel = porcupine.Model{
 		return h.Sum64()
 	},
 	DescribeOperation: describeOperation,
+	// porcupine's page inserts state and metadata descriptions as HTML (operation descriptions as
+	// text), so those two are escaped: keys and values come from the history and may hold markup.
 	DescribeState: func(state any) string {
 		s := state.(registerState)
 		if !s.present {
 			return "absent"
 		}
-		return quoteShort(s.value)
+		return html.EscapeString(quoteShort(s.value))
 	},
 	DescribeOperationMetadata: func(metadata any) string {
 		if metadata == nil {
 			return ""
 		}
-		return metadata.(string)
+		return html.EscapeString(metadata.(string))
 	},
 }
 

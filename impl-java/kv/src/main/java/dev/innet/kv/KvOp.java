@@ -40,6 +40,8 @@ public final class KvOp {
     public static final int FLAG_FROM_SWITCH = 0x01;
     /** The record carried is a tombstone (a delete), not a value. */
     public static final int FLAG_DELETED = 0x02;
+    /** Set by the switch on a forwarded request whose key its Count-Min Sketch found hot (§3.2). */
+    public static final int FLAG_HOT = 0x04;
 
     private KvOp() {}
 

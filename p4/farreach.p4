@@ -1,20 +1,33 @@
 /*
- * farreach.p4: FarReach's in-switch write-back cache (Sheng et al., ATC'23)
- * on v1model. Non-blocking admission with latest/outdated state and validity
- * (§3.2), available eviction with to-be-evicted, switch-assigned sequence
- * numbers and record embedding (§3.3), and crash-consistent snapshot support
- * through SNAPSHOT_ORIGINAL reports to the controller (§3.4).
+ * farreach.p4: FarReach's in-switch write-back cache (Sheng et al., "FarReach:
+ * Write-back Caching in Programmable Switches", USENIX ATC 2023) on v1model:
+ *   §3.2 non-blocking cache admission: latest/outdated state, conservative
+ *        reads, atomic validity;
+ *   §3.3 available cache eviction: to-be-evicted flag, switch-assigned
+ *        sequence numbers, record embedding;
+ *   §3.4 crash-consistent snapshots: the first change to a cached record
+ *        during a snapshot reports the original record to the controller.
  *
- * Control-plane interface: docs/p4-programs.md#farreachp4.
- * Mapping to Tofino (TNA) and where the paper's constraints went:
+ * Control-plane interface: docs/p4-programs.md, section farreach.p4.
+ * Mapping to Tofino (TNA), and where the paper's hardware constraints went:
  * docs/tna-mapping.md.
  *
- * This file only wires the controls together; the order of the apply calls
- * is the order in which each reads the metadata the previous ones wrote.
- * All cache state is read and written in ingress: v1model has one ingress
- * pipeline that serialises packets, which gives every record the atomicity
- * the paper obtains from steering all requests of a key through the one
- * egress pipeline of its server (§3.2 "Atomic validity control").
+ * All cache state is read and written in ingress. v1model has one ingress
+ * pipeline that processes packets one at a time, which gives every record
+ * the atomicity the paper obtains by steering all requests of a key through
+ * the one egress pipeline of its server (§3.2 "Atomic validity control").
+ *
+ * Structure of MyIngress.apply, in order (each step reads what earlier steps
+ * wrote into meta):
+ *   1 frame validation and IPv4 forwarding      (include/ingress_forwarding.p4)
+ *   2 classification of key-value messages      (include/ingress_cache.p4)
+ *   3 cache lookup                              (include/ingress_cache.p4)
+ *   4 sequence numbers                          (include/ingress_cache.p4)
+ *   5 FarReach record decisions                 (this file)
+ *   6 frequency tracking                        (include/ingress_cache.p4)
+ *   7 value words in and out of registers       (include/ingress_cache.p4)
+ *   8 reply framing, lengths, checksum          (include/ingress_cache.p4)
+ *   9 snapshot clone                            (this file; egress below)
  */
 #include <core.p4>
 #include <v1model.p4>
@@ -23,65 +36,374 @@
 #include "include/sizes.p4"
 #include "include/headers.p4"
 #include "include/parser.p4"
-#include "include/forwarding.p4"
-#include "include/cache_lookup.p4"
-#include "include/sequence.p4"
-#include "include/frequency.p4"
-#include "include/value_store.p4"
-#include "include/rewrite.p4"
-#include "include/farreach_records.p4"
-#include "include/snapshot.p4"
 
 control MyIngress(inout headers_t hdr,
                   inout local_metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
 
-    PacketValidation() validation;
-    Forwarding() forwarding;
-    KvClassify() classify;
-    CacheLookup() lookup;
-    SequenceAssigner() sequence;
-    FarReachRecords() cache;
-    FrequencyMonitor() frequency;
-    ValueStore() values;
-    MessageRewrite() rewrite;
-    DropAccounting() drops;
+#include "include/ingress_forwarding.p4"
+#include "include/ingress_cache.p4"
+
+    /* ======================================================================
+     * FarReach per-record state (index x = the cache_lookup result).
+     * ====================================================================== */
+
+    /* 1 = the controller finished admitting the record (§3.2 "Atomic validity
+     * control", Figure 4). A key with a lookup entry but valid 0 is a miss. */
+    register<bit<1>>(CACHE_CAPACITY) record_valid;
+    /* 1 = latest, 0 = outdated (§3.2, Figure 3(b)). Admission installs 0. */
+    register<bit<1>>(CACHE_CAPACITY) record_latest;
+    /* 1 = the cached record is a tombstone (a DEL absorbed by the cache). */
+    register<bit<1>>(CACHE_CAPACITY) record_deleted;
+    /* 1 = to-be-evicted (§3.3, Figure 5(a)). */
+    register<bit<1>>(CACHE_CAPACITY) record_evicting;
+    /* sequence number of the cached value (§3.3) */
+    register<seq_t>(CACHE_CAPACITY) record_seq;
+    /* value length in bytes, <= 128; the value is in value_word_00..15 */
+    register<vallen_t>(CACHE_CAPACITY) record_vallen;
+    /* the snapshot epoch in which this record's original was already reported
+     * or loaded by the controller (§3.4) */
+    register<snapshot_epoch_t>(CACHE_CAPACITY) record_saved_epoch;
+    /* The snapshot flag (§3.4): 0 = no snapshot in progress, e > 0 = snapshot
+     * number e is being generated. Numbering snapshots turns "already saved in
+     * this snapshot" into a comparison, so nothing per record has to be
+     * cleared between snapshots. */
+    register<snapshot_epoch_t>(1) snapshot_epoch;
+
+    /* §3.2/§3.3: a latest record is returned by the switch itself (also while
+     * it is being evicted). A tombstone is NOT_FOUND with vallen 0. */
+    action answer_get(seq_t seq, vallen_t vallen, bit<8> status) {
+        hdr.innet.op = OP_GET_REPLY;
+        hdr.innet.status = status;
+        hdr.innet.flags = 0;
+        hdr.innet.seq = seq;
+        hdr.innet.vallen = vallen;
+        meta.value_load_to_packet = true;
+        meta.value_words_to_load = (bit<8>) ((vallen + 7) >> 3);
+        meta.value_resized = true;
+        meta.answer_from_switch = true;
+    }
+
+    /* §3.2: for an outdated record FarReach "conservatively forwards the read
+     * request to the server to obtain the latest record". */
+    action forward_conservative_read() {
+        hdr.innet.op = OP_GET_FOR_CACHE;
+    }
+
+    /* §3.3 record embedding (Figure 5(b) step (1)): "before forwarding a read
+     * to the server, the in-switch cache embeds the outdated evicted record
+     * ... the value and sequence number assigned by the switch"; the server
+     * keeps whichever of its record and the embedded one has the higher seq. */
+    action embed_record(seq_t seq, vallen_t vallen, bit<8> deleted_flag) {
+        hdr.innet.op = OP_GET_EMBED;
+        hdr.innet.flags = hdr.innet.flags | deleted_flag;
+        hdr.innet.seq = seq;
+        hdr.innet.vallen = vallen;
+        meta.value_load_to_packet = true;
+        meta.value_words_to_load = (bit<8>) ((vallen + 7) >> 3);
+        meta.value_resized = true;
+    }
+
+    /* §3.2 write-back: the cache absorbs the write and answers it. The seq the
+     * write got stays in the reply: the client preserves (value, seq) for
+     * zero-loss recovery (§3.4). */
+    action answer_write(bit<8> reply_op) {
+        hdr.innet.op = reply_op;
+        hdr.innet.status = STATUS_OK;
+        hdr.innet.flags = 0;
+        hdr.innet.vallen = 0;
+        meta.value_strip_packet = true;
+        meta.value_resized = true;
+        meta.answer_from_switch = true;
+    }
+
+    /* §3.4: the record as it is now goes to the controller with a clone of
+     * this packet, before this packet changes it. */
+    action report_original(seq_t seq, vallen_t vallen, bit<8> deleted_flag) {
+        meta.original_seq = seq;
+        meta.original_vallen = vallen;
+        meta.original_flags = deleted_flag;
+        meta.value_save_original = true;
+        meta.snapshot_report = true;
+    }
 
     apply {
-        validation.apply(hdr, meta, standard_metadata);
+        /* ---- 1 frame validation and forwarding -------------------------- */
+        validate_frame();
         if (meta.drop_reason == DROP_NONE) {
-            forwarding.apply(hdr, meta, standard_metadata);
+            ipv4_forward.apply();
         }
-        if (meta.drop_reason == DROP_NONE) {
-            classify.apply(hdr, meta);
-            if (meta.is_client_request || meta.is_server_reply) {
-                lookup.apply(hdr, meta);               /* key -> cache index */
-                sequence.apply(hdr, meta);             /* writes numbered; replies get seq_bound */
-                cache.apply(hdr, meta);                /* the FarReach decisions, record state */
-                frequency.apply(hdr, meta);            /* CMS / cached counters, HOT flag */
-                values.apply(hdr, meta);               /* value words in and out of registers */
-                rewrite.apply(hdr, meta, standard_metadata); /* reply framing and lengths */
-                if (meta.snapshot_report) {
-                    /* §3.4 Figure 6 step (2): the original record to the
-                     * controller, carried by the clone's field list */
-                    clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION,
-                                                FIELD_LIST_SNAPSHOT_ORIGINAL);
+
+        /* ---- 2 classification -------------------------------------------- */
+        if (meta.drop_reason == DROP_NONE && meta.is_kv) {
+            classify_kv_message();
+        }
+
+        if (meta.is_client_request || meta.is_server_reply) {
+            /* ---- 3 cache lookup ------------------------------------------ */
+            cache_lookup.apply();
+
+            /* ---- 4 sequence numbers (§3.3, §4.2) ------------------------- */
+            if (meta.is_write) {
+                assign_seq();          /* now PUT_SEQ / DEL_SEQ with its seq */
+            } else if (meta.is_server_reply) {
+                read_seq_bound();
+            }
+
+            /* ---- 5 FarReach record decisions ----------------------------- */
+            if (meta.cache_lookup_hit) {
+                bit<32> index = (bit<32>) meta.cache_idx;
+                bit<1> valid;
+                record_valid.read(valid, index);
+                if (valid == 1) {
+                    meta.cached = true;
+
+                    bit<1> latest;
+                    bit<1> deleted;
+                    bit<1> evicting;
+                    seq_t seq;
+                    vallen_t vallen;
+                    record_latest.read(latest, index);
+                    record_deleted.read(deleted, index);
+                    record_evicting.read(evicting, index);
+                    record_seq.read(seq, index);
+                    record_vallen.read(vallen, index);
+
+                    bit<8> deleted_flag = 0;
+                    vallen_t visible_vallen = vallen;
+                    if (deleted == 1) {
+                        deleted_flag = FLAG_DELETED;
+                        visible_vallen = 0;
+                    }
+
+                    /* §3.4: would a change now be the first one to this record
+                     * in the snapshot being generated? */
+                    snapshot_epoch_t epoch;
+                    snapshot_epoch_t saved_epoch;
+                    snapshot_epoch.read(epoch, 0);
+                    record_saved_epoch.read(saved_epoch, index);
+                    bool report_before_change = epoch != 0 && saved_epoch != epoch;
+
+                    if (meta.is_client_request && hdr.innet.op == OP_GET) {
+                        if (!meta.value_parsed) {
+                            /* a GET carrying a value above 128 bytes cannot be
+                             * answered in place: relayed as it is */
+                        } else if (latest == 1) {
+                            if (deleted == 1) {
+                                answer_get(seq, 0, STATUS_NOT_FOUND);
+                            } else {
+                                answer_get(seq, vallen, STATUS_OK);
+                            }
+                        } else if (evicting == 0) {
+                            forward_conservative_read();
+                        } else {
+                            embed_record(seq, visible_vallen, deleted_flag);
+                        }
+                    } else if (meta.is_write) {
+                        bool is_put = hdr.innet.op == OP_PUT_SEQ;
+                        if (evicting == 0 && (!is_put || meta.value_parsed)) {
+                            /* §3.2: a client write makes an outdated record
+                             * latest; a latest one is simply overwritten. */
+                            if (report_before_change) {
+                                report_original(seq, visible_vallen, deleted_flag);
+                                record_saved_epoch.write(index, epoch);
+                            }
+                            record_latest.write(index, 1);
+                            record_seq.write(index, hdr.innet.seq);
+                            if (is_put) {
+                                record_deleted.write(index, 0);
+                                record_vallen.write(index, hdr.innet.vallen);
+                                meta.value_store_from_packet = true;
+                                answer_write(OP_PUT_REPLY);
+                            } else {
+                                record_deleted.write(index, 1);
+                                record_vallen.write(index, 0);
+                                answer_write(OP_DEL_REPLY);
+                            }
+                        } else {
+                            /* §3.3: "If there is any write request to the
+                             * to-be-evicted R, FarReach simply forwards the
+                             * write request to the server ... and marks the
+                             * evicted record as outdated". §3.1: a value above
+                             * 128 bytes is relayed uncached, which leaves the
+                             * cached copy stale: outdated too. Value and seq
+                             * stay: they are what record embedding sends. */
+                            record_latest.write(index, 0);
+                        }
+                    } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
+                        /* §3.2 Figure 3(b) step (3): a read response from the
+                         * server carries the latest record. Taken only if no
+                         * write numbered after it can be in flight
+                         * (seq >= seq_bound), the record is still outdated and
+                         * not being evicted, and the value fits. */
+                        if (latest == 0 && evicting == 0 && meta.value_parsed
+                            && (hdr.innet.status == STATUS_OK || hdr.innet.status == STATUS_NOT_FOUND)
+                            && hdr.innet.seq >= meta.seq_bound) {
+                            if (report_before_change) {
+                                report_original(seq, visible_vallen, deleted_flag);
+                                record_saved_epoch.write(index, epoch);
+                            }
+                            record_latest.write(index, 1);
+                            record_seq.write(index, hdr.innet.seq);
+                            if (hdr.innet.status == STATUS_OK) {
+                                record_deleted.write(index, 0);
+                                record_vallen.write(index, hdr.innet.vallen);
+                                meta.value_store_from_packet = true;
+                            } else {
+                                record_deleted.write(index, 1);
+                                record_vallen.write(index, 0);
+                            }
+                        }
+                    }
                 }
             }
+            /* The client asked GET: it gets GET_REPLY whether or not the
+             * cache took the value. */
+            if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
+                hdr.innet.op = OP_GET_REPLY;
+            }
+
+            /* ---- 6 frequency tracking (§3.2) ------------------------------ */
+            if (meta.is_client_request) {
+                read_sample_mask();
+                if (meta.sample_mask == 0) {
+                    meta.sampled = true;
+                } else {
+                    draw_sample();
+                }
+                if (meta.sampled) {
+                    if (meta.cached) {
+                        count_cached_access();
+                    } else {
+                        count_uncached_access();
+                    }
+                }
+            }
+
+            /* ---- 7 value words: save, store, then load or strip ---------- */
+            if (meta.value_save_original) {
+                save_original_value();
+            }
+            if (meta.value_store_from_packet) {
+                if (hdr.value_words[0].isValid()) { store_value_word_00(); }
+                if (hdr.value_words[1].isValid()) { store_value_word_01(); }
+                if (hdr.value_words[2].isValid()) { store_value_word_02(); }
+                if (hdr.value_words[3].isValid()) { store_value_word_03(); }
+                if (hdr.value_words[4].isValid()) { store_value_word_04(); }
+                if (hdr.value_words[5].isValid()) { store_value_word_05(); }
+                if (hdr.value_words[6].isValid()) { store_value_word_06(); }
+                if (hdr.value_words[7].isValid()) { store_value_word_07(); }
+                if (hdr.value_words[8].isValid()) { store_value_word_08(); }
+                if (hdr.value_words[9].isValid()) { store_value_word_09(); }
+                if (hdr.value_words[10].isValid()) { store_value_word_10(); }
+                if (hdr.value_words[11].isValid()) { store_value_word_11(); }
+                if (hdr.value_words[12].isValid()) { store_value_word_12(); }
+                if (hdr.value_words[13].isValid()) { store_value_word_13(); }
+                if (hdr.value_words[14].isValid()) { store_value_word_14(); }
+                if (hdr.value_words[15].isValid()) { store_value_word_15(); }
+            }
+            if (meta.value_load_to_packet) {
+                if (meta.value_words_to_load > 0) { load_value_word_00(); } else { hdr.value_words[0].setInvalid(); }
+                if (meta.value_words_to_load > 1) { load_value_word_01(); } else { hdr.value_words[1].setInvalid(); }
+                if (meta.value_words_to_load > 2) { load_value_word_02(); } else { hdr.value_words[2].setInvalid(); }
+                if (meta.value_words_to_load > 3) { load_value_word_03(); } else { hdr.value_words[3].setInvalid(); }
+                if (meta.value_words_to_load > 4) { load_value_word_04(); } else { hdr.value_words[4].setInvalid(); }
+                if (meta.value_words_to_load > 5) { load_value_word_05(); } else { hdr.value_words[5].setInvalid(); }
+                if (meta.value_words_to_load > 6) { load_value_word_06(); } else { hdr.value_words[6].setInvalid(); }
+                if (meta.value_words_to_load > 7) { load_value_word_07(); } else { hdr.value_words[7].setInvalid(); }
+                if (meta.value_words_to_load > 8) { load_value_word_08(); } else { hdr.value_words[8].setInvalid(); }
+                if (meta.value_words_to_load > 9) { load_value_word_09(); } else { hdr.value_words[9].setInvalid(); }
+                if (meta.value_words_to_load > 10) { load_value_word_10(); } else { hdr.value_words[10].setInvalid(); }
+                if (meta.value_words_to_load > 11) { load_value_word_11(); } else { hdr.value_words[11].setInvalid(); }
+                if (meta.value_words_to_load > 12) { load_value_word_12(); } else { hdr.value_words[12].setInvalid(); }
+                if (meta.value_words_to_load > 13) { load_value_word_13(); } else { hdr.value_words[13].setInvalid(); }
+                if (meta.value_words_to_load > 14) { load_value_word_14(); } else { hdr.value_words[14].setInvalid(); }
+                if (meta.value_words_to_load > 15) { load_value_word_15(); } else { hdr.value_words[15].setInvalid(); }
+            }
+            if (meta.value_strip_packet) {
+                strip_value_words();
+            }
+
+            /* ---- 8 reply framing ------------------------------------------ */
+            if (meta.answer_from_switch) {
+                swap_to_reply();
+            }
+            if (meta.value_resized) {
+                set_lengths_from_vallen();
+            }
+            clear_udp_checksum();
+
+            /* ---- 9 snapshot (§3.4 Figure 6 step (2)) --------------------- */
+            if (meta.snapshot_report) {
+                clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION,
+                                            FIELD_LIST_SNAPSHOT_ORIGINAL);
+            }
         }
-        drops.apply(meta, standard_metadata);
+
+        if (meta.drop_reason != DROP_NONE) {
+            drop_with_reason();
+        }
     }
 }
 
+/*
+ * Egress: only the snapshot clone is processed. FarReach §3.4, Figure 6 step
+ * (2): "If the switch receives the first write to a cached record R during
+ * snapshot generation, it forwards the original R to the controller before R
+ * is updated." Ingress cloned the packet (I2E) to CPU_CLONE_SESSION, which the
+ * control plane points at CPU_PORT, with the original record in the
+ * @field_list(1) metadata; here the clone becomes a SNAPSHOT_ORIGINAL message
+ * (wire-format.md §3, op 0x23, UDP 5009). Every field is written, so the
+ * result does not depend on whether the target hands the clone over with the
+ * headers as received (bmv2 re-parses the original packet) or as ingress
+ * left them.
+ */
 control MyEgress(inout headers_t hdr,
                  inout local_metadata_t meta,
                  inout standard_metadata_t standard_metadata) {
 
-    SnapshotOriginalReport() snapshot_report;
+    /* From and to the switch's CPU/controller identity (host 254); req_id and
+     * key stay those of the packet that changed the record. */
+    action build_snapshot_original() {
+        hdr.ethernet.src_addr = CONTROLLER_MAC;
+        hdr.ethernet.dst_addr = CONTROLLER_MAC;
+        hdr.ipv4.src_addr = CONTROLLER_IP;
+        hdr.ipv4.dst_addr = CONTROLLER_IP;
+        hdr.udp.src_port = UDP_PORT_KV_CONTROL;
+        hdr.udp.dst_port = UDP_PORT_KV_CONTROL;
+        hdr.udp.checksum = 0;
+        hdr.innet.op = OP_SNAPSHOT_ORIGINAL;
+        hdr.innet.status = STATUS_OK;
+        hdr.innet.flags = meta.original_flags;
+        hdr.innet.seq = meta.original_seq;
+        hdr.innet.vallen = meta.original_vallen;
+        hdr.innet.extlen = 0;
+        bit<16> padded_value_bytes = (meta.original_vallen + 7) & 0xFFF8;
+        hdr.udp.length = UDP_HEADER_BYTES + INNET_HEADER_BYTES + padded_value_bytes;
+        hdr.ipv4.total_len = IPV4_HEADER_BYTES + hdr.udp.length;
+    }
 
     apply {
         if (standard_metadata.instance_type == PKT_INSTANCE_TYPE_INGRESS_CLONE) {
-            snapshot_report.apply(hdr, meta);
+            build_snapshot_original();
+            /* original_vallen <= 128: it was a cached record */
+            bit<8> words = (bit<8>) ((meta.original_vallen + 7) >> 3);
+            if (words > 0) { hdr.value_words[0].setValid(); hdr.value_words[0].word = meta.original_word_00; } else { hdr.value_words[0].setInvalid(); }
+            if (words > 1) { hdr.value_words[1].setValid(); hdr.value_words[1].word = meta.original_word_01; } else { hdr.value_words[1].setInvalid(); }
+            if (words > 2) { hdr.value_words[2].setValid(); hdr.value_words[2].word = meta.original_word_02; } else { hdr.value_words[2].setInvalid(); }
+            if (words > 3) { hdr.value_words[3].setValid(); hdr.value_words[3].word = meta.original_word_03; } else { hdr.value_words[3].setInvalid(); }
+            if (words > 4) { hdr.value_words[4].setValid(); hdr.value_words[4].word = meta.original_word_04; } else { hdr.value_words[4].setInvalid(); }
+            if (words > 5) { hdr.value_words[5].setValid(); hdr.value_words[5].word = meta.original_word_05; } else { hdr.value_words[5].setInvalid(); }
+            if (words > 6) { hdr.value_words[6].setValid(); hdr.value_words[6].word = meta.original_word_06; } else { hdr.value_words[6].setInvalid(); }
+            if (words > 7) { hdr.value_words[7].setValid(); hdr.value_words[7].word = meta.original_word_07; } else { hdr.value_words[7].setInvalid(); }
+            if (words > 8) { hdr.value_words[8].setValid(); hdr.value_words[8].word = meta.original_word_08; } else { hdr.value_words[8].setInvalid(); }
+            if (words > 9) { hdr.value_words[9].setValid(); hdr.value_words[9].word = meta.original_word_09; } else { hdr.value_words[9].setInvalid(); }
+            if (words > 10) { hdr.value_words[10].setValid(); hdr.value_words[10].word = meta.original_word_10; } else { hdr.value_words[10].setInvalid(); }
+            if (words > 11) { hdr.value_words[11].setValid(); hdr.value_words[11].word = meta.original_word_11; } else { hdr.value_words[11].setInvalid(); }
+            if (words > 12) { hdr.value_words[12].setValid(); hdr.value_words[12].word = meta.original_word_12; } else { hdr.value_words[12].setInvalid(); }
+            if (words > 13) { hdr.value_words[13].setValid(); hdr.value_words[13].word = meta.original_word_13; } else { hdr.value_words[13].setInvalid(); }
+            if (words > 14) { hdr.value_words[14].setValid(); hdr.value_words[14].word = meta.original_word_14; } else { hdr.value_words[14].setInvalid(); }
+            if (words > 15) { hdr.value_words[15].setValid(); hdr.value_words[15].word = meta.original_word_15; } else { hdr.value_words[15].setInvalid(); }
         }
     }
 }

@@ -68,12 +68,13 @@ struct headers_t {
 }
 
 /*
- * Per-packet metadata. The parser sets the parse results; each control reads
- * the fields of the controls before it and writes its own (the order is the
- * order of the apply calls in each top-level program).
+ * Per-packet metadata. The parser sets the parse results; the steps of each
+ * program's MyIngress apply block then read what earlier steps wrote. The
+ * record step *decides* (sets the value_* and answer flags); later steps
+ * *execute* those decisions.
  */
 struct local_metadata_t {
-    /* DropAccounting: the reason this packet is dropped, DROP_NONE if it is not */
+    /* the reason this packet is dropped, DROP_NONE if it is not */
     bit<8>      drop_reason;
 
     /* parser results */
@@ -81,33 +82,37 @@ struct local_metadata_t {
     bool        value_parsed;      /* the whole value is in hdr.value_words (vallen <= 128) */
     bit<8>      value_words_left;  /* parser loop counter */
 
-    /* classification (set by KvClassify) */
+    /* classification */
     bool        is_client_request; /* dst port 5008 and op GET, PUT or DEL */
     bool        is_server_reply;   /* src port 5008 */
     bool        is_write;          /* client PUT or DEL (becomes PUT_SEQ / DEL_SEQ) */
 
-    /* CacheLookup */
+    /* cache_lookup */
     bool        cache_lookup_hit;  /* the key has a cache_lookup entry */
     cache_idx_t cache_idx;         /* its record index */
 
-    /* set by the program's record control: counted as a cached key by
-     * FrequencyMonitor (FarReach: lookup hit and valid, §3.2) */
+    /* set by the record step: count this request in cached_frequency rather
+     * than in the Count-Min Sketch (FarReach: lookup hit and valid, §3.2) */
     bool        cached;
 
-    /* SequenceAssigner: for server replies, the last seq assigned in the key's
-     * slot; a reply whose seq is below it may predate a write still in flight */
+    /* read_seq_bound: for server replies, the last seq assigned in the key's
+     * slot; a reply whose seq is below it may predate a write in flight */
     seq_t       seq_bound;
 
-    /* ValueStore commands (set by the record control) */
-    bool        value_save_original;   /* registers -> original_word_* (snapshot) */
-    bool        value_store_from_packet; /* hdr.value_words -> registers */
-    bool        value_load_to_packet;  /* registers -> hdr.value_words */
-    bool        value_strip_packet;    /* invalidate all hdr.value_words */
-    bit<8>      value_words_to_load;   /* words of the record: ceil(vallen / 8) */
+    /* frequency sampling */
+    bit<8>      sample_mask;
+    bool        sampled;
 
-    /* MessageRewrite */
-    bool        answer_from_switch;    /* turn the request into its reply, back out the ingress port */
-    bool        value_resized;         /* vallen changed: recompute UDP and IPv4 lengths */
+    /* value commands decided by the record step */
+    bool        value_save_original;     /* registers -> original_word_* (snapshot) */
+    bool        value_store_from_packet; /* hdr.value_words -> registers */
+    bool        value_load_to_packet;    /* registers -> hdr.value_words */
+    bool        value_strip_packet;      /* invalidate all hdr.value_words */
+    bit<8>      value_words_to_load;     /* words of the record: ceil(vallen / 8) */
+
+    /* reply framing */
+    bool        answer_from_switch;  /* turn the request into its reply, out the ingress port */
+    bool        value_resized;       /* vallen changed: recompute UDP and IPv4 lengths */
 
     /* FarReach §3.4 snapshot: clone the record as it was before this change to
      * the CPU port. The original record travels with the clone (field list 1). */

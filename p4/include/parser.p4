@@ -33,6 +33,8 @@ parser MyParser(packet_in packet,
         meta.cache_idx = 0;
         meta.cached = false;
         meta.seq_bound = 0;
+        meta.sample_mask = 0;
+        meta.sampled = false;
         meta.value_save_original = false;
         meta.value_store_from_packet = false;
         meta.value_load_to_packet = false;

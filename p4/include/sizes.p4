@@ -9,7 +9,7 @@
 
 /* One entry per host of a rack: h = 1..253 plus the CPU/controller address
  * 10.0.0.254 (wire-format.md "Addressing in a rack"); 256 covers the /24. */
-const bit<32> IPV4_FORWARD_TABLE_SIZE = 256;
+const int IPV4_FORWARD_TABLE_SIZE = 256;        /* table sizes are integers (P4-16 "size" property) */
 
 /* ---- the cache --------------------------------------------------------- */
 
@@ -19,7 +19,7 @@ const bit<32> IPV4_FORWARD_TABLE_SIZE = 256;
  * can never install an out-of-range index. */
 typedef bit<14> cache_idx_t;
 const bit<32> CACHE_CAPACITY = 16384;        /* = 2^14, entries of every per-record register */
-const bit<32> CACHE_LOOKUP_TABLE_SIZE = 16384;
+const int CACHE_LOOKUP_TABLE_SIZE = 16384;   /* one entry per record index */
 
 /* Keys are a fixed 16 bytes (wire-format.md §2, FarReach §3.1 "Design assumptions"). */
 typedef bit<128> kv_key_t;

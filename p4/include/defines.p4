@@ -52,7 +52,7 @@ const bit<8> FLAG_DELETED = 0x02;          /* bit 1: embedded/stored record is a
 /* bit 2: HOT. Switch -> server on a forwarded request for an uncached key whose
  * sampled Count-Min estimate reached the hot threshold: the server reports the
  * key to the controller (HOT_REPORT), FarReach §3.2 step (2) of Figure 3(a).
- * NOT YET IN docs/wire-format.md: proposed to the wire-format owner. */
+ * (wire-format.md §3 flag table). */
 const bit<8> FLAG_HOT = 0x04;
 
 /* §3 key-value ops (UDP 5008). Reply op = request op | 0x80. */

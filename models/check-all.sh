@@ -3,6 +3,11 @@
 #
 #   models/check-all.sh              # all protocols
 #   models/check-all.sh pegasus      # only models/pegasus
+#   models/check-all.sh --bmc 6 [protocol...]
+#                                    # bounded model checking from the initial state instead, N steps:
+#                                    # a `fails` model must yield a concrete counterexample trace (so the
+#                                    # bug is reachable, not merely a non-inductive invariant), an `ok`
+#                                    # model must show none. Slower (up to minutes per model).
 #
 # A model counts as proved when ivy_check exits 0 and its last line is "OK"; as refuted when it
 # exits 1 and prints "error: failed checks: N" (with "... FAIL" on the failed checks). Anything
@@ -16,6 +21,13 @@ export INNET_ROOT
 "$INNET_ROOT/ci/bootstrap-python.sh" >&2
 IVY_CHECK="$INNET_ROOT/.cache/venv/bin/ivy_check"
 LOGS="$INNET_ROOT/.cache/ivy"
+
+bmc=""
+if [[ "${1:-}" == "--bmc" ]]; then
+  [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "usage: $0 [--bmc STEPS] [protocol...]" >&2; exit 2; }
+  bmc="$2"
+  shift 2
+fi
 
 if [[ $# -gt 0 ]]; then
   manifests=()
@@ -34,15 +46,26 @@ for manifest in "${manifests[@]}"; do
   mkdir -p "$LOGS/$proto"
   while read -r file expect _note; do
     [[ -z "$file" || "$file" == \#* ]] && continue
-    log="$LOGS/$proto/$file.log"
+    log="$LOGS/$proto/$file${bmc:+.bmc$bmc}.log"
+    args=("$file")
+    [[ -n "$bmc" ]] && args=("method=bmc[$bmc]" "$file")
     start=$(date +%s.%N)
     set +e
-    (cd "$dir" && "$IVY_CHECK" "$file") >"$log" 2>&1
+    (cd "$dir" && "$IVY_CHECK" "${args[@]}") >"$log" 2>&1
     rc=$?
     set -e
     secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }')
     last="$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 || true)"
-    if [[ $rc -eq 0 && "$last" == "OK" ]]; then
+    if [[ -n "$bmc" ]]; then
+      # ivy_check exits 0 in BMC mode whether or not it finds a counterexample: read its output.
+      if [[ $rc -eq 0 ]] && grep -q '^BMC with bound [0-9]* found a counter-example' "$log"; then
+        got=fails
+      elif [[ $rc -eq 0 && "$last" == "OK" ]] && grep -qx 'BOUNDED' "$log"; then
+        got=ok
+      else
+        got=error
+      fi
+    elif [[ $rc -eq 0 && "$last" == "OK" ]]; then
       got=ok
     elif [[ $rc -eq 1 ]] && grep -q '^error: failed checks: [0-9]' "$log"; then
       got=fails
@@ -51,7 +74,9 @@ for manifest in "${manifests[@]}"; do
     fi
     if [[ "$got" == "$expect" ]]; then
       passed=$((passed + 1))
-      if [[ $got == fails ]]; then
+      if [[ $got == fails && -n "$bmc" ]]; then
+        result="trace of $(sed -n 's/^BMC with bound \([0-9]*\) found.*/\1/p' "$log" | head -n 1) steps"
+      elif [[ $got == fails ]]; then
         result="fails (expected)"
       else
         result=ok

@@ -316,9 +316,14 @@ func validateAcrossLines(ops []Operation) error {
 	var firstErr *LineError
 	for _, client := range clients {
 		clientOps := byClient[client]
+		// Among operations invoked at the same time, the one that ends first goes first: [5,5]
+		// then [5,7] is a valid sequence whatever the line order.
 		sort.SliceStable(clientOps, func(i, j int) bool {
 			if clientOps[i].Call != clientOps[j].Call {
 				return clientOps[i].Call < clientOps[j].Call
+			}
+			if endI, endJ := clientEnd(clientOps[i]), clientEnd(clientOps[j]); endI != endJ {
+				return endI < endJ
 			}
 			return clientOps[i].Line < clientOps[j].Line
 		})
@@ -349,4 +354,13 @@ func validateAcrossLines(ops []Operation) error {
 		return firstErr
 	}
 	return nil
+}
+
+// clientEnd is when an operation stops occupying its client: its return, or never for an
+// operation that never returned (the client crashed).
+func clientEnd(op Operation) int64 {
+	if op.HasReturn {
+		return op.Return
+	}
+	return math.MaxInt64
 }

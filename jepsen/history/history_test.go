@@ -107,6 +107,16 @@ func TestReadAcceptsValidHistory(t *testing.T) {
 	}
 }
 
+func TestClientOperationsAtTheSameInstant(t *testing.T) {
+	// A zero-length operation and a longer one invoked at the same time are sequential in the
+	// order zero-length first, whatever their line order.
+	input := `{"client":1,"op":"get","key":"k","call":5,"return":7,"result":"not_found"}
+{"client":1,"op":"get","key":"k","call":5,"return":5,"result":"not_found"}`
+	if _, err := Read(strings.NewReader(input)); err != nil {
+		t.Errorf("Read: %v", err)
+	}
+}
+
 func TestReadEmptyHistory(t *testing.T) {
 	ops, err := Read(strings.NewReader("\n  \n"))
 	if err != nil || len(ops) != 0 {

@@ -44,8 +44,8 @@ type KeyResult struct {
 	// Operations is the number of this key's operations given to the checker.
 	Operations int `json:"operations"`
 	// LongestLinearizable is, for a key that is not linearizable, the length of the longest
-	// linearizable prefix porcupine found: operations beyond it could not be ordered.
-	LongestLinearizable int `json:"longest_linearizable,omitempty"`
+	// linearizable prefix porcupine found: operations beyond it could not be ordered. 0 otherwise.
+	LongestLinearizable int `json:"longest_linearizable"`
 }
 
 // Counts describe what the checker did with the history's operations.

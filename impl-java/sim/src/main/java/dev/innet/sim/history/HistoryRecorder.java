@@ -4,10 +4,6 @@ import dev.innet.sim.Clock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -178,11 +174,15 @@ public final class HistoryRecorder {
         return sb.toString();
     }
 
-    public void writeTo(Path file) {
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write(toJsonLines());
+    /**
+     * Writes the history to {@code out} (the harness opens the file: the recorder is used by client
+     * nodes and so stays free of file I/O itself).
+     */
+    public void writeTo(Appendable out) {
+        try {
+            out.append(toJsonLines());
         } catch (IOException e) {
-            throw new UncheckedIOException("writing history " + file, e);
+            throw new UncheckedIOException("writing the history", e);
         }
     }
 

@@ -77,7 +77,7 @@ class TwoPhaseKvTest {
         }
         Path out = Path.of("target", "sim-histories");
         Files.createDirectories(out);
-        history.writeTo(out.resolve("kv-seed-" + SEED + ".jsonl"));
+        Files.writeString(out.resolve("kv-seed-" + SEED + ".jsonl"), jsonl);
     }
 
     /** A cheap safety check (lincheck does the real one): a successful get returns a value a put had written. */

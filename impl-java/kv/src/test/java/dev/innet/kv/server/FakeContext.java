@@ -1,0 +1,108 @@
+package dev.innet.kv.server;
+
+import dev.innet.sim.Clock;
+import dev.innet.sim.DurableStore;
+import dev.innet.sim.Network;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.RandomSource;
+import dev.innet.sim.Timers;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+
+/**
+ * A hand-driven node context for unit tests of one node's handlers: sent frames are collected, timers
+ * only fire when the test says so. Whole-system behaviour is tested in the simulator instead.
+ */
+final class FakeContext implements NodeContext {
+    final int host;
+    final Path dir;
+    final List<byte[]> sent = new ArrayList<>();
+    long now;
+    long nextTimer = 1;
+
+    FakeContext(int host, Path dir) {
+        this.host = host;
+        this.dir = dir;
+    }
+
+    @Override
+    public int hostNumber() {
+        return host;
+    }
+
+    @Override
+    public int incarnation() {
+        return 0;
+    }
+
+    @Override
+    public Clock clock() {
+        return () -> now;
+    }
+
+    @Override
+    public RandomSource random() {
+        throw new UnsupportedOperationException("the server draws no random numbers");
+    }
+
+    @Override
+    public Network network() {
+        return frame -> sent.add(frame.clone());
+    }
+
+    @Override
+    public Timers timers() {
+        return new Timers() {
+            @Override
+            public long schedule(long delayNanos) {
+                return nextTimer++;
+            }
+
+            @Override
+            public boolean cancel(long timerId) {
+                return false;
+            }
+        };
+    }
+
+    @Override
+    public DurableStore durable() {
+        TreeMap<String, byte[]> map = new TreeMap<>();
+        return new DurableStore() {
+            @Override
+            public Optional<byte[]> get(String key) {
+                return Optional.ofNullable(map.get(key));
+            }
+
+            @Override
+            public void put(String key, byte[] value) {
+                map.put(key, value);
+            }
+
+            @Override
+            public void delete(String key) {
+                map.remove(key);
+            }
+
+            @Override
+            public void sync() {}
+
+            @Override
+            public SortedSet<String> keys() {
+                return new java.util.TreeSet<>(map.keySet());
+            }
+
+            @Override
+            public Path directory() {
+                return dir;
+            }
+        };
+    }
+
+    @Override
+    public void log(String message) {}
+}

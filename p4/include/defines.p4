@@ -7,8 +7,8 @@
  * by us, not by the wire format) live in sizes.p4.
  *
  * Include order (each file assumes the ones before it):
- *   core.p4, v1model.p4, defines.p4, sizes.p4, headers.p4, parser.p4, then the
- *   controls the program uses.
+ *   core.p4, v1model.p4, defines.p4, sizes.p4, headers.p4, parser.p4 at top
+ *   level; ingress_forwarding.p4 and ingress_cache.p4 inside MyIngress.
  */
 #ifndef INNET_DEFINES_P4
 #define INNET_DEFINES_P4
@@ -95,7 +95,7 @@ const bit<32> PKT_INSTANCE_TYPE_INGRESS_CLONE = 1;
 
 /* ---- drop reasons ------------------------------------------------------ *
  * Every drop sets local_metadata.drop_reason to one of these and is counted
- * in the drop_count register at that index (DropAccounting in forwarding.p4). */
+ * in MyIngress.drop_count at that index (drop_with_reason, ingress_forwarding.p4). */
 const bit<8> DROP_NONE = 0;
 const bit<8> DROP_PARSER_ERROR = 1;        /* truncated header or value */
 const bit<8> DROP_NOT_IPV4 = 2;            /* EtherType not IPv4 (ARP included: hosts use static neighbours) */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
+import dev.innet.kv.FakeContext;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.wire.InnetMessage;

@@ -1,4 +1,4 @@
-package dev.innet.kv.server;
+package dev.innet.kv;
 
 import dev.innet.sim.Clock;
 import dev.innet.sim.DurableStore;
@@ -17,14 +17,17 @@ import java.util.TreeMap;
  * A hand-driven node context for unit tests of one node's handlers: sent frames are collected, timers
  * only fire when the test says so. Whole-system behaviour is tested in the simulator instead.
  */
-final class FakeContext implements NodeContext {
+public final class FakeContext implements NodeContext {
     final int host;
     final Path dir;
-    final List<byte[]> sent = new ArrayList<>();
-    long now;
+    public final List<byte[]> sent = new ArrayList<>();
+    public long now;
     long nextTimer = 1;
+    /** Pending timers by id, with their due time; tests fire them by hand. */
+    public final java.util.TreeMap<Long, Long> timers = new java.util.TreeMap<>();
+    public int incarnation;
 
-    FakeContext(int host, Path dir) {
+    public FakeContext(int host, Path dir) {
         this.host = host;
         this.dir = dir;
     }
@@ -36,7 +39,7 @@ final class FakeContext implements NodeContext {
 
     @Override
     public int incarnation() {
-        return 0;
+        return incarnation;
     }
 
     @Override
@@ -59,12 +62,13 @@ final class FakeContext implements NodeContext {
         return new Timers() {
             @Override
             public long schedule(long delayNanos) {
+                timers.put(nextTimer, now + delayNanos);
                 return nextTimer++;
             }
 
             @Override
             public boolean cancel(long timerId) {
-                return false;
+                return timers.remove(timerId) != null;
             }
         };
     }

@@ -1,0 +1,188 @@
+package dev.innet.kv.client;
+
+import dev.innet.kv.ConsistentHashRing;
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.sim.history.OpKind;
+import dev.innet.sim.history.OpResult;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+import dev.innet.wire.WireException;
+import java.util.function.Consumer;
+
+/**
+ * The client library of the key-value cache family, as an event-driven component a client node
+ * embeds: one operation outstanding at a time (what a history's "client" is), timeouts and retries on
+ * the node's timers, request ids unique across restarts, and every operation recorded in a history
+ * when a recorder is given.
+ *
+ * <p>History identity: after an operation ends unknown (timeout) the recorder requires its successors
+ * to use a new client id, as Jepsen does for a crashed process; the id is host * 1,000,000 +
+ * incarnation * 10,000 + unknowns so far.
+ */
+public final class KvClient {
+    private static final long REQ_ID_COUNTER_MASK = 0x00ff_ffffL;
+
+    private final NodeContext ctx;
+    private final ClientConfig config;
+    private final ConsistentHashRing ring;
+    private final HistoryRecorder history;
+
+    private long nextRequest = 1;
+    private int unknownOutcomes;
+    private Pending pending;
+
+    private static final class Pending {
+        final OpKind kind;
+        final InnetMessage request;
+        final UdpFrame frame;
+        final Consumer<KvResult> callback;
+        final long historyId;
+        int attempts;
+        long timer;
+
+        Pending(OpKind kind, InnetMessage request, UdpFrame frame, Consumer<KvResult> callback, long historyId) {
+            this.kind = kind;
+            this.request = request;
+            this.frame = frame;
+            this.callback = callback;
+            this.historyId = historyId;
+        }
+    }
+
+    /** @param history where operations are recorded, or null to record nothing */
+    public KvClient(NodeContext ctx, ClientConfig config, HistoryRecorder history) {
+        if (ctx.incarnation() > 255) {
+            throw new IllegalStateException("request ids reserve 8 bits for the incarnation");
+        }
+        this.ctx = ctx;
+        this.config = config;
+        this.ring = new ConsistentHashRing(config.serverHosts());
+        this.history = history;
+    }
+
+    public boolean busy() {
+        return pending != null;
+    }
+
+    public void get(byte[] key, Consumer<KvResult> done) {
+        start(OpKind.GET, KvOp.GET, key, new byte[0], done);
+    }
+
+    public void put(byte[] key, byte[] value, Consumer<KvResult> done) {
+        start(OpKind.PUT, KvOp.PUT, key, value, done);
+    }
+
+    public void delete(byte[] key, Consumer<KvResult> done) {
+        start(OpKind.DELETE, KvOp.DEL, key, new byte[0], done);
+    }
+
+    /** The history client id operations are currently recorded under. */
+    public int historyClientId() {
+        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
+    }
+
+    private void start(OpKind kind, int op, byte[] key, byte[] value, Consumer<KvResult> done) {
+        if (pending != null) {
+            throw new IllegalStateException("one operation at a time per client (a history client has one outstanding op)");
+        }
+        if (key.length != InnetMessage.KEY_BYTES) {
+            throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
+        }
+        if (unknownOutcomes >= 10_000) {
+            throw new IllegalStateException("client exhausted its history ids after 10,000 unknown outcomes");
+        }
+        long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
+        InnetMessage request = InnetMessage.of(op, reqId, key, 0, value);
+        int server = ring.ownerOf(key);
+        int me = ctx.hostNumber();
+        UdpFrame frame = new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
+                RackAddressing.hostIp(server), config.sourcePort(), KvOp.KV_PORT, request.encode());
+        long historyId = history == null ? 0
+                : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
+        pending = new Pending(kind, request, frame, done, historyId);
+        transmit();
+    }
+
+    private void transmit() {
+        pending.attempts++;
+        ctx.network().send(pending.frame);
+        pending.timer = ctx.timers().schedule(config.timeoutNanos());
+    }
+
+    /** Offers a received frame; returns true if it was this client's reply (consumed). */
+    public boolean onPacket(byte[] bytes) {
+        if (pending == null) {
+            return false;
+        }
+        InnetMessage reply;
+        try {
+            UdpFrame frame = UdpFrame.decode(bytes);
+            if (frame.dstPort() != config.sourcePort() || frame.srcPort() != KvOp.KV_PORT) {
+                return false;
+            }
+            reply = InnetMessage.decode(frame.payload());
+        } catch (WireException e) {
+            return false; // malformed: not ours to interpret
+        }
+        if (reply.reqId() != pending.request.reqId() || !isReplyTo(reply.op(), pending.request.op())) {
+            return false; // a late reply to an earlier attempt's operation, or a duplicate: ignore
+        }
+        if (reply.status() == KvStatus.UNAVAILABLE) {
+            return true; // the server asks us to retry; the pending timer will
+        }
+        ctx.timers().cancel(pending.timer);
+        boolean fromSwitch = (reply.flags() & KvOp.FLAG_FROM_SWITCH) != 0;
+        KvResult.Outcome outcome = switch (reply.status()) {
+            case KvStatus.OK -> KvResult.Outcome.OK;
+            case KvStatus.NOT_FOUND -> pending.kind == OpKind.GET ? KvResult.Outcome.NOT_FOUND : KvResult.Outcome.FAILED;
+            default -> KvResult.Outcome.FAILED;
+        };
+        byte[] value = outcome == KvResult.Outcome.OK && pending.kind == OpKind.GET ? reply.value() : new byte[0];
+        finish(new KvResult(outcome, value, reply.seq(), fromSwitch, reply.status(), pending.attempts));
+        return true;
+    }
+
+    /** Offers a fired timer; returns true if it was this client's. */
+    public boolean onTimer(long timerId) {
+        if (pending == null || timerId != pending.timer) {
+            return false;
+        }
+        boolean mayRetry = pending.kind == OpKind.GET || config.retryWrites();
+        if (mayRetry && pending.attempts < config.maxAttempts()) {
+            transmit();
+        } else {
+            finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));
+        }
+        return true;
+    }
+
+    private void finish(KvResult result) {
+        Pending p = pending;
+        pending = null;
+        if (history != null) {
+            switch (result.outcome()) {
+                case OK -> history.complete(p.historyId, OpResult.OK, p.kind == OpKind.GET ? result.value() : null);
+                case NOT_FOUND -> history.complete(p.historyId, OpResult.NOT_FOUND, null);
+                case FAILED -> history.complete(p.historyId, OpResult.FAIL, null);
+                case TIMED_OUT -> {
+                    history.complete(p.historyId, OpResult.UNKNOWN, null);
+                    unknownOutcomes++;
+                }
+            }
+        } else if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
+            unknownOutcomes++;
+        }
+        p.callback.accept(result);
+    }
+
+    private static boolean isReplyTo(int replyOp, int requestOp) {
+        if (requestOp == KvOp.GET) {
+            return replyOp == KvOp.GET_REPLY || replyOp == KvOp.GET_FOR_CACHE_REPLY;
+        }
+        return replyOp == KvOp.replyOf(requestOp);
+    }
+}

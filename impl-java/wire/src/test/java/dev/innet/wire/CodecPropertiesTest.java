@@ -60,4 +60,27 @@ class CodecPropertiesTest {
         assertThrows(IllegalArgumentException.class,
                 () -> InnetMessage.of(1, 1L << 32, new byte[16], 0, new byte[0]));
     }
+
+    @Test
+    void decodeOnlyCasesTheVectorsCannotHold() throws WireException {
+        UdpFrame f = new UdpFrame(RackAddressing.hostMac(2), RackAddressing.hostMac(1), RackAddressing.hostIp(1),
+                RackAddressing.hostIp(2), 40000, 5008, InnetMessage.of(0x01, 3, InnetMessage.key("p"), 0, new byte[0]).encode());
+        byte[] bytes = f.encode();
+        // Ethernet padding after the IPv4 total length is ignored.
+        assertEquals(f, UdpFrame.decode(java.util.Arrays.copyOf(bytes, bytes.length + 14)));
+        // A non-zero UDP checksum is accepted unverified (the format lets encoders write 0).
+        byte[] withChecksum = bytes.clone();
+        withChecksum[UdpFrame.ETHERNET_HEADER + UdpFrame.IPV4_HEADER + 6] = 0x12;
+        withChecksum[UdpFrame.ETHERNET_HEADER + UdpFrame.IPV4_HEADER + 7] = 0x34;
+        assertEquals(f, UdpFrame.decode(withChecksum));
+        // A different TTL still decodes (the checksum is recomputed to keep the header valid).
+        byte[] ttl = bytes.clone();
+        ttl[UdpFrame.ETHERNET_HEADER + 8] = 3;
+        ttl[UdpFrame.ETHERNET_HEADER + 10] = 0;
+        ttl[UdpFrame.ETHERNET_HEADER + 11] = 0;
+        int sum = Ipv4Checksum.compute(ttl, UdpFrame.ETHERNET_HEADER, UdpFrame.IPV4_HEADER);
+        ttl[UdpFrame.ETHERNET_HEADER + 10] = (byte) (sum >>> 8);
+        ttl[UdpFrame.ETHERNET_HEADER + 11] = (byte) sum;
+        assertEquals(f, UdpFrame.decode(ttl));
+    }
 }

@@ -18,8 +18,8 @@ import java.util.SortedSet;
  * </ul>
  */
 public interface DurableStore {
-    /** Keys are short printable names; values are bounded so a runaway node fails fast. */
-    int MAX_KEY_CHARS = 200;
+    /** Keys are short printable names (short enough to be file names, hex-encoded, live); values are bounded so a runaway node fails fast. */
+    int MAX_KEY_CHARS = 100;
     int MAX_VALUE_BYTES = 1 << 20;
 
     /** The value for {@code key}, including writes not yet synced. */

@@ -120,6 +120,8 @@ control MyIngress(inout headers_t hdr,
     /* §3.4: the record as it is now goes to the controller with a clone of
      * this packet, before this packet changes it. */
     action report_original(seq_t seq, vallen_t vallen, bit<8> deleted_flag) {
+        meta.original_req_id = hdr.innet.req_id;
+        meta.original_key = hdr.innet.key;
         meta.original_seq = seq;
         meta.original_vallen = vallen;
         meta.original_flags = deleted_flag;
@@ -351,36 +353,61 @@ control MyIngress(inout headers_t hdr,
  * (2): "If the switch receives the first write to a cached record R during
  * snapshot generation, it forwards the original R to the controller before R
  * is updated." Ingress cloned the packet (I2E) to CPU_CLONE_SESSION, which the
- * control plane points at CPU_PORT, with the original record in the
- * @field_list(1) metadata; here the clone becomes a SNAPSHOT_ORIGINAL message
- * (wire-format.md §3, op 0x23, UDP 5009). Every field is written, so the
- * result does not depend on whether the target hands the clone over with the
- * headers as received (bmv2 re-parses the original packet) or as ingress
- * left them.
+ * control plane points at CPU_PORT, with the original record, key and req_id
+ * in the @field_list(1) metadata; here the clone becomes a SNAPSHOT_ORIGINAL
+ * message (wire-format.md §3, op 0x23, UDP 5009).
+ *
+ * Every header is made valid and every field written from constants and the
+ * field list, so the message does not depend on what the target hands egress
+ * as the clone's headers: bmv2 re-parses the original packet (all of it is
+ * headers: its value was <= 128 bytes), another target may hand over the
+ * headers as ingress left them, or none.
  */
 control MyEgress(inout headers_t hdr,
                  inout local_metadata_t meta,
                  inout standard_metadata_t standard_metadata) {
 
-    /* From and to the switch's CPU/controller identity (host 254); req_id and
-     * key stay those of the packet that changed the record. */
+    /* From and to the switch's CPU/controller identity (host 254), framed as
+     * wire-format.md §1 prescribes for encoders. */
     action build_snapshot_original() {
-        hdr.ethernet.src_addr = CONTROLLER_MAC;
+        hdr.ethernet.setValid();
         hdr.ethernet.dst_addr = CONTROLLER_MAC;
+        hdr.ethernet.src_addr = CONTROLLER_MAC;
+        hdr.ethernet.ether_type = ETHERTYPE_IPV4;
+
+        bit<16> padded_value_bytes = (meta.original_vallen + 7) & 0xFFF8;
+        bit<16> udp_length = UDP_HEADER_BYTES + INNET_HEADER_BYTES + padded_value_bytes;
+
+        hdr.ipv4.setValid();
+        hdr.ipv4.version = IPV4_VERSION;
+        hdr.ipv4.ihl = IPV4_IHL_NO_OPTIONS;
+        hdr.ipv4.dscp_ecn = 0;
+        hdr.ipv4.total_len = IPV4_HEADER_BYTES + udp_length;
+        hdr.ipv4.identification = 0;
+        hdr.ipv4.flags = IPV4_FLAG_DF;
+        hdr.ipv4.frag_offset = 0;
+        hdr.ipv4.ttl = IPV4_DEFAULT_TTL;
+        hdr.ipv4.protocol = IP_PROTO_UDP;
+        hdr.ipv4.hdr_checksum = 0;             /* MyComputeChecksum fills it in */
         hdr.ipv4.src_addr = CONTROLLER_IP;
         hdr.ipv4.dst_addr = CONTROLLER_IP;
+
+        hdr.udp.setValid();
         hdr.udp.src_port = UDP_PORT_KV_CONTROL;
         hdr.udp.dst_port = UDP_PORT_KV_CONTROL;
+        hdr.udp.length = udp_length;
         hdr.udp.checksum = 0;
+
+        hdr.innet.setValid();
+        hdr.innet.magic = INNET_MAGIC;
         hdr.innet.op = OP_SNAPSHOT_ORIGINAL;
-        hdr.innet.status = STATUS_OK;
         hdr.innet.flags = meta.original_flags;
+        hdr.innet.status = STATUS_OK;
+        hdr.innet.req_id = meta.original_req_id;
+        hdr.innet.key = meta.original_key;
         hdr.innet.seq = meta.original_seq;
         hdr.innet.vallen = meta.original_vallen;
         hdr.innet.extlen = 0;
-        bit<16> padded_value_bytes = (meta.original_vallen + 7) & 0xFFF8;
-        hdr.udp.length = UDP_HEADER_BYTES + INNET_HEADER_BYTES + padded_value_bytes;
-        hdr.ipv4.total_len = IPV4_HEADER_BYTES + hdr.udp.length;
     }
 
     apply {

@@ -20,6 +20,8 @@ const bit<4>  IPV4_VERSION = 4;
 const bit<4>  IPV4_IHL_NO_OPTIONS = 5;     /* IHL 5 = 20-byte header, no options */
 const bit<8>  IP_PROTO_UDP = 17;
 const bit<3>  IPV4_FLAG_MF = 0b001;        /* low bit of the 3-bit flags field */
+const bit<3>  IPV4_FLAG_DF = 0b010;        /* encoders set DF (0x4000 in the flags/fragment word) */
+const bit<8>  IPV4_DEFAULT_TTL = 64;      /* encoders write TTL 64 */
 
 const bit<16> ETHERNET_HEADER_BYTES = 14;
 const bit<16> IPV4_HEADER_BYTES = 20;

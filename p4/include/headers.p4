@@ -117,6 +117,8 @@ struct local_metadata_t {
     /* FarReach §3.4 snapshot: clone the record as it was before this change to
      * the CPU port. The original record travels with the clone (field list 1). */
     bool        snapshot_report;
+    @field_list(1) bit<32>  original_req_id;
+    @field_list(1) kv_key_t original_key;
     @field_list(1) seq_t    original_seq;
     @field_list(1) vallen_t original_vallen;
     @field_list(1) bit<8>   original_flags;

@@ -220,6 +220,24 @@ def netcache():
     t.expect(2, request(innet(GET, B, 12)))
     t.packet(1, request(innet(PUT, B, 13, value=b"b")))
     t.expect(2, request(innet(PUT_SEQ, B, 13, seq=1, value=b"b")))
+    t.packet(1, request(innet(DEL, B, 14)))
+    t.expect(2, request(innet(DEL_SEQ, B, 14, seq=2)))
+
+    t.comment("A 128-byte value (all 16 words) staged by a PUT, committed by its acknowledgement,\n"
+              "answered by the switch; a 129-byte PUT stages nothing")
+    full = bytes(range(0x10, 0x10 + 128))
+    t.packet(1, request(innet(PUT, A, 15, value=full)))
+    t.expect(2, request(innet(PUT_SEQ, A, 15, seq=5, value=full)))
+    t.packet(2, reply(innet(PUT_REPLY, A, 15, seq=5)))
+    t.expect(1, reply(innet(PUT_REPLY, A, 15, seq=5)))
+    t.packet(1, request(innet(GET, A, 16)))
+    t.expect(1, reply(innet(GET_REPLY, A, 16, seq=5, value=full, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(PUT, A, 17, value=full + b"!")))
+    t.expect(2, request(innet(PUT_SEQ, A, 17, seq=6, value=full + b"!")))
+    t.packet(2, reply(innet(PUT_REPLY, A, 17, seq=6)))
+    t.expect(1, reply(innet(PUT_REPLY, A, 17, seq=6)))
+    t.packet(1, request(innet(GET, A, 18)))
+    t.expect(2, request(innet(GET_FOR_CACHE, A, 18)))
     t.write("netcache.stf")
 
 

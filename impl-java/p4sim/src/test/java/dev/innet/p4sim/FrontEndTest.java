@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class FrontEndTest {
     @Test
     void checksTheBasicForwardingProgram() throws Exception {
-        Path p = Path.of(FrontEndTest.class.getResource("/programs/basic.p4").toURI());
+        Path p = Path.of(FrontEndTest.class.getResource("/stf/basic.p4").toURI());
         CheckedProgram cp = FrontEnd.check(p, List.of());
         assertEquals("MyIngress", cp.ingress().name);
         assertEquals("struct headers", cp.headersType().toString());

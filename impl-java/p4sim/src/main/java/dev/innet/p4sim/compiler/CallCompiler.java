@@ -1,0 +1,592 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import dev.innet.p4sim.frontend.CallTarget;
+import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.ActionRuntime;
+import dev.innet.p4sim.runtime.ArchState;
+import dev.innet.p4sim.runtime.BitIO;
+import dev.innet.p4sim.runtime.CounterArray;
+import dev.innet.p4sim.runtime.Exec;
+import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.Hashes;
+import dev.innet.p4sim.runtime.HeaderCodec;
+import dev.innet.p4sim.runtime.LExpr;
+import dev.innet.p4sim.runtime.RegisterArray;
+import dev.innet.p4sim.runtime.TableRuntime;
+import dev.innet.p4sim.runtime.WExpr;
+import dev.innet.p4sim.runtime.Wide;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compiles calls: header validity methods, stack operations, table application, action calls with
+ * copy-in/copy-out, and the core and v1model externs (packet_in/out, register, counter, hash,
+ * checksum, random, digest, clone, resubmit, recirculate, mark_to_drop, verify).
+ */
+final class CallCompiler {
+    /** v1model's default drop port (simple_switch --drop-port). */
+    static final int DROP_PORT = 511;
+
+    private final CompileContext cx;
+    private final ExprCompiler ex;
+    private final Map<Type.Header, HeaderCodec> codecs = new HashMap<>();
+
+    CallCompiler(CompileContext cx, ExprCompiler ex) {
+        this.cx = cx;
+        this.ex = ex;
+    }
+
+    HeaderCodec codec(Type.Header h, Expr at) {
+        HeaderCodec c = codecs.get(h);
+        if (c != null) {
+            return c;
+        }
+        int[] offs = new int[h.fields().size()];
+        int[] widths = new int[h.fields().size()];
+        int off = 1;
+        for (int i = 0; i < offs.length; i++) {
+            Type ft = h.fields().get(i).type();
+            offs[i] = off;
+            widths[i] = ExprCompiler.width(ft);
+            off += Layout.slots(ft);
+        }
+        c = new HeaderCodec(h.name(), offs, widths);
+        if (c.bits % 8 != 0) {
+            throw CompileError.unsupported(at.pos, "header " + h.name() + " of " + c.bits + " bits (headers must be a whole number of bytes)");
+        }
+        codecs.put(h, c);
+        return c;
+    }
+
+    // ---------------------------------------------------------------- value-producing calls
+
+    LExpr narrowCall(Call c) {
+        switch (c.target) {
+            case CallTarget.HeaderMethod hm when hm.method().equals("isValid") -> {
+                return ex.read(ex.place(((Member) c.callee).target));
+            }
+            case CallTarget.TableApply ta -> {
+                return tableApply(ta.table());
+            }
+            case CallTarget.ExternMethod em -> {
+                Member m = (Member) c.callee;
+                String ext = em.extern().name;
+                if (ext.equals("register") && em.method().name.equals("read")) {
+                    RegisterArray r = register(m.target);
+                    LExpr idx = ex.narrow(c.args.get(0));
+                    return f -> r.read(idx.eval(f));
+                }
+                if (ext.equals("packet_in") && em.method().name.equals("lookahead")) {
+                    int w = ExprCompiler.width(c.type);
+                    int err = cx.errorCode("PacketTooShort");
+                    return f -> {
+                        if (f.cursorBits + w > f.inLen * 8) {
+                            f.parserError = err;
+                            f.flow = Frame.REJECT;
+                            return 0;
+                        }
+                        return BitIO.read(f.in, f.cursorBits, w);
+                    };
+                }
+                throw CompileError.unsupported(c.pos, ext + "." + em.method().name + " as a value");
+            }
+            default -> throw CompileError.unsupported(c.pos, "call used as a value");
+        }
+    }
+
+    WExpr wideCall(Call c) {
+        if (c.target instanceof CallTarget.ExternMethod em) {
+            Member m = (Member) c.callee;
+            String ext = em.extern().name;
+            if (ext.equals("register") && em.method().name.equals("read")) {
+                RegisterArray r = register(m.target);
+                LExpr idx = ex.narrow(c.args.get(0));
+                return (f, d, o) -> r.readWide(idx.eval(f), d, o);
+            }
+            if (ext.equals("packet_in") && em.method().name.equals("lookahead")) {
+                int w = ExprCompiler.width(c.type);
+                int n = Wide.words(w);
+                int err = cx.errorCode("PacketTooShort");
+                return (f, d, o) -> {
+                    if (f.cursorBits + w > f.inLen * 8) {
+                        f.parserError = err;
+                        f.flow = Frame.REJECT;
+                        java.util.Arrays.fill(d, o, o + n, 0L);
+                        return;
+                    }
+                    BitIO.readWide(f.in, f.cursorBits, w, d, o);
+                };
+            }
+        }
+        throw CompileError.unsupported(c.pos, "wide call used as a value");
+    }
+
+    private LExpr tableApply(TableDecl t) {
+        TableRuntime rt = cx.tables.get(t);
+        if (rt == null) {
+            throw new CompileError(t.pos, "internal: table " + t.name + " not compiled");
+        }
+        int n = t.keys.size();
+        Exec[] fill = new Exec[n];
+        for (int i = 0; i < n; i++) {
+            Expr k = t.keys.get(i).expr();
+            int off = rt.wordOffsets[i];
+            long[] buf = rt.keyBuf;
+            if (Layout.isWide(k.type)) {
+                WExpr w = ex.wide(k);
+                fill[i] = f -> w.eval(f, buf, off);
+            } else {
+                LExpr v = ex.narrow(k);
+                fill[i] = f -> buf[off] = v.eval(f);
+            }
+        }
+        return f -> {
+            for (Exec e : fill) {
+                e.run(f);
+            }
+            return rt.apply(f);
+        };
+    }
+
+    RegisterArray register(Expr target) {
+        Object o = cx.externs.get(((Name) target).decl);
+        if (!(o instanceof RegisterArray r)) {
+            throw new CompileError(target.pos, "internal: register instance not found");
+        }
+        return r;
+    }
+
+    // ---------------------------------------------------------------- call statements
+
+    Exec statement(Call c) {
+        switch ((CallTarget) c.target) {
+            case CallTarget.HeaderMethod hm -> {
+                Place p = ex.place(((Member) c.callee).target);
+                return switch (hm.method()) {
+                    case "setValid" -> p.isStatic() ? f -> f.s[p.base()] = 1 : f -> f.s[p.slot(f)] = 1;
+                    case "setInvalid" -> p.isStatic() ? f -> f.s[p.base()] = 0 : f -> f.s[p.slot(f)] = 0;
+                    default -> {
+                        LExpr v = ex.read(p);
+                        yield f -> v.eval(f);
+                    }
+                };
+            }
+            case CallTarget.StackMethod sm -> {
+                return stackOp(c, sm.method());
+            }
+            case CallTarget.TableApply ta -> {
+                LExpr apply = tableApply(ta.table());
+                return f -> apply.eval(f);
+            }
+            case CallTarget.ActionCall ac -> {
+                return actionCall(c, ac.action());
+            }
+            case CallTarget.ExternMethod em -> {
+                return externMethod(c, em);
+            }
+            case CallTarget.ExternFunction ef -> {
+                return externFunction(c, ef.extern().name);
+            }
+        }
+    }
+
+    private Exec stackOp(Call c, String method) {
+        Place sp = ex.place(((Member) c.callee).target);
+        Type.Stack st = (Type.Stack) sp.type();
+        int count = ex.constant(c.args.get(0)).intValue();
+        int elem = Layout.slots(st.element());
+        int size = st.size();
+        return f -> {
+            int base = sp.slot(f);
+            int first = base + 1;
+            long next = f.s[base];
+            if (method.equals("push_front")) {
+                for (int i = size - 1; i >= 0; i--) {
+                    int dst = first + i * elem;
+                    if (i - count >= 0) {
+                        System.arraycopy(f.s, first + (i - count) * elem, f.s, dst, elem);
+                    } else {
+                        f.s[dst] = 0; // shifted-in elements are invalid
+                    }
+                }
+                f.s[base] = Math.min(size, next + count);
+            } else {
+                for (int i = 0; i < size; i++) {
+                    int dst = first + i * elem;
+                    if (i + count < size) {
+                        System.arraycopy(f.s, first + (i + count) * elem, f.s, dst, elem);
+                    } else {
+                        f.s[dst] = 0;
+                    }
+                }
+                f.s[base] = Math.max(0, next - count);
+            }
+        };
+    }
+
+    /** Direct action call: copy-in of in/inout/directionless arguments, body, copy-out of out/inout ones. */
+    private Exec actionCall(Call c, ActionDecl a) {
+        ActionRuntime ar = cx.actions.get(a);
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < a.params.size(); i++) {
+            Param p = a.params.get(i);
+            Place pp = new Place(cx.storage.get(p), null, p.type);
+            Expr arg = c.args.get(i);
+            if (p.dir != Direction.OUT) {
+                in.add(assign(pp, arg));
+            }
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(copy(pp, ex.place(arg)));
+            }
+        }
+        Exec[] ins = in.toArray(Exec[]::new);
+        Exec[] outs = out.toArray(Exec[]::new);
+        return f -> {
+            for (Exec e : ins) {
+                e.run(f);
+            }
+            ar.body.run(f);
+            if (f.flow == Frame.RETURN) {
+                f.flow = Frame.NORMAL;
+            }
+            for (Exec e : outs) {
+                e.run(f);
+            }
+        };
+    }
+
+    /** dst = value of expression {@code e} (any type). */
+    Exec assign(Place dst, Expr e) {
+        Type t = dst.type();
+        if (Layout.isNarrow(t)) {
+            LExpr v = ex.narrow(e);
+            ExprCompiler.Storer st = ex.storer(dst);
+            return f -> st.store(f, v.eval(f));
+        }
+        if (Layout.isWide(t)) {
+            WExpr v = ex.wide(e);
+            int n = Layout.slots(t);
+            int tmp = cx.layout.allocRaw(n);
+            return f -> {
+                v.eval(f, f.s, tmp);
+                System.arraycopy(f.s, tmp, f.s, dst.slot(f), n);
+            };
+        }
+        return copy(ex.place(e), dst);
+    }
+
+    /** Copies a stored value of any type between places of the same type. */
+    static Exec copy(Place src, Place dst) {
+        int n = Layout.slots(src.type());
+        if (src.isStatic() && dst.isStatic()) {
+            int a = src.base();
+            int b = dst.base();
+            if (n == 1) {
+                return f -> f.s[b] = f.s[a];
+            }
+            return f -> System.arraycopy(f.s, a, f.s, b, n);
+        }
+        return f -> System.arraycopy(f.s, src.slot(f), f.s, dst.slot(f), n);
+    }
+
+    // ---------------------------------------------------------------- extern methods
+
+    private Exec externMethod(Call c, CallTarget.ExternMethod em) {
+        Member m = (Member) c.callee;
+        String ext = em.extern().name;
+        String method = em.method().name;
+        switch (ext + "." + method) {
+            case "packet_in.extract" -> {
+                return extract(c.args.get(0));
+            }
+            case "packet_in.advance" -> {
+                LExpr bits = ex.narrow(c.args.get(0));
+                int err = cx.errorCode("PacketTooShort");
+                return f -> {
+                    long b = bits.eval(f);
+                    if (f.cursorBits + b > (long) f.inLen * 8) {
+                        f.parserError = err;
+                        f.flow = Frame.REJECT;
+                        return;
+                    }
+                    f.cursorBits += (int) b;
+                };
+            }
+            case "packet_in.lookahead" -> {
+                LExpr v = narrowCall(c);
+                return f -> v.eval(f);
+            }
+            case "packet_out.emit" -> {
+                return emit(c.args.get(0));
+            }
+            case "register.read" -> {
+                RegisterArray r = register(m.target);
+                if (c.args.size() == 1) {
+                    LExpr v = narrowCall(c);
+                    return f -> v.eval(f);
+                }
+                Place dst = ex.place(c.args.get(0));
+                LExpr idx = ex.narrow(c.args.get(1));
+                if (r.words == 1) {
+                    ExprCompiler.Storer st = ex.storer(dst);
+                    return f -> st.store(f, r.read(idx.eval(f)));
+                }
+                return f -> r.readWide(idx.eval(f), f.s, dst.slot(f));
+            }
+            case "register.write" -> {
+                RegisterArray r = register(m.target);
+                LExpr idx = ex.narrow(c.args.get(0));
+                Expr value = c.args.get(1);
+                if (r.words == 1) {
+                    LExpr v = ex.narrow(value);
+                    return f -> r.write(idx.eval(f), v.eval(f));
+                }
+                WExpr v = ex.wide(value);
+                int tmp = cx.layout.allocRaw(r.words);
+                return f -> {
+                    v.eval(f, f.s, tmp);
+                    r.writeWide(idx.eval(f), f.s, tmp);
+                };
+            }
+            case "counter.count" -> {
+                CounterArray ctr = (CounterArray) cx.externs.get(((Name) m.target).decl);
+                LExpr idx = ex.narrow(c.args.get(0));
+                int len = cx.smField("packet_length");
+                return f -> ctr.count(idx.eval(f), f.s[len]);
+            }
+            case "direct_counter.count" -> {
+                // bmv2 counts direct counters when the owning table hits; the call itself has no effect
+                return f -> { };
+            }
+            default -> throw CompileError.unsupported(c.pos, "extern method " + ext + "." + method);
+        }
+    }
+
+    private Exec extract(Expr target) {
+        int tooShort = cx.errorCode("PacketTooShort");
+        if (target instanceof Member m && m.target.type instanceof Type.Stack st && m.member.equals("next")) {
+            Place sp = ex.place(m.target);
+            HeaderCodec codec = codec(st.element(), target);
+            int elem = Layout.slots(st.element());
+            int size = st.size();
+            int outOfBounds = cx.errorCode("StackOutOfBounds");
+            return f -> {
+                int base = sp.slot(f);
+                long next = f.s[base];
+                if (next >= size) {
+                    f.parserError = outOfBounds;
+                    f.flow = Frame.REJECT;
+                    return;
+                }
+                if (f.cursorBits + codec.bits > f.inLen * 8) {
+                    f.parserError = tooShort;
+                    f.flow = Frame.REJECT;
+                    return;
+                }
+                codec.extract(f.in, f.cursorBits >>> 3, f.s, base + 1 + (int) next * elem);
+                f.cursorBits += codec.bits;
+                f.s[base] = next + 1;
+            };
+        }
+        Place p = ex.place(target);
+        HeaderCodec codec = codec((Type.Header) p.type(), target);
+        return f -> {
+            if (f.cursorBits + codec.bits > f.inLen * 8) {
+                f.parserError = tooShort;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            codec.extract(f.in, f.cursorBits >>> 3, f.s, p.slot(f));
+            f.cursorBits += codec.bits;
+        };
+    }
+
+    /** emit of a header, a header stack, or a struct of them (in field order); invalid headers emit nothing. */
+    private Exec emit(Expr arg) {
+        List<Exec> parts = new ArrayList<>();
+        emitPlace(ex.place(arg), arg, parts);
+        Exec[] all = parts.toArray(Exec[]::new);
+        return f -> {
+            for (Exec e : all) {
+                e.run(f);
+            }
+        };
+    }
+
+    private void emitPlace(Place p, Expr at, List<Exec> parts) {
+        switch (p.type()) {
+            case Type.Header h -> {
+                HeaderCodec codec = codec(h, at);
+                parts.add(f -> {
+                    int base = p.slot(f);
+                    if (f.s[base] != 0) {
+                        f.ensureOut(codec.bytes);
+                        codec.emit(f.s, base, f.out, f.outLen);
+                        f.outLen += codec.bytes;
+                    }
+                });
+            }
+            case Type.Stack st -> {
+                int elem = Layout.slots(st.element());
+                for (int i = 0; i < st.size(); i++) {
+                    emitPlace(p.withOffset(1 + i * elem, null, st.element()), at, parts);
+                }
+            }
+            case Type.Struct s -> {
+                for (Type.FieldT fld : s.fields()) {
+                    emitPlace(p.field(fld.name()), at, parts);
+                }
+            }
+            default -> throw CompileError.unsupported(at.pos, "emit of a struct containing " + p.type() + " (only headers can be emitted)");
+        }
+    }
+
+    // ---------------------------------------------------------------- extern functions
+
+    private Exec externFunction(Call c, String name) {
+        List<Expr> a = c.args;
+        ArchState arch = cx.arch;
+        switch (name) {
+            case "verify" -> {
+                LExpr cond = ex.narrow(a.get(0));
+                LExpr err = ex.narrow(a.get(1));
+                return f -> {
+                    if (cond.eval(f) == 0) {
+                        f.parserError = (int) err.eval(f);
+                        f.flow = Frame.REJECT;
+                    }
+                };
+            }
+            case "mark_to_drop" -> {
+                Place sm = ex.place(a.get(0));
+                int spec = Layout.fieldOffset(sm.type(), "egress_spec");
+                int mcast = Layout.fieldOffset(sm.type(), "mcast_grp");
+                return f -> {
+                    int base = sm.slot(f);
+                    f.s[base + spec] = DROP_PORT;
+                    f.s[base + mcast] = 0;
+                };
+            }
+            case "random" -> {
+                Place dst = ex.place(a.get(0));
+                LExpr lo = ex.narrow(a.get(1));
+                LExpr hi = ex.narrow(a.get(2));
+                if (!Layout.isNarrow(dst.type())) {
+                    throw CompileError.unsupported(c.pos, "random of " + dst.type());
+                }
+                ExprCompiler.Storer st = ex.storer(dst);
+                return f -> {
+                    long l = lo.eval(f);
+                    long h = hi.eval(f);
+                    st.store(f, Long.compareUnsigned(h, l) <= 0 ? l : arch.random.between(l, h));
+                };
+            }
+            case "digest" -> {
+                LExpr receiver = ex.narrow(a.get(0));
+                FieldList data = new FieldList(a.get(1), ex, cx);
+                return f -> arch.digests.add(new ArchState.DigestRecord((int) receiver.eval(f), data.values(f)));
+            }
+            case "hash" -> {
+                return hash(c);
+            }
+            case "clone", "clone_preserving_field_list" -> {
+                LExpr type = ex.narrow(a.get(0));
+                LExpr session = ex.narrow(a.get(1));
+                int fieldList = a.size() > 2 ? ex.constant(a.get(2)).intValue() : ArchState.NONE;
+                return f -> {
+                    arch.cloneSession = (int) session.eval(f);
+                    arch.cloneFieldList = fieldList;
+                    type.eval(f);
+                };
+            }
+            case "resubmit_preserving_field_list" -> {
+                int fieldList = ex.constant(a.get(0)).intValue();
+                return f -> arch.resubmitFieldList = fieldList;
+            }
+            case "recirculate_preserving_field_list" -> {
+                int fieldList = ex.constant(a.get(0)).intValue();
+                return f -> arch.recirculateFieldList = fieldList;
+            }
+            case "verify_checksum", "update_checksum" -> {
+                return checksum(c, name.equals("verify_checksum"));
+            }
+            default -> throw CompileError.unsupported(c.pos, "extern function " + name);
+        }
+    }
+
+    private Hashes.Algorithm algorithm(Expr e, boolean forChecksum) {
+        BigInteger v = ex.constant(e);
+        if (v == null || !(e.type instanceof Type.Enum en)) {
+            throw CompileError.unsupported(e.pos, "non-constant hash algorithm");
+        }
+        String member = en.members().get(v.intValue());
+        return switch (member) {
+            case "crc32" -> Hashes.Algorithm.CRC32;
+            case "crc16" -> Hashes.Algorithm.CRC16;
+            case "csum16" -> Hashes.Algorithm.CSUM16;
+            case "xor16" -> Hashes.Algorithm.XOR16;
+            case "identity" -> {
+                if (forChecksum) {
+                    throw CompileError.unsupported(e.pos, "identity checksum");
+                }
+                yield Hashes.Algorithm.IDENTITY;
+            }
+            default -> throw CompileError.unsupported(e.pos, "hash algorithm HashAlgorithm." + member);
+        };
+    }
+
+    /** hash(out result, algo, base, data, max): result = base + (h mod max), or base + h when max is 0. */
+    private Exec hash(Call c) {
+        List<Expr> a = c.args;
+        Place dst = ex.place(a.get(0));
+        if (!Layout.isNarrow(dst.type())) {
+            throw CompileError.unsupported(c.pos, "hash result of " + dst.type());
+        }
+        Hashes.Algorithm algo = algorithm(a.get(1), false);
+        LExpr base = ex.narrow(a.get(2));
+        FieldList data = new FieldList(a.get(3), ex, cx);
+        LExpr max = ex.narrow(a.get(4));
+        ExprCompiler.Storer st = ex.storer(dst);
+        int len = data.byteLength();
+        return f -> {
+            long h = Hashes.compute(algo, data.serialize(f), len);
+            long m = max.eval(f);
+            long b = base.eval(f);
+            st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
+        };
+    }
+
+    private Exec checksum(Call c, boolean verify) {
+        List<Expr> a = c.args;
+        LExpr cond = ex.narrow(a.get(0));
+        FieldList data = new FieldList(a.get(1), ex, cx);
+        Hashes.Algorithm algo = algorithm(a.get(3), true);
+        Place field = ex.place(a.get(2));
+        if (!Layout.isNarrow(field.type())) {
+            throw CompileError.unsupported(c.pos, "checksum field of type " + field.type());
+        }
+        long mask = BitIO.mask(ExprCompiler.width(field.type()));
+        int len = data.byteLength();
+        if (verify) {
+            int errSlot = cx.smField("checksum_error");
+            LExpr cur = ex.read(field);
+            return f -> {
+                if (cond.eval(f) != 0 && (Hashes.compute(algo, data.serialize(f), len) & mask) != cur.eval(f)) {
+                    f.s[errSlot] = 1;
+                }
+            };
+        }
+        ExprCompiler.Storer st = ex.storer(field);
+        return f -> {
+            if (cond.eval(f) != 0) {
+                st.store(f, Hashes.compute(algo, data.serialize(f), len) & mask);
+            }
+        };
+    }
+}

@@ -1,0 +1,368 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.control.ControlException;
+import dev.innet.p4sim.control.EntryEncoder;
+import dev.innet.p4sim.control.Match;
+import dev.innet.p4sim.frontend.Ast;
+import dev.innet.p4sim.frontend.Ast.*;
+import dev.innet.p4sim.frontend.CheckedProgram;
+import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.frontend.Token;
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.ActionRuntime;
+import dev.innet.p4sim.runtime.ArchState;
+import dev.innet.p4sim.runtime.CounterArray;
+import dev.innet.p4sim.runtime.Exec;
+import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.RandomSource;
+import dev.innet.p4sim.runtime.RegisterArray;
+import dev.innet.p4sim.runtime.TableRuntime;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Code generator: turns a checked v1model program into a {@link CompiledProgram} of closures over a
+ * frame whose layout is fixed at compile time (P4 has no recursion, so every variable, parameter and
+ * temporary gets its own slot). Each call creates fresh tables, registers and counters, so one
+ * checked program can back many independent switches.
+ */
+public final class Compiler {
+    /** Table capacity when the program gives no {@code size} (p4c's default). */
+    static final int DEFAULT_TABLE_SIZE = 1024;
+
+    private final CompileContext cx;
+    private final ExprCompiler ex;
+    private final CallCompiler calls;
+    private final StmtCompiler stmts;
+    private final List<Runnable> pendingBodies = new ArrayList<>();
+
+    private Compiler(CheckedProgram prog, RandomSource random) {
+        this.cx = new CompileContext(prog, new ArchState(random));
+        this.ex = new ExprCompiler(cx);
+        this.calls = new CallCompiler(cx, ex);
+        ex.calls = calls;
+        this.stmts = new StmtCompiler(cx, ex, calls);
+    }
+
+    public static CompiledProgram compile(CheckedProgram prog, RandomSource random) {
+        return new Compiler(prog, random).run();
+    }
+
+    private CompiledProgram run() {
+        CheckedProgram p = cx.prog;
+        cx.hdrBase = cx.layout.alloc(p.headersType());
+        cx.metaBase = cx.layout.alloc(p.metadataType());
+        cx.smBase = cx.layout.alloc(cx.sm);
+        bindParams(p.parser().params, new int[] {-1, cx.hdrBase, cx.metaBase, cx.smBase});
+        bindParams(p.verifyChecksum().params, new int[] {cx.hdrBase, cx.metaBase});
+        bindParams(p.ingress().params, new int[] {cx.hdrBase, cx.metaBase, cx.smBase});
+        bindParams(p.egress().params, new int[] {cx.hdrBase, cx.metaBase, cx.smBase});
+        bindParams(p.computeChecksum().params, new int[] {cx.hdrBase, cx.metaBase});
+        bindParams(p.deparser().params, new int[] {-1, cx.hdrBase});
+
+        for (ActionDecl a : p.globalActions()) {
+            createAction(a);
+        }
+        cx.blockName = p.parser().name;
+        Exec parser = new ParserCompiler(cx, ex, stmts).compile(p.parser());
+        Exec verify = control(p.verifyChecksum());
+        Exec ingress = control(p.ingress());
+        Exec egress = control(p.egress());
+        Exec compute = control(p.computeChecksum());
+        Exec deparser = control(p.deparser());
+        cx.blockName = "";
+        for (Runnable r : pendingBodies) {
+            r.run();
+        }
+        Map<String, Integer> smFields = new LinkedHashMap<>();
+        for (Type.FieldT f : cx.sm.fields()) {
+            smFields.put(f.name(), Layout.fieldOffset(cx.sm, f.name()));
+        }
+        return new CompiledProgram(cx.layout.size(), cx.hdrBase, Layout.slots(p.headersType()), cx.metaBase,
+                Layout.slots(p.metadataType()), cx.smBase, Layout.slots(cx.sm), smFields,
+                parser, verify, ingress, egress, compute, deparser, cx.arch,
+                publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName),
+                fieldLists(p.metadataType()), List.copyOf(p.errorType().members()));
+    }
+
+    private void bindParams(List<Param> params, int[] bases) {
+        for (int i = 0; i < params.size(); i++) {
+            if (bases[i] >= 0) {
+                cx.storage.put(params.get(i), bases[i]);
+            }
+        }
+    }
+
+    /** Objects are known by their qualified name ({@code MyIngress.t}) and, when unambiguous, their short name. */
+    private static <T> Map<String, T> publicNames(Map<String, T> qualified) {
+        Map<String, T> out = new LinkedHashMap<>(qualified);
+        Map<String, Integer> shortCount = new HashMap<>();
+        for (String q : qualified.keySet()) {
+            shortCount.merge(q.substring(q.lastIndexOf('.') + 1), 1, Integer::sum);
+        }
+        for (Map.Entry<String, T> e : qualified.entrySet()) {
+            String s = e.getKey().substring(e.getKey().lastIndexOf('.') + 1);
+            if (shortCount.get(s) == 1) {
+                out.putIfAbsent(s, e.getValue());
+            }
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- controls
+
+    private Exec control(ControlDecl cd) {
+        cx.blockName = cd.name;
+        List<Exec> init = new ArrayList<>();
+        for (Node local : cd.locals) {
+            switch (local) {
+                case Instantiation inst -> instantiate(inst);
+                case VarDecl v -> init.add(stmts.compile(v));
+                case ActionDecl a -> createAction(a);
+                case TableDecl t -> createTable(t);
+                default -> throw CompileError.unsupported(local.pos, "control local");
+            }
+        }
+        Exec locals = stmts.block(List.of());
+        if (!init.isEmpty()) {
+            Exec[] all = init.toArray(Exec[]::new);
+            locals = f -> {
+                for (Exec e : all) {
+                    e.run(f);
+                }
+            };
+        }
+        Exec body = stmts.block(cd.apply.stmts);
+        Exec localsInit = locals;
+        String name = cd.name;
+        cx.blockName = name;
+        // exit and return end this control; the architecture moves on to the next block
+        return f -> {
+            localsInit.run(f);
+            body.run(f);
+            if (f.flow == Frame.EXIT || f.flow == Frame.RETURN) {
+                f.flow = Frame.NORMAL;
+            }
+        };
+    }
+
+    private void instantiate(Instantiation inst) {
+        Type.Extern t = (Type.Extern) inst.type;
+        String name = cx.qualify(inst.name);
+        switch (t.decl().name) {
+            case "register" -> {
+                int width = ExprCompiler.width(t.args().get(0));
+                int size = ex.constant(inst.args.get(0)).intValue();
+                RegisterArray r = new RegisterArray(name, width, size);
+                cx.externs.put(inst, r);
+                cx.registersByName.put(name, r);
+            }
+            case "counter" -> {
+                int size = ex.constant(inst.args.get(0)).intValue();
+                CounterArray.Kind kind = counterKind(inst.args.get(1));
+                CounterArray c = new CounterArray(name, size, kind);
+                cx.externs.put(inst, c);
+                cx.countersByName.put(name, c);
+            }
+            case "direct_counter" -> cx.externs.put(inst, name);
+            default -> throw CompileError.unsupported(inst.pos, "extern " + t.decl().name);
+        }
+    }
+
+    private CounterArray.Kind counterKind(Expr e) {
+        Type.Enum en = (Type.Enum) e.type;
+        String member = en.members().get(ex.constant(e).intValue());
+        return switch (member) {
+            case "packets" -> CounterArray.Kind.PACKETS;
+            case "bytes" -> CounterArray.Kind.BYTES;
+            default -> CounterArray.Kind.PACKETS_AND_BYTES;
+        };
+    }
+
+    // ---------------------------------------------------------------- actions
+
+    private void createAction(ActionDecl a) {
+        String name = cx.qualify(a.name);
+        List<String> names = new ArrayList<>();
+        List<Integer> widths = new ArrayList<>();
+        int dataBase = -1;
+        for (Param p : a.params) {
+            int base = cx.layout.alloc(p.type);
+            cx.storage.put(p, base);
+            if (p.dir == Direction.NONE) {
+                if (dataBase < 0) {
+                    dataBase = base;
+                }
+                names.add(p.name);
+                widths.add(ExprCompiler.width(p.type));
+            }
+        }
+        ActionRuntime ar = new ActionRuntime(name, names.toArray(String[]::new),
+                widths.stream().mapToInt(Integer::intValue).toArray(), dataBase);
+        cx.actions.put(a, ar);
+        cx.actionsByName.put(name, ar);
+        String block = cx.blockName;
+        pendingBodies.add(() -> {
+            cx.blockName = block;
+            ar.body = stmts.block(a.body.stmts);
+        });
+    }
+
+    // ---------------------------------------------------------------- tables
+
+    private void createTable(TableDecl t) {
+        String name = cx.qualify(t.name);
+        int n = t.keys.size();
+        String[] keyNames = new String[n];
+        TableRuntime.MatchKind[] kinds = new TableRuntime.MatchKind[n];
+        int[] widths = new int[n];
+        for (int i = 0; i < n; i++) {
+            KeyElement k = t.keys.get(i);
+            keyNames[i] = ExprText.of(k.expr());
+            kinds[i] = TableRuntime.MatchKind.valueOf(k.matchKind().toUpperCase());
+            widths[i] = ExprCompiler.width(k.expr().type);
+        }
+        ActionRuntime[] actions = new ActionRuntime[t.actions.size()];
+        for (int i = 0; i < actions.length; i++) {
+            actions[i] = actionRuntime(t.actions.get(i));
+        }
+        int size = t.size == null ? DEFAULT_TABLE_SIZE : ex.constant(t.size).intValue();
+        TableRuntime rt = new TableRuntime(name, keyNames, kinds, widths, actions, size);
+        rt.packetLengthSlot = cx.smField("packet_length");
+        rt.directCounter = t.directCounter != null;
+        if (t.defaultAction != null) {
+            ActionRuntime da = actionRuntime(t.defaultAction);
+            rt.setDefault(da, actionData(da, t.defaultAction.args()));
+            rt.defaultConst = t.defaultConst;
+        } else {
+            ActionRuntime noAction = cx.actionsByName.get("NoAction");
+            rt.setDefault(noAction, new long[0]);
+        }
+        if (t.entries != null) {
+            installConstEntries(t, rt);
+            rt.constEntries = true;
+        }
+        cx.tables.put(t, rt);
+        cx.tablesByName.put(name, rt);
+    }
+
+    private ActionRuntime actionRuntime(ActionRef ref) {
+        ActionRuntime local = cx.actionsByName.get(cx.qualify(ref.name()));
+        if (local != null) {
+            return local;
+        }
+        ActionRuntime global = cx.actionsByName.get(ref.name());
+        if (global == null) {
+            throw new CompileError(ref.pos(), "internal: action " + ref.name() + " not compiled");
+        }
+        return global;
+    }
+
+    private long[] actionData(ActionRuntime a, List<Expr> args) {
+        List<BigInteger> vals = new ArrayList<>();
+        for (Expr e : args) {
+            BigInteger v = ex.constant(e);
+            int w = ExprCompiler.width(e.type);
+            vals.add(v.signum() < 0 ? v.add(BigInteger.ONE.shiftLeft(w)) : v);
+        }
+        return EntryEncoder.encodeArgs(a, vals);
+    }
+
+    /** const entries: for priority tables the first entry gets the highest priority, as in bmv2. */
+    private void installConstEntries(TableDecl t, TableRuntime rt) {
+        int count = t.entries.size();
+        for (int i = 0; i < count; i++) {
+            Entry e = t.entries.get(i);
+            List<Match> match = new ArrayList<>();
+            List<Expr> keys = e.keys();
+            boolean all = keys.size() == 1 && (keys.get(0) instanceof DefaultKey || keys.get(0) instanceof DontCare)
+                    && rt.kinds.length != 1;
+            for (int k = 0; k < rt.kinds.length; k++) {
+                match.add(keyMatch(all ? keys.get(0) : keys.get(k), rt.kinds[k], rt.widths[k]));
+            }
+            int priority = 0;
+            if (rt.usesPriority) {
+                priority = e.priority() != null ? ex.constant(e.priority()).intValue() : count - i;
+            }
+            try {
+                EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(rt, match, priority);
+                ActionRuntime a = actionRuntime(e.action());
+                if (rt.find(enc.value(), enc.mask(), priority) != null) {
+                    throw new ControlException("duplicate entry");
+                }
+                rt.insert(enc.value(), enc.mask(), priority, enc.prefixLength(), a, actionData(a, e.action().args()));
+            } catch (ControlException bad) {
+                throw new CompileError(e.pos(), "invalid entry in table " + t.name + ": " + bad.getMessage());
+            }
+        }
+    }
+
+    private Match keyMatch(Expr k, TableRuntime.MatchKind kind, int width) {
+        switch (k) {
+            case DefaultKey d -> {
+                return new Match.Wildcard();
+            }
+            case DontCare d -> {
+                return new Match.Wildcard();
+            }
+            case Ast.Mask m -> {
+                BigInteger v = unsigned(ex.constant(m.value), width);
+                BigInteger mask = unsigned(ex.constant(m.mask), width);
+                if (kind == TableRuntime.MatchKind.LPM) {
+                    int prefix = mask.bitCount();
+                    BigInteger expect = BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE)
+                            .shiftRight(width - prefix).shiftLeft(width - prefix);
+                    if (!mask.equals(expect)) {
+                        throw new CompileError(k.pos, "lpm mask is not a prefix mask");
+                    }
+                    return new Match.Lpm(v.and(mask), prefix);
+                }
+                return new Match.Ternary(v.and(mask), mask);
+            }
+            case Ast.Range r -> {
+                return new Match.Range(unsigned(ex.constant(r.lo), width), unsigned(ex.constant(r.hi), width));
+            }
+            default -> {
+                return new Match.Exact(unsigned(ex.constant(k), width));
+            }
+        }
+    }
+
+    private static BigInteger unsigned(BigInteger v, int width) {
+        return v.signum() < 0 ? v.add(BigInteger.ONE.shiftLeft(width)) : v;
+    }
+
+    // ---------------------------------------------------------------- field lists
+
+    /** {@code @field_list(n, ...)} annotations on user metadata fields: slot ranges to preserve per list id. */
+    private Map<Integer, List<int[]>> fieldLists(Type meta) {
+        Map<Integer, List<int[]>> out = new TreeMap<>();
+        collectFieldLists(meta, cx.metaBase, out);
+        return out;
+    }
+
+    private void collectFieldLists(Type t, int base, Map<Integer, List<int[]>> out) {
+        if (!(t instanceof Type.Struct s)) {
+            return;
+        }
+        for (Type.FieldT f : s.fields()) {
+            int fb = base + Layout.fieldOffset(s, f.name());
+            for (Annotation a : f.annotations()) {
+                if (a.name().equals("field_list")) {
+                    for (Token tok : a.body()) {
+                        if (tok.kind() == Token.Kind.INT) {
+                            int id = Integer.decode(tok.text());
+                            out.computeIfAbsent(id, x -> new ArrayList<>()).add(new int[] {fb, Layout.slots(f.type())});
+                        }
+                    }
+                }
+            }
+            collectFieldLists(f.type(), fb, out);
+        }
+    }
+}

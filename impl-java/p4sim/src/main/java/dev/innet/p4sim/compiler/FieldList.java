@@ -1,0 +1,124 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Ast.Expr;
+import dev.innet.p4sim.frontend.Ast.ListExpr;
+import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.BitIO;
+import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.Wide;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The data argument of hash, checksum and digest externs flattened to its leaf fields (a list
+ * expression, a struct or a header contributes its fields in order, bool as one bit). It can serialise
+ * the fields into a per-call-site byte buffer, most significant bit first, zero-padded to whole bytes.
+ */
+final class FieldList {
+    private final List<Place> leaves = new ArrayList<>();
+    private final List<ExprLeaf> exprLeaves = new ArrayList<>();
+    private final int[] widths;
+    final int bits;
+    private final byte[] buffer;
+
+    private record ExprLeaf(int index, dev.innet.p4sim.runtime.LExpr narrow, dev.innet.p4sim.runtime.WExpr wide, int scratch) { }
+
+    FieldList(Expr data, ExprCompiler ex, CompileContext cx) {
+        List<Integer> ws = new ArrayList<>();
+        List<Expr> top = data instanceof ListExpr l ? l.elements : List.of(data);
+        for (Expr e : top) {
+            if (e.type instanceof Type.Header || e.type instanceof Type.Struct) {
+                flattenPlace(ex.place(e), ws, e);
+            } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
+                    || (e.type instanceof Type.Enum en && en.underlying() != null)) {
+                int w = ExprCompiler.width(e.type);
+                int idx = ws.size();
+                ws.add(w);
+                leaves.add(null);
+                if (Layout.isWide(e.type)) {
+                    exprLeaves.add(new ExprLeaf(idx, null, ex.wide(e), cx.layout.allocRaw(Wide.words(w))));
+                } else {
+                    exprLeaves.add(new ExprLeaf(idx, ex.narrow(e), null, -1));
+                }
+            } else {
+                throw CompileError.unsupported(e.pos, "field of type " + e.type + " in a field list");
+            }
+        }
+        widths = ws.stream().mapToInt(Integer::intValue).toArray();
+        int b = 0;
+        for (int w : widths) {
+            b += w;
+        }
+        bits = b;
+        buffer = new byte[(b + 7) / 8];
+    }
+
+    private void flattenPlace(Place p, List<Integer> ws, Expr at) {
+        List<Type.FieldT> fields = p.type() instanceof Type.Header h ? h.fields() : ((Type.Struct) p.type()).fields();
+        for (Type.FieldT f : fields) {
+            Place fp = p.field(f.name());
+            if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct) {
+                flattenPlace(fp, ws, at);
+            } else if (fp.type() instanceof Type.Bits || fp.type() instanceof Type.Bool
+                    || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {
+                ws.add(ExprCompiler.width(fp.type()));
+                leaves.add(fp);
+            } else {
+                throw CompileError.unsupported(at.pos, "field '" + f.name() + "' of type " + fp.type() + " in a field list");
+            }
+        }
+    }
+
+    /** Serialises the current values; returns the buffer (valid until the next call). */
+    byte[] serialize(Frame f) {
+        java.util.Arrays.fill(buffer, (byte) 0);
+        int exprIdx = 0;
+        int bit = 0;
+        for (int i = 0; i < widths.length; i++) {
+            int w = widths[i];
+            Place p = leaves.get(i);
+            if (p != null) {
+                int slot = p.slot(f);
+                if (w <= 64) {
+                    BitIO.write(buffer, bit, w, f.s[slot]);
+                } else {
+                    BitIO.writeWide(buffer, bit, w, f.s, slot);
+                }
+            } else {
+                ExprLeaf el = exprLeaves.get(exprIdx++);
+                if (el.narrow() != null) {
+                    BitIO.write(buffer, bit, w, el.narrow().eval(f));
+                } else {
+                    el.wide().eval(f, f.s, el.scratch());
+                    BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
+                }
+            }
+            bit += w;
+        }
+        return buffer;
+    }
+
+    int byteLength() {
+        return buffer.length;
+    }
+
+    /** The values of the leaves (for digests). */
+    List<BigInteger> values(Frame f) {
+        byte[] b = serialize(f);
+        List<BigInteger> out = new ArrayList<>();
+        int bit = 0;
+        for (int w : widths) {
+            BigInteger v = BigInteger.ZERO;
+            for (int k = 0; k < w; k += 64) {
+                int take = Math.min(64, w - k);
+                long part = BitIO.read(b, bit + k, take);
+                v = v.shiftLeft(take).or(new BigInteger(Long.toUnsignedString(part)));
+            }
+            out.add(v);
+            bit += w;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.Wide;
+
+/**
+ * How values of each type occupy the frame's slot array. Every value is a contiguous slot range, so
+ * copying a header or struct is one {@code System.arraycopy}:
+ * scalars of at most 64 bits take one slot; wider bit strings one slot per 64 bits (least significant
+ * word first); a header is its validity slot followed by its fields; a struct is its fields; a header
+ * stack is its next-index slot followed by its elements.
+ */
+public final class Layout {
+    private int next;
+
+    /** Reserves slots for a value of type {@code t}; returns the first slot. */
+    public int alloc(Type t) {
+        int base = next;
+        next += slots(t);
+        return base;
+    }
+
+    public int allocRaw(int n) {
+        int base = next;
+        next += n;
+        return base;
+    }
+
+    public int size() {
+        return next;
+    }
+
+    public static int slots(Type t) {
+        return switch (t) {
+            case Type.Bits b -> Wide.words(b.width());
+            case Type.Bool b -> 1;
+            case Type.Enum e -> 1;
+            case Type.InfInt i -> 1;
+            case Type.Header h -> {
+                int n = 1;
+                for (Type.FieldT f : h.fields()) {
+                    n += slots(f.type());
+                }
+                yield n;
+            }
+            case Type.Struct s -> {
+                int n = 0;
+                for (Type.FieldT f : s.fields()) {
+                    n += slots(f.type());
+                }
+                yield n;
+            }
+            case Type.Stack st -> 1 + (st.size() + 1) * slots(st.element()); // + a scratch element for out-of-range indices
+            case Type.Tuple tu -> {
+                int n = 0;
+                for (Type e : tu.elements()) {
+                    n += slots(e);
+                }
+                yield n;
+            }
+            default -> throw new IllegalArgumentException("no storage for " + t);
+        };
+    }
+
+    /** Offset of a field inside a header (after the validity slot) or struct. */
+    public static int fieldOffset(Type t, String field) {
+        int off = t instanceof Type.Header ? 1 : 0;
+        java.util.List<Type.FieldT> fields = t instanceof Type.Header h ? h.fields() : ((Type.Struct) t).fields();
+        for (Type.FieldT f : fields) {
+            if (f.name().equals(field)) {
+                return off;
+            }
+            off += slots(f.type());
+        }
+        throw new IllegalArgumentException("no field " + field + " in " + t);
+    }
+
+    /** True for types stored in one slot and computed as {@code long}. */
+    public static boolean isNarrow(Type t) {
+        return (t instanceof Type.Bits b && b.width() <= 64) || t instanceof Type.Bool || t instanceof Type.Enum;
+    }
+
+    public static boolean isWide(Type t) {
+        return t instanceof Type.Bits b && b.width() > 64;
+    }
+}

@@ -1,0 +1,173 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.BitIO;
+import dev.innet.p4sim.runtime.Exec;
+import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.LExpr;
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compiles a parser to a state machine over state indices. A packet that fails extract, lookahead,
+ * advance, verify or select (no matching case) ends in reject with the error recorded, as in bmv2.
+ */
+final class ParserCompiler {
+    static final int ACCEPT = -1;
+    static final int REJECT = -2;
+    /** State transitions per packet before the parser gives up with error.ParserTimeout. */
+    static final int MAX_STEPS = 4096;
+
+    private final CompileContext cx;
+    private final ExprCompiler ex;
+    private final StmtCompiler stmts;
+
+    ParserCompiler(CompileContext cx, ExprCompiler ex, StmtCompiler stmts) {
+        this.cx = cx;
+        this.ex = ex;
+        this.stmts = stmts;
+    }
+
+    /** A compiled state: its statements and a function from the frame to the next state index. */
+    private record CompiledState(Exec body, Next next) { }
+
+    @FunctionalInterface
+    private interface Next {
+        int next(Frame f);
+    }
+
+    Exec compile(ParserDecl pd) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < pd.states.size(); i++) {
+            index.put(pd.states.get(i).name, i);
+        }
+        index.put("accept", ACCEPT);
+        index.put("reject", REJECT);
+        Exec locals = stmts.block(pd.locals);
+        CompiledState[] states = new CompiledState[pd.states.size()];
+        for (int i = 0; i < states.length; i++) {
+            State st = pd.states.get(i);
+            states[i] = new CompiledState(stmts.block(st.stmts), transition(st, index, cx.errorCode("NoMatch")));
+        }
+        int start = index.get("start");
+        int timeout = cx.errorCode("ParserTimeout");
+        return f -> {
+            locals.run(f);
+            int state = start;
+            int steps = 0;
+            while (state >= 0) {
+                if (++steps > MAX_STEPS) {
+                    f.parserError = timeout;
+                    f.flow = Frame.REJECT;
+                    return;
+                }
+                CompiledState cs = states[state];
+                cs.body().run(f);
+                if (f.flow != Frame.NORMAL) {
+                    return;
+                }
+                state = cs.next().next(f);
+                if (f.flow != Frame.NORMAL) {
+                    return;
+                }
+            }
+            if (state == REJECT) {
+                f.flow = Frame.REJECT; // explicit 'transition reject' keeps the current error
+            }
+        };
+    }
+
+    private Next transition(State st, Map<String, Integer> index, int noMatch) {
+        if (st.next != null) {
+            int target = index.get(st.next);
+            return f -> target;
+        }
+        int nk = st.selectOn.size();
+        LExpr[] keys = new LExpr[nk];
+        int[] widths = new int[nk];
+        for (int i = 0; i < nk; i++) {
+            Expr k = st.selectOn.get(i);
+            if (Layout.isWide(k.type)) {
+                throw CompileError.unsupported(k.pos, "select on a key wider than 64 bits");
+            }
+            keys[i] = ex.narrow(k);
+            widths[i] = ExprCompiler.width(k.type);
+        }
+        int nc = st.cases.size();
+        // per case and key: value/mask (masked match) or lo/hi (range)
+        long[][] lo = new long[nc][nk];
+        long[][] hi = new long[nc][nk];
+        boolean[][] isRange = new boolean[nc][nk];
+        int[] targets = new int[nc];
+        for (int c = 0; c < nc; c++) {
+            SelectCase sc = st.cases.get(c);
+            targets[c] = index.get(sc.next());
+            List<Expr> ks = sc.keysets();
+            boolean all = ks.size() == 1 && (ks.get(0) instanceof DefaultKey || ks.get(0) instanceof DontCare);
+            for (int k = 0; k < nk; k++) {
+                long full = BitIO.mask(widths[k]);
+                Expr e = all ? ks.get(0) : ks.get(k);
+                switch (e) {
+                    case DefaultKey d -> {
+                        lo[c][k] = 0;
+                        hi[c][k] = 0;
+                    }
+                    case DontCare d -> {
+                        lo[c][k] = 0;
+                        hi[c][k] = 0;
+                    }
+                    case Mask m -> {
+                        long mask = value(m.mask, widths[k]);
+                        lo[c][k] = value(m.value, widths[k]) & mask;
+                        hi[c][k] = mask;
+                    }
+                    case Range r -> {
+                        isRange[c][k] = true;
+                        lo[c][k] = value(r.lo, widths[k]);
+                        hi[c][k] = value(r.hi, widths[k]);
+                    }
+                    default -> {
+                        lo[c][k] = value(e, widths[k]);
+                        hi[c][k] = full;
+                    }
+                }
+            }
+        }
+        long[] vals = new long[nk];
+        return f -> {
+            for (int k = 0; k < nk; k++) {
+                vals[k] = keys[k].eval(f);
+            }
+            for (int c = 0; c < nc; c++) {
+                boolean ok = true;
+                for (int k = 0; k < nk && ok; k++) {
+                    if (isRange[c][k]) {
+                        ok = Long.compareUnsigned(vals[k], lo[c][k]) >= 0 && Long.compareUnsigned(vals[k], hi[c][k]) <= 0;
+                    } else {
+                        ok = (vals[k] & hi[c][k]) == lo[c][k];
+                    }
+                }
+                if (ok) {
+                    return targets[c];
+                }
+            }
+            f.parserError = noMatch;
+            return REJECT;
+        };
+    }
+
+    private long value(Expr e, int width) {
+        BigInteger v = ex.constant(e);
+        if (v == null) {
+            throw new CompileError(e.pos, "select case must be a compile-time constant");
+        }
+        if (e.type instanceof Type.Bool) {
+            return v.longValue();
+        }
+        return ExprCompiler.words(v, width)[0];
+    }
+}

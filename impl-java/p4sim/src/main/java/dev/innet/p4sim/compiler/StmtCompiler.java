@@ -1,0 +1,196 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.BitIO;
+import dev.innet.p4sim.runtime.Exec;
+import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.LExpr;
+import dev.innet.p4sim.runtime.TableRuntime;
+import dev.innet.p4sim.runtime.Wide;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Compiles statements to {@link Exec} closures; blocks stop at the first exit, return or parser reject. */
+final class StmtCompiler {
+    private final CompileContext cx;
+    private final ExprCompiler ex;
+    private final CallCompiler calls;
+
+    StmtCompiler(CompileContext cx, ExprCompiler ex, CallCompiler calls) {
+        this.cx = cx;
+        this.ex = ex;
+        this.calls = calls;
+    }
+
+    Exec block(List<Stmt> stmts) {
+        List<Exec> parts = new ArrayList<>();
+        for (Stmt s : stmts) {
+            Exec e = compile(s);
+            if (e != null) {
+                parts.add(e);
+            }
+        }
+        Exec[] all = parts.toArray(Exec[]::new);
+        if (all.length == 0) {
+            return f -> { };
+        }
+        if (all.length == 1) {
+            return all[0];
+        }
+        return f -> {
+            for (Exec e : all) {
+                e.run(f);
+                if (f.flow != Frame.NORMAL) {
+                    return;
+                }
+            }
+        };
+    }
+
+    Exec compile(Stmt s) {
+        switch (s) {
+            case Block b -> {
+                return block(b.stmts);
+            }
+            case Assign a -> {
+                return assign(a);
+            }
+            case CallStmt c -> {
+                return calls.statement(c.call);
+            }
+            case If i -> {
+                LExpr cond = ex.narrow(i.cond);
+                Exec then = compile(i.then);
+                Exec otherwise = i.otherwise == null ? null : compile(i.otherwise);
+                if (otherwise == null) {
+                    return f -> {
+                        long c = cond.eval(f);
+                        if (c != 0 && f.flow == Frame.NORMAL) {
+                            then.run(f);
+                        }
+                    };
+                }
+                return f -> {
+                    long c = cond.eval(f);
+                    if (f.flow != Frame.NORMAL) {
+                        return;
+                    }
+                    if (c != 0) {
+                        then.run(f);
+                    } else {
+                        otherwise.run(f);
+                    }
+                };
+            }
+            case Exit e -> {
+                return f -> f.flow = Frame.EXIT;
+            }
+            case Return r -> {
+                return f -> f.flow = Frame.RETURN;
+            }
+            case Empty e -> {
+                return null;
+            }
+            case Switch sw -> {
+                return switchStmt(sw);
+            }
+            case VarDecl v -> {
+                return varDecl(v);
+            }
+            case Instantiation inst -> throw CompileError.unsupported(inst.pos, "instantiation inside a block");
+            default -> throw CompileError.unsupported(s.pos, s.getClass().getSimpleName());
+        }
+    }
+
+    private Exec varDecl(VarDecl v) {
+        int base = cx.layout.alloc(v.type);
+        cx.storage.put(v, base);
+        if (v.isConst && v.init != null) {
+            // constants are folded where used, but keep the storage consistent for places
+            return calls.assign(new Place(base, null, v.type), v.init);
+        }
+        if (v.init != null) {
+            return calls.assign(new Place(base, null, v.type), v.init);
+        }
+        // P4 leaves uninitialised locals undefined; p4sim makes them 0 (headers invalid) for determinism
+        int n = Layout.slots(v.type);
+        return f -> Arrays.fill(f.s, base, base + n, 0L);
+    }
+
+    private Exec assign(Assign a) {
+        if (a.lhs instanceof Slice sl) {
+            Place p = ex.place(sl.target);
+            int lo = sl.loBit;
+            int w = sl.hiBit - sl.loBit + 1;
+            if (w > 64) {
+                throw CompileError.unsupported(a.pos, "assignment to a slice wider than 64 bits");
+            }
+            LExpr v = ex.narrow(a.rhs);
+            long mask = BitIO.mask(w);
+            if (Layout.isWide(p.type())) {
+                int n = Layout.slots(p.type());
+                return f -> {
+                    long x = v.eval(f);
+                    int slot = p.slot(f);
+                    Wide.clearBits(f.s, slot, n, lo, w);
+                    Wide.orBits(f.s, slot, n, lo, w, x);
+                };
+            }
+            long field = mask << lo;
+            return f -> {
+                long x = v.eval(f);
+                int slot = p.slot(f);
+                f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
+            };
+        }
+        return calls.assign(ex.place(a.lhs), a.rhs);
+    }
+
+    /** switch (t.apply().action_run): dispatch on the index of the action the table ran. */
+    private Exec switchStmt(Switch sw) {
+        Call applyCall = (Call) ((Member) sw.subject).target;
+        LExpr apply = ex.narrow(applyCall);
+        TableDecl t = ((Type.ApplyResult) sw.subject.type).decl();
+        TableRuntime rt = cx.tables.get(t);
+        Exec[] byAction = new Exec[rt.actions.length];
+        Exec dflt = null;
+        List<String> pending = new ArrayList<>();
+        for (SwitchCase c : sw.cases) {
+            if (c.label() != null) {
+                pending.add(c.label());
+            }
+            if (c.body() == null) {
+                continue;
+            }
+            Exec body = block(c.body().stmts);
+            for (String label : pending) {
+                for (int i = 0; i < rt.actions.length; i++) {
+                    if (t.actions.get(i).name().equals(label)) {
+                        byAction[i] = body;
+                    }
+                }
+            }
+            pending.clear();
+            if (c.label() == null) {
+                dflt = body;
+            }
+        }
+        Exec fallback = dflt;
+        return f -> {
+            long r = apply.eval(f);
+            if (f.flow != Frame.NORMAL) {
+                return;
+            }
+            Exec body = byAction[(int) (r >>> 1)];
+            if (body == null) {
+                body = fallback;
+            }
+            if (body != null) {
+                body.run(f);
+            }
+        };
+    }
+}

@@ -1,0 +1,8 @@
+package dev.innet.p4sim.control;
+
+/** A rejected control-plane request. The switch state is unchanged when this is thrown. */
+public final class ControlException extends RuntimeException {
+    public ControlException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,3 @@
+package dev.innet.p4sim.control;
+
+public record CounterValue(long packets, long bytes) { }

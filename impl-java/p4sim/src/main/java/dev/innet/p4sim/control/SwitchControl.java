@@ -1,0 +1,66 @@
+package dev.innet.p4sim.control;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The target-neutral control-plane interface (P4Runtime-like semantics) that controllers and the
+ * switch OS program against. Implemented in-process by p4sim, by a client of p4sim's control port,
+ * and (where installed) by a driver for bmv2's runtime CLI. Names of tables, actions, registers and
+ * counters may be fully qualified ({@code MyIngress.t}) or short when unambiguous.
+ * Every method either succeeds completely or throws {@link ControlException} and changes nothing.
+ */
+public interface SwitchControl {
+    void addEntry(EntrySpec entry);
+
+    /** Replaces the action and arguments of the entry with the same match and priority. */
+    void modifyEntry(EntrySpec entry);
+
+    void deleteEntry(String table, List<Match> match, int priority);
+
+    List<EntrySpec> readEntries(String table);
+
+    void setDefaultAction(String table, String action, List<BigInteger> args);
+
+    EntrySpec readDefaultAction(String table);
+
+    /** Removes every non-const entry of a table. */
+    void clearTable(String table);
+
+    BigInteger registerRead(String register, int index);
+
+    /** Cells {@code from} to {@code to} inclusive. */
+    List<BigInteger> registerRead(String register, int from, int to);
+
+    void registerWrite(String register, int index, BigInteger value);
+
+    /** Writes {@code value} to cells {@code from} to {@code to} inclusive. */
+    void registerWrite(String register, int from, int to, BigInteger value);
+
+    void registerReset(String register);
+
+    CounterValue counterRead(String counter, int index);
+
+    void counterWrite(String counter, int index, CounterValue value);
+
+    void counterReset(String counter);
+
+    /** The direct counter of the entry with this match in {@code table}. */
+    CounterValue directCounterRead(String table, List<Match> match, int priority);
+
+    void multicastGroupSet(int group, List<Replica> replicas);
+
+    void multicastGroupDelete(int group);
+
+    void cloneSessionSet(int session, int port);
+
+    void cloneSessionDelete(int session);
+
+    /** Injects a frame as if it arrived on the CPU port. */
+    void packetOut(byte[] frame);
+
+    void onPacketIn(Consumer<PacketIn> sink);
+
+    void onDigest(Consumer<Digest> sink);
+}

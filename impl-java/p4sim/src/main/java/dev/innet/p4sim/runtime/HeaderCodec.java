@@ -1,0 +1,56 @@
+package dev.innet.p4sim.runtime;
+
+/**
+ * Moves one header type between packet bytes and frame slots. Headers are byte-aligned (as bmv2
+ * requires); fields inside them may have any width and alignment.
+ */
+public final class HeaderCodec {
+    public final String name;
+    /** Slot offset of each field relative to the header's validity slot. */
+    private final int[] slotOffsets;
+    private final int[] widths;
+    private final int[] bitOffsets;
+    public final int bits;
+    public final int bytes;
+
+    public HeaderCodec(String name, int[] slotOffsets, int[] widths) {
+        this.name = name;
+        this.slotOffsets = slotOffsets;
+        this.widths = widths;
+        this.bitOffsets = new int[widths.length];
+        int b = 0;
+        for (int i = 0; i < widths.length; i++) {
+            bitOffsets[i] = b;
+            b += widths[i];
+        }
+        this.bits = b;
+        this.bytes = b / 8;
+    }
+
+    /** Reads the header at byte {@code at} of {@code src} into slots at {@code base}; marks it valid. */
+    public void extract(byte[] src, int at, long[] s, int base) {
+        int bitBase = at * 8;
+        for (int i = 0; i < widths.length; i++) {
+            int w = widths[i];
+            if (w <= 64) {
+                s[base + slotOffsets[i]] = BitIO.read(src, bitBase + bitOffsets[i], w);
+            } else {
+                BitIO.readWide(src, bitBase + bitOffsets[i], w, s, base + slotOffsets[i]);
+            }
+        }
+        s[base] = 1;
+    }
+
+    /** Writes the header's fields from slots at {@code base} into {@code dst} at byte {@code at}. */
+    public void emit(long[] s, int base, byte[] dst, int at) {
+        int bitBase = at * 8;
+        for (int i = 0; i < widths.length; i++) {
+            int w = widths[i];
+            if (w <= 64) {
+                BitIO.write(dst, bitBase + bitOffsets[i], w, s[base + slotOffsets[i]]);
+            } else {
+                BitIO.writeWide(dst, bitBase + bitOffsets[i], w, s, base + slotOffsets[i]);
+            }
+        }
+    }
+}

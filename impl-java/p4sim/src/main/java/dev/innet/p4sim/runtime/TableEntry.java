@@ -1,0 +1,30 @@
+package dev.innet.p4sim.runtime;
+
+/**
+ * One installed table entry. Per key field: exact/ternary/lpm/optional keys match when
+ * {@code (key & mask) == value}; range keys when {@code lo <= key <= hi} (stored in value/mask).
+ */
+public final class TableEntry {
+    public final long[] value;
+    public final long[] mask;
+    public final int priority;
+    public final int prefixLength;
+    public ActionRuntime action;
+    /** Index of {@link #action} in the owning table's action list (what action_run reports). */
+    public int actionIndex;
+    public long[] args;
+    public long packets;
+    public long bytes;
+    /** Insertion sequence, to keep equal priorities in installation order. */
+    final long seq;
+
+    public TableEntry(long[] value, long[] mask, int priority, int prefixLength, ActionRuntime action, long[] args, long seq) {
+        this.value = value;
+        this.mask = mask;
+        this.priority = priority;
+        this.prefixLength = prefixLength;
+        this.action = action;
+        this.args = args;
+        this.seq = seq;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.innet.p4sim.v1model;
+
+import dev.innet.p4sim.compiler.CompiledProgram;
+import dev.innet.p4sim.control.SwitchControl;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One p4sim switch: a compiled program instance, its v1model packet path and its control plane.
+ * Not thread-safe and never starts threads: the embedding simulator calls {@link #process} and the
+ * control methods from its own event loop.
+ */
+public final class P4Switch {
+    private final V1ModelPipeline pipeline;
+    private final InProcessControl control;
+    private final SwitchConfig config;
+    private final CompiledProgram prog;
+    /** Where packet-out frames are transmitted from; set per process call. */
+    private PacketSink currentSink = (port, buf, off, len) -> { };
+
+    public record OutPacket(int port, byte[] frame) {
+        @Override
+        public String toString() {
+            return "OutPacket[port=" + port + ", " + frame.length + " bytes]";
+        }
+    }
+
+    public P4Switch(CompiledProgram prog, SwitchConfig config) {
+        this.config = config;
+        this.prog = prog;
+        this.pipeline = new V1ModelPipeline(prog, config);
+        this.control = new InProcessControl(prog, pipeline, frame -> {
+            if (config.cpuPort() < 0) {
+                throw new dev.innet.p4sim.control.ControlException("this switch has no CPU port for packet-out");
+            }
+            pipeline.process(config.cpuPort(), frame, 0, frame.length, currentSink);
+        });
+    }
+
+    /** Processes a frame received on {@code port}; packets leaving the switch go to {@code sink}. */
+    public void process(int port, byte[] frame, int off, int len, PacketSink sink) {
+        pipeline.process(port, frame, off, len, sink);
+    }
+
+    /** Convenience form that copies the output packets. */
+    public List<OutPacket> process(int port, byte[] frame) {
+        List<OutPacket> out = new ArrayList<>();
+        pipeline.process(port, frame, 0, frame.length,
+                (p, buf, off, len) -> out.add(new OutPacket(p, Arrays.copyOfRange(buf, off, off + len))));
+        return out;
+    }
+
+    /** Sends a frame as if from the controller on the CPU port; its outputs go to {@code sink}. */
+    public void packetOut(byte[] frame, PacketSink sink) {
+        PacketSink prev = currentSink;
+        currentSink = sink;
+        try {
+            control.packetOut(frame);
+        } finally {
+            currentSink = prev;
+        }
+    }
+
+    /** Introspection of a table's key fields and actions (tools such as the STF runner and the CLI use it). */
+    public dev.innet.p4sim.runtime.TableRuntime tableRuntime(String name) {
+        dev.innet.p4sim.runtime.TableRuntime t = prog.tables().get(name);
+        if (t == null) {
+            throw new dev.innet.p4sim.control.ControlException("unknown table '" + name + "' (tables: " + prog.tables().keySet() + ")");
+        }
+        return t;
+    }
+
+    public CompiledProgram program() {
+        return prog;
+    }
+
+    public SwitchControl control() {
+        return control;
+    }
+
+    public SwitchStats stats() {
+        return pipeline.stats;
+    }
+
+    public SwitchConfig config() {
+        return config;
+    }
+}

@@ -1,0 +1,277 @@
+package dev.innet.p4sim.v1model;
+
+import dev.innet.p4sim.compiler.CompiledProgram;
+import dev.innet.p4sim.control.Digest;
+import dev.innet.p4sim.control.PacketIn;
+import dev.innet.p4sim.control.Replica;
+import dev.innet.p4sim.runtime.ArchState;
+import dev.innet.p4sim.runtime.Frame;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The v1model packet path, following bmv2 simple_switch's after-ingress and after-egress rules:
+ * parser, verifyChecksum, ingress; then I2E clone, digests, resubmit, else multicast, else drop
+ * (egress_spec == 511), else unicast; per copy egress, computeChecksum, deparser; then E2E clone,
+ * drop, recirculate, else transmit. Single-threaded and synchronous: {@link #process} returns after
+ * every copy of the packet has left, so a simulation sees a deterministic order (the packet's own
+ * copies first, then clones, then resubmitted/recirculated passes, in request order).
+ */
+public final class V1ModelPipeline {
+    public static final int NORMAL = 0;
+    public static final int INGRESS_CLONE = 1;
+    public static final int EGRESS_CLONE = 2;
+    public static final int RECIRC = 4;
+    public static final int REPLICATION = 5;
+    public static final int RESUBMIT = 6;
+
+    private final CompiledProgram prog;
+    private final SwitchConfig config;
+    private final Frame f;
+    private final ArchState arch;
+    public final SwitchStats stats = new SwitchStats();
+    final Map<Integer, List<Replica>> multicastGroups = new HashMap<>();
+    final Map<Integer, Integer> cloneSessions = new HashMap<>();
+    Consumer<PacketIn> packetInSink = p -> { };
+    Consumer<Digest> digestSink = d -> { };
+    /** H, M and standard_metadata are the first slots of the frame: [0, phvSlots). */
+    private final int phvSlots;
+    private final long[] phvSnapshot;
+    private final ArrayDeque<Job> jobs = new ArrayDeque<>();
+
+    // standard_metadata slots
+    private final int smIngressPort;
+    private final int smEgressSpec;
+    private final int smEgressPort;
+    private final int smInstanceType;
+    private final int smPacketLength;
+    private final int smMcastGrp;
+    private final int smEgressRid;
+    private final int smParserError;
+    private final int smChecksumError;
+    private final int smIngressTs;
+    private final int smEgressTs;
+
+    /** A pending pass: ingress (resubmit/recirculate) or egress (clone). */
+    private record Job(boolean ingress, int port, int instanceType, byte[] bytes, long[] preserved, int fieldList, int ingressPort) { }
+
+    public V1ModelPipeline(CompiledProgram prog, SwitchConfig config) {
+        this.prog = prog;
+        this.config = config;
+        this.f = new Frame(prog.slots(), config.maxPacketBytes());
+        this.arch = prog.arch();
+        this.phvSlots = prog.smBase() + prog.smSlots();
+        if (prog.hdrBase() != 0 || prog.metaBase() != prog.hdrSlots() || prog.smBase() != prog.metaBase() + prog.metaSlots()) {
+            throw new IllegalStateException("compiler layout: H, M and standard_metadata must be contiguous at slot 0");
+        }
+        this.phvSnapshot = new long[phvSlots];
+        smIngressPort = prog.sm("ingress_port");
+        smEgressSpec = prog.sm("egress_spec");
+        smEgressPort = prog.sm("egress_port");
+        smInstanceType = prog.sm("instance_type");
+        smPacketLength = prog.sm("packet_length");
+        smMcastGrp = prog.sm("mcast_grp");
+        smEgressRid = prog.sm("egress_rid");
+        smParserError = prog.sm("parser_error");
+        smChecksumError = prog.sm("checksum_error");
+        smIngressTs = prog.sm("ingress_global_timestamp");
+        smEgressTs = prog.sm("egress_global_timestamp");
+    }
+
+    /** Runs one received frame through the switch; every resulting packet goes to {@code sink}. */
+    public void process(int port, byte[] frame, int off, int len, PacketSink sink) {
+        stats.received++;
+        if (len > f.in.length) {
+            stats.oversize++;
+            return;
+        }
+        System.arraycopy(frame, off, f.in, 0, len);
+        ingressPass(port & 0x1FF, len, NORMAL, null, -1, sink);
+        int passes = 0;
+        while (!jobs.isEmpty()) {
+            Job j = jobs.poll();
+            if (j.ingress()) {
+                if (++passes > config.maxPassesPerPacket()) {
+                    stats.loopLimitDrops++;
+                    continue;
+                }
+                System.arraycopy(j.bytes(), 0, f.in, 0, j.bytes().length);
+                ingressPass(j.port(), j.bytes().length, j.instanceType(), j.preserved(), j.fieldList(), sink);
+            } else {
+                cloneEgressPass(j, sink);
+            }
+        }
+    }
+
+    private void resetPhv() {
+        Arrays.fill(f.s, 0, phvSlots, 0L);
+        f.flow = Frame.NORMAL;
+        arch.clear();
+    }
+
+    private void ingressPass(int port, int len, int instanceType, long[] preserved, int fieldList, PacketSink sink) {
+        resetPhv();
+        long[] s = f.s;
+        s[smIngressPort] = port;
+        s[smInstanceType] = instanceType;
+        s[smPacketLength] = len;
+        s[smIngressTs] = config.clockMicros().getAsLong() & 0xFFFFFFFFFFFFL;
+        restore(preserved, fieldList);
+        f.inLen = len;
+        f.cursorBits = 0;
+        f.parserError = 0;
+        prog.parser().run(f);
+        if (f.flow == Frame.REJECT) {
+            s[smParserError] = f.parserError;
+            stats.parserErrors++;
+        }
+        f.flow = Frame.NORMAL;
+        int payloadStart = f.cursorBits >>> 3;
+        prog.verifyChecksum().run(f);
+        f.flow = Frame.NORMAL;
+        if (s[smChecksumError] != 0) {
+            stats.checksumErrors++;
+        }
+        prog.ingress().run(f);
+        f.flow = Frame.NORMAL;
+        afterIngress(port, len, payloadStart, sink);
+    }
+
+    private void afterIngress(int port, int len, int payloadStart, PacketSink sink) {
+        long[] s = f.s;
+        if (arch.cloneSession != ArchState.NONE) {
+            Integer clonePort = cloneSessions.get(arch.cloneSession);
+            if (clonePort == null) {
+                stats.cloneSessionMissing++;
+            } else {
+                stats.cloned++;
+                // I2E: the packet as it began this ingress pass, metadata reset except the field list
+                jobs.add(new Job(false, clonePort, INGRESS_CLONE, Arrays.copyOf(f.in, len),
+                        capture(arch.cloneFieldList), arch.cloneFieldList, port));
+            }
+        }
+        for (ArchState.DigestRecord d : arch.digests) {
+            stats.digests++;
+            digestSink.accept(new Digest(d.receiver(), d.values()));
+        }
+        if (arch.resubmitFieldList != ArchState.NONE) {
+            stats.resubmitted++;
+            jobs.add(new Job(true, port, RESUBMIT, Arrays.copyOf(f.in, len), capture(arch.resubmitFieldList),
+                    arch.resubmitFieldList, port));
+            return;
+        }
+        int group = (int) s[smMcastGrp];
+        if (group != 0) {
+            List<Replica> replicas = multicastGroups.get(group);
+            if (replicas == null) {
+                stats.multicastGroupMissing++;
+                return;
+            }
+            System.arraycopy(s, 0, phvSnapshot, 0, phvSlots);
+            for (Replica r : replicas) {
+                System.arraycopy(phvSnapshot, 0, s, 0, phvSlots);
+                stats.multicastReplicas++;
+                s[smEgressRid] = r.rid();
+                s[smInstanceType] = REPLICATION;
+                egressPass(r.port(), f.in, payloadStart, f.inLen - payloadStart, port, sink);
+            }
+            return;
+        }
+        if (s[smEgressSpec] == SwitchConfig.DROP_PORT) {
+            stats.dropped++;
+            return;
+        }
+        egressPass((int) s[smEgressSpec], f.in, payloadStart, f.inLen - payloadStart, port, sink);
+    }
+
+    /** A clone enters egress with no valid headers: its whole content is payload (bmv2 does not re-parse). */
+    private void cloneEgressPass(Job j, PacketSink sink) {
+        resetPhv();
+        long[] s = f.s;
+        s[smInstanceType] = j.instanceType();
+        s[smIngressPort] = j.ingressPort();
+        s[smPacketLength] = j.bytes().length;
+        s[smEgressSpec] = j.port();
+        restore(j.preserved(), j.fieldList());
+        egressPass(j.port(), j.bytes(), 0, j.bytes().length, j.ingressPort(), sink);
+    }
+
+    private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
+        long[] s = f.s;
+        s[smEgressPort] = port;
+        s[smEgressTs] = config.clockMicros().getAsLong() & 0xFFFFFFFFFFFFL;
+        arch.clear();
+        prog.egress().run(f);
+        f.flow = Frame.NORMAL;
+        prog.computeChecksum().run(f);
+        f.flow = Frame.NORMAL;
+        f.outLen = 0;
+        prog.deparser().run(f);
+        f.flow = Frame.NORMAL;
+        f.ensureOut(payloadLen);
+        System.arraycopy(payload, payloadOff, f.out, f.outLen, payloadLen);
+        f.outLen += payloadLen;
+        if (arch.cloneSession != ArchState.NONE) {
+            Integer clonePort = cloneSessions.get(arch.cloneSession);
+            if (clonePort == null) {
+                stats.cloneSessionMissing++;
+            } else {
+                stats.cloned++;
+                // E2E: the deparsed packet, with the field list's final egress values
+                jobs.add(new Job(false, clonePort, EGRESS_CLONE, Arrays.copyOf(f.out, f.outLen),
+                        capture(arch.cloneFieldList), arch.cloneFieldList, ingressPort));
+            }
+        }
+        if (s[smEgressSpec] == SwitchConfig.DROP_PORT) {
+            stats.dropped++;
+            return;
+        }
+        if (arch.recirculateFieldList != ArchState.NONE) {
+            stats.recirculated++;
+            jobs.add(new Job(true, ingressPort, RECIRC, Arrays.copyOf(f.out, f.outLen),
+                    capture(arch.recirculateFieldList), arch.recirculateFieldList, ingressPort));
+            return;
+        }
+        if (port == config.cpuPort()) {
+            stats.packetIns++;
+            packetInSink.accept(new PacketIn(Arrays.copyOf(f.out, f.outLen)));
+            return;
+        }
+        stats.transmitted++;
+        sink.emit(port, f.out, 0, f.outLen);
+    }
+
+    /** Values of a field list's fields now, to carry into a new pass. */
+    private long[] capture(int fieldList) {
+        List<int[]> ranges = fieldList < 0 ? null : prog.fieldLists().get(fieldList);
+        if (ranges == null) {
+            return null;
+        }
+        int n = 0;
+        for (int[] r : ranges) {
+            n += r[1];
+        }
+        long[] out = new long[n];
+        int k = 0;
+        for (int[] r : ranges) {
+            System.arraycopy(f.s, r[0], out, k, r[1]);
+            k += r[1];
+        }
+        return out;
+    }
+
+    private void restore(long[] values, int fieldList) {
+        if (values == null) {
+            return;
+        }
+        int k = 0;
+        for (int[] r : prog.fieldLists().get(fieldList)) {
+            System.arraycopy(values, k, f.s, r[0], r[1]);
+            k += r[1];
+        }
+    }
+}

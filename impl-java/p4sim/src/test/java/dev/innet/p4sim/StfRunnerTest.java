@@ -1,0 +1,55 @@
+package dev.innet.p4sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.p4sim.stf.StfRunner;
+import dev.innet.p4sim.v1model.P4Switch;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The STF runner must be able to fail: wrong bytes, missing and unexpected packets are reported. */
+class StfRunnerTest {
+    private static P4Switch basic() throws Exception {
+        return P4Sim.compile(Path.of(StfRunnerTest.class.getResource("/stf/basic.p4").toURI())).instantiate();
+    }
+
+    private static final String PKT = "00000000000100000000000208004500001c00004000401125cb0a0000020a0001051111222233334444";
+
+    @Test
+    void reportsWrongBytes() throws Exception {
+        List<String> f = new StfRunner(basic()).run("t.stf", """
+                add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/32 ipv4_forward(dstAddr:0x0a0b0c0d0e0f, port:4)
+                packet 1 %s
+                expect 4 0a0b0c0d0e0f000000000001080045 00001c000040004011
+                """.formatted(PKT));
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).contains("t.stf:3: packet on port 4 differs"), f.get(0));
+    }
+
+    @Test
+    void reportsMissingAndUnexpectedPackets() throws Exception {
+        List<String> f = new StfRunner(basic()).run("t.stf", """
+                add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/32 ipv4_forward(dstAddr:0x0a0b0c0d0e0f, port:4)
+                packet 1 %s
+                expect 5 0a0b
+                """.formatted(PKT));
+        assertEquals(2, f.size(), f.toString());
+        assertTrue(f.get(0).contains("expected packet on port 5 was not received") || f.get(1).contains("expected packet on port 5 was not received"));
+        assertTrue(String.join("", f).contains("unexpected packet on port 4"));
+    }
+
+    @Test
+    void reportsBadCommands() throws Exception {
+        List<String> f = new StfRunner(basic()).run("t.stf", """
+                add no_such_table k:1 a()
+                add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/40 ipv4_forward(dstAddr:1, port:4)
+                packet 1 %s
+                no_packet
+                """.formatted(PKT));
+        assertEquals(2, f.size(), f.toString());
+        assertTrue(f.get(0).contains("unknown table 'no_such_table'"), f.get(0));
+        assertTrue(f.get(1).contains("prefix length 40 out of range"), f.get(1));
+    }
+}

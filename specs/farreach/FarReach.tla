@@ -79,7 +79,7 @@ Newer(a, b) == IF b.s > a.s THEN b ELSE a          \* the record with the larger
 
 \* Client operation slots and history entries.
 NoOp   == [t |-> "none", k |-> "none", id |-> 0, floor |-> 0]
-NoRead == [k |-> "none", floor |-> 0, got |-> 0]
+NoRead == [c |-> "none", k |-> "none", floor |-> 0, got |-> 0]
 
 VARIABLES
     \* ---- switch (data plane registers, lost in a switch crash) ----
@@ -117,7 +117,9 @@ VARIABLES
     nClCrash,  \* client crashes
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
-    lastRead,  \* lastRead[c]: c's most recent completed read: key, floor (doneMax at start), value got
+    lastRead,  \* the most recent completed read (client, key, floor = doneMax[key] when it began,
+               \* value got); ReadsNotStale is checked in every state, so checking the latest
+               \* read checks every read
     pointCache,\* cache contents (valid records) at the current snapshot point
     snapTruth, \* pointCache of the snapshot that produced snap
     ackFloor,  \* doneMax at the latest switch crash
@@ -183,7 +185,7 @@ TypeOK ==
     /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nSnap \in 0..MaxSnap
     /\ nSwCrash \in 0..MaxSwitchCrash /\ nClCrash \in 0..MaxClientCrash
     /\ doneMax \in [Key -> Val]
-    /\ lastRead \in [Client -> [k : Key, floor : Val, got : Val] \cup {NoRead}]
+    /\ lastRead \in [c : Client, k : Key, floor : Val, got : Val] \cup {NoRead}
     /\ pointCache \in [Key -> Rec \cup {NoRec}]
     /\ snapTruth \in [Key -> Rec \cup {NoRec}]
     /\ ackFloor \in [Key -> Val]
@@ -211,7 +213,7 @@ Init ==
     /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0
     /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0
     /\ doneMax = [k \in Key |-> 0]
-    /\ lastRead = [c \in Client |-> NoRead]
+    /\ lastRead = NoRead
     /\ pointCache = [k \in Key |-> NoRec]
     /\ snapTruth = [k \in Key |-> NoRec]
     /\ ackFloor = [k \in Key |-> 0]
@@ -308,7 +310,7 @@ ClientReadHit(c, k) ==
     /\ up /\ pend[c] = NoOp /\ nR < MaxReads
     /\ Hit(k) /\ latest[k]
     /\ nR' = nR + 1
-    /\ lastRead' = [lastRead EXCEPT ![c] = [k |-> k, floor |-> doneMax[k], got |-> crec[k].v]]
+    /\ lastRead' = [c |-> c, k |-> k, floor |-> doneMax[k], got |-> crec[k].v]
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
@@ -357,8 +359,7 @@ ClientGetReply(m) ==
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
-            /\ lastRead' = [lastRead EXCEPT ![m.c] =
-                              [k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]]
+            /\ lastRead' = [c |-> m.c, k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]
        ELSE UNCHANGED <<pend, lastRead>>
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
@@ -390,11 +391,9 @@ ClientCrash(c) ==
     /\ nClCrash' = nClCrash + 1
     /\ pend' = [pend EXCEPT ![c] = NoOp]
     /\ pres' = [pres EXCEPT ![c] = [k \in Key |-> NoRec]]
-    /\ lastRead' = [lastRead EXCEPT ![c] = NoRead]
     /\ act' = [a |-> "ClientCrash", c |-> c]
     /\ UNCHANGED <<switchVars, store, ctrlVars, net,
-                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash,
-                   doneMax, pointCache, snapTruth, ackFloor>>
+                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Servers.  A server applies a record only if its seq is higher than the   *)
@@ -475,8 +474,7 @@ SwitchGetReply(m, d) ==
     /\ CountDup(d)
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
-            /\ lastRead' = [lastRead EXCEPT ![m.c] =
-                              [k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]]
+            /\ lastRead' = [c |-> m.c, k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]
        ELSE UNCHANGED <<pend, lastRead>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store,
@@ -487,17 +485,20 @@ SwitchGetReply(m, d) ==
 -----------------------------------------------------------------------------
 (* Controller: non-blocking cache admission (§3.2, Figures 3 and 4).         *)
 
+\* The controller admits only keys that are neither cached nor being admitted
+\* (being admitted implies cached), only into a free slot, within the budget.
+AdmitGuard(k) ==
+    /\ up /\ nAdmit < MaxAdmit
+    /\ IF BugNoMgmtDedup
+       THEN ~tbe[k] /\ (InCache(k) \/ NCached < CacheSize)
+       ELSE ~InCache(k) /\ NCached < CacheSize
+
 \* Steps (1)+(2) of atomic validity control: set the validity register
 \* invalid, install the key and the reported value, marked outdated (§3.2 (1)
 \* of Figure 3(b)).  Until step (3) requests for the key are cache misses.
-\* The controller admits only keys that are neither cached nor being
-\* admitted, and only into a free slot.
 AdmitInstall(m) ==
-    /\ up /\ m \in net /\ m.t = "hot"
-    /\ nAdmit < MaxAdmit
-    /\ IF BugNoMgmtDedup
-       THEN ~tbe[m.k] /\ (InCache(m.k) \/ NCached < CacheSize)
-       ELSE ~InCache(m.k) /\ NCached < CacheSize
+    /\ m \in net /\ m.t = "hot"
+    /\ AdmitGuard(m.k)
     /\ nAdmit' = nAdmit + 1
     /\ net' = net \ {m}
     /\ crec' = [crec EXCEPT ![m.k] = m.rec]
@@ -518,9 +519,12 @@ AdmitValidate(k) ==
     /\ UNCHANGED <<up, crec, latest, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
 
-\* A report the controller does not act on (key cached, cache full, policy).
+\* A report the controller cannot act on (key cached or being admitted, cache
+\* full, admission budget spent) is dropped.  (A report the policy merely
+\* declines is the same as a report never sent, so it needs no action.)
 DiscardHot(m) ==
     /\ m \in net /\ m.t = "hot"
+    /\ ~AdmitGuard(m.k)
     /\ net' = net \ {m}
     /\ act' = [a |-> "DiscardHot", k |-> m.k]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
@@ -743,8 +747,7 @@ Spec == Init /\ [][Next]_vars
 \* never returns a value older than the newest write to that key that was
 \* acknowledged before the read began.  (Values are write ids; for one key a
 \* smaller id is an older write.)
-ReadsNotStale ==
-    \A c \in Client : lastRead[c] /= NoRead => lastRead[c].got >= lastRead[c].floor
+ReadsNotStale == lastRead /= NoRead => lastRead.got >= lastRead.floor
 
 \* Zero-loss recovery: once the switch has crashed and recovery has run,
 \* every write acknowledged before the crash is stored at its server (or a

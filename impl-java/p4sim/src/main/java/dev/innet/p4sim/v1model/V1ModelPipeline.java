@@ -56,8 +56,13 @@ public final class V1ModelPipeline {
     private final int smIngressTs;
     private final int smEgressTs;
 
-    /** A pending pass: ingress (resubmit/recirculate) or egress (clone). */
-    private record Job(boolean ingress, int port, int instanceType, byte[] bytes, long[] preserved, int fieldList, int ingressPort) { }
+    /**
+     * A pending pass: ingress (resubmit/recirculate: {@code bytes} is the packet) or egress (clone:
+     * {@code bytes} is the original packet for I2E, which is parsed again as bmv2 does, or the payload
+     * after the copied headers {@code headers} for E2E).
+     */
+    private record Job(boolean ingress, int port, int instanceType, byte[] bytes, long[] preserved, int fieldList,
+                       int ingressPort, long[] headers) { }
 
     public V1ModelPipeline(CompiledProgram prog, SwitchConfig config) {
         this.prog = prog;
@@ -151,7 +156,7 @@ public final class V1ModelPipeline {
                 stats.cloned++;
                 // I2E: the packet as it began this ingress pass, metadata reset except the field list
                 jobs.add(new Job(false, clonePort, INGRESS_CLONE, Arrays.copyOf(f.in, len),
-                        capture(arch.cloneFieldList), arch.cloneFieldList, port));
+                        capture(arch.cloneFieldList), arch.cloneFieldList, port, null));
             }
         }
         for (ArchState.DigestRecord d : arch.digests) {
@@ -161,7 +166,7 @@ public final class V1ModelPipeline {
         if (arch.resubmitFieldList != ArchState.NONE) {
             stats.resubmitted++;
             jobs.add(new Job(true, port, RESUBMIT, Arrays.copyOf(f.in, len), capture(arch.resubmitFieldList),
-                    arch.resubmitFieldList, port));
+                    arch.resubmitFieldList, port, null));
             return;
         }
         int group = (int) s[smMcastGrp];
@@ -188,16 +193,46 @@ public final class V1ModelPipeline {
         egressPass((int) s[smEgressSpec], f.in, payloadStart, f.inLen - payloadStart, port, sink);
     }
 
-    /** A clone enters egress with no valid headers: its whole content is payload (bmv2 does not re-parse). */
+    /**
+     * I2E clones: bmv2 parses the original packet again (parser and checksum verification), clears all
+     * metadata, then copies the field list. E2E clones: the headers as egress left them, metadata cleared
+     * except the field list, and the same payload.
+     */
     private void cloneEgressPass(Job j, PacketSink sink) {
         resetPhv();
         long[] s = f.s;
+        byte[] payload;
+        int payloadOff;
+        int length;
+        if (j.instanceType() == INGRESS_CLONE) {
+            length = j.bytes().length;
+            System.arraycopy(j.bytes(), 0, f.in, 0, length);
+            f.inLen = length;
+            f.cursorBits = 0;
+            f.parserError = 0;
+            prog.parser().run(f);
+            int error = f.flow == Frame.REJECT ? f.parserError : 0;
+            f.flow = Frame.NORMAL;
+            prog.verifyChecksum().run(f);
+            f.flow = Frame.NORMAL;
+            Arrays.fill(s, prog.metaBase(), phvSlots, 0L);
+            s[smParserError] = error;
+            payload = f.in;
+            payloadOff = f.cursorBits >>> 3;
+        } else {
+            System.arraycopy(j.headers(), 0, s, prog.hdrBase(), j.headers().length);
+            payload = j.bytes();
+            payloadOff = 0;
+            length = j.bytes().length;
+        }
         s[smInstanceType] = j.instanceType();
         s[smIngressPort] = j.ingressPort();
-        s[smPacketLength] = j.bytes().length;
+        s[smPacketLength] = length;
         s[smEgressSpec] = j.port();
         restore(j.preserved(), j.fieldList());
-        egressPass(j.port(), j.bytes(), 0, j.bytes().length, j.ingressPort(), sink);
+        s[smInstanceType] = j.instanceType();
+        int payloadLen = (payload == f.in ? f.inLen : payload.length) - payloadOff;
+        egressPass(j.port(), payload, payloadOff, payloadLen, j.ingressPort(), sink);
     }
 
     private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
@@ -207,6 +242,8 @@ public final class V1ModelPipeline {
         arch.clear();
         prog.egress().run(f);
         f.flow = Frame.NORMAL;
+        long[] e2eHeaders = arch.cloneSession == ArchState.NONE ? null
+                : Arrays.copyOfRange(s, prog.hdrBase(), prog.hdrBase() + prog.hdrSlots());
         prog.computeChecksum().run(f);
         f.flow = Frame.NORMAL;
         f.outLen = 0;
@@ -221,9 +258,9 @@ public final class V1ModelPipeline {
                 stats.cloneSessionMissing++;
             } else {
                 stats.cloned++;
-                // E2E: the deparsed packet, with the field list's final egress values
-                jobs.add(new Job(false, clonePort, EGRESS_CLONE, Arrays.copyOf(f.out, f.outLen),
-                        capture(arch.cloneFieldList), arch.cloneFieldList, ingressPort));
+                // E2E: the headers as egress left them, the same payload, the field list's final egress values
+                jobs.add(new Job(false, clonePort, EGRESS_CLONE, Arrays.copyOfRange(payload, payloadOff, payloadOff + payloadLen),
+                        capture(arch.cloneFieldList), arch.cloneFieldList, ingressPort, e2eHeaders));
             }
         }
         if (s[smEgressSpec] == SwitchConfig.DROP_PORT) {
@@ -233,7 +270,7 @@ public final class V1ModelPipeline {
         if (arch.recirculateFieldList != ArchState.NONE) {
             stats.recirculated++;
             jobs.add(new Job(true, ingressPort, RECIRC, Arrays.copyOf(f.out, f.outLen),
-                    capture(arch.recirculateFieldList), arch.recirculateFieldList, ingressPort));
+                    capture(arch.recirculateFieldList), arch.recirculateFieldList, ingressPort, null));
             return;
         }
         if (port == config.cpuPort()) {

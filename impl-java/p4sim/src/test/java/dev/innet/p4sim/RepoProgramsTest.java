@@ -1,0 +1,50 @@
+package dev.innet.p4sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.innet.p4sim.stf.StfRunner;
+import dev.innet.p4sim.v1model.P4Switch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/** Every data plane in the repository's {@code p4/} compiles, and its {@code p4/tests/NAME.stf} passes. */
+class RepoProgramsTest {
+    static Path root() {
+        String r = System.getProperty("innet.root");
+        return Path.of(r == null ? "../.." : r).toAbsolutePath().normalize();
+    }
+
+    static List<Path> programs() throws IOException {
+        try (Stream<Path> s = Files.list(root().resolve("p4"))) {
+            return s.filter(p -> p.toString().endsWith(".p4")).sorted().toList();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> compileEachProgram() throws IOException {
+        List<Path> progs = programs();
+        assertFalse(progs.isEmpty(), "no p4/*.p4 under " + root());
+        return progs.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> P4Sim.compile(p)));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> runEachProgramsStf() throws IOException {
+        return programs().stream()
+                .filter(p -> Files.exists(stf(p)))
+                .map(p -> DynamicTest.dynamicTest(stf(p).getFileName().toString(), () -> {
+                    P4Switch sw = P4Sim.compile(p).instantiate();
+                    List<String> failures = new StfRunner(sw).run(stf(p).toString(), Files.readString(stf(p)));
+                    assertEquals(List.of(), failures, String.join("\n", failures));
+                }));
+    }
+
+    private static Path stf(Path program) {
+        return program.resolveSibling("tests").resolve(program.getFileName().toString().replaceAll("\\.p4$", ".stf"));
+    }
+}

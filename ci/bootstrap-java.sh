@@ -48,12 +48,13 @@ innet_bootstrap_java() {
   fi
 }
 
-# Build (and install into the local repository) every module, tests skipped; quiet unless it fails.
+# Build every module (tests skipped) inside the reactor; nothing of ours is installed into ~/.m2, so
+# two checkouts never see each other's snapshot jars. Quiet unless it fails.
 # Maven resolves dependencies once into ~/.m2; later runs download nothing.
 innet_build_java() {
   local log="$INNET_ROOT/.cache/logs/maven-build.log"
   mkdir -p "$(dirname "$log")"
-  if ! (cd "$INNET_ROOT/impl-java" && mvn -B -DskipTests install >"$log" 2>&1); then
+  if ! (cd "$INNET_ROOT/impl-java" && mvn -B -DskipTests package >"$log" 2>&1); then
     echo "innet: error: the Java build failed; last lines of $log:" >&2
     grep -E "ERROR|BUILD" "$log" | head -40 >&2 || tail -40 "$log" >&2
     return 1

@@ -186,12 +186,27 @@ public final class StorageServer implements Node {
                 : StoredRecord.value(msg.value(), msg.seq());
     }
 
+    /**
+     * Reports a key the switch marked hot, with the server's record so the controller can admit it
+     * without another round trip (§3.2). Uncacheable values (above 128 bytes) are not reported.
+     */
     private void maybeReportHot(InnetMessage msg) {
-        if ((msg.flags() & KvOp.FLAG_HOT) == 0 || !hot.observeHot(msg.key())) {
+        if ((msg.flags() & KvOp.FLAG_HOT) == 0) {
+            return;
+        }
+        Optional<StoredRecord> stored = store.get(msg.key());
+        if (stored.isPresent() && stored.get().value().length > InnetMessage.MAX_CACHED_VALUE_BYTES) {
+            return;
+        }
+        if (!hot.observeHot(msg.key())) {
             return;
         }
         stats.hotReports++;
-        InnetMessage report = InnetMessage.of(KvOp.HOT_REPORT, msg.reqId(), msg.key(), hot.count(msg.key()), new byte[0]);
+        StoredRecord r = stored.orElse(null);
+        int status = r == null || r.deleted() ? KvStatus.NOT_FOUND : KvStatus.OK;
+        int flags = r != null && r.deleted() ? KvOp.FLAG_DELETED : 0;
+        InnetMessage report = new InnetMessage(KvOp.HOT_REPORT, flags, status, msg.reqId(), msg.key(),
+                r == null ? 0 : r.seq(), new byte[0], r == null ? new byte[0] : r.value());
         int controller = config.controllerHost();
         ctx.network().send(new UdpFrame(RackAddressing.hostMac(controller), RackAddressing.hostMac(ctx.hostNumber()),
                 myIp, RackAddressing.hostIp(controller), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT, report.encode()));

@@ -185,8 +185,9 @@ class StorageServerTest {
     }
 
     @Test
-    void hotKeyIsReportedOncePerPeriod() throws Exception {
+    void hotKeyIsReportedOncePerPeriodWithItsRecord() throws Exception {
         byte[] k = ownedKey(7);
+        send(KvOp.PUT_SEQ, 0, k, 5, "hotvalue");
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(SERVER), RackAddressing.hostMac(CLIENT),
                 RackAddressing.hostIp(CLIENT), RackAddressing.hostIp(SERVER), 40000, KvOp.KV_PORT,
                 new InnetMessage(KvOp.GET, KvOp.FLAG_HOT, 0, 1, k, 0, new byte[0], new byte[0]).encode());
@@ -199,7 +200,11 @@ class StorageServerTest {
         UdpFrame report = ctx.sent.stream().map(StorageServerTest::decodeQuietly)
                 .filter(f -> f.dstPort() == KvOp.CONTROL_PORT).findFirst().orElseThrow();
         assertEquals(RackAddressing.hostIp(CONTROLLER), report.dstIp());
-        assertArrayEquals(k, InnetMessage.decode(report.payload()).key());
+        InnetMessage decoded = InnetMessage.decode(report.payload());
+        assertArrayEquals(k, decoded.key());
+        assertEquals(KvOp.HOT_REPORT, decoded.op());
+        assertEquals(5, decoded.seq());
+        assertEquals("hotvalue", text(decoded));
     }
 
     @Test

@@ -1,4 +1,4 @@
------------------------------ MODULE MCPegasus -----------------------------
-(* Small model of the core protocol (S6.2): see MCPegasus.cfg for bounds. *)
+-------------------- MODULE MCPegasus --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasus.cfg. *)
 EXTENDS MCPegasusBase
-=============================================================================
+============================================================

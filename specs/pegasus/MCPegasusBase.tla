@@ -5,9 +5,9 @@
 (***************************************************************************)
 EXTENDS Pegasus
 
-\* Keys are 1..n; key k lives on server ((k - 1) mod NServers) + 1, a fixed
+\* Keys are 1..n; key k lives on server (k mod NServers) + 1, a fixed
 \* stand-in for the consistent hashing of S5.
-MCHome == [k \in Keys |-> ((k - 1) % NServers) + 1]
+MCHome == [k \in Keys |-> (k % NServers) + 1]
 
 \* The fingerprint leaves out `act`: it records how a state was reached, not
 \* what it is, and keeping it would multiply the states for nothing.

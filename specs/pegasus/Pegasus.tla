@@ -533,7 +533,14 @@ DirectoryInv    == DirVerCompleted /\ DirRsetFresh /\ DirHomeFresh
 (* This is stronger than linearizability (it fixes the order), and it is   *)
 (* the order the paper's argument (S6.2.3) uses.                           *)
 (***************************************************************************)
-LinReadsFresh  == \A r \in RIds : rd[r].st = "done" => rd[r].ver >= rd[r].floor
+\* Value form of the same rule: the returned value was written (took effect)
+\* at or above the floor, i.e. it is not older than the last completed write.
+FreshValue(k, x, floor) ==
+  IF x = 0 THEN floor = 0
+  ELSE \E e \in Effective(k) : e[1] = x /\ e[2] >= floor
+LinReadsFresh  == \A r \in RIds : rd[r].st = "done" =>
+                    /\ rd[r].ver >= rd[r].floor
+                    /\ FreshValue(rd[r].key, rd[r].val, rd[r].floor)
 LinWritesAfter == \A w \in WIds : wr[w].st = "done" => wr[w].ver > wr[w].floor
 LinReadValues  == \A r \in RIds : rd[r].st = "done" =>
                     rd[r].val = ValueAt(rd[r].key, rd[r].ver)

@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasusCtl --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasusCtl.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasus_AddOnLower --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasus_AddOnLower.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasus_EarlyRemove --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasus_EarlyRemove.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

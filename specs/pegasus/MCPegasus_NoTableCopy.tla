@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasus_NoTableCopy --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasus_NoTableCopy.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

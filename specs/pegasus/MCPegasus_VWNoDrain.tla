@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasus_VWNoDrain --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasus_VWNoDrain.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Random differential scenarios for netcache.p4 and farreach.p4.
+
+A reference model of the case tables of docs/p4-programs.md (sections 4 and 5), written from the
+document and not from the P4 code, drives a random sequence of client requests, synthetic server
+replies and control-plane register writes, and writes the packets the switch must emit as an STF file
+(format: p4/tests/README.md). Running the STF against the program compares program and document on
+thousands of packets, including states no hand-written scenario reaches.
+
+    python3 p4/tests/random_stf.py farreach 7 400 > /tmp/fr7.stf   # program, seed, steps
+
+Deterministic for a given seed; sampling stays at its default (every request counted).
+"""
+import random
+import sys
+import zlib
+
+import gen_stf as g
+
+CLIENTS = {1: 1, 3: 3}            # host -> port
+SEQ_SLOTS, CMS_WIDTH = 32768, 65536
+SALTS = [0x00000000, 0x9e3779b9, 0x7f4a7c15, 0x5bd1e995]
+LENGTHS = [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 100, 120, 127, 128, 129, 200]
+
+
+def slot(k):
+    return zlib.crc32(k) % SEQ_SLOTS
+
+
+def cms_cells(k):
+    return [(r, zlib.crc32(k + s.to_bytes(4, "big")) % CMS_WIDTH) for r, s in enumerate(SALTS)]
+
+
+class Record:
+    def __init__(self, value, seq, latest):
+        self.valid = True
+        self.latest = latest
+        self.deleted = False
+        self.evicting = False
+        self.seq = seq
+        self.value = value
+        self.saved_epoch = 0
+
+
+class Model:
+    def __init__(self, program, rnd, stf):
+        self.program = program
+        self.rnd = rnd
+        self.t = stf
+        self.keys = [g.key(n) for n in ("k0", "k1", "k2", "k3", "k4", "k5")]
+        self.index = {}           # key -> cache index (lookup entries)
+        self.rec = {}             # key -> Record (farreach) / dict (netcache)
+        self.ctr = {}             # seq slot -> last assigned
+        self.cms = {}             # (row, cell) -> count
+        self.epoch = 0
+        self.req = 0
+        self.pending = []         # forwarded requests a synthetic server may answer: (op, key, req, host)
+
+    # ---- helpers ----------------------------------------------------------------------------
+    def value(self):
+        n = self.rnd.choice(LENGTHS)
+        return bytes(self.rnd.randrange(256) for _ in range(n))
+
+    def req_frame(self, host, msg):
+        return g.frame(host, g.SERVER, g.CLIENT_UDP, g.KV_PORT, msg)
+
+    def reply_frame(self, host, msg):
+        return g.frame(g.SERVER, host, g.KV_PORT, g.CLIENT_UDP, msg)
+
+    def count_uncached(self, k):
+        cells = cms_cells(k)
+        for c in cells:
+            self.cms[c] = self.cms.get(c, 0) + 1
+        return min(self.cms[c] for c in cells) >= g_threshold()
+
+    # ---- control plane ----------------------------------------------------------------------
+    def admit(self, k):
+        idx = len(self.index) + 3
+        value = self.value()[:128]
+        seq = self.rnd.choice([0, self.ctr.get(slot(k), 0)])
+        t = self.t
+        t.comment("admit %s at %d" % (k.rstrip(b"\0").decode(), idx))
+        if self.program == "farreach":
+            latest = self.rnd.random() < 0.5
+            t.reg("record_valid", idx, 0)
+            t.install_value(idx, value)
+            t.reg("record_seq", idx, seq)
+            t.reg("record_latest", idx, int(latest))
+            t.reg("record_deleted", idx, 0)
+            t.reg("record_evicting", idx, 0)
+            t.reg("record_saved_epoch", idx, self.epoch)
+            t.lookup(k, idx)
+            t.reg("record_valid", idx, 1)
+            r = Record(value, seq, latest)
+            r.saved_epoch = self.epoch
+            self.rec[k] = r
+        else:
+            t.reg("record_valid", idx, 0)
+            t.reg("record_seq", idx, 0)
+            t.lookup(k, idx)
+            self.rec[k] = {"valid": False, "seq": 0, "value": b""}
+        self.index[k] = idx
+
+    def control_step(self):
+        r = self.rnd.random()
+        uncached = [k for k in self.keys if k not in self.index]
+        if r < 0.3 and uncached:
+            self.admit(self.rnd.choice(uncached))
+        elif self.program == "farreach" and r < 0.6 and self.index:
+            k = self.rnd.choice(list(self.index))
+            v = int(not self.rec[k].evicting)
+            self.t.reg("record_evicting", self.index[k], v)
+            self.rec[k].evicting = bool(v)
+        elif self.program == "farreach":
+            self.epoch = self.rnd.choice([0, self.epoch + 1])
+            self.t.reg("snapshot_epoch", 0, self.epoch)
+
+    # ---- packets ----------------------------------------------------------------------------
+    def client_step(self):
+        host = self.rnd.choice(list(CLIENTS))
+        k = self.rnd.choice(self.keys)
+        op = self.rnd.choice([g.GET, g.GET, g.PUT, g.PUT, g.DEL])
+        self.req += 1
+        req = self.req
+        value = self.value() if op == g.PUT else b""
+        self.t.packet(CLIENTS[host], self.req_frame(host, g.innet(op, k, req, value=value)))
+        if self.program == "farreach":
+            self.farreach_request(host, op, k, req, value)
+        else:
+            self.netcache_request(host, op, k, req, value)
+
+    def numbered(self, op, k):
+        s = slot(k)
+        self.ctr[s] = self.ctr.get(s, 0) + 1
+        return (g.PUT_SEQ if op == g.PUT else g.DEL_SEQ), self.ctr[s]
+
+    def forward(self, host, op, k, req, seq=0, value=b"", flags=0, count=True):
+        if count and self.count_uncached(k):
+            flags |= g.HOT
+        self.t.expect(2, self.req_frame(host, g.innet(op, k, req, seq=seq, value=value, flags=flags)))
+        if op in (g.GET_FOR_CACHE, g.PUT_SEQ, g.DEL_SEQ):
+            self.pending.append((op, k, req, host))
+
+    def answer(self, host, msg):
+        self.t.expect(CLIENTS[host], self.reply_frame(host, msg))
+
+    def farreach_request(self, host, op, k, req, value):
+        seq = 0
+        if op != g.GET:
+            op, seq = self.numbered(op, k)
+        r = self.rec.get(k)
+        if r is None or not r.valid:
+            self.forward(host, op, k, req, seq, value)
+            return
+        parsed = len(value) <= 128
+        if op == g.GET:
+            if r.latest:
+                if r.deleted:
+                    self.answer(host, g.innet(g.GET_REPLY, k, req, seq=r.seq, status=g.NOT_FOUND, flags=g.FROM_SWITCH))
+                else:
+                    self.answer(host, g.innet(g.GET_REPLY, k, req, seq=r.seq, value=r.value, flags=g.FROM_SWITCH))
+            elif not r.evicting:
+                self.forward(host, g.GET_FOR_CACHE, k, req, count=False)
+            else:
+                self.forward(host, g.GET_EMBED, k, req, seq=r.seq, value=b"" if r.deleted else r.value,
+                             flags=g.DELETED if r.deleted else 0, count=False)
+            return
+        if not r.evicting and (op == g.DEL_SEQ or parsed):
+            self.report_original(k, req, r)
+            r.latest, r.seq = True, seq
+            if op == g.PUT_SEQ:
+                r.deleted, r.value = False, value
+                self.answer(host, g.innet(g.PUT_REPLY, k, req, seq=seq, flags=g.FROM_SWITCH))
+            else:
+                r.deleted, r.value = True, b""
+                self.answer(host, g.innet(g.DEL_REPLY, k, req, seq=seq, flags=g.FROM_SWITCH))
+        else:
+            r.latest = False
+            self.forward(host, op, k, req, seq, value, count=False)
+
+    def report_original(self, k, req, r):
+        if self.epoch != 0 and r.saved_epoch != self.epoch:
+            r.saved_epoch = self.epoch
+            msg = g.innet(g.SNAPSHOT_ORIGINAL, k, req, seq=r.seq, value=b"" if r.deleted else r.value,
+                          flags=g.DELETED if r.deleted else 0)
+            self.t.expect(64, g.snapshot_original(msg))
+
+    def netcache_request(self, host, op, k, req, value):
+        seq = 0
+        if op != g.GET:
+            op, seq = self.numbered(op, k)
+        r = self.rec.get(k)
+        if r is None:
+            self.forward(host, op, k, req, seq, value)
+            return
+        if op == g.GET:
+            if r["valid"]:
+                self.answer(host, g.innet(g.GET_REPLY, k, req, seq=r["seq"], value=r["value"], flags=g.FROM_SWITCH))
+            else:
+                self.forward(host, g.GET_FOR_CACHE, k, req, count=False)
+            return
+        r["valid"] = False
+        if op == g.PUT_SEQ and len(value) <= 128:
+            r["seq"], r["value"] = seq, value
+        else:
+            r["seq"] = 0
+        self.forward(host, op, k, req, seq, value, count=False)
+
+    def server_step(self):
+        """A synthetic server answers one forwarded request (any order, any seq)."""
+        if not self.pending:
+            return
+        op, k, req, host = self.pending.pop(self.rnd.randrange(len(self.pending)))
+        bound = self.ctr.get(slot(k), 0)
+        seq = max(0, bound - self.rnd.choice([0, 0, 1, 2]))
+        if op == g.GET_FOR_CACHE:
+            status = self.rnd.choice([g.OK, g.OK, g.NOT_FOUND])
+            value = self.value() if status == g.OK else b""
+            flags = g.DELETED if status == g.NOT_FOUND and self.rnd.random() < 0.5 else 0
+            self.t.packet(2, self.reply_frame(host, g.innet(g.GET_FOR_CACHE_REPLY, k, req, seq=seq, value=value,
+                                                               status=status, flags=flags)))
+            self.get_for_cache_reply(k, req, seq, status, value)
+            self.answer(host, g.innet(g.GET_REPLY, k, req, seq=seq, value=value, status=status, flags=flags))
+        else:
+            reply_op = g.PUT_REPLY if op == g.PUT_SEQ else g.DEL_REPLY
+            self.t.packet(2, self.reply_frame(host, g.innet(reply_op, k, req, seq=seq)))
+            if self.program == "netcache" and reply_op == g.PUT_REPLY:
+                r = self.rec.get(k)
+                if r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"] and seq >= bound:
+                    r["valid"] = True
+            self.answer(host, g.innet(reply_op, k, req, seq=seq))
+
+    def get_for_cache_reply(self, k, req, seq, status, value):
+        bound = self.ctr.get(slot(k), 0)
+        parsed = len(value) <= 128
+        r = self.rec.get(k)
+        if self.program == "farreach":
+            if (r is not None and r.valid and not r.latest and not r.evicting and parsed
+                    and status in (g.OK, g.NOT_FOUND) and seq >= bound):
+                self.report_original(k, req, r)
+                r.latest, r.seq = True, seq
+                r.deleted = status == g.NOT_FOUND
+                r.value = value if status == g.OK else b""
+        else:
+            if r is not None and not r["valid"] and status == g.OK and parsed and seq >= bound:
+                r["valid"], r["seq"], r["value"] = True, seq, value
+
+
+def g_threshold():
+    return 20
+
+
+def main():
+    program, seed, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rnd = random.Random(seed)
+    t = g.Stf("%s.p4, random scenario seed %d, %d steps (p4/tests/random_stf.py)" % (program, seed, steps))
+    t.routes()
+    t.cmd("add MyIngress.ipv4_forward hdr.ipv4.dst_addr:0x0a000003 MyIngress.set_egress_port(port:3)")
+    if program == "farreach":
+        t.cmd("mirroring_add %d %d" % (g.CPU_CLONE_SESSION, 64))
+    m = Model(program, rnd, t)
+    for _ in range(steps):
+        x = rnd.random()
+        if x < 0.08:
+            m.control_step()
+        elif x < 0.65:
+            m.client_step()
+        else:
+            m.server_step()
+    print("\n".join(t.lines))
+
+
+if __name__ == "__main__":
+    main()

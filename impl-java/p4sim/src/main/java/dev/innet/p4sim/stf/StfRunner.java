@@ -165,15 +165,26 @@ public final class StfRunner {
                 match[i] = new Match.Wildcard();
             }
         }
-        if (t.usesPriority && priority == 0) {
-            priority = 1;
-        }
-        if (!t.usesPriority) {
-            priority = 0;
-        }
+        priority = t.usesPriority ? fromBmv2Priority(priority, first == 2) : 0;
         ActionText a = parseAction(table, actionName + argText);
         control.addEntry(new EntrySpec(table, List.of(match), priority, a.name, a.args));
     }
+
+    /**
+     * STF (like bmv2's runtime CLI) uses "smaller priority value wins"; the control API uses
+     * P4Runtime's "larger wins". A missing priority is the lowest.
+     */
+    public static int fromBmv2Priority(int bmv2, boolean given) {
+        if (!given) {
+            return 1;
+        }
+        if (bmv2 < 0 || bmv2 >= BMV2_PRIORITY_LIMIT) {
+            throw new IllegalArgumentException("priority " + bmv2 + " out of range [0, " + (BMV2_PRIORITY_LIMIT - 1) + "]");
+        }
+        return BMV2_PRIORITY_LIMIT - bmv2;
+    }
+
+    public static final int BMV2_PRIORITY_LIMIT = 1 << 24;
 
     private TableRuntime tableRuntime(String name) {
         return sw.tableRuntime(name);

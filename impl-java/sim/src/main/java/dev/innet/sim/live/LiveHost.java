@@ -30,6 +30,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,6 +72,8 @@ public final class LiveHost implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong droppedInbound = new AtomicLong();
     private final AtomicLong unroutable = new AtomicLong();
+    /** Futures of {@link #call} not yet run: failed when the loop stops, so callers never wait forever. */
+    private final Set<CompletableFuture<?>> pendingCalls = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
     private Thread loop;
 
@@ -102,10 +105,14 @@ public final class LiveHost implements AutoCloseable {
         }
     }
 
-    /** Binds the sockets (registering them in a mapped address book), starts the threads, then the node. */
-    public void start() {
-        if (loop != null) {
-            throw new IllegalStateException("already started");
+    /**
+     * Binds the sockets, registering them in a mapped address book. Bind every host of a test before
+     * starting any, or the first frames may go to an endpoint nobody has registered yet (and be lost,
+     * as UDP to a closed port would be). {@link #start()} binds if this was not called.
+     */
+    public void bind() {
+        if (!channelByPort.isEmpty()) {
+            throw new IllegalStateException("already bound");
         }
         try {
             for (int port : ports) {
@@ -124,6 +131,16 @@ public final class LiveHost implements AutoCloseable {
             closeChannels();
             throw new UncheckedIOException("binding sockets of h" + hostNumber, e);
         }
+    }
+
+    /** Starts the threads, then the node (its {@code onStart} runs first on the event loop). */
+    public void start() {
+        if (loop != null) {
+            throw new IllegalStateException("already started");
+        }
+        if (channelByPort.isEmpty()) {
+            bind();
+        }
         running = true;
         int incarnation = nextIncarnation();
         LiveContext ctx = new LiveContext(incarnation);
@@ -131,7 +148,9 @@ public final class LiveHost implements AutoCloseable {
             node = factory.create();
             node.onStart(ctx);
         });
-        loop = Thread.ofPlatform().name("innet-h" + hostNumber + "-loop").start(this::runLoop);
+        // Assigned before it starts: the context checks handlers run on exactly this thread.
+        loop = Thread.ofPlatform().name("innet-h" + hostNumber + "-loop").unstarted(this::runLoop);
+        loop.start();
         for (var e : channelByPort.entrySet()) {
             int port = e.getKey();
             DatagramChannel ch = e.getValue();
@@ -143,6 +162,8 @@ public final class LiveHost implements AutoCloseable {
     /** Runs {@code task} on the event loop with the node, as if it were a handler; the future completes with its result. */
     public <T> CompletableFuture<T> call(Function<Node, T> task) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        pendingCalls.add(result);
+        result.whenComplete((v, e) -> pendingCalls.remove(result));
         Runnable r = () -> {
             try {
                 result.complete(task.apply(node));
@@ -151,10 +172,20 @@ public final class LiveHost implements AutoCloseable {
                 throw e;
             }
         };
-        if (!inbox.offer(r)) {
+        if (!running) {
+            result.completeExceptionally(new IllegalStateException("h" + hostNumber + " is not running", failure.get()));
+        } else if (!inbox.offer(r)) {
             result.completeExceptionally(new IllegalStateException("h" + hostNumber + " inbox full"));
+        } else if (!running) {
+            failPendingCalls(); // the loop stopped while we queued: nobody will run the task
         }
         return result;
+    }
+
+    private void failPendingCalls() {
+        for (CompletableFuture<?> f : List.copyOf(pendingCalls)) {
+            f.completeExceptionally(new IllegalStateException("h" + hostNumber + " stopped", failure.get()));
+        }
     }
 
     /** The first exception a handler threw (which stopped the host), or null. */
@@ -212,6 +243,9 @@ public final class LiveHost implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // close() asked us to stop
+        } finally {
+            running = false;
+            failPendingCalls();
         }
     }
 

@@ -25,7 +25,7 @@ class LiveHostTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     private static LiveHost host(int h, dev.innet.sim.NodeFactory factory, AddressBook book, List<Integer> ports, Path dir) {
-        return new LiveHost(h, factory, book, ports, LOOPBACK, new SeededRandom(h), new FileDurableStore(dir.resolve("h" + h)), null);
+        return new LiveHost(h, factory, book, ports, LOOPBACK, new SeededRandom(h), new FileDurableStore(dir.resolve("h" + h)), System.err);
     }
 
     @Test
@@ -33,15 +33,17 @@ class LiveHostTest {
         AddressBook book = AddressBook.mapped();
         try (LiveHost one = host(1, () -> new GossipNode(List.of(2), 20, 500_000, false), book, List.of(GossipNode.PORT), dir);
              LiveHost two = host(2, () -> new GossipNode(List.of(1), 20, 500_000, false), book, List.of(GossipNode.PORT), dir)) {
+            one.bind(); // both endpoints exist before the first ping
+            two.bind();
             one.start();
             two.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             int[] counts = new int[4];
             while (System.nanoTime() < deadline) {
-                counts[0] = one.call(n -> ((GossipNode) n).pingsReceived).get();
-                counts[1] = one.call(n -> ((GossipNode) n).pongsReceived).get();
-                counts[2] = two.call(n -> ((GossipNode) n).pingsReceived).get();
-                counts[3] = two.call(n -> ((GossipNode) n).pongsReceived).get();
+                counts[0] = one.call(n -> ((GossipNode) n).pingsReceived).get(10, TimeUnit.SECONDS);
+                counts[1] = one.call(n -> ((GossipNode) n).pongsReceived).get(10, TimeUnit.SECONDS);
+                counts[2] = two.call(n -> ((GossipNode) n).pingsReceived).get(10, TimeUnit.SECONDS);
+                counts[3] = two.call(n -> ((GossipNode) n).pongsReceived).get(10, TimeUnit.SECONDS);
                 if (counts[0] == 20 && counts[1] == 20 && counts[2] == 20 && counts[3] == 20) {
                     break;
                 }
@@ -50,7 +52,8 @@ class LiveHostTest {
             assertArrayEquals(new int[] {20, 20, 20, 20}, counts, "pings/pongs at h1 and h2");
             assertNull(one.failure());
             assertNull(two.failure());
-            assertEquals(0, one.call(n -> ((GossipNode) n).malformedReceived).get());
+            assertEquals(0, one.unroutable() + two.unroutable() + one.droppedInbound() + two.droppedInbound());
+            assertEquals(0, one.call(n -> ((GossipNode) n).malformedReceived).get(10, TimeUnit.SECONDS));
         }
     }
 
@@ -59,6 +62,8 @@ class LiveHostTest {
         AddressBook book = AddressBook.mapped();
         try (LiveHost client = host(1, ProbeNode::new, book, List.of(40000), dir);
              LiveHost server = host(2, ProbeNode::new, book, List.of(5008), dir)) {
+            client.bind();
+            server.bind();
             client.start();
             server.start();
             byte[] sent = client.call(n -> {
@@ -66,7 +71,7 @@ class LiveHostTest {
                 byte[] frame = p.frameTo(2, 42);
                 p.ctx.network().send(frame);
                 return frame;
-            }).get();
+            }).get(10, TimeUnit.SECONDS);
             byte[] got = awaitFrame(server);
             assertArrayEquals(sent, got, "live delivery rebuilds the exact frame a simulated switch would deliver");
 
@@ -78,7 +83,7 @@ class LiveHostTest {
                     throw new AssertionError(e);
                 }
                 return null;
-            }).get();
+            }).get(10, TimeUnit.SECONDS);
             UdpFrame reply = UdpFrame.decode(awaitFrame(client));
             assertEquals(RackAddressing.hostIp(2), reply.srcIp());
             assertEquals(5008, reply.srcPort());
@@ -93,7 +98,7 @@ class LiveHostTest {
             try (LiveHost h = new LiveHost(1, ProbeNode::new, book, List.of(6000 + expected), LOOPBACK,
                     new SeededRandom(1), new FileDurableStore(dir.resolve("h1")), null)) {
                 h.start();
-                assertEquals(expected, h.call(n -> ((ProbeNode) n).ctx.incarnation()).get());
+                assertEquals(expected, h.call(n -> ((ProbeNode) n).ctx.incarnation()).get(10, TimeUnit.SECONDS));
             }
         }
     }
@@ -104,7 +109,7 @@ class LiveHostTest {
             byte[] frame = host.call(n -> {
                 ProbeNode p = (ProbeNode) n;
                 return p.received.isEmpty() ? null : p.received.get(0).frame();
-            }).get();
+            }).get(10, TimeUnit.SECONDS);
             if (frame != null) {
                 return frame;
             }

@@ -45,6 +45,10 @@ CONSTANTS
     MaxLoss,       \* how many messages the network may drop
     MaxDup,        \* how many deliveries may leave a copy in flight
     MaxTimeouts,   \* how many timeout-driven re-sends may happen in all
+    SpuriousTimeouts, \* TRUE: a timeout may fire while the message it waits
+                   \*   for is still in flight; FALSE: only after a loss
+    TimeoutKinds,  \* which timeouts exist: a subset of {"client", "clear",
+                   \*   "stale"} (client retry, clear retry, stale entry)
     MaxMdnCrash,   \* how many metadata node crashes
     MaxSwCrash,    \* how many switch crashes
     BugOverwrite, BugClearAny, BugNoValidate   \* buggy variants, see above
@@ -53,6 +57,8 @@ ASSUME /\ SlotOf \in [Keys -> Slots]
        /\ FpOf \in [Keys -> Nat]
        /\ NoKey \notin Keys /\ NoW \notin Writes
        /\ \A n \in {MaxLoss, MaxDup, MaxTimeouts, MaxMdnCrash, MaxSwCrash} : n \in Nat
+       /\ SpuriousTimeouts \in BOOLEAN
+       /\ TimeoutKinds \subseteq {"client", "clear", "stale"}
        /\ \A b \in {BugOverwrite, BugClearAny, BugNoValidate} : b \in BOOLEAN
 
 VARIABLES
@@ -400,10 +406,14 @@ ClientReadRetry(m) ==
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr, wr, rd, clock>>
 
 (***************************************************************************)
-(* Timeouts (III-E 1).  A timeout may fire at any time (jitter can look    *)
-(* like loss); all re-sends are idempotent.  They share one budget.        *)
+(* Timeouts (III-E 1).  The paper sets the timeout to about 100 round    *)
+(* trips, so that it "highly probably" means a genuine loss.  With         *)
+(* SpuriousTimeouts a timeout may fire at any time (jitter); without, only *)
+(* once nothing it waits for is in flight any more.  All re-sends are      *)
+(* idempotent.  They share one budget.                                     *)
 (***************************************************************************)
-Timeout(name, args, out) ==
+Timeout(name, args, waitingFor(_), out) ==
+    /\ SpuriousTimeouts \/ \A m \in net : ~waitingFor(m)
     /\ faults.timeout < MaxTimeouts
     /\ faults' = [faults EXCEPT !.timeout = @ + 1]
     /\ net' = net \cup out
@@ -413,20 +423,26 @@ Timeout(name, args, out) ==
 \* III-E 1, Table II (critical path): the client re-sends the request of
 \* the phase it is in.
 ClientWriteTimeout(w) ==
+    /\ "client" \in TimeoutKinds
     /\ wr[w].st \in {"data", "meta"}
-    /\ Timeout("ClientWriteTimeout", <<w>>,
+    /\ LET ops(m) == m.w = w /\ m.type \in {"WReq", "WRep", "WAck", "WFb", "MReq", "MRep"}
+       IN  Timeout("ClientWriteTimeout", <<w>>, ops,
                IF wr[w].st = "data" THEN {Msg("WReq", w, NoW, wr[w].key, 0)}
                                     ELSE {Msg("MReq", w, NoW, wr[w].key, wr[w].ts)})
 
 ClientReadTimeout(r) ==
+    /\ "client" \in TimeoutKinds
     /\ rd[r].st = "pending"
-    /\ Timeout("ClientReadTimeout", <<r>>, {Msg("RReq", NoW, r, rd[r].key, 0)})
+    /\ LET ops(m) == m.r = r /\ m.type \in {"RReq", "MRead", "DRead", "RRep", "RNack"}
+       IN  Timeout("ClientReadTimeout", <<r>>, ops, {Msg("RReq", NoW, r, rd[r].key, 0)})
 
 \* III-E 1: no acknowledgement for a clear: the metadata node re-sends it
 \* (it carries the timestamp, so it cannot invalidate a newer entry).
 MdnClearTimeout(c) ==
+    /\ "clear" \in TimeoutKinds
     /\ c \in pendClr
-    /\ Timeout("MdnClearTimeout", <<c.key, c.ts>>, {Msg("Clr", NoW, NoW, c.key, c.ts)})
+    /\ LET ops(m) == m.type \in {"Clr", "ClrAck"} /\ m.key = c.key /\ m.ts = c.ts
+       IN  Timeout("MdnClearTimeout", <<c.key, c.ts>>, ops, {Msg("Clr", NoW, NoW, c.key, c.ts)})
 
 \* III-E 1, Table II (non-critical path): an entry that stays valid too
 \* long is stale because an asynchronous update or its clear was lost.  The
@@ -436,8 +452,12 @@ MdnClearTimeout(c) ==
 \* applies it and clears the entry in the usual way.  (Our reading; see the
 \* doc.)
 SwStaleTimeout(s) ==
+    /\ "stale" \in TimeoutKinds
     /\ swUp /\ sw[s].valid
-    /\ Timeout("SwStaleTimeout", <<s>>, {Msg("MUpd", sw[s].w, NoW, sw[s].key, sw[s].ts)})
+    /\ LET e == sw[s]
+           ops(m) == m.type \in {"MUpd", "Clr"} /\ m.key = e.key /\ m.ts = e.ts
+       IN  /\ SpuriousTimeouts \/ \A d \in deferred : d.ts # e.ts \/ d.key # e.key
+           /\ Timeout("SwStaleTimeout", <<s>>, ops, {Msg("MUpd", e.w, NoW, e.key, e.ts)})
 
 (***************************************************************************)
 (* Faults (III-E, Table II).                                               *)

@@ -130,7 +130,9 @@ public final class HistoryRecorder {
     /**
      * Records the completion of operation {@code id} now. {@code readValue} is the value a get found
      * (required exactly when a get is {@code OK}); for {@code UNKNOWN} the operation stays without a
-     * return time, as the checker must assume it may take effect at any later moment.
+     * return time, as the checker must assume it may take effect at any later moment, and the client
+     * id is retired (a crashed client's successor takes a new id); see {@link #timedOut} for a client
+     * that gives up and continues.
      */
     public void complete(long id, OpResult result, byte[] readValue) {
         if (id < 1 || id > operations.size()) {
@@ -158,6 +160,18 @@ public final class HistoryRecorder {
             op.returnNanos = clock.nowNanos();
         }
         open.remove(op.client);
+    }
+
+    /**
+     * Records that the client gave up waiting for operation {@code id} now and moves on under the same
+     * client id: the result is unknown (it may still take effect later) but the client's next operation
+     * is not concurrent with it from the client's point of view (docs/history-format.md §2.3).
+     */
+    public void timedOut(long id) {
+        complete(id, OpResult.UNKNOWN, null);
+        Operation op = operations.get((int) (id - 1));
+        retired.remove(op.client);
+        op.returnNanos = clock.nowNanos();
     }
 
     /** All operations in invocation order. */

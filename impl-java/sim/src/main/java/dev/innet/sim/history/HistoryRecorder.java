@@ -73,6 +73,11 @@ public final class HistoryRecorder {
             return kind;
         }
 
+        /** The 16-byte wire key (a copy). */
+        public byte[] key() {
+            return key.clone();
+        }
+
         public long callNanos() {
             return callNanos;
         }

@@ -67,6 +67,19 @@ class HistoryRecorderTest {
     }
 
     @Test
+    void aTimedOutClientKeepsItsIdAndItsOperationGetsAReturnTime() {
+        now = 5;
+        long put = history.invoke(7, OpKind.PUT, key16(), new byte[] {1});
+        now = 9;
+        history.timedOut(put);
+        long get = history.invoke(7, OpKind.GET, key16(), null);
+        history.complete(get, OpResult.NOT_FOUND, null);
+        assertTrue(history.toJsonLines().startsWith(
+                "{\"client\":7,\"op\":\"put\",\"key\":\"6b310000000000000000000000000000\",\"value\":\"01\",\"call\":5,"
+                        + "\"return\":9,\"result\":\"unknown\",\"id\":1}\n"), history.toJsonLines());
+    }
+
+    @Test
     void escapesJsonStrings() {
         StringBuilder sb = new StringBuilder();
         HistoryRecorder.appendString(sb, "a\"b\\c\nd\u0001é");

@@ -9,6 +9,7 @@ import dev.innet.sim.testnodes.StaticForwardingSwitch;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,10 +38,27 @@ class TwoPhaseKvTest {
 
     @Test
     void chaosKeepsReadsHonestAndEveryClientFinishesAfterHeal() throws IOException {
-        Simulation sim = Simulation.builder(SEED).build();
+        String jsonl = runKv(SEED, false, System.out);
+        List<String> lines = jsonl.lines().toList();
+        assertTrue(lines.size() >= 75, "three clients of 25 operations each, plus any restarted client's: " + lines.size());
+        for (String line : lines) {
+            assertTrue(LINE.matcher(line).matches(), "seed=" + SEED + " bad history line: " + line);
+        }
+        Path out = Path.of("target", "sim-histories");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("kv-seed-" + SEED + ".jsonl"), jsonl);
+    }
+
+    /**
+     * One run: a key-value server (host 10) and three clients under a random fault plan for 30 ms (the
+     * server and client 1 may crash), then healed. Returns the history as JSON Lines. Fails the run,
+     * with the seed, if a read returns a value nobody wrote or a client has not finished 2 s after heal.
+     */
+    static String runKv(long seed, boolean serverForgetsDuplicates, PrintStream header) {
+        Simulation sim = Simulation.builder(seed).out(header).build();
         HistoryRecorder history = new HistoryRecorder(sim.clock());
         SimSwitch tor = sim.addSwitch("tor", () -> StaticForwardingSwitch.hostOnSamePort(1, 2, 3, SERVER));
-        sim.addHost(SERVER, () -> new KvServerNode(false), tor, SERVER);
+        sim.addHost(SERVER, () -> new KvServerNode(serverForgetsDuplicates), tor, SERVER);
         TreeMap<Integer, KvClientNode> latest = new TreeMap<>();
         for (int c : CLIENTS) {
             sim.addHost(c, () -> {
@@ -68,16 +86,7 @@ class TwoPhaseKvTest {
         boolean finished = sim.runUntil(allFinished, plan.chaosEnd() + 2_000 * MS);
         sim.check(finished, "clients still unfinished 2 s after heal");
         checkReadsComeFromWrites(sim, history);
-
-        String jsonl = history.toJsonLines();
-        List<String> lines = jsonl.lines().toList();
-        assertTrue(lines.size() >= 75, "three clients of 25 operations each, plus any restarted client's: " + lines.size());
-        for (String line : lines) {
-            assertTrue(LINE.matcher(line).matches(), "seed=" + SEED + " bad history line: " + line);
-        }
-        Path out = Path.of("target", "sim-histories");
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("kv-seed-" + SEED + ".jsonl"), jsonl);
+        return history.toJsonLines();
     }
 
     /** A cheap safety check (lincheck does the real one): a successful get returns a value a put had written. */

@@ -14,7 +14,8 @@ import dev.innet.wire.WireException;
 /**
  * Test-only client: issues {@code opsToRun} operations one at a time on a few keys, retrying each
  * (same request id) on a timeout, and records each in the shared history. After too many retries the
- * outcome is unknown and the client continues under a new history client id, as the format requires.
+ * outcome is unknown and the client moves on; a restarted client records under a new client id, as the
+ * format requires.
  * Request ids carry the incarnation in their top byte so a restarted client never reuses one.
  */
 public final class KvClientNode implements Node {
@@ -48,7 +49,7 @@ public final class KvClientNode implements Node {
         this.ctx = ctx;
         this.choices = ctx.random().fork("ops");
         // A restarted client is a new process to the history: the old one's open operation stays unknown.
-        this.historyClient = ctx.hostNumber() * 1000 + ctx.incarnation() * 100;
+        this.historyClient = ctx.hostNumber() * 1000 + ctx.incarnation();
         this.nextReqId = ((long) ctx.incarnation() << 24) + 1;
         ctx.timers().schedule(choices.nextLong(100_000));
     }
@@ -70,8 +71,7 @@ public final class KvClientNode implements Node {
             transmit();
             return;
         }
-        history.complete(inFlightHistoryId, OpResult.UNKNOWN, null);
-        historyClient++;
+        history.timedOut(inFlightHistoryId); // gave up: outcome unknown, the client moves on
         finishOperation();
     }
 

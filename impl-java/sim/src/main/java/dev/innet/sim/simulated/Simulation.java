@@ -71,8 +71,9 @@ public final class Simulation {
     private final List<Partition> partitions = new ArrayList<>();
     /** Host pairs (from << 16 | to) that active host-group partitions keep apart, with a count per pair. */
     private final TreeMap<Integer, Integer> blockedPairs = new TreeMap<>();
-    /** Every fault scheduled so far, for the run header. */
-    private final List<String> faultSchedule = new ArrayList<>();
+    /** Every fault scheduled so far, for the run header: (time, order of scheduling) -> description. */
+    private final TreeMap<Long, TreeMap<Integer, String>> faultSchedule = new TreeMap<>();
+    private int faultsNoted;
 
     private Simulation(Builder b) {
         this.seed = b.seed;
@@ -316,6 +317,9 @@ public final class Simulation {
 
     void changeFaults(Channel ch, LinkFaults faults) {
         ch.faults = Objects.requireNonNull(faults);
+        if (headerPrinted && out != null && !running) {
+            out.println("  link " + ch.name() + " from t=" + EventLog.formatTime(now) + ": " + faults.describe());
+        }
         log.record(now, EventKind.ACTION, ch.name(), "faults " + faults.describe(), null);
     }
 
@@ -558,9 +562,8 @@ public final class Simulation {
         for (Channel ch : channels.values()) {
             sb.append("  link ").append(ch.name()).append(": ").append(ch.faults().describe()).append('\n');
         }
-        for (String f : faultSchedule) {
-            sb.append("  fault ").append(f).append('\n');
-        }
+        faultSchedule.forEach((time, faults) -> faults.values().forEach(f ->
+                sb.append("  fault t=").append(EventLog.formatTime(time)).append(' ').append(f).append('\n')));
         return sb.toString();
     }
 
@@ -592,7 +595,10 @@ public final class Simulation {
         if (time < now) {
             throw new IllegalArgumentException("cannot schedule in the past: " + time + " < " + now);
         }
-        faultSchedule.add("t=" + EventLog.formatTime(time) + " " + what);
+        faultSchedule.computeIfAbsent(time, t -> new TreeMap<>()).put(faultsNoted++, what);
+        if (headerPrinted && out != null) {
+            out.println("  fault t=" + EventLog.formatTime(time) + " " + what + " (scheduled at t=" + EventLog.formatTime(now) + ")");
+        }
     }
 
     private void schedule(long time, Runnable action) {

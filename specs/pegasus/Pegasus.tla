@@ -51,7 +51,9 @@ CONSTANTS
   BugNoReset,      \* Alg. 2 on a higher version adds the server instead of resetting rset
   BugEarlyRemove,  \* S6.3 removal drops the key when its write is sent home, not on the reply
   BugVWNoDrain,    \* virtual write issued while writes to the key are still in flight
-  BugNoTableCopy   \* S6.4: key transitions do not migrate client tables
+  BugNoTableCopy,  \* S6.4: key transitions do not migrate client tables
+  BugBlindDupReply \* S6.4: a duplicate's cached reply names the detector and is
+                   \* processed by Alg. 2 like any reply
 
 Servers == 1..NServers
 WIds    == 1..NWrites
@@ -65,9 +67,11 @@ ASSUME InitRKeys \subseteq Keys
 ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss, MaxRetry, MaxAdd, MaxRemove, MaxVW} :
          n \in Nat
 ASSUME \A b \in {EnableAtMostOnce, BugAcceptLower, BugAddOnLower, BugNoReset,
-                 BugEarlyRemove, BugVWNoDrain, BugNoTableCopy} : b \in BOOLEAN
+                 BugEarlyRemove, BugVWNoDrain, BugNoTableCopy, BugBlindDupReply} :
+         b \in BOOLEAN
 \* The table-migration bug only means something when at-most-once is on.
 ASSUME BugNoTableCopy => EnableAtMostOnce
+ASSUME BugBlindDupReply => EnableAtMostOnce
 
 \* Every WRITE (first send or retry) takes a fresh version, so versions are
 \* bounded by the number of sends.  Used only in TypeOK.
@@ -116,7 +120,7 @@ Msgs ==
         dst : Servers, det : BOOLEAN, fwd : SUBSET Servers]
   \cup [t : {"RREQ"}, r : RIds, key : Keys, dst : Servers]
   \cup [t : {"VW"}, key : Keys, ver : Vers, dst : Servers, fwd : SUBSET Servers]
-  \cup [t : {"WREP"}, w : {0} \cup WIds, key : Keys, ver : Vers, src : Servers]
+  \cup [t : {"WREP"}, w : {0} \cup WIds, key : Keys, ver : Vers, src : {0} \cup Servers]
   \cup [t : {"RREP"}, r : RIds, key : Keys, val : Vals, ver : Vers, src : Servers]
 
 Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat]
@@ -293,6 +297,12 @@ ServerWrite(m) ==
          \* BUG (BugAcceptLower): any version overwrites the stored one.
          apply  == ~isDup /\ (BugAcceptLower \/ m.ver > store[s][k].ver)
          rver   == IF isDup THEN (CHOOSE e \in cached : TRUE)[2] ELSE m.ver
+         \* A reply names its server so that Alg. 2 can put it in rset, which
+         \* claims the server stores version rver.  A duplicate's recorded
+         \* version may have been executed elsewhere (the entry came with a
+         \* migrated client table): then the reply names no server (0).
+         \* BUG (BugBlindDupReply): the detector names itself regardless.
+         rsrc   == IF isDup /\ store[s][k].ver < rver /\ ~BugBlindDupReply THEN 0 ELSE s
          fwds   == IF m.det /\ ~isDup
                      THEN {WReq(m.w, m.val, k, m.ver, d, FALSE, {}) : d \in m.fwd}
                      ELSE {}
@@ -303,7 +313,7 @@ ServerWrite(m) ==
         /\ ctab' = IF EnableAtMostOnce /\ m.det /\ m.w # 0 /\ ~isDup
                      THEN [ctab EXCEPT ![s] = @ \cup {<<m.w, m.ver>>}]
                      ELSE ctab
-        /\ net' = Remaining(m, dup) \cup fwds \cup {WRep(m.w, k, rver, s)}
+        /\ net' = Remaining(m, dup) \cup fwds \cup {WRep(m.w, k, rver, rsrc)}
         /\ used' = CountDup(dup)
         /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, wr, rd, extVer>>
@@ -349,7 +359,7 @@ ServerVirtualWrite(m) ==
 (* replica set to {s}; an equal version adds s.                            *)
 (***************************************************************************)
 Alg2Rset(k, v, s) ==
-  IF k \notin rkeys THEN rset
+  IF k \notin rkeys \/ s = 0 THEN rset
   ELSE IF v > verCompleted[k]
          \* BUG (BugNoReset): stale replicas stay in the set.
          THEN [rset EXCEPT ![k] = IF BugNoReset THEN @ \cup {s} ELSE {s}]
@@ -358,10 +368,24 @@ Alg2Rset(k, v, s) ==
          THEN [rset EXCEPT ![k] = @ \cup {s}]
   ELSE rset
 
-Alg2VerCompleted(k, v) ==
-  IF k \in rkeys /\ v > verCompleted[k]
+Alg2VerCompleted(k, v, s) ==
+  IF k \in rkeys /\ s # 0 /\ v > verCompleted[k]
     THEN [verCompleted EXCEPT ![k] = v]
     ELSE verCompleted
+
+(***************************************************************************)
+(* Not in the paper (a gap this model found in S6.4): a duplicate answered *)
+(* from a migrated client-table entry may carry a version whose value sits *)
+(* on a server the directory does not know (its own reply was lost), and   *)
+(* forwarding it would externalize that version.  Such a reply names no    *)
+(* server; the switch forwards it only if the directory already covers    *)
+(* its version (key unreplicated, or version <= ver_completed), and drops  *)
+(* it otherwise: the client retries later, once a newer write has been     *)
+(* externalized.  This costs liveness for that retry, not safety.          *)
+(***************************************************************************)
+Unvouched(m) ==
+  /\ m.t = "WREP" /\ m.src = 0
+  /\ m.key \in rkeys /\ m.ver > verCompleted[m.key]
 
 (***************************************************************************)
 (* The switch receives a WRITE-REPLY: Algorithm 2, then the removal rule   *)
@@ -374,6 +398,7 @@ Alg2VerCompleted(k, v) ==
 SwitchWriteReply(m) ==
   /\ m \in net
   /\ m.t = "WREP"
+  /\ ~Unvouched(m)
   /\ \E dup \in DupChoices, lost \in ClientLossChoices :
      LET k == m.key
          v == m.ver
@@ -386,7 +411,7 @@ SwitchWriteReply(m) ==
                   /\ verCompleted' = [verCompleted EXCEPT ![k] = 0]
                   /\ markVer' = [markVer EXCEPT ![k] = 0]
              ELSE /\ rset' = Alg2Rset(k, v, s)
-                  /\ verCompleted' = Alg2VerCompleted(k, v)
+                  /\ verCompleted' = Alg2VerCompleted(k, v, s)
                   /\ UNCHANGED <<rkeys, markVer>>
         /\ extVer' = IF m.w # 0 THEN [extVer EXCEPT ![k] = Max(@, v)] ELSE extVer
         /\ wr' = IF m.w # 0 /\ wr[m.w].st = "pend" /\ ~lost
@@ -397,6 +422,16 @@ SwitchWriteReply(m) ==
         /\ act' = [n |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, store, ctab, rd, execs>>
 
+SwitchDropUnvouched(m) ==
+  /\ m \in net
+  /\ Unvouched(m)
+  /\ \E dup \in DupChoices :
+       /\ net' = Remaining(m, dup)
+       /\ used' = CountDup(dup)
+       /\ act' = [n |-> "SwitchDropUnvouched", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
+                 execs, extVer>>
+
 (* The switch receives a READ-REPLY: Algorithm 2 as well (a read can       *)
 (* externalize a new version before its WRITE-REPLY, S6.2.3), then the     *)
 (* reply goes to the client.                                               *)
@@ -406,7 +441,7 @@ SwitchReadReply(m) ==
   /\ \E dup \in DupChoices, lost \in ClientLossChoices :
      LET k == m.key IN
      /\ rset' = Alg2Rset(k, m.ver, m.src)
-     /\ verCompleted' = Alg2VerCompleted(k, m.ver)
+     /\ verCompleted' = Alg2VerCompleted(k, m.ver, m.src)
      /\ extVer' = [extVer EXCEPT ![k] = Max(@, m.ver)]
      /\ rd' = IF rd[m.r].st = "pend" /\ ~lost
                 THEN [rd EXCEPT ![m.r].st = "done", ![m.r].val = m.val,
@@ -498,7 +533,7 @@ Next ==
   \/ \E r \in RIds, k \in Keys : IssueRead(r, k)
   \/ \E r \in RIds : RetryRead(r)
   \/ \E m \in net : ServerWrite(m) \/ ServerRead(m) \/ ServerVirtualWrite(m)
-  \/ \E m \in net : SwitchWriteReply(m) \/ SwitchReadReply(m)
+  \/ \E m \in net : SwitchWriteReply(m) \/ SwitchReadReply(m) \/ SwitchDropUnvouched(m)
   \/ \E k \in Keys : AddKey(k) \/ MarkRemove(k) \/ VirtualWrite(k)
   \/ \E m \in net : Lose(m)
 

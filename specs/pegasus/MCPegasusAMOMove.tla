@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasusAMOMove --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasusAMOMove.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

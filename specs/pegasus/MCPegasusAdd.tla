@@ -1,0 +1,4 @@
+-------------------- MODULE MCPegasusAdd --------------------
+(* Model of Pegasus.tla; bounds and flags are in MCPegasusAdd.cfg. *)
+EXTENDS MCPegasusBase
+============================================================

@@ -1,0 +1,39 @@
+package dev.innet.rack;
+
+import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.sim.device.SwitchDevice;
+import dev.innet.sim.device.SwitchOutput;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The simulator's switch is p4sim running the rack's P4 program: this adapter only moves frames
+ * between the simulator's ports and {@link P4Switch#process}. It holds no switch logic of its own.
+ * The controller is an ordinary host on CPU_PORT, so packets the program sends "to the CPU" reach it
+ * over its link like any other frame (and can be delayed or lost like any other).
+ */
+public final class P4SwitchDevice implements SwitchDevice {
+    private final P4Switch sw;
+
+    public P4SwitchDevice(P4Switch sw) {
+        this.sw = sw;
+    }
+
+    @Override
+    public List<SwitchOutput> receive(int ingressPort, byte[] frame) {
+        List<SwitchOutput> out = new ArrayList<>(2);
+        sw.process(ingressPort, frame, 0, frame.length,
+                (port, buf, off, len) -> out.add(new SwitchOutput(port, Arrays.copyOfRange(buf, off, off + len))));
+        return out;
+    }
+
+    @Override
+    public int cpuPort() {
+        return RackPorts.CPU_PORT;
+    }
+
+    public P4Switch p4Switch() {
+        return sw;
+    }
+}

@@ -1,0 +1,265 @@
+package dev.innet.rack;
+
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.p4sim.P4Sim;
+import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.p4sim.v1model.SwitchConfig;
+import dev.innet.rack.controller.CacheController;
+import dev.innet.rack.controller.ControllerConfig;
+import dev.innet.rack.workload.Workload;
+import dev.innet.rack.workload.WorkloadClient;
+import dev.innet.rack.workload.WorkloadStats;
+import dev.innet.sim.RandomSource;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.sim.simulated.Channel;
+import dev.innet.sim.simulated.HostLink;
+import dev.innet.sim.simulated.LinkFaults;
+import dev.innet.sim.simulated.SimSwitch;
+import dev.innet.sim.simulated.Simulation;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A rack in the deterministic simulator: one switch running a {@link CacheProgram} on p4sim, storage
+ * servers, workload clients and the controller on the CPU port. Hosts: servers 1..S, clients after
+ * them (port 64 skipped), controller 254. A run has two phases: chaos until {@code chaosNanos} (the
+ * configured link faults), then heal and a quiet phase in which every client's last operation finishes.
+ */
+public final class Rack {
+    private final Simulation sim;
+    private final SimSwitch sw;
+    private final SwitchHandle handle;
+    private final HistoryRecorder history;
+    private final WorkloadStats stats;
+    private final List<Integer> servers;
+    private final List<Integer> clients;
+    private final Builder config;
+
+    private Rack(Builder b) {
+        this.config = b;
+        this.sim = Simulation.builder(b.seed).out(b.out).durableRoot(b.durableRoot).maxEvents(b.maxEvents).build();
+        this.handle = new SwitchHandle();
+        this.history = new HistoryRecorder(sim.clock());
+        this.stats = new WorkloadStats(b.statsBucketNanos);
+        P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.program.sourceUnder(b.root));
+        RandomSource switchRandom = sim.random("p4sim");
+        this.sw = sim.addSwitch("tor", () -> {
+            // A new switch instance at every (re)start: empty tables and registers, as after a reboot.
+            P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
+                    .withClock(() -> sim.now() / 1_000));
+            handle.attach(p4.control());
+            return new P4SwitchDevice(p4);
+        });
+        this.servers = new ArrayList<>();
+        this.clients = new ArrayList<>();
+        int host = 1;
+        for (int i = 0; i < b.servers; i++, host++) {
+            servers.add(host);
+        }
+        for (int i = 0; i < b.clients; i++, host++) {
+            if (host == RackPorts.CPU_PORT) {
+                host++;
+            }
+            clients.add(host);
+        }
+        List<Integer> allHosts = new ArrayList<>(servers);
+        allHosts.addAll(clients);
+        allHosts.add(RackPorts.CONTROLLER_HOST);
+        ServerConfig serverConfig = ServerConfig.defaults(servers, RackPorts.CONTROLLER_HOST);
+        RecordStoreOpener opener = b.rocksdb ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
+        for (int s : servers) {
+            HostLink link = sim.addHost(s, () -> new StorageServer(serverConfig, opener, b.sequenceRule), sw,
+                    RackPorts.portOf(s));
+            link.toSwitch().setFaults(b.serverLinkFaults);
+            link.fromSwitch().setFaults(b.serverLinkFaults);
+        }
+        ClientConfig clientConfig = ClientConfig.defaults(servers);
+        for (int c : clients) {
+            sim.addHost(c, () -> new WorkloadClient(clientConfig, b.workload, b.chaosNanos, history, stats), sw,
+                    RackPorts.portOf(c));
+        }
+        ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity, 20_000,
+                200_000, b.counterResetNanos, 8, 64, 2_000_000);
+        sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle), sw,
+                RackPorts.CPU_PORT);
+    }
+
+    public static Builder builder(Path repositoryRoot, long seed) {
+        return new Builder(repositoryRoot, seed);
+    }
+
+    /** Crashes the switch at {@code time} (every table and register lost) and restarts it at {@code restart}. */
+    public void crashSwitch(long time, long restart) {
+        sim.at(time, "switch crash", () -> {
+            handle.detach();
+            sim.crashSwitch(sw);
+        });
+        sim.at(restart, "switch restart", () -> sim.restartSwitch(sw));
+    }
+
+    /** Runs the chaos phase, heals every fault, and lets outstanding operations finish. */
+    public void run() {
+        sim.runUntil(config.chaosNanos);
+        sim.heal();
+        // Clients stop issuing at chaosNanos; a quiet phase lets every outstanding operation finish or
+        // time out (bounded by the client's timeouts and retries).
+        sim.runUntil(config.chaosNanos + config.quietNanos);
+    }
+
+    public Simulation simulation() {
+        return sim;
+    }
+
+    public HistoryRecorder history() {
+        return history;
+    }
+
+    public WorkloadStats stats() {
+        return stats;
+    }
+
+    public List<Integer> servers() {
+        return servers;
+    }
+
+    public List<Integer> clients() {
+        return clients;
+    }
+
+    public CacheController controller() {
+        return (CacheController) sim.node(RackPorts.CONTROLLER_HOST);
+    }
+
+    public StorageServer server(int host) {
+        return (StorageServer) sim.node(host);
+    }
+
+    /** All channels between the switch and the servers, both directions. */
+    public List<Channel> serverChannels() {
+        List<Channel> out = new ArrayList<>();
+        for (int s : servers) {
+            out.add(sim.link(s).toSwitch());
+            out.add(sim.link(s).fromSwitch());
+        }
+        return out;
+    }
+
+    /** Run parameters; defaults are a small FarReach rack with clean links. */
+    public static final class Builder {
+        private final Path root;
+        private final long seed;
+        private CacheProgram program = CacheProgram.FARREACH;
+        private Path programSource;
+        private int servers = 2;
+        private int clients = 4;
+        private int cacheCapacity = 16;
+        private Workload workload = Workload.ycsbA(64, 16);
+        private long chaosNanos = 50_000_000;
+        private long quietNanos = 100_000_000;
+        private long counterResetNanos = 10_000_000;
+        private long statsBucketNanos = 1_000_000;
+        private LinkFaults serverLinkFaults = LinkFaults.CLEAN;
+        private StorageServer.SequenceRule sequenceRule = StorageServer.SequenceRule.HONOUR;
+        private boolean rocksdb;
+        private Path durableRoot;
+        private PrintStream out = System.out;
+        private long maxEvents = 20_000_000;
+
+        private Builder(Path root, long seed) {
+            this.root = Objects.requireNonNull(root);
+            this.seed = seed;
+        }
+
+        public Builder program(CacheProgram p) {
+            this.program = p;
+            return this;
+        }
+
+        /** Runs another P4 source than the program's own (e.g. a seeded buggy variant), same control names. */
+        public Builder programSource(Path source) {
+            this.programSource = source;
+            return this;
+        }
+
+        public Builder servers(int n) {
+            this.servers = n;
+            return this;
+        }
+
+        public Builder clients(int n) {
+            this.clients = n;
+            return this;
+        }
+
+        public Builder cacheCapacity(int n) {
+            this.cacheCapacity = n;
+            return this;
+        }
+
+        public Builder workload(Workload w) {
+            this.workload = w;
+            return this;
+        }
+
+        public Builder chaosNanos(long n) {
+            this.chaosNanos = n;
+            return this;
+        }
+
+        public Builder quietNanos(long n) {
+            this.quietNanos = n;
+            return this;
+        }
+
+        public Builder counterResetNanos(long n) {
+            this.counterResetNanos = n;
+            return this;
+        }
+
+        public Builder statsBucketNanos(long n) {
+            this.statsBucketNanos = n;
+            return this;
+        }
+
+        /** Faults on every switch<->server link, both directions, during the chaos phase. */
+        public Builder serverLinkFaults(LinkFaults f) {
+            this.serverLinkFaults = f;
+            return this;
+        }
+
+        public Builder sequenceRule(StorageServer.SequenceRule r) {
+            this.sequenceRule = r;
+            return this;
+        }
+
+        /** Servers keep records in RocksDB under the durable root (needed for server crash tests). */
+        public Builder rocksdb(Path durableRootDirectory) {
+            this.rocksdb = true;
+            this.durableRoot = durableRootDirectory;
+            return this;
+        }
+
+        public Builder out(PrintStream p) {
+            this.out = p;
+            return this;
+        }
+
+        public Builder maxEvents(long n) {
+            this.maxEvents = n;
+            return this;
+        }
+
+        public Rack build() {
+            if (servers < 1 || clients < 1 || servers + clients + 1 > 253) {
+                throw new IllegalArgumentException("a rack has 1+ servers and 1+ clients, at most 252 hosts");
+            }
+            return new Rack(this);
+        }
+    }
+}

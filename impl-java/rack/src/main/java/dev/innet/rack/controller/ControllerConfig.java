@@ -1,0 +1,42 @@
+package dev.innet.rack.controller;
+
+import dev.innet.rack.CacheProgram;
+import dev.innet.rack.switchos.ControlNames;
+import java.util.List;
+
+/**
+ * @param program            which switch program the controller drives
+ * @param hosts              every host of the rack (forwarding entries), controller included
+ * @param servers            the storage servers (consistent-hash ring)
+ * @param capacity           cache records the controller uses (at most the program's 16384)
+ * @param controlStepNanos   time one control-plane step takes (one P4Runtime write batch): packets
+ *                           interleave between steps exactly as they would between real writes
+ * @param idlePollNanos      how often an idle controller looks for work and switch restarts
+ * @param counterResetNanos  period of the Count-Min Sketch and cached-counter reset (§3.2)
+ * @param evictionSample     cached counters sampled to pick an eviction victim (§3.3)
+ * @param admissionQueue     hot reports waiting for admission at most (rate limit; extra reports dropped)
+ * @param evictRetryNanos    EVICT_STORE retransmission interval until the server acknowledges
+ */
+public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<Integer> servers, int capacity,
+        long controlStepNanos, long idlePollNanos, long counterResetNanos, int evictionSample, int admissionQueue,
+        long evictRetryNanos) {
+    public ControllerConfig {
+        hosts = List.copyOf(hosts);
+        servers = List.copyOf(servers);
+        if (capacity < 1 || capacity > ControlNames.CACHE_CAPACITY) {
+            throw new IllegalArgumentException("capacity must be in 1.." + ControlNames.CACHE_CAPACITY);
+        }
+        if (controlStepNanos < 1 || idlePollNanos < 1 || counterResetNanos < 1 || evictRetryNanos < 1) {
+            throw new IllegalArgumentException("controller periods must be positive");
+        }
+        if (evictionSample < 1 || admissionQueue < 1) {
+            throw new IllegalArgumentException("eviction sample and admission queue must be positive");
+        }
+    }
+
+    public static ControllerConfig defaults(CacheProgram program, List<Integer> hosts, List<Integer> servers,
+            int capacity) {
+        return new ControllerConfig(program, hosts, servers, capacity, 20_000, 1_000_000, 1_000_000_000, 8, 64,
+                2_000_000);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.innet.rack.workload;
+
+/**
+ * What a workload client does: operations over keys "user&lt;i&gt;" (i < keys) chosen zipfian with
+ * {@code zipfTheta} (0.99 is YCSB's default skew), reads with probability {@code readFraction}, deletes
+ * with {@code deleteFraction}, writes otherwise. Values are unique per write (client, incarnation,
+ * counter) so a history shows which write a read saw; {@code valueBytes} pads them to a fixed size.
+ */
+public record Workload(int keys, double zipfTheta, double readFraction, double deleteFraction, int valueBytes,
+        long thinkNanos) {
+    public Workload {
+        if (keys < 1 || readFraction < 0 || deleteFraction < 0 || readFraction + deleteFraction > 1 || valueBytes < 1
+                || valueBytes > 1024 || thinkNanos < 0) {
+            throw new IllegalArgumentException("invalid workload");
+        }
+    }
+
+    /** YCSB workload A: 50% reads, 50% updates, zipfian 0.99. */
+    public static Workload ycsbA(int keys, int valueBytes) {
+        return new Workload(keys, 0.99, 0.5, 0, valueBytes, 0);
+    }
+
+    /** Write-only, zipfian 0.99 (the FarReach paper's write-intensive case). */
+    public static Workload writeOnly(int keys, int valueBytes) {
+        return new Workload(keys, 0.99, 0, 0, valueBytes, 0);
+    }
+}

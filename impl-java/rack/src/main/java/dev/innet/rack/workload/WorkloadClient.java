@@ -1,0 +1,96 @@
+package dev.innet.rack.workload;
+
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.client.KvClient;
+import dev.innet.kv.client.KvResult;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.RandomSource;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.wire.InnetMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A closed-loop client host: one operation at a time from its {@link Workload} until {@code stopNanos},
+ * recorded in the run's history. Counts what it saw for the run's report.
+ */
+public final class WorkloadClient implements Node {
+    private final ClientConfig clientConfig;
+    private final Workload workload;
+    private final long stopNanos;
+    private final HistoryRecorder history;
+    private final WorkloadStats stats;
+
+    private NodeContext ctx;
+    private KvClient client;
+    private RandomSource random;
+    private ZipfianGenerator keys;
+    private long nextTimer = -1;
+    private long written;
+
+    /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
+    public WorkloadClient(ClientConfig clientConfig, Workload workload, long stopNanos, HistoryRecorder history,
+            WorkloadStats stats) {
+        this.clientConfig = clientConfig;
+        this.workload = workload;
+        this.stopNanos = stopNanos;
+        this.history = history;
+        this.stats = stats;
+    }
+
+    public static byte[] keyOf(int i) {
+        return InnetMessage.key("user" + i);
+    }
+
+    @Override
+    public void onStart(NodeContext context) {
+        this.ctx = context;
+        this.client = new KvClient(context, clientConfig, history);
+        this.random = context.random().fork("workload");
+        this.keys = new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
+        nextTimer = ctx.timers().schedule(0);
+    }
+
+    @Override
+    public void onPacket(byte[] frame) {
+        client.onPacket(frame);
+    }
+
+    @Override
+    public void onTimer(long timerId) {
+        if (timerId == nextTimer) {
+            issue();
+        } else {
+            client.onTimer(timerId);
+        }
+    }
+
+    private void issue() {
+        if (ctx.clock().nowNanos() >= stopNanos) {
+            return;
+        }
+        byte[] key = keyOf((int) keys.next(random));
+        double dice = random.nextDouble();
+        long started = ctx.clock().nowNanos();
+        if (dice < workload.readFraction()) {
+            client.get(key, r -> done(r, started, true));
+        } else if (dice < workload.readFraction() + workload.deleteFraction()) {
+            client.delete(key, r -> done(r, started, false));
+        } else {
+            client.put(key, uniqueValue(), r -> done(r, started, false));
+        }
+    }
+
+    private byte[] uniqueValue() {
+        String id = "h" + ctx.hostNumber() + "i" + ctx.incarnation() + "n" + (++written) + "-";
+        byte[] v = Arrays.copyOf(id.getBytes(StandardCharsets.UTF_8), Math.max(id.length(), workload.valueBytes()));
+        Arrays.fill(v, id.length(), v.length, (byte) 'x');
+        return v;
+    }
+
+    private void done(KvResult r, long started, boolean read) {
+        stats.record(r, ctx.clock().nowNanos() - started, read, ctx.clock().nowNanos());
+        nextTimer = ctx.timers().schedule(workload.thinkNanos());
+    }
+}

@@ -1,0 +1,130 @@
+package dev.innet.p4sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.innet.p4sim.frontend.CompileError;
+import org.junit.jupiter.api.Test;
+
+/** Ill-typed programs and unsupported constructs are compile errors naming file:line:col and the problem. */
+class CompileErrorTest {
+    /** Line 1..: declarations at %DECLS% (line 9), ingress locals at %LOCALS% (line 15), apply body at %BODY% (line 17). */
+    private static final String TEMPLATE = """
+            #include <core.p4>
+            #include <v1model.p4>
+            header h_t {
+                bit<8>  a;
+                bit<16> b;
+            }
+            struct headers { h_t h; }
+            struct metadata { bit<8> m; }
+            %DECLS%
+            parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+                state start { pkt.extract(hdr.h); transition accept; }
+            }
+            control VC(inout headers hdr, inout metadata meta) { apply { } }
+            control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+                %LOCALS%
+                apply {
+                    %BODY%
+                }
+            }
+            control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+            control CC(inout headers hdr, inout metadata meta) { apply { } }
+            control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }
+            V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+            """;
+
+    private static String program(String decls, String locals, String body) {
+        return TEMPLATE.replace("%DECLS%", decls).replace("%LOCALS%", locals).replace("%BODY%", body);
+    }
+
+    private static void fails(String expected, String source) {
+        CompileError e = assertThrows(CompileError.class, () -> P4Sim.compileText("t.p4", source));
+        assertEquals(expected, e.getMessage());
+    }
+
+    private static void bodyFails(String expected, String body) {
+        fails(expected, program("", "", body));
+    }
+
+    @Test
+    void theTemplateItselfCompiles() {
+        P4Sim.compileText("t.p4", program("", "", ""));
+    }
+
+    @Test
+    void undeclaredIdentifier() {
+        bodyFails("t.p4:17:9: error: undeclared identifier 'foo'", "foo = 1;");
+    }
+
+    @Test
+    void typeMismatches() {
+        bodyFails("t.p4:17:20: error: type mismatch: expected bit<8> but found bit<16>", "bit<8> x = 16w1;");
+        bodyFails("t.p4:17:27: error: operands have different types: bit<8> and bit<16>", "hdr.h.b = hdr.h.a + hdr.h.b;");
+        bodyFails("t.p4:17:20: error: value 300 does not fit in bit<8>", "bit<8> x = 300;");
+        bodyFails("t.p4:17:19: error: expected bool but found bit<8>", "if (hdr.h.a) { }");
+        bodyFails("t.p4:17:15: error: cannot cast header h_t to bit<8>", "meta.m = (bit<8>) hdr.h;");
+        bodyFails("t.p4:17:18: error: slice [9:0] out of range for bit<8>", "meta.m = hdr.h.a[9:0];");
+        bodyFails("t.p4:17:19: error: '++' requires bit<N>/int<N> operands with known widths, not bit<8> and int",
+                "hdr.h.b = hdr.h.a ++ 1;");
+    }
+
+    @Test
+    void assignmentsNeedWritableTargets() {
+        bodyFails("t.p4:17:29: error: 'x' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                "const bit<8> x = 1; x = 2;");
+        fails("t.p4:15:26: error: 'v' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                program("", "action a(bit<8> v) { v = 1; }", ""));
+    }
+
+    @Test
+    void unsupportedConstructsAreNamed() {
+        bodyFails("t.p4:17:9: error: unsupported construct: 'for' statement (not implemented by p4sim)", "for (;;) { }");
+        fails("t.p4:9:1: error: unsupported construct: 'header_union' (not implemented by p4sim)",
+                program("header_union u_t { h_t x; }", "", ""));
+        fails("t.p4:9:14: error: unsupported construct: varbit type (not implemented by p4sim)",
+                program("header v_t { varbit<32> x; }", "", ""));
+        fails("t.p4:9:1: error: unsupported construct: function-like macro F (not implemented by p4sim)",
+                program("#define F(x) x", "", ""));
+        fails("t.p4:15:5: error: unsupported construct: meter (meters are not implemented by p4sim yet) (not implemented by p4sim)",
+                program("", "meter(4, MeterType.packets) mt;", ""));
+        bodyFails("t.p4:17:27: error: unsupported construct: '/' by a non-constant (p4c rejects it for v1model targets too) (not implemented by p4sim)",
+                "hdr.h.a = hdr.h.a / meta.m;");
+        fails("t.p4:9:1: error: unsupported construct: function declaration 'f' (not implemented by p4sim)",
+                program("bit<8> f(in bit<8> x) { return x; }", "", ""));
+    }
+
+    @Test
+    void syntaxErrors() {
+        bodyFails("t.p4:18:5: error: expected ';' but found '}'", "meta.m = 1");
+        fails("t.p4:9:1: error: expected a declaration but found 'garbage'", program("garbage", "", ""));
+    }
+
+    @Test
+    void tablesAreChecked() {
+        fails("t.p4:15:23: error: unknown match kind 'fuzzy'",
+                program("", "table t { key = { hdr.h.a : fuzzy; } actions = { NoAction; } }", ""));
+        fails("t.p4:15:81: error: action a is not in the actions of table t",
+                program("", "action a() { } table t { key = { } actions = { NoAction; } default_action = a(); }", ""));
+        fails("t.p4:15:55: error: 'nope' is not an action",
+                program("", "table t { key = { hdr.h.a : exact; } actions = { nope; } }", ""));
+    }
+
+    @Test
+    void parserAndArchitectureChecks() {
+        fails("t.p4:11:39: error: transition to unknown state 'nowhere'",
+                program("", "", "").replace("transition accept; }\n}", "transition nowhere; }\n}"));
+        fails("t.p4:23:1: error: V1Switch takes 6 arguments (parser, verifyChecksum, ingress, egress, computeChecksum, deparser)",
+                program("", "", "").replace("V1Switch(P(), VC(),", "V1Switch(VC(),"));
+        fails("t.p4:1:1: error: #include file not found: nope.p4", "#include \"nope.p4\"\n");
+    }
+
+    @Test
+    void unalignedHeadersCannotBeExtracted() {
+        fails("t.p4:11:55: error: unsupported construct: header odd_t of 12 bits (headers must be a whole number of bytes) (not implemented by p4sim)",
+                program("", "", "")
+                        .replace("struct headers { h_t h; }", "header odd_t { bit<12> x; } struct headers { h_t h; odd_t o; }")
+                        .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o); transition accept;"));
+    }
+}

@@ -64,9 +64,9 @@ class CompileErrorTest {
         bodyFails("t.p4:17:27: error: operands have different types: bit<8> and bit<16>", "hdr.h.b = hdr.h.a + hdr.h.b;");
         bodyFails("t.p4:17:20: error: value 300 does not fit in bit<8>", "bit<8> x = 300;");
         bodyFails("t.p4:17:19: error: expected bool but found bit<8>", "if (hdr.h.a) { }");
-        bodyFails("t.p4:17:15: error: cannot cast header h_t to bit<8>", "meta.m = (bit<8>) hdr.h;");
-        bodyFails("t.p4:17:18: error: slice [9:0] out of range for bit<8>", "meta.m = hdr.h.a[9:0];");
-        bodyFails("t.p4:17:19: error: '++' requires bit<N>/int<N> operands with known widths, not bit<8> and int",
+        bodyFails("t.p4:17:18: error: cannot cast header h_t to bit<8>", "meta.m = (bit<8>) hdr.h;");
+        bodyFails("t.p4:17:25: error: slice [9:0] out of range for bit<8>", "meta.m = hdr.h.a[9:0];");
+        bodyFails("t.p4:17:27: error: '++' requires bit<N>/int<N> operands with known widths, not bit<8> and int",
                 "hdr.h.b = hdr.h.a ++ 1;");
     }
 
@@ -107,7 +107,7 @@ class CompileErrorTest {
                 program("", "table t { key = { hdr.h.a : fuzzy; } actions = { NoAction; } }", ""));
         fails("t.p4:15:81: error: action a is not in the actions of table t",
                 program("", "action a() { } table t { key = { } actions = { NoAction; } default_action = a(); }", ""));
-        fails("t.p4:15:55: error: 'nope' is not an action",
+        fails("t.p4:15:54: error: 'nope' is not an action",
                 program("", "table t { key = { hdr.h.a : exact; } actions = { nope; } }", ""));
     }
 

@@ -24,7 +24,8 @@ public final class EventLog {
 
     private final MessageDigest digest;
     private final Appendable trace;
-    private final ArrayDeque<String> recent = new ArrayDeque<>(RECENT_LINES);
+    /** Recent events, formatted only if a failure quotes them (formatting every event would dominate big runs). */
+    private final ArrayDeque<Recent> recent = new ArrayDeque<>(RECENT_LINES);
     private long count;
     private final byte[] scratch = new byte[8];
 
@@ -49,14 +50,14 @@ public final class EventLog {
             hashLong(frame.length);
             digest.update(frame);
         }
-        String line = formatLine(time, kind, subject, detail, frame);
         if (recent.size() == RECENT_LINES) {
             recent.removeFirst();
         }
-        recent.addLast(line);
+        // The frame is copied: its receiver owns the array and may change it.
+        recent.addLast(new Recent(time, kind, subject, detail, frame == null ? null : frame.clone()));
         if (trace != null) {
             try {
-                trace.append(line).append('\n');
+                trace.append(formatLine(time, kind, subject, detail, frame)).append('\n');
             } catch (IOException e) {
                 throw new UncheckedIOException("writing the simulation trace", e);
             }
@@ -80,7 +81,17 @@ public final class EventLog {
 
     /** The last {@link #RECENT_LINES} lines, oldest first. */
     public String recentLines() {
-        return String.join("\n", recent);
+        StringBuilder sb = new StringBuilder();
+        for (Recent r : recent) {
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            sb.append(formatLine(r.time, r.kind, r.subject, r.detail, r.frame));
+        }
+        return sb.toString();
+    }
+
+    private record Recent(long time, EventKind kind, String subject, String detail, byte[] frame) {
     }
 
     private void hashLong(long v) {

@@ -10,7 +10,7 @@ import java.util.TreeSet;
 
 /**
  * The faults of one run's chaos phase, drawn from the seed: a policy per channel, crash/restart pairs
- * per host, partitions, and a heal at the end of the phase. Each kind of fault is drawn from its own
+ * per host, partitions, pauses, and a heal at the end of the phase. Each kind of fault is drawn from its own
  * forked stream, so asking for one more partition does not change which hosts crash.
  *
  * <p>Build with {@link #random(Simulation, Options)} after the topology is complete, print with
@@ -21,13 +21,14 @@ public final class FaultPlan {
     /**
      * Bounds for a random plan. Each channel's probabilities are drawn uniformly in {@code [0, max]}, its
      * delay range inside {@code [minDelayNanos, maxDelayNanos]}. Each crashable host crashes up to
-     * {@code maxCrashesPerHost} times and stays down {@code [minDownNanos, maxDownNanos]}. Faults end by
+     * {@code maxCrashesPerHost} times and stays down {@code [minDownNanos, maxDownNanos]}; {@code pauses}
+     * times a random host (crashable or not) freezes for a time in the same range. Faults end by
      * {@code chaosEndNanos}, when the plan heals everything.
      */
     public record Options(long chaosEndNanos, double maxDrop, double maxDuplicate, long minDelayNanos,
                           long maxDelayNanos, double maxReorder, long reorderExtraNanos, int maxCrashesPerHost,
                           long minDownNanos, long maxDownNanos, Set<Integer> crashableHosts, int partitions,
-                          long minPartitionNanos, long maxPartitionNanos) {
+                          long minPartitionNanos, long maxPartitionNanos, int pauses) {
         public Options {
             if (chaosEndNanos <= 0) {
                 throw new IllegalArgumentException("chaosEndNanos must be positive");
@@ -42,7 +43,7 @@ public final class FaultPlan {
             if (maxReorder > 0 && reorderExtraNanos <= 0) {
                 throw new IllegalArgumentException("maxReorder > 0 needs reorderExtraNanos > 0");
             }
-            if (maxCrashesPerHost < 0 || partitions < 0) {
+            if (maxCrashesPerHost < 0 || partitions < 0 || pauses < 0) {
                 throw new IllegalArgumentException("counts must be >= 0");
             }
             if (minDownNanos <= 0 || maxDownNanos < minDownNanos) {
@@ -54,21 +55,24 @@ public final class FaultPlan {
             crashableHosts = crashableHosts == null ? null : Set.copyOf(crashableHosts);
         }
 
-        /** Moderate chaos for {@code chaosEndNanos}: up to 10% loss and duplication, 1..200 us delays, 2 crashes per host, 2 partitions. */
+        /**
+         * Moderate chaos for {@code chaosEndNanos}: up to 10% loss and duplication, 1..200 us delays, up to 2
+         * crashes per host, 2 partitions, 1 pause.
+         */
         public static Options moderate(long chaosEndNanos) {
             return new Options(chaosEndNanos, 0.10, 0.10, 1_000, 200_000, 0.10, 500_000, 2,
-                    chaosEndNanos / 20 + 1, chaosEndNanos / 5 + 1, null, 2, chaosEndNanos / 20 + 1, chaosEndNanos / 4 + 1);
+                    chaosEndNanos / 20 + 1, chaosEndNanos / 5 + 1, null, 2, chaosEndNanos / 20 + 1, chaosEndNanos / 4 + 1, 1);
         }
 
         /** Only these hosts may crash (e.g. servers but not the clients that record the history). */
         public Options withCrashableHosts(Set<Integer> hosts) {
             return new Options(chaosEndNanos, maxDrop, maxDuplicate, minDelayNanos, maxDelayNanos, maxReorder,
                     reorderExtraNanos, maxCrashesPerHost, minDownNanos, maxDownNanos, hosts, partitions,
-                    minPartitionNanos, maxPartitionNanos);
+                    minPartitionNanos, maxPartitionNanos, pauses);
         }
     }
 
-    private sealed interface Step permits Crash, Restart, Isolate, Split {
+    private sealed interface Step permits Crash, Restart, Isolate, Split, Pause {
         long time();
     }
 
@@ -79,6 +83,9 @@ public final class FaultPlan {
     }
 
     private record Isolate(long time, long end, int host) implements Step {
+    }
+
+    private record Pause(long time, long end, int host) implements Step {
     }
 
     private record Split(long time, long end, Set<Integer> sideA, Set<Integer> sideB) implements Step {
@@ -102,6 +109,7 @@ public final class FaultPlan {
         RandomSource linkDraws = plan.fork("links");
         RandomSource crashDraws = plan.fork("crashes");
         RandomSource partitionDraws = plan.fork("partitions");
+        RandomSource pauseDraws = plan.fork("pauses");
         long start = sim.now();
         long end = start + o.chaosEndNanos();
 
@@ -159,6 +167,14 @@ public final class FaultPlan {
                         new TreeSet<>(shuffled.subList(cut, shuffled.size()))));
             }
         }
+        for (int i = 0; i < o.pauses() && !hosts.isEmpty(); i++) {
+            long begin = start + pauseDraws.nextLong(o.chaosEndNanos());
+            long stop = Math.min(end, begin + o.minDownNanos() + pauseDraws.nextLong(o.maxDownNanos() - o.minDownNanos() + 1));
+            int host = hosts.get(pauseDraws.nextInt(hosts.size()));
+            if (stop > begin) {
+                steps.add(new Pause(begin, stop, host));
+            }
+        }
         return new FaultPlan(sim.seed(), end, faults, List.copyOf(steps));
     }
 
@@ -184,6 +200,7 @@ public final class FaultPlan {
                 case Restart r -> sim.restartAt(r.time(), r.host());
                 case Isolate i -> sim.isolateHost(i.time(), i.end(), i.host());
                 case Split p -> sim.partitionHosts("split", p.time(), p.end(), p.sideA(), p.sideB());
+                case Pause p -> sim.pauseHost(p.time(), p.end(), p.host());
             }
         }
         sim.healAt(chaosEnd);

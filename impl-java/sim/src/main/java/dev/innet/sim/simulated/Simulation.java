@@ -369,6 +369,23 @@ public final class Simulation {
         schedule(time, () -> restart(hostNumber));
     }
 
+    /**
+     * Freezes a host during {@code [start, end)}, as a long GC pause or a descheduled VM would: it keeps
+     * its state, but frames and timers due meanwhile wait and are handled at {@code end}, in the order
+     * they were due, while the world (and other nodes' timeouts) moves on.
+     */
+    public void pauseHost(long start, long end, int hostNumber) {
+        requireWindow(start, end);
+        HostSlot h = host(hostNumber);
+        noteFault(start, "pause h" + hostNumber + " until " + EventLog.formatTime(end));
+        schedule(start, () -> {
+            if (h.up) {
+                log.record(now, EventKind.ACTION, h.name(), "paused until " + EventLog.formatTime(end), null);
+                h.pausedUntil = Math.max(h.pausedUntil, end);
+            }
+        });
+    }
+
     public void crashSwitch(SimSwitch sw) {
         requireOwnSwitch(sw);
         if (!sw.up) {
@@ -642,6 +659,10 @@ public final class Simulation {
 
     private void fireTimer(TimerFire t) {
         HostSlot h = t.host;
+        if (h.up && h.epoch == t.epoch && now < h.pausedUntil) {
+            push(h.pausedUntil, t); // paused: the timer fires when the host resumes
+            return;
+        }
         if (!h.up || h.epoch != t.epoch || !h.pendingTimers.remove(t.timerId)) {
             return; // cancelled, or its incarnation crashed: nothing happens, nothing to log
         }
@@ -652,11 +673,18 @@ public final class Simulation {
 
     private void arrive(Arrival a) {
         Channel ch = a.channel;
-        ch.inFlight--;
-        if (ch.cuts > 0 || ch.cutsBegun != a.cutsBegunAtSend) {
+        if (!a.bufferedAtHost && (ch.cuts > 0 || ch.cutsBegun != a.cutsBegunAtSend)) {
+            ch.inFlight--;
             log.record(now, EventKind.DROP, ch.name(), "partitioned (cut while in flight)", a.frame);
             return;
         }
+        if (ch.to instanceof HostSlot h && h.up && h.epoch == a.targetEpoch && now < h.pausedUntil) {
+            // Paused: the frame has arrived and waits in the host's buffer (still counted on the channel,
+            // so a long pause fills it), out of reach of later cuts.
+            push(h.pausedUntil, new Arrival(ch, a.frame, a.originHost, a.targetEpoch, a.cutsBegunAtSend, true));
+            return;
+        }
+        ch.inFlight--;
         switch (ch.to) {
             case HostSlot h -> deliverToHost(h, a);
             case SwitchPort sp -> deliverToSwitch(sp, a);
@@ -694,12 +722,14 @@ public final class Simulation {
             throw failure("switch " + sw.name + " returned null instead of a list of outputs", null);
         }
         for (SwitchOutput o : outputs) {
-            log.record(now, EventKind.SWITCH_OUT, sw.name + ":" + o.egressPort(), null, o.frame());
+            // Copied: a device may emit one array on several ports (multicast) or keep it; receivers own theirs.
+            byte[] frame = o.frame().clone();
+            log.record(now, EventKind.SWITCH_OUT, sw.name + ":" + o.egressPort(), null, frame);
             Channel egress = sw.egress.get(o.egressPort());
             if (egress == null) {
-                log.record(now, EventKind.DROP, sw.name + ":" + o.egressPort(), "no link on port", o.frame());
+                log.record(now, EventKind.DROP, sw.name + ":" + o.egressPort(), "no link on port", frame);
             } else {
-                transmit(egress, o.frame(), a.originHost);
+                transmit(egress, frame, a.originHost);
             }
         }
     }
@@ -738,7 +768,7 @@ public final class Simulation {
                 case HostSlot h -> h.epoch;
                 case SwitchPort sp -> sp.sw.epoch;
             };
-            push(now + delay, new Arrival(ch, copy == 0 ? frame : frame.clone(), originHost, targetEpoch, ch.cutsBegun));
+            push(now + delay, new Arrival(ch, copy == 0 ? frame : frame.clone(), originHost, targetEpoch, ch.cutsBegun, false));
         }
     }
 
@@ -764,6 +794,7 @@ public final class Simulation {
         }
         h.up = true;
         h.epoch++;
+        h.pausedUntil = 0;
         int incarnation = h.starts++;
         SimContext ctx = new SimContext(h, h.epoch, incarnation, h.randoms.fork("incarnation-" + incarnation));
         h.context = ctx;
@@ -863,8 +894,8 @@ public final class Simulation {
     private record TimerFire(HostSlot host, long epoch, long timerId) implements Event {
     }
 
-    private record Arrival(Channel channel, byte[] frame, int originHost, long targetEpoch, long cutsBegunAtSend)
-            implements Event {
+    private record Arrival(Channel channel, byte[] frame, int originHost, long targetEpoch, long cutsBegunAtSend,
+                           boolean bufferedAtHost) implements Event {
     }
 
     record SwitchPort(SimSwitch sw, int port) implements Endpoint {
@@ -897,6 +928,8 @@ public final class Simulation {
         /** Advances at every start and crash; timers and inbound frames of an older epoch are void. */
         long epoch;
         int starts;
+        /** While the clock is before this, the host is frozen and its events wait (see pauseHost). */
+        long pausedUntil;
         /** Ids of timers scheduled and neither fired nor cancelled (membership only, never iterated). */
         final Set<Long> pendingTimers = new HashSet<>();
 

@@ -59,7 +59,7 @@ class DeterminismTest {
         String t = trace.toString();
         assertTrue(sim.eventCount() > 2_000, "events: " + sim.eventCount());
         for (String kind : List.of(" DROP ", " DUPLICATE ", " CRASH ", " START ", " TIMER ", " DELIVER ", " SWITCH_IN ",
-                "partitioned", "link fault")) {
+                "partitioned", "link fault", "paused until")) {
             assertTrue(t.contains(kind), "the run exercised '" + kind.trim() + "'");
         }
     }

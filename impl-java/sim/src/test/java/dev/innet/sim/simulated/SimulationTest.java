@@ -352,4 +352,40 @@ class SimulationTest {
             rack.sim.runUntil(3 * MS);
         });
     }
+
+    @Test
+    void aPausedHostHandlesWhatWasDueWhenItResumesInOrder() {
+        Rack rack = new Rack(Simulation.builder(53).defaultFaults(LinkFaults.fixedDelay(1 * US)), 2);
+        rack.sim.atNode(0, 2, "timer at 2 ms", n -> ((ProbeNode) n).ctx.timers().schedule(2 * MS));
+        rack.sim.pauseHost(1 * MS, 3 * MS, 2);
+        rack.sendAt(1500 * US, 1, 2, 1);
+        rack.sendAt(1600 * US, 1, 2, 2);
+        rack.sendAt(4 * MS, 1, 2, 3);
+        rack.sim.runUntil(10 * MS);
+        ProbeNode p = rack.probe(2);
+        assertEquals(List.of(1L, 2L, 3L), p.numbers());
+        assertEquals(List.of(3 * MS, 3 * MS, 4 * MS + 2 * US),
+                p.received.stream().map(ProbeNode.Received::timeNanos).toList());
+        assertEquals(List.of(3 * MS), p.timerTimes, "the timer due during the pause fires at its end");
+        assertEquals(1, p.starts, "a pause keeps the node's state: no restart");
+    }
+
+    @Test
+    void framesCrossTwoCabledSwitches() {
+        Simulation sim = Simulation.builder(59).defaultFaults(LinkFaults.fixedDelay(5 * US)).out(null).build();
+        int ip1 = dev.innet.wire.RackAddressing.hostIp(1);
+        int ip2 = dev.innet.wire.RackAddressing.hostIp(2);
+        SimSwitch a = sim.addSwitch("a", () -> new StaticForwardingSwitch().route(ip1, 1).route(ip2, 9));
+        SimSwitch b = sim.addSwitch("b", () -> new StaticForwardingSwitch().route(ip1, 9).route(ip2, 2));
+        sim.connectSwitches(a, 9, b, 9);
+        List<ProbeNode> probes = new ArrayList<>();
+        sim.addHost(1, () -> { ProbeNode p = new ProbeNode(); probes.add(p); return p; }, a, 1);
+        sim.addHost(2, () -> { ProbeNode p = new ProbeNode(); probes.add(p); return p; }, b, 2);
+        sim.atNode(0, 1, "send", n -> ((ProbeNode) n).sendTo(2, 77));
+        sim.runUntil(1 * MS);
+        assertEquals(List.of(77L), probes.get(1).numbers());
+        assertEquals(15 * US, probes.get(1).received.get(0).timeNanos(), "three cables of 5 us");
+        assertEquals(List.of("a:9>b:9", "b:9>a:9"), sim.channels().stream().map(Channel::name)
+                .filter(n -> n.contains(":9>")).toList());
+    }
 }

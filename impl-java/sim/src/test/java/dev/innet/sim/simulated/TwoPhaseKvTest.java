@@ -36,17 +36,22 @@ class TwoPhaseKvTest {
             "\\{\"client\":\\d+,\"op\":\"(get|put|delete)\",\"key\":\"[0-9a-f]{32}\"(,\"value\":\"[0-9a-f]*\")?"
                     + ",\"call\":\\d+,\"return\":(\\d+|null),\"result\":\"(ok|not_found|fail|unknown)\",\"id\":\\d+}");
 
+    /** Seeds to run: {@code innet.sim.seed} and the following {@code innet.sim.seeds - 1} (a sweep, e.g. -Dinnet.sim.seeds=200). */
+    private static final int SEEDS = Integer.getInteger("innet.sim.seeds", 1);
+
     @Test
     void chaosKeepsReadsHonestAndEveryClientFinishesAfterHeal() throws IOException {
-        String jsonl = runKv(SEED, false, System.out);
-        List<String> lines = jsonl.lines().toList();
-        assertTrue(lines.size() >= 75, "three clients of 25 operations each, plus any restarted client's: " + lines.size());
-        for (String line : lines) {
-            assertTrue(LINE.matcher(line).matches(), "seed=" + SEED + " bad history line: " + line);
+        Path out = Files.createDirectories(Path.of("target", "sim-histories"));
+        for (long seed = SEED; seed < SEED + SEEDS; seed++) {
+            String jsonl = runKv(seed, false, System.out);
+            List<String> lines = jsonl.lines().toList();
+            assertTrue(lines.size() >= 75, "seed=" + seed + ": three clients of 25 operations each, plus any restarted"
+                    + " client's: " + lines.size());
+            for (String line : lines) {
+                assertTrue(LINE.matcher(line).matches(), "seed=" + seed + " bad history line: " + line);
+            }
+            Files.writeString(out.resolve("kv-seed-" + seed + ".jsonl"), jsonl);
         }
-        Path out = Path.of("target", "sim-histories");
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("kv-seed-" + SEED + ".jsonl"), jsonl);
     }
 
     /**

@@ -1,0 +1,105 @@
+package dev.innet.p4sim.bench;
+
+import dev.innet.p4sim.P4Sim;
+import dev.innet.p4sim.stf.StfRunner;
+import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.p4sim.v1model.PacketSink;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * In-process throughput of a compiled program on one thread: the switch is prepared by the first
+ * K-1 packets (and all commands) of an STF scenario, then packet K is processed repeatedly through
+ * the zero-copy {@link PacketSink} path. Reports packets per second over a timed run after warm-up.
+ */
+public final class InProcessBench {
+    /** {@code cpuSeconds} is the benchmark thread's CPU time: on a shared machine it measures one core's rate. */
+    public record Result(String program, int packetBytes, int outputBytes, long packets, double seconds, double cpuSeconds) {
+        public double pps() {
+            return packets / seconds;
+        }
+
+        public double ppsPerCpuSecond() {
+            return packets / cpuSeconds;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%s: %,.0f packets/s per CPU-second of one thread (%,.0f packets/s wall clock; "
+                    + "%d-byte request -> %d-byte reply; %,d packets in %.2f s wall, %.2f s CPU)",
+                    program, ppsPerCpuSecond(), pps(), packetBytes, outputBytes, packets, seconds, cpuSeconds);
+        }
+    }
+
+    private InProcessBench() { }
+
+    public static Result run(Path program, Path stf, int packetIndex, double warmupSeconds, double seconds) throws IOException {
+        P4Switch sw = P4Sim.compile(program).instantiate();
+        List<String> lines = Files.readAllLines(stf);
+        List<String> prefix = new ArrayList<>();
+        String workload = null;
+        int seen = 0;
+        for (String l : lines) {
+            if (l.startsWith("packet ")) {
+                seen++;
+                if (seen == packetIndex) {
+                    workload = l;
+                    break;
+                }
+            }
+            prefix.add(l);
+        }
+        if (workload == null) {
+            throw new IllegalArgumentException(stf + " has fewer than " + packetIndex + " packets");
+        }
+        List<String> failures = new StfRunner(sw).run(stf.toString(), String.join("\n", prefix));
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("scenario prefix failed: " + failures);
+        }
+        String[] w = workload.split("\\s+", 3);
+        int port = Integer.parseInt(w[1]);
+        byte[] frame = HexFormat.of().parseHex(w[2].replaceAll("\\s+", ""));
+        int[] outBytes = new int[1];
+        long[] outCount = new long[1];
+        PacketSink sink = (p, buf, off, len) -> {
+            outBytes[0] = len;
+            outCount[0]++;
+        };
+        loop(sw, port, frame, sink, (long) (warmupSeconds * 1e9));
+        outCount[0] = 0;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = mx.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        long n = loop(sw, port, frame, sink, (long) (seconds * 1e9));
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        if (outCount[0] != n) {
+            throw new IllegalStateException("workload packet produced " + outCount[0] + " outputs for " + n + " packets");
+        }
+        return new Result(program.getFileName().toString(), frame.length, outBytes[0], n, elapsed, cpu);
+    }
+
+    private static long loop(P4Switch sw, int port, byte[] frame, PacketSink sink, long nanos) {
+        long n = 0;
+        long deadline = System.nanoTime() + nanos;
+        while (true) {
+            for (int i = 0; i < 4096; i++) {
+                sw.process(port, frame, 0, frame.length, sink);
+            }
+            n += 4096;
+            if (System.nanoTime() >= deadline) {
+                return n;
+            }
+        }
+    }
+
+    /** Usage: InProcessBench PROGRAM.p4 SCENARIO.stf PACKET_INDEX [SECONDS]. */
+    public static void main(String[] args) throws IOException {
+        double secs = args.length > 3 ? Double.parseDouble(args[3]) : 5;
+        System.out.println(run(Path.of(args[0]), Path.of(args[1]), Integer.parseInt(args[2]), 2, secs));
+    }
+}

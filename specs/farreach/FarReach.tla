@@ -79,7 +79,7 @@ Newer(a, b) == IF b.s > a.s THEN b ELSE a          \* the record with the larger
 
 \* Client operation slots and history entries.
 NoOp   == [t |-> "none", k |-> "none", id |-> 0, floor |-> 0]
-NoRead == [c |-> "none", k |-> "none", floor |-> 0, got |-> 0]
+NoRead == [floor |-> 0, got |-> 0]
 
 VARIABLES
     \* ---- switch (data plane registers, lost in a switch crash) ----
@@ -117,9 +117,9 @@ VARIABLES
     nClCrash,  \* client crashes
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
-    lastRead,  \* the most recent completed read (client, key, floor = doneMax[key] when it began,
-               \* value got); ReadsNotStale is checked in every state, so checking the latest
-               \* read checks every read
+    lastRead,  \* the most recent completed read: floor = doneMax[key] when it began, value
+               \* got (client and key are in `act`).  ReadsNotStale is checked in every
+               \* state, so checking the latest read checks every read.
     pointCache,\* cache contents (valid records) at the current snapshot point
     snapTruth, \* pointCache of the snapshot that produced snap
     ackFloor,  \* doneMax at the latest switch crash
@@ -185,7 +185,7 @@ TypeOK ==
     /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nSnap \in 0..MaxSnap
     /\ nSwCrash \in 0..MaxSwitchCrash /\ nClCrash \in 0..MaxClientCrash
     /\ doneMax \in [Key -> Val]
-    /\ lastRead \in [c : Client, k : Key, floor : Val, got : Val] \cup {NoRead}
+    /\ lastRead \in [floor : Val, got : Val]
     /\ pointCache \in [Key -> Rec \cup {NoRec}]
     /\ snapTruth \in [Key -> Rec \cup {NoRec}]
     /\ ackFloor \in [Key -> Val]
@@ -310,7 +310,7 @@ ClientReadHit(c, k) ==
     /\ up /\ pend[c] = NoOp /\ nR < MaxReads
     /\ Hit(k) /\ latest[k]
     /\ nR' = nR + 1
-    /\ lastRead' = [c |-> c, k |-> k, floor |-> doneMax[k], got |-> crec[k].v]
+    /\ lastRead' = [floor |-> doneMax[k], got |-> crec[k].v]
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
@@ -359,7 +359,7 @@ ClientGetReply(m) ==
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
-            /\ lastRead' = [c |-> m.c, k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]
+            /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
        ELSE UNCHANGED <<pend, lastRead>>
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
@@ -373,16 +373,6 @@ ClientGiveUp(c) ==
     /\ pend' = [pend EXCEPT ![c] = NoOp]
     /\ act' = [a |-> "ClientGiveUp", c |-> c]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net, cntVars, ghostVars>>
-
-\* §3.4: on SNAPSHOT_DONE the client releases preserved records whose seq is
-\* no larger than the one the snapshot holds for that key.
-ClientRelease(c, k) ==
-    /\ pres[c][k] /= NoRec
-    /\ snap[k] /= NoRec
-    /\ pres[c][k].s <= snap[k].s
-    /\ pres' = [pres EXCEPT ![c][k] = NoRec]
-    /\ act' = [a |-> "ClientRelease", c |-> c, k |-> k]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pend, net, cntVars, ghostVars>>
 
 \* §3.4 "Client crashes": a client loses its pending operation and its
 \* preserved records, then restarts.  (Old replies carry ids it ignores.)
@@ -439,9 +429,14 @@ ServerEvict(m, d) ==
 
 \* §3.2 (2): a server reports a hot key with its current record to the
 \* controller.  The hotness policy (Count-Min Sketch) is abstracted away: any
-\* key may be reported at any time (at most one report per key in flight).
+\* uncached key may be reported at any time.  §3.2: the server avoids
+\* duplicate reports of a key; we model its bookkeeping by letting it see
+\* whether the key is in the cache's key table and whether a report is still
+\* in flight (the server learns of evictions from EVICT_STORE).  Duplicated
+\* reports (MaxDup) still reach the controller.
 ServerReportHot(k) ==
     /\ nAdmit < MaxAdmit
+    /\ ~InCache(k)
     /\ ~\E m \in net : m.t = "hot" /\ m.k = k
     /\ net' = net \cup {[t |-> "hot", k |-> k, rec |-> store[k]]}
     /\ act' = [a |-> "ServerReportHot", k |-> k, rec |-> store[k]]
@@ -474,7 +469,7 @@ SwitchGetReply(m, d) ==
     /\ CountDup(d)
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
-            /\ lastRead' = [c |-> m.c, k |-> m.k, floor |-> pend[m.c].floor, got |-> m.rec.v]
+            /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
        ELSE UNCHANGED <<pend, lastRead>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store,
@@ -635,7 +630,10 @@ SnapLoad(k) ==
 
 \* All records of the snapshot are loaded: revert overwritten ones to their
 \* originals, keep the result, stop monitoring writes and announce
-\* SNAPSHOT_DONE (clients read `snap`).
+\* SNAPSHOT_DONE: each client releases the preserved records whose seq is no
+\* larger than the snapshot's seq for that key.  Delivering the notification
+\* to every client in this step is the worst case for durability: a client
+\* that hears of the snapshot later (or never) only keeps records longer.
 SnapFinish ==
     /\ up /\ snapOn
     /\ \A k \in snapKeys : snapLoad[k] /= NoRec
@@ -643,11 +641,14 @@ SnapFinish ==
        IN snap' = [k \in Key |-> IF ~inSnap(k) THEN NoRec
                                  ELSE IF snapOrig[k] /= NoRec THEN snapOrig[k]
                                  ELSE snapLoad[k]]
+    /\ pres' = [c \in Client |-> [k \in Key |->
+                 IF pres[c][k] /= NoRec /\ snap'[k] /= NoRec /\ pres[c][k].s <= snap'[k].s
+                 THEN NoRec ELSE pres[c][k]]]
     /\ snapOn' = FALSE
     /\ snapTruth' = pointCache
     /\ act' = [a |-> "SnapFinish"]
     /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, snapSent, store,
-                   admitting, evRec, snapKeys, snapOrig, snapLoad, clientVars, net, cntVars,
+                   admitting, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
                    doneMax, lastRead, pointCache, ackFloor>>
 
 -----------------------------------------------------------------------------
@@ -723,7 +724,6 @@ Next ==
     \/ \E c \in Client, k \in Key :
           \/ ClientWriteHit(c, k) \/ ClientWriteForward(c, k) \/ ClientWriteDropped(c, k)
           \/ ClientReadHit(c, k) \/ ClientReadForward(c, k) \/ ClientReadDropped(c, k)
-          \/ ClientRelease(c, k)
     \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c)
     \/ \E m \in net :
           \/ ClientPutReply(m) \/ ClientGetReply(m)
@@ -747,7 +747,7 @@ Spec == Init /\ [][Next]_vars
 \* never returns a value older than the newest write to that key that was
 \* acknowledged before the read began.  (Values are write ids; for one key a
 \* smaller id is an older write.)
-ReadsNotStale == lastRead /= NoRead => lastRead.got >= lastRead.floor
+ReadsNotStale == lastRead.got >= lastRead.floor
 
 \* Zero-loss recovery: once the switch has crashed and recovery has run,
 \* every write acknowledged before the crash is stored at its server (or a

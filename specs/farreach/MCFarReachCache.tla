@@ -1,5 +1,5 @@
 ---- MODULE MCFarReachCache ----
-(* Model of FarReach: test *)
+(* Model of FarReach: 1 key, 2 clients: admission, eviction, re-admission, 1 loss *)
 EXTENDS FarReach
 CONSTANTS k1, s1
 \* Keys are partitioned over the servers round-robin.

@@ -149,7 +149,8 @@ public final class LiveHost implements AutoCloseable {
             node.onStart(ctx);
         });
         // Assigned before it starts: the context checks handlers run on exactly this thread.
-        loop = Thread.ofPlatform().name("innet-h" + hostNumber + "-loop").unstarted(this::runLoop);
+        // Daemon, like the receivers: a host nobody closed must not keep the JVM alive.
+        loop = Thread.ofPlatform().daemon().name("innet-h" + hostNumber + "-loop").unstarted(this::runLoop);
         loop.start();
         for (var e : channelByPort.entrySet()) {
             int port = e.getKey();

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.SortedSet;
@@ -95,14 +94,5 @@ final class SimDurableStore implements DurableStore {
         int lost = unsynced.size();
         unsynced.clear();
         return lost;
-    }
-
-    /** Number of synced entries, for tests and descriptions. */
-    int syncedSize() {
-        return synced.size();
-    }
-
-    boolean syncedEquals(String key, byte[] value) {
-        return Arrays.equals(synced.get(key), value);
     }
 }

@@ -464,7 +464,7 @@ public final class Simulation {
 
     /**
      * The end of the chaos phase: every active partition ends, every channel returns to the default
-     * policy, every crashed switch and host restarts. What follows checks liveness.
+     * policy, every paused host resumes, every crashed switch and host restarts. What follows checks liveness.
      */
     public void heal() {
         log.record(now, EventKind.ACTION, "sim", "heal", null);
@@ -482,6 +482,8 @@ public final class Simulation {
             }
         }
         for (HostSlot h : hosts.values()) {
+            // A paused host resumes now; what it deferred still comes at the old pause end (late, as after a real stall).
+            h.pausedUntil = 0;
             if (!h.up) {
                 startHost(h);
             }

@@ -27,6 +27,13 @@
 (*   BugNoValidate - the data node serves a read without checking the key  *)
 (*                   stored in the log entry, so a read trusts a colliding *)
 (*                   switch entry (III-B 2).                               *)
+(* Three more show that the other mechanisms are needed too:               *)
+(*   BugNoBlock    - the switch returns a second-phase reply with a higher *)
+(*                   timestamp than the busy entry to the client (III-B 1).*)
+(*   BugMaxTsInstallOnly - only installed writes raise MaxTs, not the      *)
+(*                   writes that fell back (III-B 1, MaxTs's definition).  *)
+(*   BugResyncNoMaxTs - the switch restarts with MaxTs = 0 after a crash   *)
+(*                   (III-E 3; our reading of the resynchronisation).      *)
 (*                                                                         *)
 (* Bounds live in the MC*.tla / MC*.cfg model files.  docs/specs/          *)
 (* visibility.md maps paper sections to actions and lists what is left out.*)
@@ -51,7 +58,8 @@ CONSTANTS
                    \*   "stale"} (client retry, clear retry, stale entry)
     MaxMdnCrash,   \* how many metadata node crashes
     MaxSwCrash,    \* how many switch crashes
-    BugOverwrite, BugClearAny, BugNoValidate   \* buggy variants, see above
+    BugOverwrite, BugClearAny, BugNoValidate,  \* buggy variants, see above
+    BugNoBlock, BugMaxTsInstallOnly, BugResyncNoMaxTs  \* further variants
 
 ASSUME /\ SlotOf \in [Keys -> Slots]
        /\ FpOf \in [Keys -> Nat]
@@ -59,7 +67,8 @@ ASSUME /\ SlotOf \in [Keys -> Slots]
        /\ \A n \in {MaxLoss, MaxDup, MaxTimeouts, MaxMdnCrash, MaxSwCrash} : n \in Nat
        /\ SpuriousTimeouts \in BOOLEAN
        /\ TimeoutKinds \subseteq {"client", "clear", "stale"}
-       /\ \A b \in {BugOverwrite, BugClearAny, BugNoValidate} : b \in BOOLEAN
+       /\ \A b \in {BugOverwrite, BugClearAny, BugNoValidate, BugNoBlock,
+                    BugMaxTsInstallOnly, BugResyncNoMaxTs} : b \in BOOLEAN
 
 VARIABLES
     net,       \* set of in-flight messages (see Msg); delivery order is free
@@ -227,12 +236,14 @@ DnWrite(m) ==
 \* and the timestamp exceeds MaxTs; the write is then committed by the
 \* reply to the client, and a copy goes to the metadata node (step 4,
 \* non-critical).  Otherwise the write falls back to the ordered two-phase
-\* path.  BugOverwrite drops the "entry is clear" condition.
+\* path.  BugOverwrite drops the "entry is clear" condition;
+\* BugMaxTsInstallOnly raises MaxTs only when it installs.
 SwWriteReply(m) ==
     /\ swUp /\ m.type = "WRep"
     /\ LET s == SlotOf[m.key]
            install == (~sw[s].valid \/ BugOverwrite) /\ m.ts > maxTs[s]
-       IN  /\ maxTs' = [maxTs EXCEPT ![s] = Max(@, m.ts)]
+       IN  /\ maxTs' = IF install \/ ~BugMaxTsInstallOnly
+                          THEN [maxTs EXCEPT ![s] = Max(@, m.ts)] ELSE maxTs
            /\ IF install
                 THEN /\ sw' = [sw EXCEPT ![s] = [valid |-> TRUE, fp |-> FpOf[m.key],
                                    key |-> m.key, w |-> m.w, ts |-> m.ts]]
@@ -281,13 +292,13 @@ MdnUpdate(m) ==
 \* it meanwhile.  The model keeps the blocked reply in flight (this action
 \* is disabled for it), which is what "re-send until cleared" amounts to;
 \* it can still be lost.  Lower timestamps pass: a newer write is visible.
-\* BugClearAny clears whatever the timestamp.
+\* BugClearAny clears whatever the timestamp; BugNoBlock never blocks.
 SwMetaReply(m) ==
     /\ swUp /\ m.type = "MRep"
     /\ LET s == SlotOf[m.key]
            e == sw[s]
            clear == e.valid /\ (m.ts = e.ts \/ BugClearAny)
-       IN  /\ ~(e.valid /\ ~clear /\ m.ts > e.ts)      \* not blocked
+       IN  /\ ~(e.valid /\ ~clear /\ m.ts > e.ts) \/ BugNoBlock   \* not blocked
            /\ sw' = IF clear THEN [sw EXCEPT ![s] = NoEntry] ELSE sw
            /\ cleared' = IF clear THEN cleared \cup {[key |-> e.key, ts |-> e.ts]}
                                   ELSE cleared
@@ -504,13 +515,14 @@ SwCrash ==
 \* switch's MaxTs registers are reloaded from the data nodes' timestamp
 \* sources, so a reply sent before the crash cannot install metadata older
 \* than what the metadata node holds (our reading; see the doc).
+\* BugResyncNoMaxTs restarts them at 0 instead.
 SwResync ==
     /\ ~swUp
     /\ swUp' = TRUE
     /\ idx' = [k \in Keys |-> Newest(k)]
     /\ deferred' = {}
     /\ pendClr' = {}
-    /\ maxTs' = tsGen
+    /\ maxTs' = IF BugResyncNoMaxTs THEN [s \in Slots |-> 0] ELSE tsGen
     /\ act' = [name |-> "SwResync", args |-> <<>>, dup |-> FALSE]
     /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, wr, rd, clock, faults>>
 

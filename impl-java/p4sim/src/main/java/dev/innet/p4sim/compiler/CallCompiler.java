@@ -265,9 +265,7 @@ final class CallCompiler {
     Exec assign(Place dst, Expr e) {
         Type t = dst.type();
         if (Layout.isNarrow(t)) {
-            LExpr v = ex.narrow(e);
-            ExprCompiler.Storer st = ex.storer(dst);
-            return f -> st.store(f, v.eval(f));
+            return assignNarrow(dst, e);
         }
         if (Layout.isWide(t)) {
             WExpr v = ex.wide(e);
@@ -279,6 +277,29 @@ final class CallCompiler {
             };
         }
         return copy(ex.place(e), dst);
+    }
+
+    /** Narrow assignment, specialised for the common static shapes so each is a single closure. */
+    private Exec assignNarrow(Place dst, Expr e) {
+        long mask = dst.type() instanceof Type.Bits b ? BitIO.mask(b.width()) : -1L;
+        BigInteger c = ex.constant(e);
+        if (dst.isStatic()) {
+            int k = dst.base();
+            if (c != null) {
+                long v = ExprCompiler.words(c, e.type instanceof Type.InfInt ? 64 : ExprCompiler.width(e.type))[0] & mask;
+                return f -> f.s[k] = v;
+            }
+            if (ex.staticSlot(e) >= 0 && ExprCompiler.width(e.type) <= ExprCompiler.width(dst.type())
+                    && !(e.type instanceof Type.Bits eb && eb.signed())) {
+                int j = ex.staticSlot(e);
+                return f -> f.s[k] = f.s[j];
+            }
+            LExpr v = ex.narrow(e);
+            return f -> f.s[k] = v.eval(f) & mask;
+        }
+        LExpr v = ex.narrow(e);
+        ExprCompiler.Storer st = ex.storer(dst);
+        return f -> st.store(f, v.eval(f));
     }
 
     /** Copies a stored value of any type between places of the same type. */

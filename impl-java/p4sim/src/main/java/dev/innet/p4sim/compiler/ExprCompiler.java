@@ -176,6 +176,22 @@ final class ExprCompiler {
         }
     }
 
+    /** The slot of a narrow value stored at a static place (variable, field), or -1. */
+    int staticSlot(Expr e) {
+        if (!(e instanceof Name || e instanceof Member) || !Layout.isNarrow(e.type)) {
+            return -1;
+        }
+        if (e instanceof Member m && (m.target.type instanceof Type.ApplyResult || m.target.type instanceof Type.Stack
+                || m.target.type instanceof Type.TypeName)) {
+            return -1;
+        }
+        if (e instanceof Name n && !cx.storage.containsKey(n.decl)) {
+            return -1;
+        }
+        Place p = place(e);
+        return p.isStatic() ? p.base() : -1;
+    }
+
     LExpr read(Place p) {
         if (p.isStatic()) {
             int k = p.base();
@@ -226,9 +242,13 @@ final class ExprCompiler {
             long mask = BitIO.mask(width(b.type));
             return f -> ((l.eval(f) << rw) | r.eval(f)) & mask;
         }
+        boolean signed = ot instanceof Type.Bits bt && bt.signed();
+        LExpr fast = fastBinary(b, signed);
+        if (fast != null) {
+            return fast;
+        }
         LExpr l = narrow(b.left);
         LExpr r = narrow(b.right);
-        boolean signed = ot instanceof Type.Bits bt && bt.signed();
         int w = ot instanceof Type.InfInt ? 64 : width(ot);
         long mask = BitIO.mask(w);
         switch (b.op) {
@@ -299,6 +319,36 @@ final class ExprCompiler {
             default:
                 throw CompileError.unsupported(b.pos, "operator " + b.op);
         }
+    }
+
+    /** Common shapes with a static slot on the left and a constant on the right, as single closures. */
+    private LExpr fastBinary(Binary b, boolean signed) {
+        BigInteger rc = constant(b.right);
+        int ls = staticSlot(b.left);
+        if (rc == null || signed || b.left.type instanceof Type.InfInt) {
+            return null;
+        }
+        long c = words(rc, width(b.left.type))[0];
+        long mask = BitIO.mask(width(b.left.type));
+        if (ls >= 0) {
+            return switch (b.op) {
+                case "==" -> f -> f.s[ls] == c ? 1 : 0;
+                case "!=" -> f -> f.s[ls] != c ? 1 : 0;
+                case "&" -> f -> f.s[ls] & c;
+                case "+" -> f -> (f.s[ls] + c) & mask;
+                case "<" -> f -> Long.compareUnsigned(f.s[ls], c) < 0 ? 1 : 0;
+                case ">" -> f -> Long.compareUnsigned(f.s[ls], c) > 0 ? 1 : 0;
+                default -> null;
+            };
+        }
+        LExpr l = narrow(b.left);
+        return switch (b.op) {
+            case "==" -> f -> l.eval(f) == c ? 1 : 0;
+            case "!=" -> f -> l.eval(f) != c ? 1 : 0;
+            case "&" -> f -> l.eval(f) & c;
+            case "+" -> f -> (l.eval(f) + c) & mask;
+            default -> null;
+        };
     }
 
     private static LExpr saturatingSigned(LExpr l, LExpr r, int w, boolean add) {

@@ -1,5 +1,5 @@
 ------------------------ MODULE MCVisibility_MaxTsInstallOnly ------------------------
-(* Buggy variant: the small model with BugMaxTsInstallOnly = TRUE. *)
+(* Buggy variant BugMaxTsInstallOnly = TRUE with three writes (see .cfg). *)
 (* Definitions shared by all models are in MCVisibility; bounds and flags *)
 (* are in MCVisibility_MaxTsInstallOnly.cfg. *)
 EXTENDS MCVisibility

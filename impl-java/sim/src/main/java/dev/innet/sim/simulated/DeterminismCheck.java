@@ -1,7 +1,14 @@
 package dev.innet.sim.simulated;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Checks determinism itself (STYLE.md: run a seed twice and compare the event streams). A scenario
@@ -43,6 +50,40 @@ public final class DeterminismCheck {
         if (a.equals(b)) {
             throw new AssertionError("seeds " + seedA + " and " + seedB + " gave identical runs (hash " + a
                     + "): randomness is not reaching the run");
+        }
+    }
+
+    /** The line a replay program prints for {@link #hashInFreshJvm}. */
+    public static final String HASH_LINE_PREFIX = "event-log-hash=";
+
+    /**
+     * Runs {@code mainClass} in a new JVM with this JVM's class path and returns the event-log hash it
+     * prints (a line starting with {@link #HASH_LINE_PREFIX}). Replaying in the same JVM cannot see
+     * nondeterminism that is stable within a process (identity hashes of enum constants and classes,
+     * static state initialised once), and a failure from CI is replayed in another process, so the
+     * promise to check is: same seed, same run, in any JVM.
+     */
+    public static String hashInFreshJvm(String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new AssertionError("replay in a fresh JVM failed: " + command + "\n" + output);
+            }
+            return output.lines().filter(l -> l.startsWith(HASH_LINE_PREFIX)).findFirst()
+                    .map(l -> l.substring(HASH_LINE_PREFIX.length()).strip())
+                    .orElseThrow(() -> new AssertionError("no " + HASH_LINE_PREFIX + " line from " + mainClass + ":\n" + output));
+        } catch (IOException e) {
+            throw new UncheckedIOException("starting a JVM for " + mainClass, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while replaying in a fresh JVM", e);
         }
     }
 

@@ -31,8 +31,8 @@ class LiveHostTest {
     @Test
     void twoGossipNodesExchangePingsAndPongsOverLoopback(@TempDir Path dir) throws Exception {
         AddressBook book = AddressBook.mapped();
-        try (LiveHost one = host(1, () -> new GossipNode(List.of(2), 20, 500_000, false), book, List.of(GossipNode.PORT), dir);
-             LiveHost two = host(2, () -> new GossipNode(List.of(1), 20, 500_000, false), book, List.of(GossipNode.PORT), dir)) {
+        try (LiveHost one = host(1, () -> new GossipNode(List.of(2), 20, 500_000, GossipNode.Mode.DETERMINISTIC), book, List.of(GossipNode.PORT), dir);
+             LiveHost two = host(2, () -> new GossipNode(List.of(1), 20, 500_000, GossipNode.Mode.DETERMINISTIC), book, List.of(GossipNode.PORT), dir)) {
             one.bind(); // both endpoints exist before the first ping
             two.bind();
             one.start();

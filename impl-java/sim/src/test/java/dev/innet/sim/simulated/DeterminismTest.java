@@ -27,7 +27,7 @@ class DeterminismTest {
      * Five gossiping hosts under a moderate random fault plan (loss, duplication, delay spread,
      * reordering, crashes with restarts, partitions) for 20 ms of chaos, then healed for 20 ms.
      */
-    static Simulation gossip(Simulation.Builder builder, boolean nondeterministicNodes) {
+    static Simulation gossip(Simulation.Builder builder, GossipNode.Mode mode) {
         Simulation sim = builder.build();
         int[] all = {1, 2, 3, 4, 5};
         SimSwitch tor = sim.addSwitch("tor", () -> StaticForwardingSwitch.hostOnSamePort(all));
@@ -38,7 +38,7 @@ class DeterminismTest {
                     peers.add(p);
                 }
             }
-            sim.addHost(h, () -> new GossipNode(peers, 80, 200_000, nondeterministicNodes), tor, h);
+            sim.addHost(h, () -> new GossipNode(peers, 80, 200_000, mode), tor, h);
         }
         FaultPlan plan = FaultPlan.random(sim, FaultPlan.Options.moderate(20 * MS));
         sim.apply(plan);
@@ -49,12 +49,12 @@ class DeterminismTest {
 
     @Test
     void theSameSeedReplaysTheSameRunBitForBit() {
-        String hash = DeterminismCheck.assertReplaysIdentically(SEED, b -> gossip(b, false), System.out);
+        String hash = DeterminismCheck.assertReplaysIdentically(SEED, b -> gossip(b, GossipNode.Mode.DETERMINISTIC), System.out);
         assertEquals(64, hash.length());
 
         // The workload is not trivial: thousands of events, with every kind of fault having happened.
         StringBuilder trace = new StringBuilder();
-        Simulation sim = gossip(Simulation.builder(SEED).out(null).trace(trace), false);
+        Simulation sim = gossip(Simulation.builder(SEED).out(null).trace(trace), GossipNode.Mode.DETERMINISTIC);
         assertEquals(hash, sim.eventLogHash(), "tracing does not change the run");
         String t = trace.toString();
         assertTrue(sim.eventCount() > 2_000, "events: " + sim.eventCount());
@@ -65,14 +65,30 @@ class DeterminismTest {
     }
 
     @Test
+    void theSameSeedReplaysTheSameRunInAFreshJvm() {
+        String here = gossip(Simulation.builder(SEED).out(null), GossipNode.Mode.DETERMINISTIC).eventLogHash();
+        String there = DeterminismCheck.hashInFreshJvm(ReplayMain.class.getName(), "DETERMINISTIC", Long.toString(SEED));
+        assertEquals(here, there, "seed=" + SEED + ": a fresh JVM replayed a different run");
+    }
+
+    @Test
+    void onlyAFreshJvmCatchesANodeThatDependsOnAnIdentityHash() {
+        // Stable within this JVM, so replaying here twice agrees ...
+        String here = DeterminismCheck.assertReplaysIdentically(SEED, b -> gossip(b, GossipNode.Mode.IDENTITY_HASH), null);
+        // ... but another JVM assigns the enum constant another identity hash, and the run differs.
+        String there = DeterminismCheck.hashInFreshJvm(ReplayMain.class.getName(), "IDENTITY_HASH", Long.toString(SEED));
+        assertNotEquals(here, there, "seed=" + SEED + ": the identity-hash dependence went unnoticed");
+    }
+
+    @Test
     void differentSeedsGiveDifferentRuns() {
-        DeterminismCheck.assertSeedsDiverge(SEED, SEED + 1, b -> gossip(b, false));
+        DeterminismCheck.assertSeedsDiverge(SEED, SEED + 1, b -> gossip(b, GossipNode.Mode.DETERMINISTIC));
     }
 
     @Test
     void theReplayCheckCatchesANodeThatUsesUnseededRandomness() {
         AssertionError e = assertThrows(AssertionError.class,
-                () -> DeterminismCheck.assertReplaysIdentically(SEED, b -> gossip(b, true), null));
+                () -> DeterminismCheck.assertReplaysIdentically(SEED, b -> gossip(b, GossipNode.Mode.SHARED_RANDOM), null));
         assertTrue(e.getMessage().startsWith("seed=" + SEED + ": the same seed gave two different runs"), e.getMessage());
         assertTrue(e.getMessage().contains("first divergence at event"), e.getMessage());
     }

@@ -1,0 +1,324 @@
+package dev.innet.p4sim.cli;
+
+import dev.innet.p4sim.control.ControlException;
+import dev.innet.p4sim.control.CounterValue;
+import dev.innet.p4sim.control.EntrySpec;
+import dev.innet.p4sim.control.Match;
+import dev.innet.p4sim.control.MulticastBuilder;
+import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.p4sim.runtime.ActionRuntime;
+import dev.innet.p4sim.runtime.TableRuntime;
+import dev.innet.p4sim.stf.StfRunner;
+import dev.innet.p4sim.v1model.P4Switch;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Executes the text commands of bmv2's runtime CLI (simple_switch_CLI) against a p4sim switch, so the
+ * same command files ({@code sN-commands.txt}) drive both. Entry handles are allocated per switch, as
+ * in bmv2. Priorities follow bmv2 (smaller value wins) and are converted to the control API's.
+ * Each command either succeeds or throws {@link ControlException} having changed nothing.
+ */
+public final class CliSession {
+    private final P4Switch sw;
+    private final SwitchControl control;
+    private final MulticastBuilder multicast;
+    private final Map<Integer, EntryRef> handles = new LinkedHashMap<>();
+    private int nextHandle;
+
+    private record EntryRef(String table, List<Match> match, int priority) { }
+
+    public CliSession(P4Switch sw) {
+        this.sw = sw;
+        this.control = sw.control();
+        this.multicast = new MulticastBuilder(control);
+    }
+
+    /** Runs one command line; returns its output lines (possibly none). Blank lines and # comments do nothing. */
+    public List<String> execute(String line) {
+        String l = line.strip();
+        if (l.isEmpty() || l.startsWith("#")) {
+            return List.of();
+        }
+        String[] w = l.split("\\s+");
+        List<String> out = new ArrayList<>();
+        switch (w[0]) {
+            case "table_add" -> out.add(tableAdd(l));
+            case "table_delete" -> {
+                need(w, 3, "table_delete <table> <handle>");
+                EntryRef ref = handle(w[1], w[2]);
+                control.deleteEntry(ref.table(), ref.match(), ref.priority());
+                handles.remove(CliValues.parseInt(w[2], "handle"));
+            }
+            case "table_modify" -> {
+                need(w, 4, "table_modify <table> <action> <handle> [params]");
+                EntryRef ref = handle(w[1], w[3]);
+                TableRuntime t = sw.tableRuntime(w[1]);
+                ActionRuntime a = action(t, w[2]);
+                control.modifyEntry(new EntrySpec(w[1], ref.match(), ref.priority(), w[2],
+                        params(a, Arrays.asList(w).subList(4, w.length))));
+            }
+            case "table_set_default" -> {
+                need(w, 3, "table_set_default <table> <action> [params]");
+                ActionRuntime a = action(sw.tableRuntime(w[1]), w[2]);
+                control.setDefaultAction(w[1], w[2], params(a, Arrays.asList(w).subList(3, w.length)));
+            }
+            case "table_clear" -> {
+                need(w, 2, "table_clear <table>");
+                control.clearTable(w[1]);
+                String full = sw.tableRuntime(w[1]).name;
+                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full));
+            }
+            case "table_num_entries" -> {
+                need(w, 2, "table_num_entries <table>");
+                out.add(String.valueOf(control.readEntries(w[1]).size()));
+            }
+            case "table_dump" -> {
+                need(w, 2, "table_dump <table>");
+                out.addAll(tableDump(w[1]));
+            }
+            case "register_read" -> {
+                need(w, 2, "register_read <register> [index]");
+                if (w.length > 2) {
+                    int i = CliValues.parseInt(w[2], "index");
+                    out.add(w[1] + "[" + i + "]= " + control.registerRead(w[1], i));
+                } else {
+                    List<BigInteger> all = control.registerRead(w[1], 0, sw.program().registers().get(w[1]) == null
+                            ? 0 : sw.program().registers().get(w[1]).size - 1);
+                    StringBuilder sb = new StringBuilder(w[1] + "= ");
+                    for (int i = 0; i < all.size(); i++) {
+                        sb.append(i == 0 ? "" : ", ").append(all.get(i));
+                    }
+                    out.add(sb.toString());
+                }
+            }
+            case "register_write" -> {
+                need(w, 4, "register_write <register> <index> <value>");
+                control.registerWrite(w[1], CliValues.parseInt(w[2], "index"), CliValues.parse(w[3]));
+            }
+            case "register_reset" -> {
+                need(w, 2, "register_reset <register>");
+                control.registerReset(w[1]);
+            }
+            case "counter_read" -> {
+                need(w, 3, "counter_read <counter> <index>");
+                int i = CliValues.parseInt(w[2], "index");
+                CounterValue v = control.counterRead(w[1], i);
+                out.add(w[1] + "[" + i + "]=  BmCounterValue(packets=" + v.packets() + ", bytes=" + v.bytes() + ")");
+            }
+            case "counter_reset" -> {
+                need(w, 2, "counter_reset <counter>");
+                control.counterReset(w[1]);
+            }
+            case "counter_write" -> {
+                need(w, 5, "counter_write <counter> <index> <packets> <bytes>");
+                control.counterWrite(w[1], CliValues.parseInt(w[2], "index"),
+                        new CounterValue(CliValues.parse(w[3]).longValueExact(), CliValues.parse(w[4]).longValueExact()));
+            }
+            case "mirroring_add" -> {
+                need(w, 3, "mirroring_add <session> <port>");
+                control.cloneSessionSet(CliValues.parseInt(w[1], "session"), CliValues.parseInt(w[2], "port"));
+            }
+            case "mirroring_delete" -> {
+                need(w, 2, "mirroring_delete <session>");
+                control.cloneSessionDelete(CliValues.parseInt(w[1], "session"));
+            }
+            case "mc_mgrp_create" -> {
+                need(w, 2, "mc_mgrp_create <group>");
+                multicast.createGroup(CliValues.parseInt(w[1], "group"));
+            }
+            case "mc_mgrp_destroy" -> {
+                need(w, 2, "mc_mgrp_destroy <group>");
+                multicast.destroyGroup(CliValues.parseInt(w[1], "group"));
+            }
+            case "mc_node_create" -> {
+                need(w, 3, "mc_node_create <rid> <port> [port ...]");
+                List<Integer> ports = new ArrayList<>();
+                for (int i = 2; i < w.length; i++) {
+                    ports.add(CliValues.parseInt(w[i], "port"));
+                }
+                int h = multicast.createNode(CliValues.parseInt(w[1], "rid"), ports);
+                out.add("Creating node with rid " + w[1] + " , port map and lag map\nnode was created with handle " + h);
+            }
+            case "mc_node_associate" -> {
+                need(w, 3, "mc_node_associate <group> <node handle>");
+                multicast.associate(CliValues.parseInt(w[1], "group"), CliValues.parseInt(w[2], "handle"));
+            }
+            case "mc_node_dissociate" -> {
+                need(w, 3, "mc_node_dissociate <group> <node handle>");
+                multicast.dissociate(CliValues.parseInt(w[1], "group"), CliValues.parseInt(w[2], "handle"));
+            }
+            case "show_tables" -> {
+                for (String name : sw.program().tables().keySet()) {
+                    if (name.contains(".")) {
+                        out.add(name);
+                    }
+                }
+            }
+            default -> throw new ControlException("unknown command '" + w[0] + "'");
+        }
+        return out;
+    }
+
+    private static void need(String[] w, int n, String usage) {
+        if (w.length < n) {
+            throw new ControlException("usage: " + usage);
+        }
+    }
+
+    private EntryRef handle(String table, String handleText) {
+        int h = CliValues.parseInt(handleText, "handle");
+        EntryRef ref = handles.get(h);
+        String full = sw.tableRuntime(table).name;
+        if (ref == null || !sw.tableRuntime(ref.table()).name.equals(full)) {
+            throw new ControlException("invalid handle " + h + " for table " + full);
+        }
+        return ref;
+    }
+
+    private static ActionRuntime action(TableRuntime t, String name) {
+        ActionRuntime a = t.action(name);
+        if (a == null) {
+            throw new ControlException("action '" + name + "' is not an action of table " + t.name);
+        }
+        return a;
+    }
+
+    private static List<BigInteger> params(ActionRuntime a, List<String> texts) {
+        List<BigInteger> out = new ArrayList<>();
+        for (String t : texts) {
+            out.add(CliValues.parse(t));
+        }
+        if (out.size() != a.paramWidths.length) {
+            throw new ControlException("action " + a.name + " takes " + a.paramWidths.length + " parameter(s), got " + out.size());
+        }
+        return out;
+    }
+
+    /** table_add TABLE ACTION MATCH... => PARAMS... [PRIORITY] */
+    private String tableAdd(String line) {
+        String[] halves = line.split("=>", -1);
+        if (halves.length != 2) {
+            throw new ControlException("usage: table_add <table> <action> <match fields> => <action params> [priority]");
+        }
+        String[] left = halves[0].strip().split("\\s+");
+        if (left.length < 3) {
+            throw new ControlException("usage: table_add <table> <action> <match fields> => <action params> [priority]");
+        }
+        TableRuntime t = sw.tableRuntime(left[1]);
+        ActionRuntime a = action(t, left[2]);
+        List<String> keyTexts = Arrays.asList(left).subList(3, left.length);
+        if (keyTexts.size() != t.kinds.length) {
+            throw new ControlException("table " + t.name + " needs " + t.kinds.length + " match field(s), got " + keyTexts.size());
+        }
+        List<Match> match = new ArrayList<>();
+        for (int i = 0; i < keyTexts.size(); i++) {
+            match.add(matchOf(keyTexts.get(i), t.kinds[i]));
+        }
+        String[] right = halves[1].strip().isEmpty() ? new String[0] : halves[1].strip().split("\\s+");
+        List<String> paramTexts = new ArrayList<>(Arrays.asList(right));
+        int priority = 0;
+        if (t.usesPriority) {
+            if (paramTexts.size() != a.paramWidths.length + 1) {
+                throw new ControlException("table " + t.name + " needs a priority after the action parameters");
+            }
+            int bmv2 = CliValues.parseInt(paramTexts.remove(paramTexts.size() - 1), "priority");
+            try {
+                priority = StfRunner.fromBmv2Priority(bmv2, true);
+            } catch (IllegalArgumentException e) {
+                throw new ControlException(e.getMessage());
+            }
+        }
+        EntrySpec spec = new EntrySpec(left[1], match, priority, left[2], params(a, paramTexts));
+        control.addEntry(spec);
+        int h = nextHandle++;
+        handles.put(h, new EntryRef(left[1], match, priority));
+        return "Entry has been added with handle " + h;
+    }
+
+    private static Match matchOf(String text, TableRuntime.MatchKind kind) {
+        switch (kind) {
+            case LPM -> {
+                int slash = text.lastIndexOf('/');
+                if (slash < 0) {
+                    throw new ControlException("lpm match field needs value/prefix_length: '" + text + "'");
+                }
+                return new Match.Lpm(CliValues.parse(text.substring(0, slash)), CliValues.parseInt(text.substring(slash + 1), "prefix length"));
+            }
+            case TERNARY -> {
+                String[] p = text.split("&&&");
+                if (p.length != 2) {
+                    throw new ControlException("ternary match field needs value&&&mask: '" + text + "'");
+                }
+                return new Match.Ternary(CliValues.parse(p[0]), CliValues.parse(p[1]));
+            }
+            case RANGE -> {
+                String[] p = text.split("->");
+                if (p.length != 2) {
+                    throw new ControlException("range match field needs start->end: '" + text + "'");
+                }
+                return new Match.Range(CliValues.parse(p[0]), CliValues.parse(p[1]));
+            }
+            case OPTIONAL -> {
+                return text.equals("*") ? new Match.Wildcard() : new Match.Exact(CliValues.parse(text));
+            }
+            default -> {
+                return new Match.Exact(CliValues.parse(text));
+            }
+        }
+    }
+
+    private List<String> tableDump(String table) {
+        TableRuntime t = sw.tableRuntime(table);
+        List<String> out = new ArrayList<>();
+        out.add("==========");
+        out.add("TABLE ENTRIES");
+        for (Map.Entry<Integer, EntryRef> h : handles.entrySet()) {
+            if (!sw.tableRuntime(h.getValue().table()).name.equals(t.name)) {
+                continue;
+            }
+            for (EntrySpec e : control.readEntries(table)) {
+                if (e.match().equals(h.getValue().match()) && e.priority() == h.getValue().priority()) {
+                    out.add("**********");
+                    out.add("Dumping entry 0x" + Integer.toHexString(h.getKey()));
+                    out.add("Match key:");
+                    for (int i = 0; i < e.match().size(); i++) {
+                        out.add("* " + t.keyNames[i] + " : " + t.kinds[i].name() + " " + describe(e.match().get(i)));
+                    }
+                    if (t.usesPriority) {
+                        out.add("Priority: " + (StfRunner.BMV2_PRIORITY_LIMIT - e.priority()));
+                    }
+                    out.add("Action entry: " + e.action() + " - " + hexList(e.args()));
+                }
+            }
+        }
+        out.add("==========");
+        EntrySpec d = control.readDefaultAction(table);
+        out.add("Default entry:");
+        out.add("Action entry: " + d.action() + " - " + hexList(d.args()));
+        out.add("==========");
+        return out;
+    }
+
+    private static String describe(Match m) {
+        return switch (m) {
+            case Match.Exact e -> e.value().toString(16);
+            case Match.Lpm l -> l.value().toString(16) + "/" + l.prefixLength();
+            case Match.Ternary t -> t.value().toString(16) + " &&& " + t.mask().toString(16);
+            case Match.Range r -> r.lo().toString(16) + " -> " + r.hi().toString(16);
+            case Match.Wildcard w -> "*";
+        };
+    }
+
+    private static String hexList(List<BigInteger> vs) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < vs.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(vs.get(i).toString(16));
+        }
+        return sb.toString();
+    }
+}

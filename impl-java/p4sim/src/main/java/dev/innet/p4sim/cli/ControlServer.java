@@ -1,0 +1,91 @@
+package dev.innet.p4sim.cli;
+
+import dev.innet.p4sim.control.ControlException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The control port of a p4sim process: a TCP socket on the loopback interface speaking bmv2's runtime
+ * CLI commands, one per line. Each command's reply is its output lines followed by a status line,
+ * {@code ok} or {@code error: <message>}, so {@code nc localhost PORT < s1-commands.txt} works and a
+ * client can tell where a reply ends. Commands run under {@code lock}, the lock that also guards the
+ * packet path, so the switch only ever sees one request at a time.
+ */
+public final class ControlServer implements AutoCloseable {
+    private final ServerSocket server;
+    private final CliSession session;
+    private final Object lock;
+    private final Thread acceptor;
+
+    public ControlServer(int port, CliSession session, Object lock) throws IOException {
+        this.server = new ServerSocket(port, 16, InetAddress.getLoopbackAddress());
+        this.session = session;
+        this.lock = lock;
+        this.acceptor = Thread.ofPlatform().daemon().name("p4sim-control").start(this::acceptLoop);
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                Thread.ofPlatform().daemon().name("p4sim-control-conn").start(() -> serve(s));
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    System.err.println("p4sim control port: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s;
+             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+             PrintWriter out = new PrintWriter(s.getOutputStream(), false, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                for (String reply : handle(line)) {
+                    out.print(reply);
+                    out.print('\n');
+                }
+                out.flush();
+            }
+        } catch (IOException e) {
+            // client went away; nothing to clean up
+        }
+    }
+
+    /** Output lines then the status line. */
+    List<String> handle(String line) {
+        List<String> outLines;
+        try {
+            synchronized (lock) {
+                outLines = session.execute(line);
+            }
+        } catch (ControlException | IllegalArgumentException e) {
+            return List.of("error: " + e.getMessage().replace('\n', ' '));
+        }
+        java.util.ArrayList<String> all = new java.util.ArrayList<>();
+        for (String o : outLines) {
+            all.addAll(List.of(o.split("\n")));
+        }
+        all.add("ok");
+        return all;
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        acceptor.interrupt();
+    }
+}

@@ -1,5 +1,5 @@
 ---- MODULE MCFarReach_NoEmbedding ----
-(* Model of FarReach: eviction without record embedding, one lost PUT_SEQ *)
+(* Model of FarReach: eviction without record embedding (a read overtakes PUT_SEQ and EVICT_STORE) *)
 EXTENDS FarReach
 CONSTANTS k1, s1
 \* Keys are partitioned over the servers round-robin.

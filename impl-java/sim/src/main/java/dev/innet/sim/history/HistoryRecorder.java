@@ -20,7 +20,9 @@ import java.util.TreeMap;
  * <p>The recorder enforces the format's per-client rules when they are broken, not when the checker
  * reads the file: at most one outstanding operation per client, and a client whose operation ended
  * {@code unknown} invokes nothing more (its successor takes a new client id). Times come from the
- * injected clock, so in a simulation they are simulated nanoseconds.
+ * injected clock, so in a simulation they are simulated nanoseconds. Live, give every client the same
+ * recorder (or recorders on the same clock): the format needs one clock for all clients. It is
+ * thread-safe so that live clients on several event loops can share it.
  */
 public final class HistoryRecorder {
     /** Keys are the innet header's fixed 16 bytes. */
@@ -105,7 +107,7 @@ public final class HistoryRecorder {
      * Records the invocation of an operation now and returns its id. {@code value} is the written value
      * for a put and must be null otherwise.
      */
-    public long invoke(int client, OpKind kind, byte[] key, byte[] value) {
+    public synchronized long invoke(int client, OpKind kind, byte[] key, byte[] value) {
         if (key == null || key.length != KEY_BYTES) {
             throw new IllegalArgumentException("history keys are exactly " + KEY_BYTES + " bytes");
         }
@@ -139,7 +141,7 @@ public final class HistoryRecorder {
      * id is retired (a crashed client's successor takes a new id); see {@link #timedOut} for a client
      * that gives up and continues.
      */
-    public void complete(long id, OpResult result, byte[] readValue) {
+    public synchronized void complete(long id, OpResult result, byte[] readValue) {
         if (id < 1 || id > operations.size()) {
             throw new IllegalArgumentException("no operation " + id);
         }
@@ -172,7 +174,7 @@ public final class HistoryRecorder {
      * client id: the result is unknown (it may still take effect later) but the client's next operation
      * is not concurrent with it from the client's point of view (docs/history-format.md §2.3).
      */
-    public void timedOut(long id) {
+    public synchronized void timedOut(long id) {
         complete(id, OpResult.UNKNOWN, null);
         Operation op = operations.get((int) (id - 1));
         retired.remove(op.client);
@@ -180,12 +182,12 @@ public final class HistoryRecorder {
     }
 
     /** All operations in invocation order. */
-    public List<Operation> operations() {
+    public synchronized List<Operation> operations() {
         return List.copyOf(operations);
     }
 
     /** The history as JSON Lines; operations still open are written as unknown. */
-    public String toJsonLines() {
+    public synchronized String toJsonLines() {
         StringBuilder sb = new StringBuilder();
         for (Operation op : operations) {
             appendLine(sb, op);
@@ -197,7 +199,7 @@ public final class HistoryRecorder {
      * Writes the history to {@code out} (the harness opens the file: the recorder is used by client
      * nodes and so stays free of file I/O itself).
      */
-    public void writeTo(Appendable out) {
+    public synchronized void writeTo(Appendable out) {
         try {
             out.append(toJsonLines());
         } catch (IOException e) {

@@ -143,6 +143,11 @@ public final class LiveHost implements AutoCloseable {
         }
         running = true;
         int incarnation = nextIncarnation();
+        if (log != null) {
+            // STYLE.md: print the seed, so a live run's random choices can be reproduced.
+            log.println("h" + hostNumber + " live: seed=" + random.seed() + " incarnation=" + incarnation
+                    + " ports=" + channelByPort.keySet());
+        }
         LiveContext ctx = new LiveContext(incarnation);
         inbox.add(() -> {
             node = factory.create();

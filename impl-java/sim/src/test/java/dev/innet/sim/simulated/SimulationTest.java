@@ -388,4 +388,30 @@ class SimulationTest {
         assertEquals(List.of("a:9>b:9", "b:9>a:9"), sim.channels().stream().map(Channel::name)
                 .filter(n -> n.contains(":9>")).toList());
     }
+
+    @Test
+    void aFullChannelDropsTheTailAndTooManyPendingEventsFailTheRun() {
+        StringBuilder trace = new StringBuilder();
+        Rack rack = new Rack(Simulation.builder(61).maxInFlightPerChannel(10).trace(trace)
+                .defaultFaults(LinkFaults.fixedDelay(1 * MS)), 2);
+        rack.sim.atNode(0, 1, "burst", n -> {
+            for (int i = 0; i < 20; i++) {
+                ((ProbeNode) n).sendTo(2, i);
+            }
+        });
+        rack.sim.runUntil(10 * MS);
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), rack.probe(2).numbers());
+        assertEquals(10, trace.toString().lines().filter(l -> l.contains("DROP h1>tor:1 queue full")).count());
+
+        Simulation small = Simulation.builder(61).maxPendingEvents(50).out(null).build();
+        SimSwitch tor = small.addSwitch("tor", () -> StaticForwardingSwitch.hostOnSamePort(1));
+        small.addHost(1, ProbeNode::new, tor, 1);
+        small.atNode(0, 1, "timer storm", n -> {
+            for (int i = 0; i < 100; i++) {
+                ((ProbeNode) n).ctx.timers().schedule(1 * MS);
+            }
+        });
+        SimulationFailure f = assertThrows(SimulationFailure.class, () -> small.runUntil(10 * MS));
+        assertTrue(f.getMessage().contains("more than 50 pending events"), f.getMessage());
+    }
 }

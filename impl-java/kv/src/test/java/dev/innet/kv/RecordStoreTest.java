@@ -27,18 +27,22 @@ class RecordStoreTest {
 
     private void ordering(Supplier<RecordStore> stores) {
         try (RecordStore store = stores.get()) {
-            assertEquals(RecordStore.Applied.STORED, store.apply(KEY, StoredRecord.value(v("a"), 5)));
+            RecordStore.Ordering seq = RecordStore.Ordering.BY_SEQUENCE;
+            assertEquals(RecordStore.Applied.STORED, store.apply(KEY, StoredRecord.value(v("a"), 5), seq));
             // an older numbered write arriving late must not go back in time (§3.3)
-            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("old"), 4)));
+            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("old"), 4), seq));
             // a duplicate of the same write is harmless
-            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("a"), 5)));
+            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("a"), 5), seq));
             assertEquals(Optional.of(StoredRecord.value(v("a"), 5)), store.get(KEY));
+            // a numbered record with seq 0 (an admitted tombstone for a key the server lacked) never overwrites
+            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.tombstone(0), seq));
             // a delete is a numbered tombstone: an older write cannot resurrect the key
-            assertEquals(RecordStore.Applied.STORED, store.apply(KEY, StoredRecord.tombstone(7)));
-            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("zombie"), 6)));
+            assertEquals(RecordStore.Applied.STORED, store.apply(KEY, StoredRecord.tombstone(7), seq));
+            assertEquals(RecordStore.Applied.STALE_IGNORED, store.apply(KEY, StoredRecord.value(v("zombie"), 6), seq));
             assertTrue(store.get(KEY).orElseThrow().deleted());
-            // unnumbered writes (NetCache/no-cache) apply in arrival order
-            assertEquals(RecordStore.Applied.STORED, store.apply(KEY, StoredRecord.value(v("b"), 0)));
+            // unnumbered writes (no-cache) apply in arrival order
+            assertEquals(RecordStore.Applied.STORED,
+                    store.apply(KEY, StoredRecord.value(v("b"), 0), RecordStore.Ordering.ARRIVAL));
             assertEquals(v("b").length, store.get(KEY).orElseThrow().value().length);
         }
     }
@@ -57,7 +61,7 @@ class RecordStoreTest {
     void rocksStoreKeepsAcknowledgedWritesAcrossReopen() {
         Path db = dir.resolve("db2");
         try (RocksRecordStore store = RocksRecordStore.open(db)) {
-            store.apply(KEY, StoredRecord.value(v("durable"), 9));
+            store.apply(KEY, StoredRecord.value(v("durable"), 9), RecordStore.Ordering.BY_SEQUENCE);
         }
         try (RocksRecordStore store = RocksRecordStore.open(db)) {
             assertEquals(Optional.of(StoredRecord.value(v("durable"), 9)), store.get(KEY));

@@ -47,7 +47,10 @@ public final class Rack {
         this.handle = new SwitchHandle();
         this.history = new HistoryRecorder(sim.clock());
         this.stats = new WorkloadStats(b.statsBucketNanos);
-        P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.program.sourceUnder(b.root));
+        // p4/ is on the include path so a program variant kept elsewhere (a seeded bug under target/)
+        // includes the same headers as the real program.
+        P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.program.sourceUnder(b.root),
+                List.of(b.root.resolve("p4")));
         RandomSource switchRandom = sim.random("p4sim");
         this.sw = sim.addSwitch("tor", () -> {
             // A new switch instance at every (re)start: empty tables and registers, as after a reboot.
@@ -71,7 +74,10 @@ public final class Rack {
         List<Integer> allHosts = new ArrayList<>(servers);
         allHosts.addAll(clients);
         allHosts.add(RackPorts.CONTROLLER_HOST);
-        ServerConfig serverConfig = ServerConfig.defaults(servers, RackPorts.CONTROLLER_HOST);
+        // Servers may report a key again once the switch's counters were reset: a key evicted in one
+        // period can be hot again in the next.
+        ServerConfig serverConfig = new ServerConfig(servers, RackPorts.CONTROLLER_HOST,
+                dev.innet.wire.InnetMessage.MAX_VALUE_BYTES, 64, b.counterResetNanos);
         RecordStoreOpener opener = b.rocksdb ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
         for (int s : servers) {
             HostLink link = sim.addHost(s, () -> new StorageServer(serverConfig, opener, b.sequenceRule), sw,
@@ -79,13 +85,14 @@ public final class Rack {
             link.toSwitch().setFaults(b.serverLinkFaults);
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
-        ClientConfig clientConfig = ClientConfig.defaults(servers);
+        ClientConfig clientConfig = new ClientConfig(servers, b.clientTimeoutNanos, 5, false, 40000);
         for (int c : clients) {
             sim.addHost(c, () -> new WorkloadClient(clientConfig, b.workload, b.chaosNanos, history, stats), sw,
                     RackPorts.portOf(c));
         }
-        ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity, 20_000,
-                200_000, b.counterResetNanos, 8, 64, 2_000_000);
+        ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity,
+                b.controlStepNanos,
+                200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold);
         sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle), sw,
                 RackPorts.CPU_PORT);
     }
@@ -170,6 +177,10 @@ public final class Rack {
         private Path durableRoot;
         private PrintStream out = System.out;
         private long maxEvents = 20_000_000;
+        // A simulated rack's round trip is tens of microseconds; the timeout is a few round trips.
+        private long clientTimeoutNanos = 500_000;
+        private int hotThreshold;
+        private long controlStepNanos = 20_000;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -247,6 +258,23 @@ public final class Rack {
 
         public Builder out(PrintStream p) {
             this.out = p;
+            return this;
+        }
+
+        /** Time one control-plane step takes; longer steps widen the windows admissions and evictions open. */
+        public Builder controlStepNanos(long n) {
+            this.controlStepNanos = n;
+            return this;
+        }
+
+        /** Count-Min estimate at which a key is hot (0: the program's default, 20). */
+        public Builder hotThreshold(int n) {
+            this.hotThreshold = n;
+            return this;
+        }
+
+        public Builder clientTimeoutNanos(long n) {
+            this.clientTimeoutNanos = n;
             return this;
         }
 

@@ -158,7 +158,10 @@ public final class StorageServer implements Node {
             return error(msg, KvStatus.VALUE_TOO_LARGE);
         }
         StoredRecord record = delete ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq());
-        if (applyRecord(msg.key(), record) == RecordStore.Applied.STALE_IGNORED) {
+        boolean numbered = msg.op() == KvOp.PUT_SEQ || msg.op() == KvOp.DEL_SEQ;
+        RecordStore.Applied applied = numbered ? applyRecord(msg.key(), record)
+                : store.apply(msg.key(), record, RecordStore.Ordering.ARRIVAL);
+        if (applied == RecordStore.Applied.STALE_IGNORED) {
             stats.staleWritesIgnored++;
         }
         return new InnetMessage(replyOp, 0, KvStatus.OK, msg.reqId(), msg.key(), msg.seq(), new byte[0], new byte[0]);
@@ -175,10 +178,10 @@ public final class StorageServer implements Node {
         return new InnetMessage(replyOp, flags, status, msg.reqId(), msg.key(), r.seq(), new byte[0], r.value());
     }
 
+    /** Applies a record the switch or controller numbered (ordered by sequence number, §3.3). */
     private RecordStore.Applied applyRecord(byte[] key, StoredRecord record) {
-        StoredRecord effective = sequenceRule == SequenceRule.HONOUR ? record
-                : new StoredRecord(record.value(), 0, record.deleted());
-        return store.apply(key, effective);
+        return store.apply(key, record,
+                sequenceRule == SequenceRule.HONOUR ? RecordStore.Ordering.BY_SEQUENCE : RecordStore.Ordering.ARRIVAL);
     }
 
     private static StoredRecord carriedRecord(InnetMessage msg) {

@@ -15,8 +15,8 @@ public final class MemoryRecordStore implements RecordStore {
     }
 
     @Override
-    public Applied apply(byte[] key, StoredRecord record) {
-        if (!RecordStore.supersedes(record, get(key))) {
+    public Applied apply(byte[] key, StoredRecord record, Ordering ordering) {
+        if (!RecordStore.supersedes(record, get(key), ordering)) {
             return Applied.STALE_IGNORED;
         }
         records.put(HexFormat.of().formatHex(key), record);

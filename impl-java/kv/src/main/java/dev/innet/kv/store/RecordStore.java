@@ -3,12 +3,22 @@ package dev.innet.kv.store;
 import java.util.Optional;
 
 /**
- * A server's key-value storage with FarReach's ordering rule built in: a record numbered by the
- * switch replaces the stored one only if its sequence number is higher (§3.3: "the server keeps the
- * record with the larger sequence number"). Unnumbered writes (seq 0, from programs that do not
- * assign sequence numbers) apply in arrival order, which is what NetCache and no-cache rely on.
+ * A server's key-value storage with FarReach's ordering rule built in: a numbered record (one whose
+ * sequence number the switch assigned: PUT_SEQ, DEL_SEQ, an embedded or evicted record, a recovery
+ * replay) replaces the stored one only if its sequence number is higher (§3.3: "the server keeps the
+ * record with the larger sequence number"); a numbered record with seq 0 (e.g. a tombstone admitted for
+ * a key the server did not have) therefore never overwrites anything. Unnumbered writes (plain PUT/DEL
+ * from a program that does not number writes, such as nocache.p4) apply in arrival order.
  */
 public interface RecordStore extends AutoCloseable {
+
+    /** How an incoming record is ordered against the stored one. */
+    enum Ordering {
+        /** Keep the higher sequence number (every record the switch or controller numbered). */
+        BY_SEQUENCE,
+        /** Apply in arrival order (unnumbered client writes). */
+        ARRIVAL
+    }
 
     enum Applied {
         /** The record replaced the stored one (or the key had none). */
@@ -20,7 +30,7 @@ public interface RecordStore extends AutoCloseable {
 
     Optional<StoredRecord> get(byte[] key);
 
-    Applied apply(byte[] key, StoredRecord record);
+    Applied apply(byte[] key, StoredRecord record, Ordering ordering);
 
     /** Number of keys held, tombstones included (for reports and tests). */
     long size();
@@ -29,8 +39,8 @@ public interface RecordStore extends AutoCloseable {
     void close();
 
     /** The shared ordering rule, so every store implementation decides the same way. */
-    static boolean supersedes(StoredRecord incoming, Optional<StoredRecord> current) {
-        if (current.isEmpty() || incoming.seq() == 0) {
+    static boolean supersedes(StoredRecord incoming, Optional<StoredRecord> current, Ordering ordering) {
+        if (current.isEmpty() || ordering == Ordering.ARRIVAL) {
             return true;
         }
         return incoming.seq() > current.get().seq();

@@ -51,9 +51,9 @@ public final class RocksRecordStore implements RecordStore {
     }
 
     @Override
-    public Applied apply(byte[] key, StoredRecord record) {
+    public Applied apply(byte[] key, StoredRecord record, Ordering ordering) {
         // Read-compare-write is atomic here because a server handles one event at a time.
-        if (!RecordStore.supersedes(record, get(key))) {
+        if (!RecordStore.supersedes(record, get(key), ordering)) {
             return Applied.STALE_IGNORED;
         }
         try {

@@ -208,6 +208,17 @@ class StorageServerTest {
     }
 
     @Test
+    void evictedTombstoneWithoutSequenceNumberNeverOverwrites() throws Exception {
+        // The switch admitted a key the server lacked as a tombstone with seq 0; a write then reached the
+        // server; evicting the stale tombstone must not delete that write (found by the rack campaigns).
+        byte[] k = ownedKey(10);
+        send(KvOp.PUT_SEQ, 0, k, 3, "written");
+        sendTo(KvOp.CONTROL_PORT, new InnetMessage(KvOp.EVICT_STORE, KvOp.FLAG_DELETED, 0, 98, k, 0, new byte[0],
+                new byte[0]));
+        assertEquals("written", text(send(KvOp.GET, 0, k, 0, "")));
+    }
+
+    @Test
     void evictedRecordIsStoredIfNewerAndAcknowledged() throws Exception {
         byte[] k = ownedKey(8);
         send(KvOp.PUT_SEQ, 0, k, 2, "server");

@@ -166,6 +166,9 @@ public final class CacheController implements Node {
         List<EntrySpec> forwarding = control.readEntries(ControlNames.IPV4_FORWARD);
         if (forwarding.isEmpty()) {
             SwitchOs.bringUp(control, config.program(), config.hosts());
+            if (config.program().caches() && config.hotThreshold() > 0) {
+                control.registerWrite(ControlNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));
+            }
             stats.switchBringUps++;
             ctx.log("switch generation " + seenGeneration + " programmed");
         } else if (config.program().caches()) {

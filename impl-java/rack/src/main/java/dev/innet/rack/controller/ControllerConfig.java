@@ -16,10 +16,12 @@ import java.util.List;
  * @param evictionSample     cached counters sampled to pick an eviction victim (§3.3)
  * @param admissionQueue     hot reports waiting for admission at most (rate limit; extra reports dropped)
  * @param evictRetryNanos    EVICT_STORE retransmission interval until the server acknowledges
+ * @param hotThreshold       Count-Min estimate at which the switch flags a key hot (0: the program's
+ *                           default of 20, FarReach §5.1); small racks use less to get cache churn
  */
 public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<Integer> servers, int capacity,
         long controlStepNanos, long idlePollNanos, long counterResetNanos, int evictionSample, int admissionQueue,
-        long evictRetryNanos) {
+        long evictRetryNanos, int hotThreshold) {
     public ControllerConfig {
         hosts = List.copyOf(hosts);
         servers = List.copyOf(servers);
@@ -29,6 +31,9 @@ public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<I
         if (controlStepNanos < 1 || idlePollNanos < 1 || counterResetNanos < 1 || evictRetryNanos < 1) {
             throw new IllegalArgumentException("controller periods must be positive");
         }
+        if (hotThreshold < 0) {
+            throw new IllegalArgumentException("hot threshold must be >= 0");
+        }
         if (evictionSample < 1 || admissionQueue < 1) {
             throw new IllegalArgumentException("eviction sample and admission queue must be positive");
         }
@@ -37,6 +42,6 @@ public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<I
     public static ControllerConfig defaults(CacheProgram program, List<Integer> hosts, List<Integer> servers,
             int capacity) {
         return new ControllerConfig(program, hosts, servers, capacity, 20_000, 1_000_000, 1_000_000_000, 8, 64,
-                2_000_000);
+                2_000_000, 0);
     }
 }

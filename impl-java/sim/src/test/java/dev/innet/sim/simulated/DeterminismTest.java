@@ -21,7 +21,7 @@ class DeterminismTest {
     private static final long MS = 1_000_000;
     private static final int HOSTS = 5;
     /** Override with -Dinnet.sim.seed=N to replay a reported failure. */
-    private static final long SEED = Long.getLong("innet.sim.seed", 20261122L);
+    private static final long SEED = Seeds.seed(20261122L);
 
     /**
      * Five gossiping hosts under a moderate random fault plan (loss, duplication, delay spread,

@@ -29,20 +29,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TwoPhaseKvTest {
     private static final long MS = 1_000_000;
-    private static final long SEED = Long.getLong("innet.sim.seed", 7L);
+    private static final long DEFAULT_SEED = 7L;
     private static final int SERVER = 10;
     private static final int[] CLIENTS = {1, 2, 3};
     private static final Pattern LINE = Pattern.compile(
             "\\{\"client\":\\d+,\"op\":\"(get|put|delete)\",\"key\":\"[0-9a-f]{32}\"(,\"value\":\"[0-9a-f]*\")?"
                     + ",\"call\":\\d+,\"return\":(\\d+|null),\"result\":\"(ok|not_found|fail|unknown)\",\"id\":\\d+}");
 
-    /** Seeds to run: {@code innet.sim.seed} and the following {@code innet.sim.seeds - 1} (a sweep, e.g. -Dinnet.sim.seeds=200). */
-    private static final int SEEDS = Integer.getInteger("innet.sim.seeds", 1);
-
     @Test
     void chaosKeepsReadsHonestAndEveryClientFinishesAfterHeal() throws IOException {
         Path out = Files.createDirectories(Path.of("target", "sim-histories"));
-        for (long seed = SEED; seed < SEED + SEEDS; seed++) {
+        for (long seed : Seeds.seeds(DEFAULT_SEED)) { // -Dinnet.sim.seed=N replays, -Dinnet.sim.seeds=K sweeps
             String jsonl = runKv(seed, false, System.out);
             List<String> lines = jsonl.lines().toList();
             assertTrue(lines.size() >= 75, "seed=" + seed + ": three clients of 25 operations each, plus any restarted"

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus.cfg. *)
+------------------------ MODULE MCPegasus ------------------------
+(* Core protocol (S6.2) on a lossy, duplicating, reordering network. *)
+(* Bounds and flags: MCPegasus.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

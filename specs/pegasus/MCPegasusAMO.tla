@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasusAMO --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasusAMO.cfg. *)
+------------------------ MODULE MCPegasusAMO ------------------------
+(* At-most-once (S6.4): detector nodes and client tables under retries. *)
+(* Bounds and flags: MCPegasusAMO.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

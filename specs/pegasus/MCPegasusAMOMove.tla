@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasusAMOMove --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasusAMOMove.cfg. *)
+------------------------ MODULE MCPegasusAMOMove ------------------------
+(* At-most-once across key transitions (S6.4 table migration). *)
+(* Bounds and flags: MCPegasusAMOMove.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasusAdd --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasusAdd.cfg. *)
+------------------------ MODULE MCPegasusAdd ------------------------
+(* Adding a replicated key (S6.3) while writes and a read are in flight. *)
+(* Bounds and flags: MCPegasusAdd.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

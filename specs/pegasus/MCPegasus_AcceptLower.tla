@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_AcceptLower --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_AcceptLower.cfg. *)
+------------------------ MODULE MCPegasus_AcceptLower ------------------------
+(* BUGGY: servers apply writes of any version. *)
+(* Bounds and flags: MCPegasus_AcceptLower.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_AddOnLower --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_AddOnLower.cfg. *)
+------------------------ MODULE MCPegasus_AddOnLower ------------------------
+(* BUGGY: Alg. 2 adds a server replying with a lower version. *)
+(* Bounds and flags: MCPegasus_AddOnLower.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

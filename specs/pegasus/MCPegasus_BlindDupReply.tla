@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_BlindDupReply --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_BlindDupReply.cfg. *)
+------------------------ MODULE MCPegasus_BlindDupReply ------------------------
+(* BUGGY: a duplicate's cached reply is trusted as a replica claim. *)
+(* Bounds and flags: MCPegasus_BlindDupReply.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_EarlyRemove --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_EarlyRemove.cfg. *)
+------------------------ MODULE MCPegasus_EarlyRemove ------------------------
+(* BUGGY: a key leaves the directory before its write reply. *)
+(* Bounds and flags: MCPegasus_EarlyRemove.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_NoAMO --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_NoAMO.cfg. *)
+------------------------ MODULE MCPegasus_NoAMO ------------------------
+(* LIMITATION: without S6.4 a retried write runs again. *)
+(* Bounds and flags: MCPegasus_NoAMO.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

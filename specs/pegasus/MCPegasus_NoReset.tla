@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_NoReset --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_NoReset.cfg. *)
+------------------------ MODULE MCPegasus_NoReset ------------------------
+(* BUGGY: Alg. 2 keeps stale replicas on a higher version. *)
+(* Bounds and flags: MCPegasus_NoReset.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_NoTableCopy --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_NoTableCopy.cfg. *)
+------------------------ MODULE MCPegasus_NoTableCopy ------------------------
+(* BUGGY: key transitions without client-table migration. *)
+(* Bounds and flags: MCPegasus_NoTableCopy.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -1,4 +1,5 @@
--------------------- MODULE MCPegasus_VWNoDrain --------------------
-(* Model of Pegasus.tla; bounds and flags are in MCPegasus_VWNoDrain.cfg. *)
+------------------------ MODULE MCPegasus_VWNoDrain ------------------------
+(* BUGGY: virtual write while an older write to home is in flight. *)
+(* Bounds and flags: MCPegasus_VWNoDrain.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
-============================================================
+=============================================================================

@@ -422,6 +422,8 @@ SwitchWriteReply(m) ==
         /\ act' = [n |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, store, ctab, rd, execs>>
 
+(* The switch drops a duplicate's reply that no server vouches for (see    *)
+(* Unvouched above); the packet is consumed, nothing else changes.         *)
 SwitchDropUnvouched(m) ==
   /\ m \in net
   /\ Unvouched(m)

@@ -46,6 +46,11 @@ CONSTANTS
     MaxSnap,         \* snapshots the controller may start
     MaxSwitchCrash,  \* switch crashes
     MaxClientCrash,  \* client crashes
+    \* ---- channel assumption ----
+    FifoSwitchServer,\* TRUE: each switch<->server link is FIFO in both directions (loss and
+                     \*   duplication still allowed; a duplicate is delivered in place).  The
+                     \*   protocol as specified does not need it; it exists to show that FIFO
+                     \*   links alone do not make BugUnguardedLatest safe (A1/A7 in the doc).
     \* ---- bug flags: each TRUE flag replaces one protocol rule by a wrong one ----
     BugServerIgnoresSeq,         \* servers overwrite on every PUT_SEQ / EVICT_STORE / embedded read (§3.3)
     BugAdmitLatest,              \* admission marks the new record latest at once (§3.2)
@@ -64,6 +69,7 @@ ASSUME Owner \in [Key -> Server]
 ASSUME CacheSize \in Nat \ {0}
 ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSnap,
                  MaxSwitchCrash, MaxClientCrash} : n \in Nat
+ASSUME FifoSwitchServer \in BOOLEAN
 ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoEmbedding,
                  BugEvictBeforeAck, BugNoMgmtDedup, BugNoSnapshotOriginals, BugSnapshotLateAdmit,
                  BugRecoveryIgnoresPreserved, BugRecoveryResetsCounter} : b \in BOOLEAN
@@ -115,6 +121,7 @@ VARIABLES
     nSnap,     \* snapshots started
     nSwCrash,  \* switch crashes
     nClCrash,  \* client crashes
+    nFs,       \* switch<->server messages sent so far (FIFO position; stays 0 without FifoSwitchServer)
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
     lastRead,  \* the most recent completed read: floor = doneMax[key] when it began, value
@@ -128,7 +135,7 @@ VARIABLES
 switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent>>
 ctrlVars   == <<admitting, evRec, snapKeys, snapOrig, snapLoad, snap>>
 clientVars == <<pend, pres>>
-cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash>>
+cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs>>
 ghostVars  == <<doneMax, lastRead, pointCache, snapTruth, ackFloor>>
 vars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars, act>>
 \* Everything but the action label: model files use this as the VIEW so that
@@ -152,10 +159,13 @@ viewVars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars>>
 (* RECOVER_STORE is part of the atomic Recover step.                        *)
 -----------------------------------------------------------------------------
 
+FsMax == 2 * (MaxWrites + MaxReads)    \* each client operation: one request, one reply
+
 Msg ==
-         [t : {"put", "putR"}, c : Client, k : Key, id : 1..MaxWrites, s : SeqNo]
-    \cup [t : {"get"}, c : Client, k : Key, id : 1..MaxReads, emb : Rec \cup {NoRec}, cons : BOOLEAN]
-    \cup [t : {"getR", "getRC"}, c : Client, k : Key, id : 1..MaxReads, rec : Rec]
+         [t : {"put", "putR"}, c : Client, k : Key, id : 1..MaxWrites, s : SeqNo, fs : 0..FsMax]
+    \cup [t : {"get"}, c : Client, k : Key, id : 1..MaxReads, emb : Rec \cup {NoRec}, cons : BOOLEAN,
+          fs : 0..FsMax]
+    \cup [t : {"getR", "getRC"}, c : Client, k : Key, id : 1..MaxReads, rec : Rec, fs : 0..FsMax]
     \cup [t : {"hot", "evict"}, k : Key, rec : Rec]
     \cup [t : {"evictAck"}, k : Key, s : SeqNo]
 
@@ -184,6 +194,7 @@ TypeOK ==
     /\ nLoss \in 0..MaxLoss /\ nDup \in 0..MaxDup
     /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nSnap \in 0..MaxSnap
     /\ nSwCrash \in 0..MaxSwitchCrash /\ nClCrash \in 0..MaxClientCrash
+    /\ nFs \in 0..FsMax
     /\ doneMax \in [Key -> Val]
     /\ lastRead \in [floor : Val, got : Val]
     /\ pointCache \in [Key -> Rec \cup {NoRec}]
@@ -211,7 +222,7 @@ Init ==
     /\ pres = [c \in Client |-> [k \in Key |-> NoRec]]
     /\ net = {}
     /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0
-    /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0
+    /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0 /\ nFs = 0
     /\ doneMax = [k \in Key |-> 0]
     /\ lastRead = NoRead
     /\ pointCache = [k \in Key |-> NoRec]
@@ -245,6 +256,18 @@ SendOriginal(k) ==
                         ELSE snapOrig
     ELSE UNCHANGED <<snapSent, snapOrig>>
 
+\* FIFO position of the next switch<->server message, and whether m is at the
+\* head of its link (no earlier message on the same link and direction is in
+\* flight).  Without FifoSwitchServer every position is 0 and every message is
+\* at the head.
+NextFs == IF FifoSwitchServer THEN nFs + 1 ELSE 0
+SentFs == nFs' = NextFs
+ToServer   == {"put", "get"}
+FromServer == {"putR", "getR", "getRC"}
+AtHead(m) ==
+    LET dir == IF m.t \in ToServer THEN ToServer ELSE FromServer
+    IN ~\E m2 \in net : m2.t \in dir /\ Owner[m2.k] = Owner[m.k] /\ m2.fs < m.fs
+
 OpMsgInFlight(c) ==
     \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
                    /\ m.c = c /\ m.id = pend[c].id
@@ -271,7 +294,7 @@ ClientWriteHit(c, k) ==
           /\ pres' = [pres EXCEPT ![c][k] = [v |-> w, s |-> s]]
           /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
     /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
-                   pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
                    lastRead, pointCache, snapTruth, ackFloor>>
 
 \* §3.2 non-blocking admission (3) and §3.3 eviction: a write to an uncached
@@ -286,7 +309,8 @@ ClientWriteForward(c, k) ==
        IN /\ nW' = w
           /\ ctr' = [ctr EXCEPT ![k] = s]
           /\ latest' = IF tbe[k] THEN [latest EXCEPT ![k] = FALSE] ELSE latest
-          /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
+          /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s, fs |-> NextFs]}
+          /\ SentFs
           /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
           /\ act' = [a |-> "ClientWriteForward", c |-> c, k |-> k, w |-> w, s |-> s]
     /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, store, ctrlVars, pres,
@@ -299,7 +323,7 @@ ClientWriteDropped(c, k) ==
     /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
     /\ act' = [a |-> "ClientWriteDropped", c |-> c, k |-> k, w |-> nW + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 (* Client reads.  A read records its floor: the newest write to the key     *)
 (* acknowledged before the read began (history for ReadsNotStale).         *)
@@ -313,7 +337,7 @@ ClientReadHit(c, k) ==
     /\ lastRead' = [floor |-> doneMax[k], got |-> crec[k].v]
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
                    doneMax, pointCache, snapTruth, ackFloor>>
 
 \* §3.2 conservative read (valid but outdated, not to-be-evicted: GET_FOR_CACHE),
@@ -326,7 +350,9 @@ ClientReadForward(c, k) ==
            cons == Hit(k) /\ ~tbe[k]
            emb  == IF Hit(k) /\ tbe[k] /\ ~BugNoEmbedding THEN crec[k] ELSE NoRec
        IN /\ nR' = r
-          /\ net' = net \cup {[t |-> "get", c |-> c, k |-> k, id |-> r, emb |-> emb, cons |-> cons]}
+          /\ net' = net \cup {[t |-> "get", c |-> c, k |-> k, id |-> r, emb |-> emb, cons |-> cons,
+                               fs |-> NextFs]}
+          /\ SentFs
           /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r, floor |-> doneMax[k]]]
           /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cons, emb |-> emb]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres,
@@ -338,12 +364,12 @@ ClientReadDropped(c, k) ==
     /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
     /\ act' = [a |-> "ClientReadDropped", c |-> c, k |-> k, r |-> nR + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* The client receives its write's PUT_REPLY (relayed by the switch unchanged).
 \* Replies for operations the client no longer waits for are discarded.
 ClientPutReply(m) ==
-    /\ m \in net /\ m.t = "putR"
+    /\ m \in net /\ m.t = "putR" /\ AtHead(m)
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "w" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
@@ -355,7 +381,7 @@ ClientPutReply(m) ==
 
 \* The client receives a GET reply relayed by the switch.
 ClientGetReply(m) ==
-    /\ m \in net /\ m.t = "getR"
+    /\ m \in net /\ m.t = "getR" /\ AtHead(m)
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
@@ -383,7 +409,7 @@ ClientCrash(c) ==
     /\ pres' = [pres EXCEPT ![c] = [k \in Key |-> NoRec]]
     /\ act' = [a |-> "ClientCrash", c |-> c]
     /\ UNCHANGED <<switchVars, store, ctrlVars, net,
-                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, ghostVars>>
+                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Servers.  A server applies a record only if its seq is higher than the   *)
@@ -395,7 +421,10 @@ Apply(cur, r) == IF BugServerIgnoresSeq \/ r.s > cur.s THEN r ELSE cur
 ServerPut(m, d) ==
     /\ m \in net /\ m.t = "put" /\ DupOK(d)
     /\ store' = [store EXCEPT ![m.k] = Apply(@, [v |-> m.id, s |-> m.s])]
-    /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s]}
+    /\ AtHead(m)
+    /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s,
+                                fs |-> NextFs]}
+    /\ SentFs
     /\ CountDup(d)
     /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
@@ -411,7 +440,9 @@ ServerGet(m, d) ==
        IN /\ store' = [store EXCEPT ![m.k] = new]
           /\ net' = Rest(m, d) \cup
                 {[t |-> IF m.cons THEN "getRC" ELSE "getR",
-                  c |-> m.c, k |-> m.k, id |-> m.id, rec |-> new]}
+                  c |-> m.c, k |-> m.k, id |-> m.id, rec |-> new, fs |-> NextFs]}
+          /\ AtHead(m)
+          /\ SentFs
           /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> new, dup |-> d]
     /\ CountDup(d)
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
@@ -425,7 +456,7 @@ ServerEvict(m, d) ==
     /\ CountDup(d)
     /\ act' = [a |-> "ServerEvict", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* §3.2 (2): a server reports a hot key with its current record to the
 \* controller.  The hotness policy (Count-Min Sketch) is abstracted away: any
@@ -456,7 +487,7 @@ ServerReportHot(k) ==
 (* The client's read completes in the same step (the switch relays the      *)
 (* reply).                                                                  *)
 SwitchGetReply(m, d) ==
-    /\ up /\ m \in net /\ m.t = "getRC" /\ DupOK(d)
+    /\ up /\ m \in net /\ m.t = "getRC" /\ DupOK(d) /\ AtHead(m)
     /\ LET k == m.k
            ok == /\ Hit(k) /\ ~latest[k] /\ ~tbe[k]
                  /\ IF BugUnguardedLatest THEN m.rec.s >= crec[k].s ELSE m.rec.s >= ctr[k]
@@ -474,7 +505,7 @@ SwitchGetReply(m, d) ==
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store,
                    admitting, evRec, snapKeys, snapLoad, snap, pres,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
                    doneMax, pointCache, snapTruth, ackFloor>>
 
 -----------------------------------------------------------------------------
@@ -503,7 +534,7 @@ AdmitInstall(m) ==
     /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec]
     /\ UNCHANGED <<up, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nDup, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nLoss, nDup, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* Step (3): set the validity register valid; the record now serves hits.
 AdmitValidate(k) ==
@@ -541,7 +572,7 @@ EvictStart(k) ==
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
     /\ UNCHANGED <<up, crec, valid, latest, ctr, snapOn, snapSent, store,
                    admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* The controller retransmits EVICT_STORE when neither it nor its
 \* acknowledgement is in flight any more (it was lost).
@@ -612,7 +643,7 @@ SnapStart ==
     /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
     /\ act' = [a |-> "SnapStart"]
     /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, store, admitting, evRec, snap,
-                   clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash,
+                   clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nFs,
                    doneMax, lastRead, snapTruth, ackFloor>>
 
 \* Phase 2 (3): load one cached record.  The switch then no longer needs to
@@ -678,7 +709,7 @@ SwitchCrash ==
     /\ net' = {}
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
-    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash,
+    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
                    doneMax, lastRead, pointCache, snapTruth>>
 
 \* Replay-based recovery: for each key take the newest of the snapshot and the
@@ -717,7 +748,7 @@ Lose(m) ==
     /\ nLoss' = nLoss + 1
     /\ act' = [a |-> "Lose", m |-> m]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars,
-                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
 Next ==

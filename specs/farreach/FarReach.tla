@@ -10,7 +10,9 @@
 (* messages: delivery in any order, loss (budget MaxLoss) and duplication  *)
 (* (budget MaxDup, "deliver and keep").  No channel is assumed FIFO: see   *)
 (* the note at SwitchGetReply for the one place where the paper's text    *)
-(* would need ordering and the guard that removes that need.               *)
+(* would need ordering and the guard that removes that need.  The switch   *)
+(* does every step of one packet atomically (the paper serialises a key's  *)
+(* packets in the egress pipeline of its server, §3.2).                   *)
 (*                                                                         *)
 (* Modelling choices that keep the state space small, each sound for the  *)
 (* properties checked (argued in docs/specs/farreach.md):                  *)
@@ -81,7 +83,6 @@ NoRec == [v |-> -1, s |-> -1]            \* "no record"; its s is below every re
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
 
 Max(a, b) == IF a >= b THEN a ELSE b
-Newer(a, b) == IF b.s > a.s THEN b ELSE a          \* the record with the larger seq
 
 \* Client operation slots and history entries.
 NoOp   == [t |-> "none", k |-> "none", id |-> 0, floor |-> 0]

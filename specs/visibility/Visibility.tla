@@ -18,8 +18,9 @@
 (* rebuild from the data nodes, switch crash with system-wide              *)
 (* resynchronisation.                                                      *)
 (*                                                                         *)
-(* Three BOOLEAN constants switch on buggy variants that TLC must refute   *)
-(* (each named in MANIFEST with the invariant it violates):                *)
+(* Six BOOLEAN constants switch on buggy variants that TLC must refute     *)
+(* (each named in MANIFEST with the invariant it violates).  The three the *)
+(* issue asks for:                                                         *)
 (*   BugOverwrite  - the switch installs a newer write over a non-clear    *)
 (*                   entry (the lost-packet scenario of section III-B).    *)
 (*   BugClearAny   - the switch clears an entry without checking that the  *)
@@ -38,7 +39,7 @@
 (* Bounds live in the MC*.tla / MC*.cfg model files.  docs/specs/          *)
 (* visibility.md maps paper sections to actions and lists what is left out.*)
 (***************************************************************************)
-EXTENDS Naturals, FiniteSets
+EXTENDS Naturals
 
 CONSTANTS
     Keys,          \* application keys (model values)
@@ -97,8 +98,11 @@ vars == <<net, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr,
 -----------------------------------------------------------------------------
 (* Messages.  One record shape for all of them keeps TypeOK and TLC's value *)
 (* comparisons simple; unused fields hold NoW / NoKey / 0.                  *)
-(*   w  : the write (for read messages: the log address being read)         *)
-(*   r  : the read; ts: the write's timestamp; slot: its hash index         *)
+(*   w  : the write (for read messages: the log address being read / the    *)
+(*        value returned; NoW: key absent)                                  *)
+(*   r  : the read (NoW in write messages); key: the key; ts: the write's   *)
+(*        timestamp.  The hash index is SlotOf[key], computed by whoever    *)
+(*        needs it, as the switch hashes the key's header field.            *)
 Msg(t, w, r, k, ts) ==
     [type |-> t, w |-> w, r |-> r, key |-> k, ts |-> ts]
 
@@ -436,7 +440,10 @@ Timeout(name, args, waitingFor(_), out) ==
 ClientWriteTimeout(w) ==
     /\ "client" \in TimeoutKinds
     /\ wr[w].st \in {"data", "meta"}
-    /\ LET ops(m) == m.w = w /\ m.type \in {"WReq", "WRep", "WAck", "WFb", "MReq", "MRep"}
+    /\ LET \* what the client still waits for (a fallback notice only in "data")
+           ops(m) == /\ m.w = w
+                     /\ m.type \in {"WReq", "WRep", "WAck", "WFb", "MReq", "MRep"}
+                     /\ m.type = "WFb" => wr[w].st = "data"
        IN  Timeout("ClientWriteTimeout", <<w>>, ops,
                IF wr[w].st = "data" THEN {Msg("WReq", w, NoW, wr[w].key, 0)}
                                     ELSE {Msg("MReq", w, NoW, wr[w].key, wr[w].ts)})

@@ -71,6 +71,8 @@ public final class Simulation {
     private final List<Partition> partitions = new ArrayList<>();
     /** Host pairs (from << 16 | to) that active host-group partitions keep apart, with a count per pair. */
     private final TreeMap<Integer, Integer> blockedPairs = new TreeMap<>();
+    /** Invariants checked after every event, in the order they were added. */
+    private final List<Monitor> monitors = new ArrayList<>();
     /** Every fault scheduled so far, for the run header: (time, order of scheduling) -> description. */
     private final TreeMap<Long, TreeMap<Integer, String>> faultSchedule = new TreeMap<>();
     private int faultsNoted;
@@ -593,6 +595,16 @@ public final class Simulation {
                 + "\n  recent events:\n" + log.recentLines().indent(4), cause);
     }
 
+    /**
+     * Adds a runtime monitor: {@code holds} is checked after every event from now on, and the run fails
+     * (with the seed, the event and the recent events) at the first event after which it is false. This
+     * is where a spec's safety invariant is checked against the implementation (ARCHITECTURE.md
+     * principle 4). A monitor reads state only; it must not change the run.
+     */
+    public void addMonitor(String name, BooleanSupplier holds) {
+        monitors.add(new Monitor(Objects.requireNonNull(name), Objects.requireNonNull(holds)));
+    }
+
     /** Fails the run with the seed in the message if {@code condition} is false. */
     public void check(boolean condition, String message) {
         if (!condition) {
@@ -646,6 +658,11 @@ public final class Simulation {
             case Scheduled s -> runAction(s.action);
             case TimerFire t -> fireTimer(t);
             case Arrival a -> arrive(a);
+        }
+        for (Monitor m : monitors) {
+            if (!m.holds.getAsBoolean()) {
+                throw failure("monitor '" + m.name + "' violated after this event", null);
+            }
         }
     }
 
@@ -878,6 +895,9 @@ public final class Simulation {
     }
 
     // ------------------------------------------------------------------ internals
+
+    private record Monitor(String name, BooleanSupplier holds) {
+    }
 
     private record Pending(long time, long sequence, Event event) implements Comparable<Pending> {
         @Override

@@ -414,4 +414,17 @@ class SimulationTest {
         SimulationFailure f = assertThrows(SimulationFailure.class, () -> small.runUntil(10 * MS));
         assertTrue(f.getMessage().contains("more than 50 pending events"), f.getMessage());
     }
+
+    @Test
+    void aMonitorFailsTheRunAtTheFirstEventThatBreaksItsInvariant() {
+        Rack rack = new Rack(Simulation.builder(67), 2);
+        rack.sim.addMonitor("h2 receives at most 2 frames", () -> rack.probe(2).received.size() <= 2);
+        for (int i = 0; i < 5; i++) {
+            rack.sendAt(i * 100 * US, 1, 2, i);
+        }
+        SimulationFailure f = assertThrows(SimulationFailure.class, () -> rack.sim.runUntil(10 * MS));
+        assertTrue(f.getMessage().startsWith("seed=67 t=0.000202000 event#18: "), f.getMessage());
+        assertTrue(f.getMessage().contains("monitor 'h2 receives at most 2 frames' violated"), f.getMessage());
+        assertEquals(3, rack.probe(2).received.size(), "the run stopped at the violating delivery");
+    }
 }

@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.innet.kv.server.StorageServer;
-import dev.innet.rack.check.Lincheck;
-import dev.innet.rack.check.LostWriteMonitor;
-import dev.innet.rack.workload.Workload;
-import dev.innet.sim.simulated.LinkFaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongFunction;
@@ -22,14 +18,10 @@ import org.junit.jupiter.api.Test;
  * no acknowledged write. Then each monitor is shown catching a seeded bug. Larger campaigns: ./innet sim.
  */
 class CampaignTest {
-    static final LinkFaults LOSSY = LinkFaults.fixedDelay(2_000).withDrop(0.05).withDuplicate(0.05)
-            .withDelay(1_000, 30_000).withReorder(0.1, 50_000);
     static final int SEEDS = 5;
 
     static Rack.Builder churn(CacheProgram program, long seed) {
-        return Rack.builder(RackRuns.root(), seed).program(program).out(RackRuns.QUIET).servers(2).clients(4)
-                .hotThreshold(3).cacheCapacity(8).workload(new Workload(48, 0.9, 0.5, 0.05, 16, 0)).counterResetNanos(4_000_000)
-                .chaosNanos(30_000_000).quietNanos(30_000_000).serverLinkFaults(LOSSY);
+        return CampaignSettings.ci().rack(RackRuns.root(), program, seed).out(RackRuns.QUIET);
     }
 
     static java.util.stream.Stream<Object[]> programsAndSeeds() {
@@ -58,9 +50,7 @@ class CampaignTest {
         for (long seed = 1; seed <= maxSeeds; seed++) {
             Rack rack = rackForSeed.apply(seed);
             rack.run();
-            boolean lost = !LostWriteMonitor.check(rack.history()).isEmpty();
-            Lincheck.Verdict v = RackRuns.lincheck(rack, name + "-" + seed).verdict();
-            if (lost || v == Lincheck.Verdict.NOT_LINEARIZABLE) {
+            if (RackRuns.verdict(rack, name + "-" + seed).violated()) {
                 return seed;
             }
         }
@@ -93,9 +83,10 @@ class CampaignTest {
     }
 
     private static Rack.Builder embeddingStress(long seed) {
-        return churn(CacheProgram.FARREACH, seed).controlStepNanos(200_000).serverLinkFaults(LOSSY.withReorder(0.3, 80_000));
+        return CampaignSettings.ci().withControlStepNanos(200_000)
+                .withFaults(CampaignSettings.LOSSY.withReorder(0.3, 80_000))
+                .rack(RackRuns.root(), CacheProgram.FARREACH, seed).out(RackRuns.QUIET);
     }
-
     /**
      * farreach.p4 with FR-5 changed: a read of an outdated record being evicted is forwarded as a plain
      * GET instead of carrying the switch's record (§3.3 record embedding removed). Written next to the

@@ -1,20 +1,17 @@
 package dev.innet.rack;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.innet.rack.check.Lincheck;
-import dev.innet.rack.check.LostWriteMonitor;
+import dev.innet.rack.check.RunVerdict;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
+import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 
-/** Shared plumbing of rack tests: the repository root, quiet output, and the two history checks. */
+/** Shared plumbing of rack tests: the repository root, quiet output, and the history checks. */
 final class RackRuns {
     static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
+    static final Path HISTORIES = Path.of("target", "histories");
 
     private RackRuns() {}
 
@@ -26,21 +23,13 @@ final class RackRuns {
         return Path.of(root).toAbsolutePath().normalize();
     }
 
-    /** Writes the run's history under target/ and returns porcupine's verdict. */
-    static Lincheck.Result lincheck(Rack rack, String name) throws IOException, InterruptedException {
-        Path dir = Path.of("target", "histories");
-        Files.createDirectories(dir);
-        Path file = dir.resolve(name + ".jsonl");
-        Files.writeString(file, rack.history().toJsonLines());
-        return Lincheck.check(root(), file, null, 30);
+    static RunVerdict verdict(Rack rack, String name) throws IOException, InterruptedException {
+        return RunVerdict.of(root(), rack, HISTORIES, name);
     }
 
     static void assertSafe(Rack rack, String name) throws IOException, InterruptedException {
-        List<LostWriteMonitor.Violation> lost = LostWriteMonitor.check(rack.history());
-        assertEquals(List.of(), lost, name + " (seed " + rack.simulation().seed() + "): acknowledged writes lost");
-        Lincheck.Result r = lincheck(rack, name);
-        assertEquals(Lincheck.Verdict.LINEARIZABLE, r.verdict(), name + " (seed " + rack.simulation().seed() + "): "
-                + r.output());
         assertTrue(rack.stats().completed > 0, name + ": nothing completed");
+        RunVerdict v = verdict(rack, name);
+        assertTrue(v.safe(), v.describe());
     }
 }

@@ -92,7 +92,7 @@ public final class Rack {
         }
         ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity,
                 b.controlStepNanos,
-                200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold);
+                200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold, b.preload);
         sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle), sw,
                 RackPorts.CPU_PORT);
     }
@@ -181,6 +181,7 @@ public final class Rack {
         private long clientTimeoutNanos = 500_000;
         private int hotThreshold;
         private long controlStepNanos = 20_000;
+        private List<byte[]> preload = List.of();
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -258,6 +259,12 @@ public final class Rack {
 
         public Builder out(PrintStream p) {
             this.out = p;
+            return this;
+        }
+
+        /** Keys the controller admits in one batch when it brings a fresh switch up (benchmark load phase). */
+        public Builder preload(List<byte[]> keys) {
+            this.preload = List.copyOf(keys);
             return this;
         }
 

@@ -169,10 +169,36 @@ public final class CacheController implements Node {
             if (config.program().caches() && config.hotThreshold() > 0) {
                 control.registerWrite(ControlNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));
             }
+            if (config.program().caches()) {
+                preload(control);
+            }
             stats.switchBringUps++;
             ctx.log("switch generation " + seenGeneration + " programmed");
         } else if (config.program().caches()) {
             relearnCache(control, restartedController);
+        }
+    }
+
+    /**
+     * Admits the configured keys at once, with the same procedures as hot-key admission run to completion
+     * (the servers are empty then, so each key starts as an outdated tombstone with seq 0: the first read
+     * fetches the server's answer, the first write is absorbed).
+     */
+    private void preload(SwitchControl control) {
+        for (byte[] key : config.preload()) {
+            if (freeIndices.isEmpty() || cachedKeys.contains(hex(key))) {
+                continue;
+            }
+            int index = freeIndices.poll();
+            keyOfIndex.put(index, key);
+            cachedKeys.add(hex(key));
+            InnetMessage none = new InnetMessage(KvOp.HOT_REPORT, 0, KvStatus.NOT_FOUND, 0, key, 0, new byte[0],
+                    new byte[0]);
+            Task admission = config.program() == CacheProgram.FARREACH ? new FarReachAdmission(index, none)
+                    : new NetCacheAdmission(index, key);
+            while (!admission.step(control)) {
+                // every admission step is a control write; nothing to wait for
+            }
         }
     }
 

@@ -18,13 +18,19 @@ import java.util.List;
  * @param evictRetryNanos    EVICT_STORE retransmission interval until the server acknowledges
  * @param hotThreshold       Count-Min estimate at which the switch flags a key hot (0: the program's
  *                           default of 20, FarReach §5.1); small racks use less to get cache churn
+ * @param preload            keys admitted in one batch when a fresh switch is brought up, before any
+ *                           traffic is let through (the load phase of a benchmark; empty otherwise)
  */
 public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<Integer> servers, int capacity,
         long controlStepNanos, long idlePollNanos, long counterResetNanos, int evictionSample, int admissionQueue,
-        long evictRetryNanos, int hotThreshold) {
+        long evictRetryNanos, int hotThreshold, List<byte[]> preload) {
     public ControllerConfig {
         hosts = List.copyOf(hosts);
         servers = List.copyOf(servers);
+        preload = List.copyOf(preload);
+        if (preload.size() > capacity) {
+            throw new IllegalArgumentException("cannot preload more keys than the cache holds");
+        }
         if (capacity < 1 || capacity > ControlNames.CACHE_CAPACITY) {
             throw new IllegalArgumentException("capacity must be in 1.." + ControlNames.CACHE_CAPACITY);
         }
@@ -42,6 +48,6 @@ public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<I
     public static ControllerConfig defaults(CacheProgram program, List<Integer> hosts, List<Integer> servers,
             int capacity) {
         return new ControllerConfig(program, hosts, servers, capacity, 20_000, 1_000_000, 1_000_000_000, 8, 64,
-                2_000_000, 0);
+                2_000_000, 0, List.of());
     }
 }

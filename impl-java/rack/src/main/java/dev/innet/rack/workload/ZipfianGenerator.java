@@ -56,6 +56,11 @@ public final class ZipfianGenerator {
                 rank = Math.min(items - 1, (long) (items * Math.pow(eta * u - eta + 1, alpha)));
             }
         }
+        return itemOfRank(rank);
+    }
+
+    /** The item a rank maps to (the identity without scrambling): rank 0 is the most popular item. */
+    public long itemOfRank(long rank) {
         return scramble ? Math.floorMod(fnv64(rank), items) : rank;
     }
 

@@ -245,20 +245,10 @@ final class CallCompiler {
                 out.add(copy(pp, ex.place(arg)));
             }
         }
-        Exec[] ins = in.toArray(Exec[]::new);
-        Exec[] outs = out.toArray(Exec[]::new);
-        return f -> {
-            for (Exec e : ins) {
-                e.run(f);
-            }
-            ar.body.run(f);
-            if (f.flow == Frame.RETURN) {
-                f.flow = Frame.NORMAL;
-            }
-            for (Exec e : outs) {
-                e.run(f);
-            }
-        };
+        if (ar.body == null) {
+            throw new CompileError(c.pos, "internal: action " + a.name + " called before its body was compiled");
+        }
+        return Specializer.actionCall(Specializer.block(in.toArray(Exec[]::new)), ar.body, Specializer.block(out.toArray(Exec[]::new)));
     }
 
     /** dst = value of expression {@code e} (any type). */
@@ -294,8 +284,7 @@ final class CallCompiler {
                 int j = ex.staticSlot(e);
                 return f -> f.s[k] = f.s[j];
             }
-            LExpr v = ex.narrow(e);
-            return f -> f.s[k] = v.eval(f) & mask;
+            return Specializer.storeStatic(k, mask, ex.narrow(e));
         }
         LExpr v = ex.narrow(e);
         ExprCompiler.Storer st = ex.storer(dst);

@@ -39,7 +39,6 @@ public final class Compiler {
     private final ExprCompiler ex;
     private final CallCompiler calls;
     private final StmtCompiler stmts;
-    private final List<Runnable> pendingBodies = new ArrayList<>();
 
     private Compiler(CheckedProgram prog, RandomSource random) {
         this.cx = new CompileContext(prog, new ArchState(random));
@@ -76,9 +75,6 @@ public final class Compiler {
         Exec compute = control(p.computeChecksum());
         Exec deparser = control(p.deparser());
         cx.blockName = "";
-        for (Runnable r : pendingBodies) {
-            r.run();
-        }
         Map<String, Integer> smFields = new LinkedHashMap<>();
         for (Type.FieldT f : cx.sm.fields()) {
             smFields.put(f.name(), Layout.fieldOffset(cx.sm, f.name()));
@@ -206,11 +202,8 @@ public final class Compiler {
                 widths.stream().mapToInt(Integer::intValue).toArray(), dataBase);
         cx.actions.put(a, ar);
         cx.actionsByName.put(name, ar);
-        String block = cx.blockName;
-        pendingBodies.add(() -> {
-            cx.blockName = block;
-            ar.body = stmts.block(a.body.stmts);
-        });
+        // an action can only call actions declared before it, so its body can be compiled right away
+        ar.body = stmts.block(a.body.stmts);
     }
 
     // ---------------------------------------------------------------- tables

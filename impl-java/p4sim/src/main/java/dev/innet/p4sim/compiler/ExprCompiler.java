@@ -222,14 +222,10 @@ final class ExprCompiler {
 
     private LExpr binary(Binary b) {
         if (b.op.equals("&&")) {
-            LExpr l = narrow(b.left);
-            LExpr r = narrow(b.right);
-            return f -> l.eval(f) != 0 ? r.eval(f) : 0;
+            return Specializer.binary(TBinary.LAND, narrow(b.left), narrow(b.right), -1L, 1);
         }
         if (b.op.equals("||")) {
-            LExpr l = narrow(b.left);
-            LExpr r = narrow(b.right);
-            return f -> l.eval(f) != 0 ? 1 : r.eval(f);
+            return Specializer.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
         }
         Type ot = b.left.type;
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
@@ -253,20 +249,38 @@ final class ExprCompiler {
         long mask = BitIO.mask(w);
         switch (b.op) {
             case "==":
-                return f -> l.eval(f) == r.eval(f) ? 1 : 0;
+                return Specializer.binary(TBinary.EQ, l, r, -1L, 1);
             case "!=":
-                return f -> l.eval(f) != r.eval(f) ? 1 : 0;
+                return Specializer.binary(TBinary.NE, l, r, -1L, 1);
             case "<", ">", "<=", ">=": {
                 if (signed) {
                     return comparison(b.op, f -> BitIO.signExtend(l.eval(f), w), f -> BitIO.signExtend(r.eval(f), w), false);
                 }
-                return comparison(b.op, l, r, true);
+                int cmp = switch (b.op) {
+                    case "<" -> TBinary.ULT;
+                    case ">" -> TBinary.UGT;
+                    case "<=" -> TBinary.ULE;
+                    default -> TBinary.UGE;
+                };
+                return Specializer.binary(cmp, l, r, -1L, 1);
             }
             default:
                 break;
         }
         int rw = width(b.type);
         long rmask = BitIO.mask(rw);
+        int code = switch (b.op) {
+            case "+" -> TBinary.ADD;
+            case "-" -> TBinary.SUB;
+            case "*" -> TBinary.MUL;
+            case "&" -> TBinary.AND;
+            case "|" -> TBinary.OR;
+            case "^" -> TBinary.XOR;
+            default -> -1;
+        };
+        if (code >= 0) {
+            return Specializer.binary(code, l, r, rmask, rw);
+        }
         switch (b.op) {
             case "+":
                 return f -> (l.eval(f) + r.eval(f)) & rmask;

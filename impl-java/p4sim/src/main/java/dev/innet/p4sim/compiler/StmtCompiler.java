@@ -33,21 +33,7 @@ final class StmtCompiler {
                 parts.add(e);
             }
         }
-        Exec[] all = parts.toArray(Exec[]::new);
-        if (all.length == 0) {
-            return f -> { };
-        }
-        if (all.length == 1) {
-            return all[0];
-        }
-        return f -> {
-            for (Exec e : all) {
-                e.run(f);
-                if (f.flow != Frame.NORMAL) {
-                    return;
-                }
-            }
-        };
+        return Specializer.block(parts.toArray(Exec[]::new));
     }
 
     Exec compile(Stmt s) {
@@ -65,25 +51,7 @@ final class StmtCompiler {
                 LExpr cond = ex.narrow(i.cond);
                 Exec then = compile(i.then);
                 Exec otherwise = i.otherwise == null ? null : compile(i.otherwise);
-                if (otherwise == null) {
-                    return f -> {
-                        long c = cond.eval(f);
-                        if (c != 0 && f.flow == Frame.NORMAL) {
-                            then.run(f);
-                        }
-                    };
-                }
-                return f -> {
-                    long c = cond.eval(f);
-                    if (f.flow != Frame.NORMAL) {
-                        return;
-                    }
-                    if (c != 0) {
-                        then.run(f);
-                    } else {
-                        otherwise.run(f);
-                    }
-                };
+                return Specializer.ifElse(cond, then == null ? Specializer.NOP : then, otherwise);
             }
             case Exit e -> {
                 return f -> f.flow = Frame.EXIT;

@@ -1,0 +1,95 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.runtime.Exec;
+import dev.innet.p4sim.runtime.LExpr;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Gives each combinator node (block, if, binary operator, ...) its own class, so that every call
+ * from a node to its children is a monomorphic call on a constant receiver that the JIT can inline.
+ * Shared lambda classes would make those calls megamorphic (every block in the program calling
+ * through one call site), which is what makes closure interpreters slow. Each node is a hidden class
+ * defined from a template's bytecode with the node's children as class data held in static finals.
+ */
+final class Specializer {
+    private static final ConcurrentHashMap<String, byte[]> TEMPLATES = new ConcurrentHashMap<>();
+    static final Exec NOP = f -> { };
+    static final int BLOCK_WIDTH = 8;
+
+    private Specializer() { }
+
+    private static byte[] template(String simpleName) {
+        return TEMPLATES.computeIfAbsent(simpleName, n -> {
+            try (InputStream in = Specializer.class.getResourceAsStream(n + ".class")) {
+                if (in == null) {
+                    throw new IllegalStateException("missing template class " + n);
+                }
+                return in.readAllBytes();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static Object instantiate(String template, Object[] data) {
+        try {
+            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(template(template), data, true);
+            return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot specialise " + template, t);
+        }
+    }
+
+    /** Runs the statements in order, stopping at the first exit/return/reject. */
+    static Exec block(Exec[] stmts) {
+        if (stmts.length == 0) {
+            return NOP;
+        }
+        if (stmts.length == 1) {
+            return stmts[0];
+        }
+        if (stmts.length > BLOCK_WIDTH) {
+            // a tree of blocks: a nested block stops at the same flow signal, and so does its parent
+            int chunks = (stmts.length + BLOCK_WIDTH - 1) / BLOCK_WIDTH;
+            Exec[] parts = new Exec[chunks];
+            for (int i = 0; i < chunks; i++) {
+                parts[i] = block(Arrays.copyOfRange(stmts, i * BLOCK_WIDTH, Math.min(stmts.length, (i + 1) * BLOCK_WIDTH)));
+            }
+            return block(parts);
+        }
+        Object[] data = new Object[BLOCK_WIDTH + 1];
+        Arrays.fill(data, NOP);
+        System.arraycopy(stmts, 0, data, 0, stmts.length);
+        data[BLOCK_WIDTH] = stmts.length;
+        return (Exec) instantiate("TBlock", data);
+    }
+
+    static Exec ifElse(LExpr cond, Exec then, Exec otherwise) {
+        return (Exec) instantiate("TIf", new Object[] {cond, then, otherwise == null ? NOP : otherwise});
+    }
+
+    /** {@code f.s[slot] = value & mask}. */
+    static Exec storeStatic(int slot, long mask, LExpr value) {
+        return (Exec) instantiate("TStore", new Object[] {slot, mask, value});
+    }
+
+    /** A binary operator on two narrow operands; see {@link TBinary} for the operator codes. */
+    static LExpr binary(int op, LExpr l, LExpr r, long mask, int width) {
+        return (LExpr) instantiate("TBinary", new Object[] {op, l, r, mask, width});
+    }
+
+    /** A direct action call: {@code in} copies arguments in, {@code out} copies them back. */
+    static Exec actionCall(Exec in, Exec body, Exec out) {
+        return (Exec) instantiate("TActionCall", new Object[] {in, body, out});
+    }
+
+    /** A call of a fixed closure (action body, table apply) from one place. */
+    static Exec call(Exec target) {
+        return (Exec) instantiate("TCall", new Object[] {target});
+    }
+}

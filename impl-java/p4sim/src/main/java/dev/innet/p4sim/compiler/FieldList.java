@@ -80,12 +80,7 @@ final class FieldList {
             int w = widths[i];
             Place p = leaves.get(i);
             if (p != null) {
-                int slot = p.slot(f);
-                if (w <= 64) {
-                    BitIO.write(buffer, bit, w, f.s[slot]);
-                } else {
-                    BitIO.writeWide(buffer, bit, w, f.s, slot);
-                }
+                BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
             } else {
                 ExprLeaf el = exprLeaves.get(exprIdx++);
                 if (el.narrow() != null) {

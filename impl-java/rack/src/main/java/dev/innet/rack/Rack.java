@@ -12,6 +12,8 @@ import dev.innet.rack.controller.ControllerConfig;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
+import dev.innet.rack.ycsb.DriverClient;
+import dev.innet.kv.client.KvResult;
 import dev.innet.sim.RandomSource;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.simulated.Channel;
@@ -61,14 +63,13 @@ public final class Rack {
         });
         this.servers = new ArrayList<>();
         this.clients = new ArrayList<>();
-        int host = 1;
-        for (int i = 0; i < b.servers; i++, host++) {
+        int host = 0;
+        for (int i = 0; i < b.servers; i++) {
+            host = nextCableableHost(host);
             servers.add(host);
         }
-        for (int i = 0; i < b.clients; i++, host++) {
-            if (host == RackPorts.CPU_PORT) {
-                host++;
-            }
+        for (int i = 0; i < b.clients; i++) {
+            host = nextCableableHost(host);
             clients.add(host);
         }
         List<Integer> allHosts = new ArrayList<>(servers);
@@ -87,7 +88,8 @@ public final class Rack {
         }
         ClientConfig clientConfig = new ClientConfig(servers, b.clientTimeoutNanos, 5, false, 40000);
         for (int c : clients) {
-            sim.addHost(c, () -> new WorkloadClient(clientConfig, b.workload, b.chaosNanos, history, stats), sw,
+            sim.addHost(c, b.driverClients ? () -> new DriverClient(clientConfig, history)
+                    : () -> new WorkloadClient(clientConfig, b.workload, b.chaosNanos, history, stats), sw,
                     RackPorts.portOf(c));
         }
         ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity,
@@ -95,6 +97,12 @@ public final class Rack {
                 200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold, b.preload);
         sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle), sw,
                 RackPorts.CPU_PORT);
+    }
+
+    /** The host after {@code host}, skipping 64 (the CPU port's number, see {@link RackPorts}). */
+    private static int nextCableableHost(int host) {
+        int next = host + 1;
+        return next == RackPorts.CPU_PORT ? next + 1 : next;
     }
 
     public static Builder builder(Path repositoryRoot, long seed) {
@@ -117,6 +125,30 @@ public final class Rack {
         // Clients stop issuing at chaosNanos; a quiet phase lets every outstanding operation finish or
         // time out (bounded by the client's timeouts and retries).
         sim.runUntil(config.chaosNanos + config.quietNanos);
+    }
+
+    /**
+     * Runs one operation on a driver client (a rack built with {@link Builder#driverClients()}) and the
+     * simulation until it completes: the synchronous call a YCSB binding needs. Must not be called
+     * concurrently (the simulation is single-threaded); callers serialise.
+     */
+    public KvResult execute(int clientHost, DriverClient.Kind kind, byte[] key, byte[] value) {
+        if (!config.driverClients) {
+            throw new IllegalStateException("this rack's clients run their own workload");
+        }
+        KvResult[] result = new KvResult[1];
+        sim.atNode(sim.now(), clientHost, "driver " + kind, n -> ((DriverClient) n).submit(kind, key, value,
+                r -> result[0] = r));
+        // The client's own timeouts bound the wait: every operation completes (possibly timed out).
+        if (!sim.runUntil(() -> result[0] != null, sim.now() + 1_000_000_000L) || result[0] == null) {
+            throw new IllegalStateException("operation did not complete within 1 s of simulated time");
+        }
+        return result[0];
+    }
+
+    /** Lets simulated time pass (e.g. for the controller to program a fresh switch before traffic). */
+    public void advance(long nanos) {
+        sim.runUntil(sim.now() + nanos);
     }
 
     public Simulation simulation() {
@@ -182,6 +214,7 @@ public final class Rack {
         private int hotThreshold;
         private long controlStepNanos = 20_000;
         private List<byte[]> preload = List.of();
+        private boolean driverClients;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -259,6 +292,12 @@ public final class Rack {
 
         public Builder out(PrintStream p) {
             this.out = p;
+            return this;
+        }
+
+        /** Clients take operations from {@link Rack#execute} instead of running a workload (YCSB binding). */
+        public Builder driverClients() {
+            this.driverClients = true;
             return this;
         }
 

@@ -1,0 +1,50 @@
+package dev.innet.rack.ycsb;
+
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.client.KvClient;
+import dev.innet.kv.client.KvResult;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import java.util.function.Consumer;
+
+/**
+ * A client host driven from outside the simulation (by a YCSB thread through {@link InnetSimDB}):
+ * operations are handed in with {@link #submit} from an {@code atNode} event, and complete through the
+ * client library like any other client's.
+ */
+public final class DriverClient implements Node {
+    public enum Kind { GET, PUT, DELETE }
+
+    private final ClientConfig config;
+    private final HistoryRecorder history;
+    private KvClient client;
+
+    public DriverClient(ClientConfig config, HistoryRecorder history) {
+        this.config = config;
+        this.history = history;
+    }
+
+    @Override
+    public void onStart(NodeContext ctx) {
+        client = new KvClient(ctx, config, history);
+    }
+
+    @Override
+    public void onPacket(byte[] frame) {
+        client.onPacket(frame);
+    }
+
+    @Override
+    public void onTimer(long timerId) {
+        client.onTimer(timerId);
+    }
+
+    public void submit(Kind kind, byte[] key, byte[] value, Consumer<KvResult> done) {
+        switch (kind) {
+            case GET -> client.get(key, done);
+            case PUT -> client.put(key, value, done);
+            case DELETE -> client.delete(key, done);
+        }
+    }
+}

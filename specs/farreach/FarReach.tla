@@ -239,6 +239,9 @@ Hit(k)     == InCache(k) /\ valid[k]    \* cache hit: key cached AND validity re
 NCached    == Cardinality({k \in Key : InCache(k)})
 
 \* Deliver m once (d = FALSE) or deliver a copy and keep m in flight (d = TRUE, a duplicate).
+\* Every receive action takes d, except the client's (clients ignore replies to
+\* operations they no longer wait for, so a duplicate reply changes nothing) and
+\* the controller's discards.
 Rest(m, d) == IF d THEN net ELSE net \ {m}
 DupOK(d)   == d => nDup < MaxDup
 CountDup(d) == nDup' = IF d THEN nDup + 1 ELSE nDup
@@ -523,19 +526,20 @@ AdmitGuard(k) ==
 \* Steps (1)+(2) of atomic validity control: set the validity register
 \* invalid, install the key and the reported value, marked outdated (§3.2 (1)
 \* of Figure 3(b)).  Until step (3) requests for the key are cache misses.
-AdmitInstall(m) ==
-    /\ m \in net /\ m.t = "hot"
+AdmitInstall(m, d) ==
+    /\ m \in net /\ m.t = "hot" /\ DupOK(d)
     /\ AdmitGuard(m.k)
     /\ nAdmit' = nAdmit + 1
-    /\ net' = net \ {m}
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
     /\ crec' = [crec EXCEPT ![m.k] = m.rec]
     /\ valid' = [valid EXCEPT ![m.k] = FALSE]
     /\ latest' = [latest EXCEPT ![m.k] = BugAdmitLatest]
     /\ admitting' = [admitting EXCEPT ![m.k] = TRUE]
-    /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec]
+    /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nDup, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nLoss, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* Step (3): set the validity register valid; the record now serves hits.
 AdmitValidate(k) ==
@@ -600,14 +604,15 @@ FinishEviction(k) ==
 
 \* (3) after the server's acknowledgement (for this record's seq) the
 \* controller actually evicts the record.
-EvictFinish(m) ==
-    /\ up /\ m \in net /\ m.t = "evictAck"
+EvictFinish(m, d) ==
+    /\ up /\ m \in net /\ m.t = "evictAck" /\ DupOK(d)
     /\ evRec[m.k] /= NoRec /\ m.s = evRec[m.k].s
-    /\ net' = net \ {m}
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
     /\ FinishEviction(m.k)
-    /\ act' = [a |-> "EvictFinish", k |-> m.k]
-    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store,
-                   admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
+    /\ act' = [a |-> "EvictFinish", k |-> m.k, dup |-> d]
+    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store, admitting, snapKeys, snapOrig, snap, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 \* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
 EvictFinishNoAck(k) ==
@@ -759,10 +764,9 @@ Next ==
     \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c)
     \/ \E m \in net :
           \/ ClientPutReply(m) \/ ClientGetReply(m)
-          \/ AdmitInstall(m) \/ DiscardHot(m) \/ EvictFinish(m) \/ DiscardAck(m)
-          \/ Lose(m)
+          \/ DiscardHot(m) \/ DiscardAck(m) \/ Lose(m)
           \/ \E d \in BOOLEAN : ServerPut(m, d) \/ ServerGet(m, d) \/ ServerEvict(m, d)
-                                \/ SwitchGetReply(m, d)
+                                \/ SwitchGetReply(m, d) \/ AdmitInstall(m, d) \/ EvictFinish(m, d)
     \/ \E k \in Key :
           \/ ServerReportHot(k) \/ AdmitValidate(k)
           \/ EvictStart(k) \/ EvictResend(k) \/ EvictFinishNoAck(k)

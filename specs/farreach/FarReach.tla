@@ -60,6 +60,8 @@ CONSTANTS
                                  \*   (paper's rule (ii) read literally) instead of >= the switch counter
     BugNoEmbedding,              \* reads of an outdated to-be-evicted record carry no embedded record (§3.3)
     BugEvictBeforeAck,           \* controller finishes an eviction without the server's acknowledgement (§3.3)
+    BugAckWithoutSeq,            \* controller takes any EVICT_STORE_REPLY for the key as the acknowledgement
+                                 \*   (a duplicated one from an earlier eviction finishes a later one)
     BugNoMgmtDedup,              \* controller may pick a key whose admission is in flight as eviction
                                  \*   victim, and re-admits reported keys that are already cached
     BugNoSnapshotOriginals,      \* switch sends no original record on the first update in a snapshot (§3.4)
@@ -73,7 +75,7 @@ ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSn
                  MaxSwitchCrash, MaxClientCrash} : n \in Nat
 ASSUME FifoSwitchServer \in BOOLEAN
 ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoEmbedding,
-                 BugEvictBeforeAck, BugNoMgmtDedup, BugNoSnapshotOriginals, BugSnapshotLateAdmit,
+                 BugEvictBeforeAck, BugAckWithoutSeq, BugNoMgmtDedup, BugNoSnapshotOriginals, BugSnapshotLateAdmit,
                  BugRecoveryIgnoresPreserved, BugRecoveryResetsCounter} : b \in BOOLEAN
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
@@ -602,11 +604,15 @@ FinishEviction(k) ==
                    THEN [snapLoad EXCEPT ![k] = evRec[k]]
                    ELSE snapLoad
 
-\* (3) after the server's acknowledgement (for this record's seq) the
-\* controller actually evicts the record.
+\* (3) after the server's acknowledgement the controller actually evicts the
+\* record.  The acknowledgement carries the seq of the stored record and must
+\* match the record being evicted: a duplicated acknowledgement of an earlier
+\* eviction of the same key must not finish this one (BugAckWithoutSeq).
+AckMatches(m) == evRec[m.k] /= NoRec /\ (BugAckWithoutSeq \/ m.s = evRec[m.k].s)
+
 EvictFinish(m, d) ==
     /\ up /\ m \in net /\ m.t = "evictAck" /\ DupOK(d)
-    /\ evRec[m.k] /= NoRec /\ m.s = evRec[m.k].s
+    /\ AckMatches(m)
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ FinishEviction(m.k)
@@ -627,7 +633,7 @@ EvictFinishNoAck(k) ==
 \* Stale or duplicated acknowledgements are ignored.
 DiscardAck(m) ==
     /\ m \in net /\ m.t = "evictAck"
-    /\ ~(evRec[m.k] /= NoRec /\ m.s = evRec[m.k].s)
+    /\ ~AckMatches(m)
     /\ net' = net \ {m}
     /\ act' = [a |-> "DiscardAck", k |-> m.k]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>

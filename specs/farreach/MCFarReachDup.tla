@@ -1,5 +1,5 @@
 ---- MODULE MCFarReachDup ----
-(* Model of FarReach: 1 key, 2 clients: admission, eviction, re-admission, 1 duplicated message *)
+(* Model of FarReach: 1 key, 2 clients: admission, 2 evictions, re-admission, 1 duplicated message *)
 EXTENDS FarReach
 CONSTANTS k1, s1
 \* Keys are partitioned over the servers round-robin.

@@ -38,6 +38,10 @@ public final class CliSession {
         this.multicast = new MulticastBuilder(control);
     }
 
+    public SwitchControl control() {
+        return control;
+    }
+
     /** Runs one command line; returns its output lines (possibly none). Blank lines and # comments do nothing. */
     public List<String> execute(String line) {
         String l = line.strip();
@@ -159,9 +163,169 @@ public final class CliSession {
                     }
                 }
             }
+            default -> {
+                if (w[0].startsWith("p4sim_")) {
+                    out.addAll(extension(l, w));
+                } else {
+                    throw new ControlException("unknown command '" + w[0] + "'");
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * p4sim extensions for what bmv2's CLI cannot express (used by {@link RemoteSwitchControl}).
+     * Priorities here are P4Runtime's (larger wins); values are printed in hex.
+     */
+    private List<String> extension(String line, String[] w) {
+        List<String> out = new ArrayList<>();
+        switch (w[0]) {
+            case "p4sim_table_delete" -> {
+                // p4sim_table_delete TABLE MATCH... [priority=P]
+                ParsedMatch m = parseMatch(w, 2);
+                control.deleteEntry(w[1], m.match(), m.priority());
+                String full = sw.tableRuntime(w[1]).name;
+                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full)
+                        && r.match().equals(m.match()) && r.priority() == m.priority());
+            }
+            case "p4sim_table_modify" -> {
+                // p4sim_table_modify TABLE ACTION MATCH... [priority=P] => PARAMS...
+                String[] halves = line.split("=>", -1);
+                String[] left = halves[0].strip().split("\\s+");
+                need(left, 3, "p4sim_table_modify <table> <action> <match fields> [priority=P] => <params>");
+                ParsedMatch m = parseMatch(left, 3);
+                ActionRuntime a = action(sw.tableRuntime(left[1]), left[2]);
+                List<String> params = halves.length > 1 && !halves[1].isBlank() ? Arrays.asList(halves[1].strip().split("\\s+")) : List.of();
+                control.modifyEntry(new EntrySpec(left[1], m.match(), m.priority(), left[2], params(a, params)));
+            }
+            case "p4sim_table_add" -> {
+                // like table_add but with priority=P (P4Runtime convention) among the match fields
+                String[] halves = line.split("=>", -1);
+                String[] left = halves[0].strip().split("\\s+");
+                need(left, 3, "p4sim_table_add <table> <action> <match fields> [priority=P] => <params>");
+                ParsedMatch m = parseMatch(left, 3);
+                ActionRuntime a = action(sw.tableRuntime(left[1]), left[2]);
+                List<String> params = halves.length > 1 && !halves[1].isBlank() ? Arrays.asList(halves[1].strip().split("\\s+")) : List.of();
+                control.addEntry(new EntrySpec(left[1], m.match(), m.priority(), left[2], params(a, params)));
+                int h = nextHandle++;
+                handles.put(h, new EntryRef(left[1], m.match(), m.priority()));
+                out.add("Entry has been added with handle " + h);
+            }
+            case "p4sim_table_read" -> {
+                need(w, 2, "p4sim_table_read <table>");
+                TableRuntime t = sw.tableRuntime(w[1]);
+                for (EntrySpec e : control.readEntries(w[1])) {
+                    out.add(entryLine(t, e));
+                }
+            }
+            case "p4sim_table_default" -> {
+                need(w, 2, "p4sim_table_default <table>");
+                EntrySpec d = control.readDefaultAction(w[1]);
+                out.add(d.action() + " =>" + hexArgs(d.args()));
+            }
+            case "p4sim_direct_counter_read" -> {
+                ParsedMatch m = parseMatch(w, 2);
+                CounterValue v = control.directCounterRead(w[1], m.match(), m.priority());
+                out.add(v.packets() + " " + v.bytes());
+            }
+            case "p4sim_register_read" -> {
+                need(w, 4, "p4sim_register_read <register> <from> <to>");
+                for (BigInteger v : control.registerRead(w[1], CliValues.parseInt(w[2], "index"), CliValues.parseInt(w[3], "index"))) {
+                    out.add("0x" + v.toString(16));
+                }
+            }
+            case "p4sim_register_write" -> {
+                need(w, 5, "p4sim_register_write <register> <from> <to> <value>");
+                control.registerWrite(w[1], CliValues.parseInt(w[2], "index"), CliValues.parseInt(w[3], "index"), CliValues.parse(w[4]));
+            }
+            case "p4sim_counter_read" -> {
+                need(w, 3, "p4sim_counter_read <counter> <index>");
+                CounterValue v = control.counterRead(w[1], CliValues.parseInt(w[2], "index"));
+                out.add(v.packets() + " " + v.bytes());
+            }
+            case "p4sim_mc_group_set" -> {
+                need(w, 2, "p4sim_mc_group_set <group> [port:rid ...]");
+                List<dev.innet.p4sim.control.Replica> rs = new ArrayList<>();
+                for (int i = 2; i < w.length; i++) {
+                    String[] pr = w[i].split(":");
+                    if (pr.length != 2) {
+                        throw new ControlException("replica must be port:rid, got '" + w[i] + "'");
+                    }
+                    rs.add(new dev.innet.p4sim.control.Replica(CliValues.parseInt(pr[0], "port"), CliValues.parseInt(pr[1], "rid")));
+                }
+                control.multicastGroupSet(CliValues.parseInt(w[1], "group"), rs);
+            }
+            case "p4sim_mc_group_delete" -> {
+                need(w, 2, "p4sim_mc_group_delete <group>");
+                control.multicastGroupDelete(CliValues.parseInt(w[1], "group"));
+            }
+            case "p4sim_packet_out" -> {
+                need(w, 2, "p4sim_packet_out <hex frame>");
+                try {
+                    control.packetOut(java.util.HexFormat.of().parseHex(w[1]));
+                } catch (IllegalArgumentException e) {
+                    throw new ControlException("bad hex frame: " + e.getMessage());
+                }
+            }
             default -> throw new ControlException("unknown command '" + w[0] + "'");
         }
         return out;
+    }
+
+    private record ParsedMatch(List<Match> match, int priority) { }
+
+    /** Match fields from w[from..] in CLI syntax, with an optional {@code priority=P} (P4Runtime convention). */
+    private ParsedMatch parseMatch(String[] w, int from) {
+        need(w, from, "<table> <match fields>");
+        TableRuntime t = sw.tableRuntime(w[1]);
+        List<Match> match = new ArrayList<>();
+        int priority = 0;
+        for (int i = from; i < w.length; i++) {
+            if (w[i].startsWith("priority=")) {
+                priority = CliValues.parseInt(w[i].substring(9), "priority");
+                continue;
+            }
+            if (match.size() >= t.kinds.length) {
+                throw new ControlException("table " + t.name + " has " + t.kinds.length + " match field(s)");
+            }
+            String text = w[i];
+            boolean plain = !text.contains("/") && !text.contains("&&&") && !text.contains("->");
+            match.add(text.equals("*") ? new Match.Wildcard()
+                    : plain ? new Match.Exact(CliValues.parse(text)) : matchOf(text, t.kinds[match.size()]));
+        }
+        if (match.size() != t.kinds.length) {
+            throw new ControlException("table " + t.name + " needs " + t.kinds.length + " match field(s), got " + match.size());
+        }
+        return new ParsedMatch(match, priority);
+    }
+
+    /** One entry in p4sim_table_add syntax: ACTION MATCH... priority=P => ARGS (hex). */
+    static String entryLine(TableRuntime t, EntrySpec e) {
+        StringBuilder sb = new StringBuilder(e.action());
+        for (Match m : e.match()) {
+            sb.append(' ').append(matchText(m));
+        }
+        sb.append(" priority=").append(e.priority()).append(" =>").append(hexArgs(e.args()));
+        return sb.toString();
+    }
+
+    static String matchText(Match m) {
+        return switch (m) {
+            case Match.Exact e -> "0x" + e.value().toString(16);
+            case Match.Lpm l -> "0x" + l.value().toString(16) + "/" + l.prefixLength();
+            case Match.Ternary t -> "0x" + t.value().toString(16) + "&&&0x" + t.mask().toString(16);
+            case Match.Range r -> "0x" + r.lo().toString(16) + "->0x" + r.hi().toString(16);
+            case Match.Wildcard w -> "*";
+        };
+    }
+
+    private static String hexArgs(List<BigInteger> args) {
+        StringBuilder sb = new StringBuilder();
+        for (BigInteger a : args) {
+            sb.append(" 0x").append(a.toString(16));
+        }
+        return sb.toString();
     }
 
     private static void need(String[] w, int n, String usage) {

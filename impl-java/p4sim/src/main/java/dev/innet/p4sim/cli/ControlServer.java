@@ -23,11 +23,21 @@ public final class ControlServer implements AutoCloseable {
     private final CliSession session;
     private final Object lock;
     private final Thread acceptor;
+    /** Connections that asked for events (p4sim_events): packet-ins and digests, one line each. */
+    private final java.util.List<java.util.concurrent.BlockingQueue<String>> eventStreams = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ControlServer(int port, CliSession session, Object lock) throws IOException {
         this.server = new ServerSocket(port, 16, InetAddress.getLoopbackAddress());
         this.session = session;
         this.lock = lock;
+        session.control().onPacketIn(p -> publish("packet_in " + java.util.HexFormat.of().formatHex(p.frame())));
+        session.control().onDigest(d -> {
+            StringBuilder sb = new StringBuilder("digest ").append(d.receiver());
+            for (java.math.BigInteger v : d.values()) {
+                sb.append(" 0x").append(v.toString(16));
+            }
+            publish(sb.toString());
+        });
         this.acceptor = Thread.ofPlatform().daemon().name("p4sim-control").start(this::acceptLoop);
     }
 
@@ -48,12 +58,44 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
+    /** Called under the switch lock: never blocks, slow event readers lose events beyond 65536 queued. */
+    private void publish(String event) {
+        for (java.util.concurrent.BlockingQueue<String> q : eventStreams) {
+            q.offer(event);
+        }
+    }
+
+    private void streamEvents(PrintWriter out) {
+        java.util.concurrent.BlockingQueue<String> q = new java.util.concurrent.LinkedBlockingQueue<>(65536);
+        eventStreams.add(q);
+        try {
+            out.print("ok\n");
+            out.flush();
+            while (!out.checkError()) {
+                String e = q.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (e != null) {
+                    out.print(e);
+                    out.print('\n');
+                    out.flush();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            eventStreams.remove(q);
+        }
+    }
+
     private void serve(Socket s) {
         try (s;
              BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
              PrintWriter out = new PrintWriter(s.getOutputStream(), false, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
+                if (line.strip().equals("p4sim_events")) {
+                    streamEvents(out);
+                    return;
+                }
                 for (String reply : handle(line)) {
                     out.print(reply);
                     out.print('\n');

@@ -48,6 +48,9 @@ public final class LiveSwitch implements AutoCloseable {
                 sendErrors++;
             }
         };
+        synchronized (lock) {
+            sw.setPacketOutSink(sink);
+        }
         for (Map.Entry<Integer, AfPacketPort> e : ports.entrySet()) {
             int port = e.getKey();
             AfPacketPort in = e.getValue();

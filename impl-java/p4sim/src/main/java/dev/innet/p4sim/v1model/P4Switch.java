@@ -16,7 +16,7 @@ public final class P4Switch {
     private final InProcessControl control;
     private final SwitchConfig config;
     private final CompiledProgram prog;
-    /** Where packet-out frames are transmitted from; set per process call. */
+    /** Where the outputs of control-plane packet-outs go ({@link #setPacketOutSink}); by default nowhere. */
     private PacketSink currentSink = (port, buf, off, len) -> { };
 
     public record OutPacket(int port, byte[] frame) {
@@ -49,6 +49,14 @@ public final class P4Switch {
         pipeline.process(port, frame, 0, frame.length,
                 (p, buf, off, len) -> out.add(new OutPacket(p, Arrays.copyOfRange(buf, off, off + len))));
         return out;
+    }
+
+    /**
+     * Where the outputs of {@code control().packetOut(...)} go: a live switch points this at its
+     * interfaces, a simulator at its network.
+     */
+    public void setPacketOutSink(PacketSink sink) {
+        currentSink = sink;
     }
 
     /** Sends a frame as if from the controller on the CPU port; its outputs go to {@code sink}. */

@@ -1,0 +1,297 @@
+---------------------------- MODULE PegasusChain ----------------------------
+(***************************************************************************)
+(* Pegasus beyond a single rack (S7 of the Pegasus paper, OSDI'20): a key  *)
+(* is replicated by chain replication across racks 1..NRacks (rack 1 the   *)
+(* head, rack NRacks the tail), and inside each rack a Pegasus switch may  *)
+(* replicate it further (Pegasus.tla's Algorithms 1 and 2).                *)
+(*                                                                         *)
+(* Writes enter at the head rack, whose switch stamps the version; every   *)
+(* server that executes a write forwards it to the next rack; the next     *)
+(* rack's switch keeps the version it carries and only raises its own      *)
+(* ver_next past it; tail servers reply to the client.  Reads go to the    *)
+(* tail rack.  Links between racks, and between each switch and its        *)
+(* servers, lose, duplicate and reorder packets: the chain cannot assume   *)
+(* the reliable FIFO channels of classic chain replication, which is why   *)
+(* S7 reuses the head switch's versions.                                   *)
+(*                                                                         *)
+(* The paper's sentence says the switch stamps ver_next "only if VER in    *)
+(* the packet header is not null"; that is inverted (a client write has    *)
+(* no version yet), and it is read here as "only if VER is null".          *)
+(*                                                                         *)
+(* One key; no controller actions, no retries, no at-most-once (those are  *)
+(* Pegasus.tla's); rack failures and chain reconfiguration are not         *)
+(* modelled, but the property reconfiguration relies on (every switch's    *)
+(* ver_next is above every version stored in its rack) is checked.         *)
+(***************************************************************************)
+EXTENDS Naturals, FiniteSets
+
+CONSTANTS
+  NRacks,       \* racks in the chain 1..NRacks; 1 is the head, NRacks the tail
+  NServers,     \* servers per rack 1..NServers; server 1 is the key's home in each rack
+  Replicated,   \* whether the key is in every rack's directory (rkeys) from the start
+  NWrites,      \* client writes 1..NWrites; write w writes value w
+  NReads,       \* client reads 1..NReads
+  MaxDup,       \* how many times the network may duplicate a packet
+  MaxLoss,      \* how many packets the network may drop
+  \* Buggy variants (each must be refuted by TLC):
+  BugRestamp,   \* every rack's switch stamps its own ver_next (plain Alg. 1)
+  BugNoBump     \* downstream switches do not raise ver_next past a passing version
+
+Racks   == 1..NRacks
+Servers == 1..NServers
+Tail    == NRacks
+Home    == 1
+WIds    == 1..NWrites
+RIds    == 1..NReads
+Vals    == 0..NWrites
+
+ASSUME NRacks \in Nat \ {0} /\ NServers \in Nat \ {0}
+ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss} : n \in Nat
+ASSUME \A b \in {Replicated, BugRestamp, BugNoBump} : b \in BOOLEAN
+
+\* A bound on versions, used only by TypeOK: one stamp per write, or with
+\* BugRestamp one per write, rack and duplicate.
+MaxVer == NWrites * (MaxDup + 1) * NRacks
+Vers   == 0..MaxVer
+
+Max(a, b) == IF a >= b THEN a ELSE b
+
+VARIABLES
+  verNext,      \* rack -> that switch's ver_next
+  rset,         \* rack -> its directory's replica set for the key
+  verCompleted, \* rack -> its directory's ver_completed for the key
+  store,        \* rack -> server -> [val, ver]
+  net,          \* in-flight packets (inside racks and between racks)
+  used,         \* fault budgets consumed
+  wr,           \* history: write id -> [st, floor, ver]
+  rd,           \* history: read id -> [st, floor, val, ver]
+  hvOf,         \* history: write id -> the version the head switch stamped (0: none yet)
+  lastHv,       \* history: rack -> server -> head version of the last write it applied
+  inversions,   \* history: servers that applied a write with a lower head version than one before
+  execs,        \* history: set of <<w, ver>> applied at the tail
+  extVer,       \* history: highest version the tail switch has externalized
+  act           \* the last action and its parameters (for traces; not in VIEW)
+
+vars == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
+          inversions, execs, extVer, act>>
+
+-----------------------------------------------------------------------------
+(* Packets.  CWREQ: a write arriving at rack r's switch (from the client,  *)
+(* or forwarded by a server of rack r - 1); ver = 0 means not stamped.     *)
+(* WREQ: a write on its way from rack r's switch to server d.  Writes      *)
+(* carry hv, the head's stamp, as a ghost field used only by the checks.   *)
+CWReq(w, r, v, hv)    == [t |-> "CWREQ", w |-> w, rack |-> r, ver |-> v, hv |-> hv]
+WReq(w, r, v, hv, d)  == [t |-> "WREQ", w |-> w, rack |-> r, ver |-> v, hv |-> hv, dst |-> d]
+WRep(w, v, s)         == [t |-> "WREP", w |-> w, ver |-> v, src |-> s]
+RReq(x, d)            == [t |-> "RREQ", r |-> x, dst |-> d]
+RRep(x, val, v, s)    == [t |-> "RREP", r |-> x, val |-> val, ver |-> v, src |-> s]
+
+TypeOK ==
+  /\ verNext \in [Racks -> 1..(MaxVer + 1)]
+  /\ rset \in [Racks -> SUBSET Servers]
+  /\ verCompleted \in [Racks -> Vers]
+  /\ store \in [Racks -> [Servers -> [val : Vals, ver : Vers]]]
+  /\ used \in [dup : Nat, loss : Nat]
+  /\ wr \in [WIds -> [st : {"idle", "pend", "done"}, floor : Vers, ver : Vers]]
+  /\ rd \in [RIds -> [st : {"idle", "pend", "done"}, floor : Vers, val : Vals, ver : Vers]]
+  /\ hvOf \in [WIds -> Vers]
+  /\ lastHv \in [Racks -> [Servers -> Vers]]
+  /\ inversions \subseteq Racks \X Servers
+  /\ execs \subseteq WIds \X Vers
+  /\ extVer \in Vers
+
+\* Real-time floor at the tail, as in Pegasus.tla.
+Floor ==
+  LET vs == {wr[w].ver : w \in {x \in WIds : wr[x].st = "done"}}
+            \cup {rd[x].ver : x \in {y \in RIds : rd[y].st = "done"}}
+  IN IF vs = {} THEN 0 ELSE CHOOSE v \in vs : \A u \in vs : u <= v
+
+Effective == execs \cup {<<w, wr[w].ver>> : w \in {x \in WIds : wr[x].st = "done"}}
+
+ValueAt(v) ==
+  LET E == {e \in Effective : e[2] <= v}
+  IN IF E = {} THEN 0 ELSE (CHOOSE e \in E : \A f \in E : f[2] <= e[2])[1]
+
+DupChoices == IF used.dup < MaxDup THEN BOOLEAN ELSE {FALSE}
+Remaining(m, dup) == IF dup THEN net ELSE net \ {m}
+CountDup(dup) == IF dup THEN [used EXCEPT !.dup = @ + 1] ELSE used
+
+-----------------------------------------------------------------------------
+Init ==
+  /\ verNext = [r \in Racks |-> 1]
+  /\ rset = [r \in Racks |-> IF Replicated THEN {Home} ELSE {}]
+  /\ verCompleted = [r \in Racks |-> 0]
+  /\ store = [r \in Racks |-> [s \in Servers |-> [val |-> 0, ver |-> 0]]]
+  /\ net = {}
+  /\ used = [dup |-> 0, loss |-> 0]
+  /\ wr = [w \in WIds |-> [st |-> "idle", floor |-> 0, ver |-> 0]]
+  /\ rd = [x \in RIds |-> [st |-> "idle", floor |-> 0, val |-> 0, ver |-> 0]]
+  /\ hvOf = [w \in WIds |-> 0]
+  /\ lastHv = [r \in Racks |-> [s \in Servers |-> 0]]
+  /\ inversions = {}
+  /\ execs = {}
+  /\ extVer = 0
+  /\ act = [n |-> "Init"]
+
+-----------------------------------------------------------------------------
+(* A client sends write w to the head rack (S7: "clients send WRITES to    *)
+(* the head server in the chain"); it reaches the head switch unstamped.   *)
+IssueWrite(w) ==
+  /\ wr[w].st = "idle"
+  /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
+  /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", floor |-> Floor, ver |-> 0]]
+  /\ net' = net \cup {CWReq(w, 1, 0, 0)}
+  /\ act' = [n |-> "IssueWrite", w |-> w]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
+                 inversions, execs, extVer>>
+
+(***************************************************************************)
+(* A rack's switch handles a WRITE (Alg. 1 as augmented in S7): an         *)
+(* unstamped write gets ver_next++; a stamped one keeps its version and    *)
+(* ver_next is raised to one above it if it is not already.  Then the      *)
+(* write goes to its home server or, if the key is replicated, to any      *)
+(* non-empty set of the rack's servers (S6.2.1).                           *)
+(***************************************************************************)
+SwitchWrite(m) ==
+  /\ m \in net
+  /\ m.t = "CWREQ"
+  /\ \E dup \in DupChoices :
+     LET r       == m.rack
+         \* BUG (BugRestamp): every switch stamps, as in plain Alg. 1.
+         stamp   == m.ver = 0 \/ BugRestamp
+         v       == IF stamp THEN verNext[r] ELSE m.ver
+         hv      == IF m.ver = 0 THEN v ELSE m.hv
+         nextVer == IF stamp THEN verNext[r] + 1
+                    \* BUG (BugNoBump): ver_next is left behind.
+                    ELSE IF BugNoBump THEN verNext[r]
+                    ELSE Max(verNext[r], m.ver + 1)
+     IN /\ verNext' = [verNext EXCEPT ![r] = nextVer]
+        /\ hvOf' = IF r = 1 /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
+        /\ \E D \in (IF Replicated THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
+             net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
+        /\ used' = CountDup(dup)
+        /\ act' = [n |-> "SwitchWrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer>>
+
+(***************************************************************************)
+(* A server executes a write if its version is higher (S4.3) and passes it *)
+(* down the chain: to the next rack's switch, or, at the tail, back to the *)
+(* client as a WRITE-REPLY (S7).  A superseded write is passed on too (it  *)
+(* is complete: a newer write already covers it).                          *)
+(***************************************************************************)
+ServerWrite(m) ==
+  /\ m \in net
+  /\ m.t = "WREQ"
+  /\ \E dup \in DupChoices :
+     LET r     == m.rack
+         s     == m.dst
+         apply == m.ver > store[r][s].ver
+         out   == IF r = Tail THEN WRep(m.w, m.ver, s)
+                  ELSE CWReq(m.w, r + 1, m.ver, m.hv)
+     IN /\ store' = IF apply THEN [store EXCEPT ![r][s] = [val |-> m.w, ver |-> m.ver]]
+                    ELSE store
+        /\ lastHv' = IF apply THEN [lastHv EXCEPT ![r][s] = m.hv] ELSE lastHv
+        /\ inversions' = IF apply /\ m.hv < lastHv[r][s] THEN inversions \cup {<<r, s>>}
+                         ELSE inversions
+        /\ execs' = IF apply /\ r = Tail THEN execs \cup {<<m.w, m.ver>>} ELSE execs
+        \* With BugRestamp a server may also forward with its rack's own
+        \* version; the next switch restamps anyway.
+        /\ net' = Remaining(m, dup) \cup {out}
+        /\ used' = CountDup(dup)
+        /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer>>
+
+(* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
+IssueRead(x) ==
+  /\ rd[x].st = "idle"
+  /\ IF x = 1 THEN TRUE ELSE rd[x - 1].st # "idle"
+  /\ rd' = [rd EXCEPT ![x] = [st |-> "pend", floor |-> Floor, val |-> 0, ver |-> 0]]
+  /\ \E s \in (IF Replicated THEN rset[Tail] ELSE {Home}) :
+       net' = net \cup {RReq(x, s)}
+  /\ act' = [n |-> "IssueRead", r |-> x]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
+                 inversions, execs, extVer>>
+
+(* A tail server answers a read with its value and version.                *)
+ServerRead(m) ==
+  /\ m \in net
+  /\ m.t = "RREQ"
+  /\ \E dup \in DupChoices :
+     /\ net' = Remaining(m, dup)
+               \cup {RRep(m.r, store[Tail][m.dst].val, store[Tail][m.dst].ver, m.dst)}
+     /\ used' = CountDup(dup)
+     /\ act' = [n |-> "ServerRead", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer>>
+
+(* Algorithm 2 at the tail switch, which sees every client reply.          *)
+Alg2(v, s) ==
+  IF ~Replicated THEN <<rset[Tail], verCompleted[Tail]>>
+  ELSE IF v > verCompleted[Tail] THEN <<{s}, v>>
+  ELSE IF v = verCompleted[Tail] THEN <<rset[Tail] \cup {s}, v>>
+  ELSE <<rset[Tail], verCompleted[Tail]>>
+
+(* The tail switch forwards a WRITE-REPLY or READ-REPLY to its client,     *)
+(* after Alg. 2; this externalizes the version.                            *)
+SwitchReply(m) ==
+  /\ m \in net
+  /\ m.t \in {"WREP", "RREP"}
+  /\ \E dup \in DupChoices :
+     LET a == Alg2(m.ver, m.src) IN
+     /\ rset' = [rset EXCEPT ![Tail] = a[1]]
+     /\ verCompleted' = [verCompleted EXCEPT ![Tail] = a[2]]
+     /\ extVer' = Max(extVer, m.ver)
+     /\ wr' = IF m.t = "WREP" /\ wr[m.w].st = "pend"
+                THEN [wr EXCEPT ![m.w].st = "done", ![m.w].ver = m.ver] ELSE wr
+     /\ rd' = IF m.t = "RREP" /\ rd[m.r].st = "pend"
+                THEN [rd EXCEPT ![m.r].st = "done", ![m.r].val = m.val, ![m.r].ver = m.ver]
+                ELSE rd
+     /\ net' = Remaining(m, dup)
+     /\ used' = CountDup(dup)
+     /\ act' = [n |-> "SwitchReply", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs>>
+
+(* The network drops a packet (between racks, or inside one).              *)
+Lose(m) ==
+  /\ m \in net
+  /\ used.loss < MaxLoss
+  /\ net' = net \ {m}
+  /\ used' = [used EXCEPT !.loss = @ + 1]
+  /\ act' = [n |-> "Lose", m |-> m]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer>>
+
+Next ==
+  \/ \E w \in WIds : IssueWrite(w)
+  \/ \E x \in RIds : IssueRead(x)
+  \/ \E m \in net : SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
+                    \/ SwitchReply(m) \/ Lose(m)
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(* S7: "This ensures that all replicas apply WRITES in the same order":    *)
+(* every server, in every rack, applies writes in head-version order.      *)
+SameOrder == inversions = {}
+
+(* What chain reconfiguration relies on (S7): a rack that becomes head     *)
+(* must stamp versions above every completed write; so every switch's      *)
+(* ver_next is above every version its rack stores.                        *)
+VerNextAhead == \A r \in Racks, s \in Servers : store[r][s].ver < verNext[r]
+
+(* The tail rack's directory invariant (as DirectoryInv in Pegasus.tla).   *)
+TailDirectoryInv ==
+  IF Replicated
+    THEN /\ verCompleted[Tail] >= extVer
+         /\ rset[Tail] # {}
+         /\ \A s \in rset[Tail] : store[Tail][s].ver >= extVer
+    ELSE store[Tail][Home].ver >= extVer
+
+(* The linearizability surrogate of Pegasus.tla, at the tail.              *)
+Linearizable ==
+  /\ \A x \in RIds : rd[x].st = "done" =>
+        /\ rd[x].ver >= rd[x].floor
+        /\ rd[x].val = ValueAt(rd[x].ver)
+  /\ \A w \in WIds : wr[w].st = "done" => wr[w].ver > wr[w].floor
+
+=============================================================================

@@ -1,5 +1,5 @@
 ------------------------ MODULE MCPegasusFull ------------------------
-(* Core protocol (S6.2), larger: 3 servers, 2 writes, 2 reads. *)
+(* Core protocol (S6.2), larger: 3 servers. *)
 (* Bounds and flags: MCPegasusFull.cfg.  Shared definitions: MCPegasusBase. *)
 EXTENDS MCPegasusBase
 =============================================================================

@@ -28,6 +28,13 @@
 (*                                                                         *)
 (* BOOLEAN constants Bug* turn on the buggy variants that the models must  *)
 (* refute; all of them are FALSE in the protocol proper.                   *)
+(*                                                                         *)
+(* Two rules are not in the paper; TLC showed the protocol needs them:     *)
+(* a virtual write waits until no write to its key is in flight            *)
+(* (VirtualWrite), and a duplicate answered from a migrated client-table   *)
+(* entry is trusted only as far as the directory vouches for it            *)
+(* (Unvouched).  docs/specs/pegasus.md gives the counterexamples.          *)
+(* Chain replication across racks (S7) is in PegasusChain.tla.            *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 

@@ -97,13 +97,7 @@ public final class Main {
         try (ControlServer server = new ControlServer(controlPort, cli, sw)) {
             live.start();
             System.out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    live.close();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            Runtime.getRuntime().addShutdownHook(new Thread(live::close));
             Thread.currentThread().join();
         }
         return 0;

@@ -71,7 +71,8 @@ public final class VethBench {
             ip("link", "set", "dev", sws, "up");
             AtomicLong replies = new AtomicLong();
             AtomicLong sent = new AtomicLong();
-            try (LiveSwitch live = new LiveSwitch(sw, sw); AfPacketPort gen = new AfPacketPort(host, 16384)) {
+            AfPacketPort gen = new AfPacketPort(host, 16384);
+            try (LiveSwitch live = new LiveSwitch(sw, sw)) {
                 live.attach(port, sws);
                 live.start();
                 long end = System.nanoTime() + (long) (seconds * 1e9);
@@ -101,6 +102,8 @@ public final class VethBench {
                 gen.close();
                 rx.join(2000);
                 return new Result(program.getFileName().toString(), sent.get(), replies.get(), elapsed);
+            } finally {
+                gen.close();
             }
         } finally {
             ip("link", "del", host);

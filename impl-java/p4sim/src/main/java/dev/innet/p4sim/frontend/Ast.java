@@ -2,7 +2,6 @@ package dev.innet.p4sim.frontend;
 
 import java.math.BigInteger;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The P4-16 abstract syntax tree. Every node carries its source position. Expressions carry a
@@ -552,11 +551,10 @@ public final class Ast {
         public final Expr size; // may be null
         public final String directCounter; // may be null
         public final String directMeter; // may be null
-        public final Map<String, SourcePos> otherProperties;
 
         public TableDecl(SourcePos pos, String name, List<KeyElement> keys, List<ActionRef> actions,
                          ActionRef defaultAction, boolean defaultConst, List<Entry> entries, Expr size,
-                         String directCounter, String directMeter, Map<String, SourcePos> otherProperties) {
+                         String directCounter, String directMeter) {
             super(pos, name);
             this.keys = keys;
             this.actions = actions;
@@ -566,7 +564,6 @@ public final class Ast {
             this.size = size;
             this.directCounter = directCounter;
             this.directMeter = directMeter;
-            this.otherProperties = otherProperties;
         }
     }
 

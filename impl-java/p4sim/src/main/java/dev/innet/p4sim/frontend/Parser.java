@@ -4,9 +4,7 @@ import dev.innet.p4sim.frontend.Ast.*;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -481,7 +479,6 @@ public final class Parser {
         Expr size = null;
         String directCounter = null;
         String directMeter = null;
-        Map<String, SourcePos> others = new LinkedHashMap<>();
         while (!accept("}")) {
             annotations();
             boolean isConst = accept("const");
@@ -579,7 +576,7 @@ public final class Parser {
             throw new CompileError(pos, "table '" + name + "' has no actions property");
         }
         return new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
-                directCounter, directMeter, others);
+                directCounter, directMeter);
     }
 
     private static List<Token> withEof(List<Token> body) {

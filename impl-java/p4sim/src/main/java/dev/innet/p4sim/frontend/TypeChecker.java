@@ -569,9 +569,6 @@ public final class TypeChecker {
             }
             case CallStmt c -> checkExpr(c.call, s, null);
             case If i -> {
-                if (inParser && false) {
-                    throw CompileError.unsupported(i.pos, "if in parser");
-                }
                 checkExpr(i.cond, s, new Type.Bool());
                 requireType(i.cond, new Type.Bool());
                 checkStmt(i.then, new Scope(s));

@@ -48,6 +48,7 @@ public final class AfPacketPort implements AutoCloseable {
     private static final MethodHandle IF_NAMETOINDEX = fn("if_nametoindex", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS));
 
+    @SuppressWarnings("restricted") // native access is this class's job; run with --enable-native-access
     private static MethodHandle fn(String name, FunctionDescriptor d) {
         MemorySegment sym = LIBC.find(name).orElseThrow(() -> new IllegalStateException("libc has no " + name));
         return LINKER.downcallHandle(sym, d, CAPTURE_ERRNO);

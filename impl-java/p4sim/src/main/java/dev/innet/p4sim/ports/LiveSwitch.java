@@ -82,12 +82,16 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (AfPacketPort p : ports.values()) {
             p.close();
         }
-        for (Thread t : readers) {
-            t.join(2000);
+        try {
+            for (Thread t : readers) {
+                t.join(2000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

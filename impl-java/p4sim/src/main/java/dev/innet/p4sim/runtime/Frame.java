@@ -22,8 +22,6 @@ public final class Frame {
     public int flow;
     /** Error member index set when the parser rejects (verify, short packet, no select match). */
     public int parserError;
-    /** Architecture hooks (v1model externs that need the traffic manager, digests, randomness). */
-    public Object arch;
 
     public Frame(int slots, int maxPacket) {
         this.s = new long[slots];

@@ -61,9 +61,11 @@ public final class Wide {
         }
     }
 
-    /** Logical shift left by {@code k} bits of an n-word value (in place allowed: d may equal a). */
+    /**
+     * Logical shift left by {@code k} bits of an n-word value. Works in place (d == a, same offset):
+     * words are written from the top down, each reading only words at or below it.
+     */
     public static void shl(long[] a, int ao, int k, long[] d, int dof, int n) {
-        long[] tmp = new long[n];
         int ws = k >>> 6;
         int bs = k & 63;
         for (int i = n - 1; i >= 0; i--) {
@@ -75,14 +77,12 @@ public final class Wide {
                     v |= a[ao + src - 1] >>> (64 - bs);
                 }
             }
-            tmp[i] = v;
+            d[dof + i] = v;
         }
-        System.arraycopy(tmp, 0, d, dof, n);
     }
 
-    /** Logical shift right by {@code k} bits. */
+    /** Logical shift right by {@code k} bits; in place allowed (words written bottom up). */
     public static void shr(long[] a, int ao, int k, long[] d, int dof, int n) {
-        long[] tmp = new long[n];
         int ws = k >>> 6;
         int bs = k & 63;
         for (int i = 0; i < n; i++) {
@@ -94,9 +94,8 @@ public final class Wide {
                     v |= a[ao + src + 1] << (64 - bs);
                 }
             }
-            tmp[i] = v;
+            d[dof + i] = v;
         }
-        System.arraycopy(tmp, 0, d, dof, n);
     }
 
     /** Extracts bits [lo, lo+width) of a wide value as a long (width <= 64). */

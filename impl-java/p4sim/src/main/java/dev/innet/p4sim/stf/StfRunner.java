@@ -12,7 +12,6 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -360,10 +359,5 @@ public final class StfRunner {
             return new BigInteger(t.substring(2), 2);
         }
         return new BigInteger(t);
-    }
-
-    /** Exposed for unit tests of the runner itself. */
-    Map<Integer, ArrayDeque<byte[]>> received() {
-        return new HashMap<>(received);
     }
 }

@@ -15,7 +15,6 @@ import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.RegisterArray;
 import dev.innet.p4sim.runtime.TableEntry;
 import dev.innet.p4sim.runtime.TableRuntime;
-import dev.innet.p4sim.runtime.Wide;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -296,9 +295,5 @@ final class InProcessControl implements SwitchControl {
             v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(words[k])));
         }
         return v.and(BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE));
-    }
-
-    static int words(int width) {
-        return Wide.words(width);
     }
 }

@@ -96,6 +96,16 @@ class CompileErrorTest {
     }
 
     @Test
+    void controlPlaneAnnotations() {
+        fails("t.p4:15:5: error: unsupported construct: @name annotation (not implemented by p4sim)",
+                program("", "@name(\"x\") action a() { }", ""));
+        fails("t.p4:15:119: error: action a is @defaultonly in table t and cannot be used by entries",
+                program("", "action a() { } table t { key = { hdr.h.a : exact; } actions = { @defaultonly a; NoAction; } const entries = { 1 : a(); } }", ""));
+        fails("t.p4:15:103: error: action a is @tableonly in table t and cannot be its default",
+                program("", "action a() { } table t { key = { hdr.h.a : exact; } actions = { @tableonly a; } default_action = a(); }", ""));
+    }
+
+    @Test
     void syntaxErrors() {
         bodyFails("t.p4:18:5: error: expected ';' but found '}'", "meta.m = 1");
         fails("t.p4:9:1: error: expected a declaration but found 'garbage'", program("garbage", "", ""));

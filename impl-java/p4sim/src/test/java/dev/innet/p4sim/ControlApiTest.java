@@ -122,6 +122,35 @@ class ControlApiTest {
     }
 
     @Test
+    void defaultOnlyAndTableOnlyActionsAreEnforced() {
+        String program = """
+                #include <v1model.p4>
+                header h_t { bit<8> a; }
+                struct headers { h_t h; }
+                struct metadata { }
+                parser P(packet_in pkt, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+                    state start { pkt.extract(hdr.h); transition accept; }
+                }
+                control VC(inout headers hdr, inout metadata m) { apply { } }
+                control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+                    action d() { }
+                    action e() { }
+                    table t { key = { hdr.h.a : exact; } actions = { @defaultonly d; @tableonly e; } default_action = d(); }
+                    apply { t.apply(); }
+                }
+                control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
+                control CC(inout headers hdr, inout metadata m) { apply { } }
+                control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }
+                V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+                """;
+        SwitchControl c = P4Sim.compileText("t.p4", program).instantiate().control();
+        rejected("@defaultonly", () -> c.addEntry(new EntrySpec("t", List.of(Match.exact(1)), 0, "d", List.of())));
+        rejected("@tableonly", () -> c.setDefaultAction("t", "e", List.of()));
+        c.addEntry(new EntrySpec("t", List.of(Match.exact(1)), 0, "e", List.of()));
+        c.setDefaultAction("t", "d", List.of());
+    }
+
+    @Test
     void multicastAndCloneSessionValidation() {
         SwitchControl c = tables().control();
         rejected("multicast group 0 out of range", () -> c.multicastGroupSet(0, List.of()));

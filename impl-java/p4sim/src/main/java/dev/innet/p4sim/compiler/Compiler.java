@@ -226,6 +226,9 @@ public final class Compiler {
         }
         int size = t.size == null ? DEFAULT_TABLE_SIZE : ex.constant(t.size).intValue();
         TableRuntime rt = new TableRuntime(name, keyNames, kinds, widths, actions, size);
+        for (int i = 0; i < actions.length; i++) {
+            rt.actionScopes[i] = t.actions.get(i).scope();
+        }
         rt.packetLengthSlot = cx.smField("packet_length");
         rt.directCounter = t.directCounter != null;
         if (t.defaultAction != null) {

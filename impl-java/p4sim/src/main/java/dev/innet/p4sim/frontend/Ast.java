@@ -538,7 +538,8 @@ public final class Ast {
 
     public record KeyElement(SourcePos pos, Expr expr, String matchKind) { }
 
-    public record ActionRef(SourcePos pos, String name, List<Expr> args) { }
+    /** An action named in a table; {@code scope} is "defaultonly", "tableonly" or "" (from annotations). */
+    public record ActionRef(SourcePos pos, String name, List<Expr> args, String scope) { }
 
     public record Entry(SourcePos pos, List<Expr> keys, ActionRef action, Expr priority) { }
 

@@ -87,6 +87,10 @@ public final class Parser {
         while (peek().is("@")) {
             SourcePos pos = next().pos();
             String name = ident();
+            if (name.equals("name")) {
+                // @name renames control-plane objects; ignoring it would silently change their names
+                throw CompileError.unsupported(pos, "@name annotation");
+            }
             List<Token> body = new ArrayList<>();
             if (peek().is("(") && peek(-1).adjacentNext()) {
                 next();
@@ -502,7 +506,9 @@ public final class Parser {
                     actions = new ArrayList<>();
                     expect("{");
                     while (!accept("}")) {
-                        annotations();
+                        List<Annotation> aannos = annotations();
+                        String scope = aannos.stream().anyMatch(x -> x.name().equals("defaultonly")) ? "defaultonly"
+                                : aannos.stream().anyMatch(x -> x.name().equals("tableonly")) ? "tableonly" : "";
                         SourcePos apos = peek().pos();
                         String a = ident();
                         if (peek().is("(")) {
@@ -512,7 +518,7 @@ public final class Parser {
                             }
                         }
                         expect(";");
-                        actions.add(new ActionRef(apos, a, List.of()));
+                        actions.add(new ActionRef(apos, a, List.of(), scope));
                     }
                 }
                 case "default_action" -> {
@@ -590,7 +596,7 @@ public final class Parser {
         SourcePos pos = peek().pos();
         String name = ident();
         List<Expr> args = peek().is("(") ? args() : List.of();
-        return new ActionRef(pos, name, args);
+        return new ActionRef(pos, name, args, "");
     }
 
     /** A parser or control local: constant, variable or instantiation. */

@@ -408,7 +408,7 @@ public final class TypeChecker {
             }
         }
         if (t.defaultAction != null) {
-            checkActionRef(t.defaultAction, t, s);
+            checkActionRef(t.defaultAction, t, s, true);
         }
         if (t.entries != null) {
             for (Entry e : t.entries) {
@@ -429,7 +429,7 @@ public final class TypeChecker {
                 if (e.priority() != null) {
                     constant(e.priority(), s, new Type.Bits(32, false));
                 }
-                checkActionRef(e.action(), t, s);
+                checkActionRef(e.action(), t, s, false);
             }
         }
         if (t.size != null) {
@@ -458,10 +458,17 @@ public final class TypeChecker {
     }
 
     /** default_action / entry action: must be listed in the table; control-plane arguments must be constants. */
-    private void checkActionRef(ActionRef a, TableDecl t, Scope s) {
+    private void checkActionRef(ActionRef a, TableDecl t, Scope s, boolean asDefault) {
         ActionDecl ad = lookupAction(a, s);
-        if (t.actions.stream().noneMatch(x -> x.name().equals(a.name()))) {
+        ActionRef listed = t.actions.stream().filter(x -> x.name().equals(a.name())).findFirst().orElse(null);
+        if (listed == null) {
             throw new CompileError(a.pos(), "action " + a.name() + " is not in the actions of table " + t.name);
+        }
+        if (asDefault && listed.scope().equals("tableonly")) {
+            throw new CompileError(a.pos(), "action " + a.name() + " is @tableonly in table " + t.name + " and cannot be its default");
+        }
+        if (!asDefault && listed.scope().equals("defaultonly")) {
+            throw new CompileError(a.pos(), "action " + a.name() + " is @defaultonly in table " + t.name + " and cannot be used by entries");
         }
         if (a.args().size() != ad.params.size()) {
             throw new CompileError(a.pos(), "action " + a.name() + " expects " + ad.params.size()

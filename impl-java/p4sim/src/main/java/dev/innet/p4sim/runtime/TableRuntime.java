@@ -23,6 +23,8 @@ public final class TableRuntime {
     public final int keyWords;
     public final long[] keyBuf;
     public final ActionRuntime[] actions;
+    /** Per action: "defaultonly" (not for entries), "tableonly" (not as default) or "". */
+    public String[] actionScopes;
     public final int capacity;
     public final boolean usesPriority;
     public final boolean exactOnly;
@@ -62,6 +64,8 @@ public final class TableRuntime {
         this.exactOnly = exact && kinds.length > 0;
         this.hasRange = range;
         this.probe = new KeyWords(keyBuf);
+        this.actionScopes = new String[actions.length];
+        java.util.Arrays.fill(actionScopes, "");
     }
 
     public int actionIndex(ActionRuntime a) {

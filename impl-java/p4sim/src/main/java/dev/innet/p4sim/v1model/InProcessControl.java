@@ -51,7 +51,7 @@ final class InProcessControl implements SwitchControl {
         TableRuntime t = table(e.table());
         mutable(t);
         EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(t, e.match(), e.priority());
-        ActionRuntime a = EntryEncoder.action(t, e.action());
+        ActionRuntime a = entryAction(t, e.action());
         long[] args = EntryEncoder.encodeArgs(a, e.args());
         if (t.find(enc.value(), enc.mask(), e.priority()) != null) {
             throw new ControlException("an entry with this match already exists in table " + t.name);
@@ -67,11 +67,19 @@ final class InProcessControl implements SwitchControl {
         TableRuntime t = table(e.table());
         mutable(t);
         TableEntry existing = existing(t, e.match(), e.priority());
-        ActionRuntime a = EntryEncoder.action(t, e.action());
+        ActionRuntime a = entryAction(t, e.action());
         long[] args = EntryEncoder.encodeArgs(a, e.args());
         existing.action = a;
         existing.args = args;
         existing.actionIndex = t.actionIndex(a);
+    }
+
+    private static ActionRuntime entryAction(TableRuntime t, String name) {
+        ActionRuntime a = EntryEncoder.action(t, name);
+        if (t.actionScopes[t.actionIndex(a)].equals("defaultonly")) {
+            throw new ControlException("action " + a.name + " is @defaultonly in table " + t.name + " and cannot be used by entries");
+        }
+        return a;
     }
 
     private static TableEntry existing(TableRuntime t, List<Match> match, int priority) {
@@ -108,6 +116,9 @@ final class InProcessControl implements SwitchControl {
             throw new ControlException("table " + t.name + " has a const default_action");
         }
         ActionRuntime a = EntryEncoder.action(t, action);
+        if (t.actionScopes[t.actionIndex(a)].equals("tableonly")) {
+            throw new ControlException("action " + a.name + " is @tableonly in table " + t.name + " and cannot be its default");
+        }
         t.setDefault(a, EntryEncoder.encodeArgs(a, args));
     }
 

@@ -101,7 +101,7 @@ class CompileErrorTest {
                 program("", "@name(\"x\") action a() { }", ""));
         fails("t.p4:15:119: error: action a is @defaultonly in table t and cannot be used by entries",
                 program("", "action a() { } table t { key = { hdr.h.a : exact; } actions = { @defaultonly a; NoAction; } const entries = { 1 : a(); } }", ""));
-        fails("t.p4:15:103: error: action a is @tableonly in table t and cannot be its default",
+        fails("t.p4:15:102: error: action a is @tableonly in table t and cannot be its default",
                 program("", "action a() { } table t { key = { hdr.h.a : exact; } actions = { @tableonly a; } default_action = a(); }", ""));
     }
 

@@ -2,6 +2,7 @@ package dev.innet.p4sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.p4sim.stf.StfRunner;
 import dev.innet.p4sim.v1model.P4Switch;
@@ -41,6 +42,45 @@ class RepoProgramsTest {
                     P4Switch sw = P4Sim.compile(p).instantiate();
                     List<String> failures = new StfRunner(sw).run(stf(p).toString(), Files.readString(stf(p)));
                     assertEquals(List.of(), failures, String.join("\n", failures));
+                }));
+    }
+
+    /**
+     * Every frame of the program's scenario cut at every length, plus random bytes, after the scenario
+     * has set the switch up: nothing throws, and every frame is transmitted, dropped or sent to the CPU.
+     */
+    @TestFactory
+    Stream<DynamicTest> truncatedAndGarbageFramesAreSurvived() throws IOException {
+        return programs().stream()
+                .filter(p -> Files.exists(stf(p)))
+                .map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
+                    P4Switch sw = P4Sim.compile(p).instantiate();
+                    String script = Files.readString(stf(p));
+                    new StfRunner(sw).run(stf(p).toString(), script);
+                    long before = sw.stats().received;
+                    long accountedBefore = sw.stats().transmitted + sw.stats().dropped + sw.stats().packetIns;
+                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+                    int frames = 0;
+                    for (String line : script.split("\n")) {
+                        if (!line.startsWith("packet ")) {
+                            continue;
+                        }
+                        String[] w = line.split("\\s+", 3);
+                        byte[] full = java.util.HexFormat.of().parseHex(w[2].replaceAll("\\s+", ""));
+                        for (int len = 0; len < full.length; len++) {
+                            sw.process(Integer.parseInt(w[1]), java.util.Arrays.copyOf(full, len));
+                            frames++;
+                        }
+                        byte[] noisy = full.clone();
+                        noisy[rnd.nextInt(noisy.length)] ^= (byte) (1 + rnd.nextInt(255));
+                        sw.process(Integer.parseInt(w[1]), noisy);
+                        frames++;
+                    }
+                    assertEquals(frames, sw.stats().received - before);
+                    long accounted = sw.stats().transmitted + sw.stats().dropped + sw.stats().packetIns - accountedBefore;
+                    // each frame is transmitted, dropped or sent to the CPU at least once (clones may add copies)
+                    assertTrue(accounted >= frames, "accounted " + accounted + " of " + frames + ": " + sw.stats());
+                    assertTrue(sw.stats().parserErrors > 0, sw.stats().toString());
                 }));
     }
 

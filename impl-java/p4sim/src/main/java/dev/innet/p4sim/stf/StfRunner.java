@@ -202,6 +202,24 @@ public final class StfRunner {
         if (v.equals("*")) {
             return new Match.Wildcard();
         }
+        if (v.contains("*") && (v.startsWith("0x") || v.startsWith("0b"))) {
+            // p4c STF ternary syntax: '*' digits are wildcards (a nibble in hex, a bit in binary)
+            boolean hex = v.startsWith("0x");
+            String digits = v.substring(2);
+            BigInteger value = BigInteger.ZERO;
+            BigInteger mask = BigInteger.ZERO;
+            int bits = hex ? 4 : 1;
+            BigInteger full = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
+            for (char ch : digits.toCharArray()) {
+                value = value.shiftLeft(bits);
+                mask = mask.shiftLeft(bits);
+                if (ch != '*') {
+                    value = value.or(BigInteger.valueOf(Character.digit(ch, hex ? 16 : 2)));
+                    mask = mask.or(full);
+                }
+            }
+            return new Match.Ternary(value, mask);
+        }
         if (v.contains("&&&")) {
             String[] p = v.split("&&&");
             return new Match.Ternary(number(p[0]), number(p[1]));

@@ -66,6 +66,9 @@ class CompileErrorTest {
         bodyFails("t.p4:17:19: error: expected bool but found bit<8>", "if (hdr.h.a) { }");
         bodyFails("t.p4:17:18: error: cannot cast header h_t to bit<8>", "meta.m = (bit<8>) hdr.h;");
         bodyFails("t.p4:17:25: error: slice [9:0] out of range for bit<8>", "meta.m = hdr.h.a[9:0];");
+        bodyFails("t.p4:17:19: error: cannot cast int<8> to bit<16> directly (change width and signedness in two casts)",
+                "hdr.h.b = (bit<16>) ((int<8>) hdr.h.a);");
+        bodyFails("t.p4:17:15: error: verify can only be called in a parser", "verify(true, error.NoMatch);");
         bodyFails("t.p4:17:27: error: '++' requires bit<N>/int<N> operands with known widths, not bit<8> and int",
                 "hdr.h.b = hdr.h.a ++ 1;");
     }

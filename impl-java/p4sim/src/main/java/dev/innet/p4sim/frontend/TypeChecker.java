@@ -1031,6 +1031,10 @@ public final class TypeChecker {
         if (!ok) {
             throw new CompileError(c.pos, "cannot cast " + from + " to " + to);
         }
+        if (from instanceof Type.Bits fb && to instanceof Type.Bits tb && fb.signed() != tb.signed() && fb.width() != tb.width()) {
+            // P4-16 only converts between bit<W> and int<W> of the same width; p4c rejects the rest
+            throw new CompileError(c.pos, "cannot cast " + from + " to " + to + " directly (change width and signedness in two casts)");
+        }
         if (to instanceof Type.Bool && from instanceof Type.InfInt) {
             BigInteger v = constEval.tryEval(c.operand);
             if (v == null || !(v.equals(BigInteger.ZERO) || v.equals(BigInteger.ONE))) {
@@ -1131,6 +1135,9 @@ public final class TypeChecker {
                 return new Type.Void();
             }
             if (d instanceof ExternDecl ex && ex.function != null) {
+                if (ex.name.equals("verify") && !inParser) {
+                    throw new CompileError(c.pos, "verify can only be called in a parser");
+                }
                 if (ex.name.equals("assert") || ex.name.equals("assume") || ex.name.equals("truncate")
                         || ex.name.endsWith("_with_payload")) {
                     throw CompileError.unsupported(c.pos, "extern " + ex.name);

@@ -52,8 +52,7 @@ class WireVectorTest {
 
     private static void checkFrame(WireVector v) throws WireException {
         if (v.expectedError() != null) {
-            WireException e = assertThrows(WireException.class,
-                    () -> InnetMessage.decode(UdpFrame.decode(v.bytes()).payload()), v.toString());
+            WireException e = assertThrows(WireException.class, () -> InnetPacket.decode(v.bytes()), v.toString());
             assertEquals(v.expectedError(), e.error().name(), v + ": " + e.getMessage());
             return;
         }

@@ -8,6 +8,7 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
 import dev.innet.sim.history.OpResult;
 import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
@@ -118,16 +119,16 @@ public final class KvClient {
         if (pending == null) {
             return false;
         }
-        InnetMessage reply;
+        InnetPacket packet;
         try {
-            UdpFrame frame = UdpFrame.decode(bytes);
-            if (frame.dstPort() != config.sourcePort() || frame.srcPort() != KvOp.KV_PORT) {
-                return false;
-            }
-            reply = InnetMessage.decode(frame.payload());
+            packet = InnetPacket.decode(bytes);
         } catch (WireException e) {
             return false; // malformed: not ours to interpret
         }
+        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
+            return false;
+        }
+        InnetMessage reply = packet.message();
         if (reply.reqId() != pending.request.reqId() || !isReplyTo(reply.op(), pending.request.op())) {
             return false; // a late reply to an earlier attempt's operation, or a duplicate: ignore
         }

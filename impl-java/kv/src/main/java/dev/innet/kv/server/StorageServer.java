@@ -10,6 +10,7 @@ import dev.innet.kv.store.StoredRecord;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
@@ -81,23 +82,19 @@ public final class StorageServer implements Node {
 
     @Override
     public void onPacket(byte[] bytes) {
-        UdpFrame frame;
-        InnetMessage msg;
+        InnetPacket packet;
         try {
-            frame = UdpFrame.decode(bytes);
-            if (frame.dstIp() != myIp) {
-                stats.malformed++;
-                return; // not addressed to us: a switch program bug or stray traffic; never answer it
-            }
-            if (frame.dstPort() != KvOp.KV_PORT && frame.dstPort() != KvOp.CONTROL_PORT) {
-                stats.malformed++;
-                return;
-            }
-            msg = InnetMessage.decode(frame.payload());
+            packet = InnetPacket.decode(bytes);
         } catch (WireException e) {
             // Without a decodable header there is no request id to answer; count and drop (docs/wire-format.md).
             stats.malformed++;
             return;
+        }
+        UdpFrame frame = packet.frame();
+        InnetMessage msg = packet.message();
+        if (frame.dstIp() != myIp || (frame.dstPort() != KvOp.KV_PORT && frame.dstPort() != KvOp.CONTROL_PORT)) {
+            stats.malformed++;
+            return; // not addressed to us: a switch program bug or stray traffic; never answer it
         }
         stats.requests++;
         InnetMessage reply = frame.dstPort() == KvOp.KV_PORT ? handleKv(msg) : handleControl(msg);

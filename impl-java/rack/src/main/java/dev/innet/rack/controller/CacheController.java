@@ -14,6 +14,7 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.RandomSource;
 import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
@@ -96,18 +97,18 @@ public final class CacheController implements Node {
 
     @Override
     public void onPacket(byte[] bytes) {
-        InnetMessage msg;
+        InnetPacket packet;
         try {
-            UdpFrame frame = UdpFrame.decode(bytes);
-            if (frame.dstPort() != KvOp.CONTROL_PORT) {
-                stats.malformed++;
-                return;
-            }
-            msg = InnetMessage.decode(frame.payload());
+            packet = InnetPacket.decode(bytes);
         } catch (WireException e) {
             stats.malformed++;
             return;
         }
+        if (packet.frame().dstPort() != KvOp.CONTROL_PORT) {
+            stats.malformed++;
+            return;
+        }
+        InnetMessage msg = packet.message();
         if (task != null && task.onReply(msg)) {
             return;
         }

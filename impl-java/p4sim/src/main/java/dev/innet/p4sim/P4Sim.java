@@ -20,7 +20,7 @@ public final class P4Sim {
     /** A checked program; each {@link #instantiate} creates an independent switch (own tables, registers). */
     public record Program(CheckedProgram checked) {
         public P4Switch instantiate(SwitchConfig config) {
-            return new P4Switch(Compiler.compile(checked, RandomSource.seeded(config.randomSeed())), config);
+            return new P4Switch(Compiler.compile(checked, RandomSource.seeded(config.randomSeed()), config.specialize()), config);
         }
 
         public P4Switch instantiate() {
@@ -31,7 +31,7 @@ public final class P4Sim {
     public static Program compile(Path program, List<Path> includePath) {
         Program p = new Program(FrontEnd.check(program, includePath));
         // run the code generator once so back-end errors surface at compile time, not at instantiation
-        p.instantiate();
+        p.instantiate(SwitchConfig.defaults().withSpecialization(false));
         return p;
     }
 
@@ -41,7 +41,7 @@ public final class P4Sim {
 
     public static Program compileText(String fileName, String source) {
         Program p = new Program(FrontEnd.checkText(fileName, source));
-        p.instantiate();
+        p.instantiate(SwitchConfig.defaults().withSpecialization(false));
         return p;
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.innet.p4sim.stf.StfRunner;
 import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.p4sim.v1model.SwitchConfig;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -27,12 +28,14 @@ class StfTest {
             scripts = s.filter(p -> p.toString().endsWith(".stf")).sorted().toList();
         }
         assertFalse(scripts.isEmpty());
-        return scripts.stream().map(script -> DynamicTest.dynamicTest(script.getFileName().toString(), () -> {
-            String base = script.getFileName().toString().replaceAll("\\.stf$", "");
-            Path program = script.resolveSibling(base + ".p4");
-            P4Switch sw = P4Sim.compile(program).instantiate();
-            List<String> failures = new StfRunner(sw).run(script.getFileName().toString(), Files.readString(script));
-            assertEquals(List.of(), failures, String.join("\n", failures));
-        }));
+        // every script runs on both code generators: per-node classes (the default) and plain closures
+        return scripts.stream().flatMap(script -> Stream.of(true, false).map(specialize -> DynamicTest.dynamicTest(
+                script.getFileName() + (specialize ? " (specialised)" : " (closures)"), () -> {
+                    String base = script.getFileName().toString().replaceAll("\\.stf$", "");
+                    Path program = script.resolveSibling(base + ".p4");
+                    P4Switch sw = P4Sim.compile(program).instantiate(SwitchConfig.defaults().withSpecialization(specialize));
+                    List<String> failures = new StfRunner(sw).run(script.getFileName().toString(), Files.readString(script));
+                    assertEquals(List.of(), failures, String.join("\n", failures));
+                })));
     }
 }

@@ -248,7 +248,7 @@ final class CallCompiler {
         if (ar.body == null) {
             throw new CompileError(c.pos, "internal: action " + a.name + " called before its body was compiled");
         }
-        return Specializer.actionCall(Specializer.block(in.toArray(Exec[]::new)), ar.body, Specializer.block(out.toArray(Exec[]::new)));
+        return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ar.body, cx.spec.block(out.toArray(Exec[]::new)));
     }
 
     /** dst = value of expression {@code e} (any type). */
@@ -284,7 +284,7 @@ final class CallCompiler {
                 int j = ex.staticSlot(e);
                 return f -> f.s[k] = f.s[j];
             }
-            return Specializer.storeStatic(k, mask, ex.narrow(e));
+            return cx.spec.storeStatic(k, mask, ex.narrow(e));
         }
         LExpr v = ex.narrow(e);
         ExprCompiler.Storer st = ex.storer(dst);

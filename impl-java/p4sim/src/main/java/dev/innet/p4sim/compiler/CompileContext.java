@@ -19,6 +19,7 @@ final class CompileContext {
     final ConstEval constEval;
     final Layout layout = new Layout();
     final ArchState arch;
+    final Specializer spec;
     /** Declaration (Param, VarDecl, action Param) to its first slot. */
     final Map<Object, Integer> storage = new IdentityHashMap<>();
     final Map<Ast.ActionDecl, ActionRuntime> actions = new IdentityHashMap<>();
@@ -36,7 +37,8 @@ final class CompileContext {
     /** Name of the parser or control being compiled, for fully qualified object names. */
     String blockName = "";
 
-    CompileContext(CheckedProgram prog, ArchState arch) {
+    CompileContext(CheckedProgram prog, ArchState arch, boolean specialize) {
+        this.spec = new Specializer(specialize);
         this.prog = prog;
         this.constEval = prog.constEval();
         this.arch = arch;

@@ -40,16 +40,17 @@ public final class Compiler {
     private final CallCompiler calls;
     private final StmtCompiler stmts;
 
-    private Compiler(CheckedProgram prog, RandomSource random) {
-        this.cx = new CompileContext(prog, new ArchState(random));
+    private Compiler(CheckedProgram prog, RandomSource random, boolean specialize) {
+        this.cx = new CompileContext(prog, new ArchState(random), specialize);
         this.ex = new ExprCompiler(cx);
         this.calls = new CallCompiler(cx, ex);
         ex.calls = calls;
         this.stmts = new StmtCompiler(cx, ex, calls);
     }
 
-    public static CompiledProgram compile(CheckedProgram prog, RandomSource random) {
-        return new Compiler(prog, random).run();
+    /** {@code specialize}: one class per combinator node (fast packets, ~100 ms per instance) or plain closures. */
+    public static CompiledProgram compile(CheckedProgram prog, RandomSource random, boolean specialize) {
+        return new Compiler(prog, random, specialize).run();
     }
 
     private CompiledProgram run() {

@@ -222,10 +222,10 @@ final class ExprCompiler {
 
     private LExpr binary(Binary b) {
         if (b.op.equals("&&")) {
-            return Specializer.binary(TBinary.LAND, narrow(b.left), narrow(b.right), -1L, 1);
+            return cx.spec.binary(TBinary.LAND, narrow(b.left), narrow(b.right), -1L, 1);
         }
         if (b.op.equals("||")) {
-            return Specializer.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
+            return cx.spec.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
         }
         Type ot = b.left.type;
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
@@ -249,9 +249,9 @@ final class ExprCompiler {
         long mask = BitIO.mask(w);
         switch (b.op) {
             case "==":
-                return Specializer.binary(TBinary.EQ, l, r, -1L, 1);
+                return cx.spec.binary(TBinary.EQ, l, r, -1L, 1);
             case "!=":
-                return Specializer.binary(TBinary.NE, l, r, -1L, 1);
+                return cx.spec.binary(TBinary.NE, l, r, -1L, 1);
             case "<", ">", "<=", ">=": {
                 if (signed) {
                     return comparison(b.op, f -> BitIO.signExtend(l.eval(f), w), f -> BitIO.signExtend(r.eval(f), w), false);
@@ -262,7 +262,7 @@ final class ExprCompiler {
                     case "<=" -> TBinary.ULE;
                     default -> TBinary.UGE;
                 };
-                return Specializer.binary(cmp, l, r, -1L, 1);
+                return cx.spec.binary(cmp, l, r, -1L, 1);
             }
             default:
                 break;
@@ -279,7 +279,7 @@ final class ExprCompiler {
             default -> -1;
         };
         if (code >= 0) {
-            return Specializer.binary(code, l, r, rmask, rw);
+            return cx.spec.binary(code, l, r, rmask, rw);
         }
         switch (b.op) {
             case "+":

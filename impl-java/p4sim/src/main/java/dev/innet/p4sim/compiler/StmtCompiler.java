@@ -33,7 +33,7 @@ final class StmtCompiler {
                 parts.add(e);
             }
         }
-        return Specializer.block(parts.toArray(Exec[]::new));
+        return cx.spec.block(parts.toArray(Exec[]::new));
     }
 
     Exec compile(Stmt s) {
@@ -51,7 +51,7 @@ final class StmtCompiler {
                 LExpr cond = ex.narrow(i.cond);
                 Exec then = compile(i.then);
                 Exec otherwise = i.otherwise == null ? null : compile(i.otherwise);
-                return Specializer.ifElse(cond, then == null ? Specializer.NOP : then, otherwise);
+                return cx.spec.ifElse(cond, then == null ? Specializer.NOP : then, otherwise);
             }
             case Exit e -> {
                 return f -> f.flow = Frame.EXIT;

@@ -642,18 +642,27 @@ final class ExprCompiler {
         int tl = cx.layout.allocRaw(n);
         int tr = cx.layout.allocRaw(n);
         return switch (b.op) {
-            case "&", "|", "^" -> {
-                String op = b.op;
-                yield (f, d, o) -> {
-                    l.eval(f, f.s, tl);
-                    r.eval(f, f.s, tr);
-                    for (int i = 0; i < n; i++) {
-                        long x = f.s[tl + i];
-                        long y = f.s[tr + i];
-                        d[o + i] = op.equals("&") ? x & y : op.equals("|") ? x | y : x ^ y;
-                    }
-                };
-            }
+            case "&" -> (f, d, o) -> {
+                l.eval(f, f.s, tl);
+                r.eval(f, f.s, tr);
+                for (int i = 0; i < n; i++) {
+                    d[o + i] = f.s[tl + i] & f.s[tr + i];
+                }
+            };
+            case "|" -> (f, d, o) -> {
+                l.eval(f, f.s, tl);
+                r.eval(f, f.s, tr);
+                for (int i = 0; i < n; i++) {
+                    d[o + i] = f.s[tl + i] | f.s[tr + i];
+                }
+            };
+            case "^" -> (f, d, o) -> {
+                l.eval(f, f.s, tl);
+                r.eval(f, f.s, tr);
+                for (int i = 0; i < n; i++) {
+                    d[o + i] = f.s[tl + i] ^ f.s[tr + i];
+                }
+            };
             case "+" -> (f, d, o) -> {
                 l.eval(f, f.s, tl);
                 r.eval(f, f.s, tr);

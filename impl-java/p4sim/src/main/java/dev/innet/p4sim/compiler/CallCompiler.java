@@ -186,6 +186,9 @@ final class CallCompiler {
             case CallTarget.ActionCall ac -> {
                 return actionCall(c, ac.action());
             }
+            case CallTarget.ControlApply ca -> {
+                return controlApply(c);
+            }
             case CallTarget.ExternMethod em -> {
                 return externMethod(c, em);
             }
@@ -249,6 +252,26 @@ final class CallCompiler {
             throw new CompileError(c.pos, "internal: action " + a.name + " called before its body was compiled");
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ar.body, cx.spec.block(out.toArray(Exec[]::new)));
+    }
+
+    /** {@code inst.apply(args)}: copy-in, the instance's body, copy-out (also after an exit), like an action call. */
+    private Exec controlApply(Call c) {
+        Instantiation inst = (Instantiation) ((Name) ((Member) c.callee).target).decl;
+        Compiler.ControlInstance ci = (Compiler.ControlInstance) cx.externs.get(inst);
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < ci.decl().params.size(); i++) {
+            Param p = ci.decl().params.get(i);
+            Place pp = new Place(ci.paramBases()[i], null, p.type);
+            Expr arg = c.args.get(i);
+            if (p.dir != Direction.OUT) {
+                in.add(assign(pp, arg));
+            }
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(copy(pp, ex.place(arg)));
+            }
+        }
+        return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ci.body(), cx.spec.block(out.toArray(Exec[]::new)));
     }
 
     /** dst = value of expression {@code e} (any type). */

@@ -115,6 +115,12 @@ public final class Compiler {
 
     private Exec control(ControlDecl cd) {
         cx.blockName = cd.name;
+        Exec[] parts = controlParts(cd);
+        return cx.spec.control(parts[0], parts[1]);
+    }
+
+    /** Compiles a control's locals (in order) and apply block: {init, body}. */
+    private Exec[] controlParts(ControlDecl cd) {
         List<Exec> init = new ArrayList<>();
         for (Node local : cd.locals) {
             switch (local) {
@@ -125,30 +131,36 @@ public final class Compiler {
                 default -> throw CompileError.unsupported(local.pos, "control local");
             }
         }
-        Exec locals = stmts.block(List.of());
-        if (!init.isEmpty()) {
-            Exec[] all = init.toArray(Exec[]::new);
-            locals = f -> {
-                for (Exec e : all) {
-                    e.run(f);
-                }
-            };
-        }
-        Exec body = stmts.block(cd.apply.stmts);
-        Exec localsInit = locals;
-        String name = cd.name;
-        cx.blockName = name;
-        // exit and return end this control; the architecture moves on to the next block
-        return f -> {
-            localsInit.run(f);
-            body.run(f);
-            if (f.flow == Frame.EXIT || f.flow == Frame.RETURN) {
-                f.flow = Frame.NORMAL;
-            }
-        };
+        return new Exec[] {cx.spec.block(init.toArray(Exec[]::new)), stmts.block(cd.apply.stmts)};
     }
 
+    /**
+     * A control instantiated inside another: compiled once per instance, with its own parameter
+     * slots, locals, tables and externs (named {@code Outer.instance.object}, as bmv2 does). A
+     * {@code return} ends the instance; an {@code exit} propagates to the enclosing controls.
+     */
+    private ControlInstance controlInstance(Instantiation inst, ControlDecl cd) {
+        String outer = cx.blockName;
+        int[] paramBases = new int[cd.params.size()];
+        for (int i = 0; i < paramBases.length; i++) {
+            paramBases[i] = cx.layout.alloc(cd.params.get(i).type);
+            cx.storage.put(cd.params.get(i), paramBases[i]);
+        }
+        cx.blockName = cx.qualify(inst.name);
+        Exec[] parts = controlParts(cd);
+        cx.blockName = outer;
+        Exec body = cx.spec.block(parts);
+        return new ControlInstance(cd, paramBases, body);
+    }
+
+    /** The compiled body of a control instance and where its parameters live. */
+    record ControlInstance(ControlDecl decl, int[] paramBases, Exec body) { }
+
     private void instantiate(Instantiation inst) {
+        if (inst.type instanceof Type.Block b && b.decl() instanceof ControlDecl cd) {
+            cx.externs.put(inst, controlInstance(inst, cd));
+            return;
+        }
         Type.Extern t = (Type.Extern) inst.type;
         String name = cx.qualify(inst.name);
         switch (t.decl().name) {

@@ -133,6 +133,17 @@ final class Specializer {
         return (Exec) instantiate("TActionCall", new Object[] {in, body, out});
     }
 
+    /** A top-level control: local initialisers, the apply block; exit and return end it. */
+    Exec control(Exec init, Exec body) {
+        return f -> {
+            init.run(f);
+            body.run(f);
+            if (f.flow == dev.innet.p4sim.runtime.Frame.EXIT || f.flow == dev.innet.p4sim.runtime.Frame.RETURN) {
+                f.flow = dev.innet.p4sim.runtime.Frame.NORMAL;
+            }
+        };
+    }
+
     /** A call of a fixed closure (action body, table apply) from one place. */
     Exec call(Exec target) {
         if (!enabled) {

@@ -16,4 +16,7 @@ public sealed interface CallTarget {
     record ActionCall(Ast.ActionDecl action) implements CallTarget { }
 
     record TableApply(Ast.TableDecl table) implements CallTarget { }
+
+    /** {@code inst.apply(args)} of a control instantiated inside another control. */
+    record ControlApply(Ast.ControlDecl control) implements CallTarget { }
 }

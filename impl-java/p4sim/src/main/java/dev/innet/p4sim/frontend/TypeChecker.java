@@ -653,6 +653,20 @@ public final class TypeChecker {
 
     private void checkInstantiation(Instantiation inst, Scope s) {
         Type t = resolveType(inst.typeRef);
+        if (t instanceof Type.Block b && b.decl() instanceof ControlDecl cd) {
+            if (inParser) {
+                throw CompileError.unsupported(inst.pos, "control instance inside a parser");
+            }
+            if (!inst.args.isEmpty()) {
+                throw CompileError.unsupported(inst.pos, "control constructor arguments");
+            }
+            if (cd == currentControl) {
+                throw new CompileError(inst.pos, "control " + cd.name + " cannot instantiate itself");
+            }
+            inst.type = t;
+            s.declare(inst.pos, inst.name, inst);
+            return;
+        }
         if (!(t instanceof Type.Extern e)) {
             throw CompileError.unsupported(inst.pos, "instantiation of " + t + " (only extern objects can be instantiated locally)");
         }
@@ -1079,6 +1093,27 @@ public final class TypeChecker {
                     }
                     requireLvalue(m.target, s);
                     c.target = new CallTarget.StackMethod(m.member);
+                    return new Type.Void();
+                }
+                case Type.Block bl when bl.decl() instanceof ControlDecl cd -> {
+                    if (!m.member.equals("apply")) {
+                        throw new CompileError(m.pos, "control instance has no method '" + m.member + "'");
+                    }
+                    if (inAction) {
+                        throw new CompileError(c.pos, "controls cannot be applied inside actions");
+                    }
+                    if (c.args.size() != cd.params.size()) {
+                        throw new CompileError(c.pos, "control " + cd.name + " takes " + cd.params.size()
+                                + " argument(s), got " + c.args.size());
+                    }
+                    for (int i = 0; i < c.args.size(); i++) {
+                        Param p = cd.params.get(i);
+                        if (p.type instanceof Type.Extern) {
+                            throw CompileError.unsupported(c.args.get(i).pos, "passing an extern (" + p.type + ") to a control");
+                        }
+                        checkArg(c.args.get(i), p, p.type, s);
+                    }
+                    c.target = new CallTarget.ControlApply(cd);
                     return new Type.Void();
                 }
                 case Type.Table tb -> {

@@ -67,6 +67,7 @@ CONSTANTS
     BugNoSnapshotOriginals,      \* switch sends no original record on the first update in a snapshot (§3.4)
     BugSnapshotLateAdmit,        \* snapshot includes records admitted after the snapshot point (§3.4)
     BugRecoveryIgnoresPreserved, \* recovery replays only the controller's snapshot (§3.4)
+    BugRecoverLatest,            \* recovery marks the recovered cache records latest, not outdated (§3.4)
     BugRecoveryResetsCounter     \* recovery leaves the switch's sequence counters at zero (§3.4)
 
 ASSUME Owner \in [Key -> Server]
@@ -76,7 +77,7 @@ ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSn
 ASSUME FifoSwitchServer \in BOOLEAN
 ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoEmbedding,
                  BugEvictBeforeAck, BugAckWithoutSeq, BugNoMgmtDedup, BugNoSnapshotOriginals, BugSnapshotLateAdmit,
-                 BugRecoveryIgnoresPreserved, BugRecoveryResetsCounter} : b \in BOOLEAN
+                 BugRecoveryIgnoresPreserved, BugRecoverLatest, BugRecoveryResetsCounter} : b \in BOOLEAN
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
 SeqNo == 0..MaxWrites                    \* one sequence number per write at most
@@ -745,7 +746,7 @@ Recover ==
     /\ up' = TRUE
     /\ crec' = snap
     /\ valid' = [k \in Key |-> snap[k] /= NoRec]
-    /\ latest' = [k \in Key |-> FALSE]
+    /\ latest' = [k \in Key |-> BugRecoverLatest]
     /\ pres' = [c \in Client |-> [k \in Key |-> NoRec]]
     /\ act' = [a |-> "Recover"]
     /\ UNCHANGED <<tbe, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>

@@ -1,5 +1,5 @@
 ---- MODULE MCFarReachLarge ----
-(* Model of FarReach: 2 keys on 2 servers, 1 cache slot, 2 clients: everything incl. loss, snapshot, switch crash *)
+(* Model of FarReach: 2 keys on 2 servers, 1 cache slot, 2 clients: admission, eviction, snapshot, switch crash *)
 EXTENDS FarReach
 CONSTANTS k1, k2, s1, s2
 \* Keys are partitioned over the servers round-robin.

@@ -1,4 +1,5 @@
-// enum, serializable enum (in a header, a table key, casts), typedef, const, bool and match on error.
+// enum, serializable enum (in a header, a table key, casts, switch labels), typedef, const, bool,
+// switch on values with fall-through labels and default, and match on error.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -23,6 +24,7 @@ header h_t {
     byte_t next_kind;
     byte_t by_table;
     byte_t mark;
+    byte_t sw;
 }
 
 struct headers {
@@ -75,6 +77,23 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         hdr.h.next_kind = (byte_t) hdr.h.k + 1;
         by_kind.apply();
         hdr.h.mark = MARK;
+        switch (hdr.h.k) {
+            Kind.A: {
+                hdr.h.sw = 1;
+            }
+            Kind.B:
+            Kind.C: {
+                hdr.h.sw = 2;
+            }
+        }
+        switch (hdr.h.next_kind) {
+            3: {
+                hdr.h.sw = hdr.h.sw | 0x10;
+            }
+            default: {
+                hdr.h.sw = hdr.h.sw | 0x20;
+            }
+        }
     }
 }
 

@@ -117,33 +117,43 @@ final class StmtCompiler {
         return calls.assign(ex.place(a.lhs), a.rhs);
     }
 
-    /** switch (t.apply().action_run): dispatch on the index of the action the table ran. */
     private Exec switchStmt(Switch sw) {
+        return sw.subject.type instanceof Type.ApplyResult ? actionRunSwitch(sw) : valueSwitch(sw);
+    }
+
+    /** The body each case runs: a fall-through label shares the next body. */
+    private Exec[] caseBodies(Switch sw) {
+        Exec[] bodies = new Exec[sw.cases.size()];
+        Exec next = null;
+        for (int i = sw.cases.size() - 1; i >= 0; i--) {
+            SwitchCase c = sw.cases.get(i);
+            if (c.body() != null) {
+                next = block(c.body().stmts);
+            }
+            bodies[i] = next;
+        }
+        return bodies;
+    }
+
+    /** switch (t.apply().action_run): dispatch on the index of the action the table ran. */
+    private Exec actionRunSwitch(Switch sw) {
         Call applyCall = (Call) ((Member) sw.subject).target;
         LExpr apply = ex.narrow(applyCall);
         TableDecl t = ((Type.ApplyResult) sw.subject.type).decl();
         TableRuntime rt = cx.tables.get(t);
         Exec[] byAction = new Exec[rt.actions.length];
+        Exec[] bodies = caseBodies(sw);
         Exec dflt = null;
-        List<String> pending = new ArrayList<>();
-        for (SwitchCase c : sw.cases) {
-            if (c.label() != null) {
-                pending.add(c.label());
-            }
-            if (c.body() == null) {
+        for (int k = 0; k < sw.cases.size(); k++) {
+            SwitchCase c = sw.cases.get(k);
+            if (c.isDefault()) {
+                dflt = bodies[k];
                 continue;
             }
-            Exec body = block(c.body().stmts);
-            for (String label : pending) {
-                for (int i = 0; i < rt.actions.length; i++) {
-                    if (t.actions.get(i).name().equals(label)) {
-                        byAction[i] = body;
-                    }
+            for (int i = 0; i < rt.actions.length; i++) {
+                if (t.actions.get(i).name().equals(c.label())) {
+                    byAction[i] = bodies[k];
                 }
-            }
-            pending.clear();
-            if (c.label() == null) {
-                dflt = body;
             }
         }
         Exec fallback = dflt;
@@ -158,6 +168,47 @@ final class StmtCompiler {
             }
             if (body != null) {
                 body.run(f);
+            }
+        };
+    }
+
+    /** switch on a bit<N>/int<N>/enum/error value with constant labels. */
+    private Exec valueSwitch(Switch sw) {
+        LExpr subject = ex.narrow(sw.subject);
+        Exec[] bodies = caseBodies(sw);
+        int n = 0;
+        for (SwitchCase c : sw.cases) {
+            if (!c.isDefault()) {
+                n++;
+            }
+        }
+        long[] values = new long[n];
+        Exec[] targets = new Exec[n];
+        Exec dflt = null;
+        int k = 0;
+        for (int i = 0; i < sw.cases.size(); i++) {
+            SwitchCase c = sw.cases.get(i);
+            if (c.isDefault()) {
+                dflt = bodies[i];
+            } else {
+                values[k] = ex.narrow(c.value()).eval(null);
+                targets[k++] = bodies[i];
+            }
+        }
+        Exec fallback = dflt;
+        return f -> {
+            long v = subject.eval(f);
+            if (f.flow != Frame.NORMAL) {
+                return;
+            }
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] == v) {
+                    targets[i].run(f);
+                    return;
+                }
+            }
+            if (fallback != null) {
+                fallback.run(f);
             }
         };
     }

@@ -347,7 +347,16 @@ public final class Ast {
     }
 
     /** A label ({@code null} for default) and its body; a fall-through label has a null body. */
-    public record SwitchCase(SourcePos pos, String label, Block body) { }
+    /**
+     * A case: {@code value} is the label expression (an action name for action_run switches, a
+     * constant for value switches) or null for {@code default}; {@code label} is its text when it is
+     * a plain name. A fall-through label has a null body.
+     */
+    public record SwitchCase(SourcePos pos, String label, Expr value, Block body) {
+        public boolean isDefault() {
+            return value == null;
+        }
+    }
 
     /** A local variable or constant ({@code isConst}). */
     public static final class VarDecl extends Stmt {

@@ -786,10 +786,11 @@ public final class Parser {
         List<SwitchCase> cases = new ArrayList<>();
         while (!accept("}")) {
             SourcePos cpos = peek().pos();
-            String label = accept("default") ? null : ident();
+            Expr value = accept("default") ? null : binary(0);
+            String label = value instanceof Name n ? n.name : null;
             expect(":");
             Block body = peek().is("{") ? block() : null;
-            cases.add(new SwitchCase(cpos, label, body));
+            cases.add(new SwitchCase(cpos, label, value, body));
         }
         return new Switch(pos, subject, cases);
     }

@@ -622,32 +622,61 @@ public final class TypeChecker {
     }
 
     private void checkSwitch(Switch sw, Scope s) {
-        if (!(sw.subject instanceof Member m && m.member.equals("action_run") && m.target instanceof Call c)) {
-            throw CompileError.unsupported(sw.pos, "switch on anything but table.apply().action_run");
+        boolean actionRun = sw.subject instanceof Member m && m.member.equals("action_run") && m.target instanceof Call;
+        Type.ApplyResult ar = null;
+        Type subjectType;
+        if (actionRun) {
+            Type t = checkExpr(((Member) sw.subject).target, s, null);
+            if (!(t instanceof Type.ApplyResult applied)) {
+                throw new CompileError(sw.subject.pos, "switch subject must be table.apply().action_run");
+            }
+            ar = applied;
+            sw.subject.type = t;
+            subjectType = t;
+        } else {
+            subjectType = checkExpr(sw.subject, s, null);
+            if (!(subjectType instanceof Type.Bits || subjectType instanceof Type.Enum)) {
+                throw new CompileError(sw.subject.pos, "switch subject must be table.apply().action_run, bit<N>, int<N>, an enum or error, not " + subjectType);
+            }
+            if (Layout64.wide(subjectType)) {
+                throw CompileError.unsupported(sw.subject.pos, "switch on a value wider than 64 bits");
+            }
         }
-        Type t = checkExpr(c, s, null);
-        if (!(t instanceof Type.ApplyResult ar)) {
-            throw new CompileError(sw.subject.pos, "switch subject must be table.apply().action_run");
-        }
-        sw.subject.type = t;
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < sw.cases.size(); i++) {
             SwitchCase sc = sw.cases.get(i);
-            if (sc.label() == null) {
+            String key;
+            if (sc.isDefault()) {
                 if (i != sw.cases.size() - 1) {
                     throw new CompileError(sc.pos(), "default must be the last switch label");
                 }
-            } else if (ar.decl().actions.stream().noneMatch(a -> a.name().equals(sc.label()))) {
-                throw new CompileError(sc.pos(), "'" + sc.label() + "' is not an action of table " + ar.decl().name);
+                key = "default";
+            } else if (actionRun) {
+                ActionRef listed = sc.label() == null ? null
+                        : ar.decl().actions.stream().filter(a -> a.name().equals(sc.label())).findFirst().orElse(null);
+                if (listed == null) {
+                    throw new CompileError(sc.pos(), "'" + (sc.label() == null ? "expression" : sc.label())
+                            + "' is not an action of table " + ar.decl().name);
+                }
+                key = sc.label();
+            } else {
+                key = constant(sc.value(), s, subjectType).toString();
             }
-            if (!seen.add(String.valueOf(sc.label()))) {
-                throw new CompileError(sc.pos(), "duplicate switch label " + sc.label());
+            if (!seen.add(key)) {
+                throw new CompileError(sc.pos(), "duplicate switch label " + (sc.label() != null ? sc.label() : key));
             }
             if (sc.body() != null) {
                 checkStmt(sc.body(), new Scope(s));
             } else if (i == sw.cases.size() - 1) {
                 throw new CompileError(sc.pos(), "last switch label has no body");
             }
+        }
+    }
+
+    /** Width test without depending on the compiler package. */
+    private static final class Layout64 {
+        static boolean wide(Type t) {
+            return t instanceof Type.Bits b && b.width() > 64;
         }
     }
 

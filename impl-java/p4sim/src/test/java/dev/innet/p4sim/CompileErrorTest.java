@@ -94,8 +94,11 @@ class CompileErrorTest {
                 program("", "meter(4, MeterType.packets) mt;", ""));
         bodyFails("t.p4:17:27: error: unsupported construct: '/' by a non-constant (p4c rejects it for v1model targets too) (not implemented by p4sim)",
                 "hdr.h.a = hdr.h.a / meta.m;");
-        fails("t.p4:9:1: error: unsupported construct: function declaration 'f' (not implemented by p4sim)",
-                program("bit<8> f(in bit<8> x) { return x; }", "", ""));
+        fails("t.p4:9:10: error: function parameters need a direction (in, out or inout)",
+                program("bit<8> f(bit<8> x) { return x; }", "", ""));
+        fails("t.p4:9:25: error: function f must return a bit<8>", program("bit<8> f(in bit<8> x) { return; }", "", ""));
+        fails("t.p4:9:23: error: exit is not allowed in a function", program("void f(in bit<8> x) { exit; }", "", ""));
+        fails("t.p4:9:32: error: undeclared identifier 'f'", program("bit<8> f(in bit<8> x) { return f(x); }", "", ""));
     }
 
     @Test

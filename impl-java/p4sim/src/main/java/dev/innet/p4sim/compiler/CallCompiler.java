@@ -66,6 +66,14 @@ final class CallCompiler {
     // ---------------------------------------------------------------- value-producing calls
 
     LExpr narrowCall(Call c) {
+        if (c.target instanceof CallTarget.FunctionCall fc) {
+            Exec call = functionCall(c, fc.function());
+            int ret = cx.functions.get(fc.function()).retBase();
+            return f -> {
+                call.run(f);
+                return f.s[ret];
+            };
+        }
         switch (c.target) {
             case CallTarget.HeaderMethod hm when hm.method().equals("isValid") -> {
                 return ex.read(ex.place(((Member) c.callee).target));
@@ -100,6 +108,15 @@ final class CallCompiler {
     }
 
     WExpr wideCall(Call c) {
+        if (c.target instanceof CallTarget.FunctionCall fc) {
+            Exec call = functionCall(c, fc.function());
+            int ret = cx.functions.get(fc.function()).retBase();
+            int n = Layout.slots(fc.function().ret);
+            return (f, d, o) -> {
+                call.run(f);
+                System.arraycopy(f.s, ret, d, o, n);
+            };
+        }
         if (c.target instanceof CallTarget.ExternMethod em) {
             Member m = (Member) c.callee;
             String ext = em.extern().name;
@@ -189,6 +206,9 @@ final class CallCompiler {
             case CallTarget.ControlApply ca -> {
                 return controlApply(c);
             }
+            case CallTarget.FunctionCall fc -> {
+                return functionCall(c, fc.function());
+            }
             case CallTarget.ExternMethod em -> {
                 return externMethod(c, em);
             }
@@ -252,6 +272,25 @@ final class CallCompiler {
             throw new CompileError(c.pos, "internal: action " + a.name + " called before its body was compiled");
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ar.body, cx.spec.block(out.toArray(Exec[]::new)));
+    }
+
+    /** A function call: copy-in, body (a return ends it), copy-out; the value is left in its return slots. */
+    private Exec functionCall(Call c, FunctionDecl fn) {
+        CompileContext.FunctionRuntime rt = cx.functions.get(fn);
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < fn.params.size(); i++) {
+            Param p = fn.params.get(i);
+            Place pp = new Place(rt.paramBases()[i], null, p.type);
+            Expr arg = c.args.get(i);
+            if (p.dir != Direction.OUT) {
+                in.add(assign(pp, arg));
+            }
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(copy(pp, ex.place(arg)));
+            }
+        }
+        return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), rt.body(), cx.spec.block(out.toArray(Exec[]::new)));
     }
 
     /** {@code inst.apply(args)}: copy-in, the instance's body, copy-out (also after an exit), like an action call. */

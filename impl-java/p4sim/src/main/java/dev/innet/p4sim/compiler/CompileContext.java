@@ -7,6 +7,7 @@ import dev.innet.p4sim.frontend.Type;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.ArchState;
 import dev.innet.p4sim.runtime.CounterArray;
+import dev.innet.p4sim.runtime.Exec;
 import dev.innet.p4sim.runtime.RegisterArray;
 import dev.innet.p4sim.runtime.TableRuntime;
 import java.util.IdentityHashMap;
@@ -34,6 +35,14 @@ final class CompileContext {
     int hdrBase;
     int metaBase;
     int smBase;
+    /** Compiled functions, by declaration. */
+    final Map<Ast.FunctionDecl, FunctionRuntime> functions = new IdentityHashMap<>();
+    /** Where {@code return e;} stores its value while a function body is compiled, else null. */
+    Place returnPlace;
+
+    /** A compiled function: parameter slots, return value slots, body. */
+    record FunctionRuntime(Ast.FunctionDecl decl, int[] paramBases, int retBase, Exec body) { }
+
     /** Name of the parser or control being compiled, for fully qualified object names. */
     String blockName = "";
 

@@ -65,6 +65,9 @@ public final class Compiler {
         bindParams(p.computeChecksum().params, new int[] {cx.hdrBase, cx.metaBase});
         bindParams(p.deparser().params, new int[] {-1, cx.hdrBase});
 
+        for (FunctionDecl fn : p.functions()) {
+            compileFunction(fn);
+        }
         for (ActionDecl a : p.globalActions()) {
             createAction(a);
         }
@@ -191,6 +194,22 @@ public final class Compiler {
             case "bytes" -> CounterArray.Kind.BYTES;
             default -> CounterArray.Kind.PACKETS_AND_BYTES;
         };
+    }
+
+    // ---------------------------------------------------------------- functions
+
+    /** Functions are not recursive, so one set of parameter and return slots per function suffices. */
+    private void compileFunction(FunctionDecl fn) {
+        int[] bases = new int[fn.params.size()];
+        for (int i = 0; i < bases.length; i++) {
+            bases[i] = cx.layout.alloc(fn.params.get(i).type);
+            cx.storage.put(fn.params.get(i), bases[i]);
+        }
+        int ret = fn.ret instanceof Type.Void ? -1 : cx.layout.alloc(fn.ret);
+        cx.returnPlace = ret < 0 ? null : new Place(ret, null, fn.ret);
+        Exec body = stmts.block(fn.body.stmts);
+        cx.returnPlace = null;
+        cx.functions.put(fn, new CompileContext.FunctionRuntime(fn, bases, ret, body));
     }
 
     // ---------------------------------------------------------------- actions

@@ -57,6 +57,13 @@ final class StmtCompiler {
                 return f -> f.flow = Frame.EXIT;
             }
             case Return r -> {
+                if (r.value != null) {
+                    Exec store = calls.assign(cx.returnPlace, r.value);
+                    return f -> {
+                        store.run(f);
+                        f.flow = Frame.RETURN;
+                    };
+                }
                 return f -> f.flow = Frame.RETURN;
             }
             case Empty e -> {

@@ -545,6 +545,21 @@ public final class Ast {
         }
     }
 
+    /** A function: {@code T name(params) { ... }} with {@code return e;}. */
+    public static final class FunctionDecl extends Decl {
+        public final TypeRef retRef;
+        public final List<Param> params;
+        public final Block body;
+        public Type ret;
+
+        public FunctionDecl(SourcePos pos, String name, TypeRef retRef, List<Param> params, Block body) {
+            super(pos, name);
+            this.retRef = retRef;
+            this.params = params;
+            this.body = body;
+        }
+    }
+
     public record KeyElement(SourcePos pos, Expr expr, String matchKind) { }
 
     /** An action named in a table; {@code scope} is "defaultonly", "tableonly" or "" (from annotations). */

@@ -15,6 +15,8 @@ public sealed interface CallTarget {
 
     record ActionCall(Ast.ActionDecl action) implements CallTarget { }
 
+    record FunctionCall(Ast.FunctionDecl function) implements CallTarget { }
+
     record TableApply(Ast.TableDecl table) implements CallTarget { }
 
     /** {@code inst.apply(args)} of a control instantiated inside another control. */

@@ -22,7 +22,8 @@ public record CheckedProgram(
         Type.Struct standardMetadataType,
         Type.Enum errorType,
         Map<Object, BigInteger> constValues,
-        List<Ast.ActionDecl> globalActions) {
+        List<Ast.ActionDecl> globalActions,
+        List<Ast.FunctionDecl> functions) {
 
     public ConstEval constEval() {
         return new ConstEval(constValues);

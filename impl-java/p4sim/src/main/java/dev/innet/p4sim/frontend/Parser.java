@@ -198,7 +198,7 @@ public final class Parser {
             case "header_union", "type", "value_set", "tuple", "varbit", "abstract", "this", "list", "priority" ->
                 throw CompileError.unsupported(pos, "'" + t.text() + "'");
             default -> {
-                // instantiation: Type(args) name;  (functions "T f(...) {...}" are not supported)
+                // instantiation "Type(args) name;" or function "T f(params) { ... }"
                 TypeRef type = typeRef();
                 if (peek().is("(")) {
                     List<Expr> args = args();
@@ -206,8 +206,13 @@ public final class Parser {
                     expect(";");
                     return new TopInstantiation(new Instantiation(pos, type, args, name, annos));
                 }
-                if (peek().kind() == Token.Kind.IDENT && peek(1).is("(")) {
-                    throw CompileError.unsupported(pos, "function declaration '" + peek().text() + "'");
+                if (peek().kind() == Token.Kind.IDENT && (peek(1).is("(") || peek(1).is("<"))) {
+                    String name = ident();
+                    if (peek().is("<")) {
+                        throw CompileError.unsupported(pos, "generic function '" + name + "'");
+                    }
+                    List<Param> params = params();
+                    return new FunctionDecl(pos, name, type, params, block());
                 }
                 throw new CompileError(pos, "expected a declaration but found " + t);
             }

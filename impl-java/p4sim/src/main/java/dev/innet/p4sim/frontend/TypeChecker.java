@@ -23,6 +23,9 @@ public final class TypeChecker {
     private final Type.Enum errorType = new Type.Enum("error", new ArrayList<>(), null);
     private final Type.Enum matchKindType = new Type.Enum("match_kind", new ArrayList<>(), null);
     private final List<ActionDecl> globalActions = new ArrayList<>();
+    private final List<FunctionDecl> functions = new ArrayList<>();
+    /** The function being checked (return statements carry values), or null. */
+    private FunctionDecl currentFunction;
     /** Type parameters in scope while checking a generic declaration. */
     private Set<String> typeVars = Set.of();
     /** Context of the block being checked. */
@@ -73,6 +76,12 @@ public final class TypeChecker {
                 checkAction(a, globals);
                 globals.declare(a.pos, a.name, a);
                 globalActions.add(a);
+            }
+            case FunctionDecl fd -> {
+                checkFunction(fd);
+                // declared after its body is checked: a function cannot call itself (P4 has no recursion)
+                globals.declare(fd.pos, fd.name, fd);
+                functions.add(fd);
             }
             case ParserDecl pd -> {
                 globals.declare(pd.pos, pd.name, pd);
@@ -351,6 +360,27 @@ public final class TypeChecker {
         }
     }
 
+    private void checkFunction(FunctionDecl fd) {
+        fd.ret = resolveType(fd.retRef);
+        if (!(fd.ret instanceof Type.Void || Type.isScalar(fd.ret) || fd.ret instanceof Type.Bits)) {
+            throw CompileError.unsupported(fd.pos, "function returning " + fd.ret);
+        }
+        Scope s = new Scope(globals);
+        for (Param p : fd.params) {
+            p.type = resolveType(p.typeRef);
+            if (p.dir == Direction.NONE) {
+                throw new CompileError(p.pos, "function parameters need a direction (in, out or inout)");
+            }
+            s.declare(p.pos, p.name, p);
+        }
+        currentFunction = fd;
+        try {
+            checkStmt(fd.body, s);
+        } finally {
+            currentFunction = null;
+        }
+    }
+
     private void checkAction(ActionDecl a, Scope outer) {
         Scope s = new Scope(outer);
         boolean seenDirectionless = false;
@@ -538,7 +568,7 @@ public final class TypeChecker {
         expectParams(controls[3], controls[3].params, new Type[] {h, m}, new Direction[] {io, io});
         expectParams(controls[4], controls[4].params, new Type[] {packetOut, h}, new Direction[] {Direction.NONE, Direction.IN});
         return new CheckedProgram(program, parser, controls[0], controls[1], controls[2], controls[3], controls[4],
-                h, m, stdMeta, errorType, constValues, globalActions);
+                h, m, stdMeta, errorType, constValues, globalActions, functions);
     }
 
     private static void expectParams(Decl block, List<Param> params, Type[] types, Direction[] dirs) {
@@ -584,11 +614,29 @@ public final class TypeChecker {
                 }
             }
             case Exit e -> {
+                if (currentFunction != null) {
+                    throw new CompileError(e.pos, "exit is not allowed in a function");
+                }
                 if (inParser) {
                     throw new CompileError(e.pos, "exit is not allowed in a parser");
                 }
             }
             case Return r -> {
+                if (currentFunction != null) {
+                    Type rt = currentFunction.ret;
+                    if (rt instanceof Type.Void) {
+                        if (r.value != null) {
+                            throw new CompileError(r.pos, "function " + currentFunction.name + " returns void");
+                        }
+                    } else {
+                        if (r.value == null) {
+                            throw new CompileError(r.pos, "function " + currentFunction.name + " must return a " + rt);
+                        }
+                        checkExpr(r.value, s, rt);
+                        coerce(r.value, rt);
+                    }
+                    return;
+                }
                 if (inParser) {
                     throw new CompileError(r.pos, "return is not allowed in a parser");
                 }
@@ -1150,8 +1198,8 @@ public final class TypeChecker {
                         throw new CompileError(m.pos, "table has no method '" + m.member + "'");
                     }
                     noArgs(c);
-                    if (inAction) {
-                        throw new CompileError(c.pos, "tables cannot be applied inside actions");
+                    if (inAction || currentFunction != null) {
+                        throw new CompileError(c.pos, "tables cannot be applied inside actions or functions");
                     }
                     c.target = new CallTarget.TableApply(tb.decl());
                     return new Type.ApplyResult(tb.decl());
@@ -1185,6 +1233,9 @@ public final class TypeChecker {
             }
             n.decl = d;
             if (d instanceof ActionDecl a) {
+                if (currentFunction != null) {
+                    throw new CompileError(c.pos, "functions cannot call actions");
+                }
                 if (!c.typeArgs.isEmpty()) {
                     throw new CompileError(c.pos, "actions take no type arguments");
                 }
@@ -1197,6 +1248,17 @@ public final class TypeChecker {
                 }
                 c.target = new CallTarget.ActionCall(a);
                 return new Type.Void();
+            }
+            if (d instanceof FunctionDecl fd) {
+                if (c.args.size() != fd.params.size()) {
+                    throw new CompileError(c.pos, "function " + fd.name + " expects " + fd.params.size()
+                            + " argument(s), got " + c.args.size());
+                }
+                for (int i = 0; i < c.args.size(); i++) {
+                    checkArg(c.args.get(i), fd.params.get(i), fd.params.get(i).type, s);
+                }
+                c.target = new CallTarget.FunctionCall(fd);
+                return fd.ret;
             }
             if (d instanceof ExternDecl ex && ex.function != null) {
                 if (ex.name.equals("verify") && !inParser) {

@@ -170,6 +170,30 @@ final class CallCompiler {
         };
     }
 
+    /**
+     * {@code pkt.lookahead<H>()}: a temporary header filled from the packet (without moving the
+     * cursor) each time the place is used; too few bits left is PacketTooShort.
+     */
+    Place lookaheadHeader(Call c, Type.Header h) {
+        if (!(c.target instanceof CallTarget.ExternMethod em) || !em.method().name.equals("lookahead")) {
+            throw CompileError.unsupported(c.pos, "call returning a header");
+        }
+        HeaderCodec codec = codec(h, c);
+        int temp = cx.layout.alloc(h);
+        int tooShort = cx.errorCode("PacketTooShort");
+        LExpr fill = f -> {
+            if (f.cursorBits + codec.bits > f.inLen * 8) {
+                f.parserError = tooShort;
+                f.flow = Frame.REJECT;
+                java.util.Arrays.fill(f.s, temp, temp + Layout.slots(h), 0L);
+                return 0;
+            }
+            codec.extract(f.in, f.cursorBits, f.s, temp);
+            return 0;
+        };
+        return new Place(temp, fill, h);
+    }
+
     RegisterArray register(Expr target) {
         Object o = cx.externs.get(((Name) target).decl);
         if (!(o instanceof RegisterArray r)) {
@@ -461,7 +485,7 @@ final class CallCompiler {
                     f.flow = Frame.REJECT;
                     return;
                 }
-                codec.extract(f.in, f.cursorBits >>> 3, f.s, base + 1 + (int) next * elem);
+                codec.extract(f.in, f.cursorBits, f.s, base + 1 + (int) next * elem);
                 f.cursorBits += codec.bits;
                 f.s[base] = next + 1;
             };
@@ -474,7 +498,7 @@ final class CallCompiler {
                 f.flow = Frame.REJECT;
                 return;
             }
-            codec.extract(f.in, f.cursorBits >>> 3, f.s, p.slot(f));
+            codec.extract(f.in, f.cursorBits, f.s, p.slot(f));
             f.cursorBits += codec.bits;
         };
     }

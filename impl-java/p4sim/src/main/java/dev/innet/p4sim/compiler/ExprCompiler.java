@@ -87,6 +87,9 @@ final class ExprCompiler {
                     return (i >= 0 && i < size ? i : size) * elem;
                 }, st.element());
             }
+            case Call c when c.type instanceof Type.Header h -> {
+                return calls.lookaheadHeader(c, h);
+            }
             default -> throw new CompileError(e.pos, "expression does not denote storage");
         }
     }

@@ -1325,8 +1325,8 @@ public final class TypeChecker {
         if (m.name.equals("extract") && c.args.size() == 1 && !(c.args.get(0).type instanceof Type.Header)) {
             throw new CompileError(c.pos, "extract requires a header, not " + c.args.get(0).type);
         }
-        if (m.name.equals("lookahead") && !(bind.get("T") instanceof Type.Bits)) {
-            throw CompileError.unsupported(c.pos, "lookahead of " + bind.get("T") + " (only bit<N> is supported)");
+        if (m.name.equals("lookahead") && !(bind.get("T") instanceof Type.Bits || bind.get("T") instanceof Type.Header)) {
+            throw CompileError.unsupported(c.pos, "lookahead of " + bind.get("T") + " (bit<N> and headers are supported)");
         }
         if (m.name.equals("emit") && !(c.args.get(0).type instanceof Type.Header || c.args.get(0).type instanceof Type.Struct
                 || c.args.get(0).type instanceof Type.Stack)) {

@@ -27,9 +27,8 @@ public final class HeaderCodec {
         this.bytes = b / 8;
     }
 
-    /** Reads the header at byte {@code at} of {@code src} into slots at {@code base}; marks it valid. */
-    public void extract(byte[] src, int at, long[] s, int base) {
-        int bitBase = at * 8;
+    /** Reads the header at bit {@code bitBase} of {@code src} into slots at {@code base}; marks it valid. */
+    public void extract(byte[] src, int bitBase, long[] s, int base) {
         for (int i = 0; i < widths.length; i++) {
             BitIO.readField(src, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
         }

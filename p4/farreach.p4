@@ -48,6 +48,15 @@ control MyIngress(inout headers_t hdr,
      * FarReach per-record state (index x = the cache_lookup result).
      * ====================================================================== */
 
+    /* 1 = the switch is being recovered after a crash (§3.4 zero-loss
+     * recovery): client requests are dropped (DROP_RECOVERING) until the
+     * controller has replayed the preserved records to the servers, so no read
+     * can see a server record older than an acknowledged write that only a
+     * client still holds. Registers start at 0 after a (re)start, and a
+     * restarted switch forwards nothing before the controller installs
+     * ipv4_forward entries, so the controller sets this to 1 first. */
+    register<bit<1>>(1) recovering;
+
     /* 1 = the controller finished admitting the record (§3.2 "Atomic validity
      * control", Figure 4). A key with a lookup entry but valid 0 is a miss. */
     register<bit<1>>(CACHE_CAPACITY) record_valid;
@@ -139,6 +148,16 @@ control MyIngress(inout headers_t hdr,
         /* ---- 2 classification -------------------------------------------- */
         if (meta.drop_reason == DROP_NONE && meta.is_kv) {
             classify_kv_message();
+        }
+
+        /* ---- 2b recovery gate (§3.4) ---------------------------------- */
+        if (meta.is_client_request) {
+            bit<1> gate;
+            recovering.read(gate, 0);
+            if (gate == 1) {
+                meta.drop_reason = DROP_RECOVERING;
+                meta.is_client_request = false;
+            }
         }
 
         if (meta.is_client_request || meta.is_server_reply) {

@@ -104,5 +104,6 @@ const bit<8> DROP_NOT_IPV4 = 2;            /* EtherType not IPv4 (ARP included: 
 const bit<8> DROP_BAD_IPV4_CHECKSUM = 3;
 const bit<8> DROP_UNSUPPORTED_IPV4 = 4;    /* version != 4, IP options, or a fragment */
 const bit<8> DROP_NO_ROUTE = 5;            /* ipv4_forward has no entry for the destination */
+const bit<8> DROP_RECOVERING = 6;          /* farreach.p4: client request while the switch is recovered (§3.4) */
 
 #endif /* INNET_DEFINES_P4 */

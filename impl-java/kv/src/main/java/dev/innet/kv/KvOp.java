@@ -34,6 +34,9 @@ public final class KvOp {
     public static final int SNAPSHOT_DONE = 0x24;
     public static final int RECOVER_STORE = 0x25;
     public static final int RECOVER_STORE_REPLY = 0xA5;
+    public static final int PRESERVED_REQUEST = 0x26;
+    public static final int PRESERVED_RECORD = 0x27;
+    public static final int PRESERVED_END = 0x28;
 
     // flags
     /** Set by the switch on replies it generated (cache hits). */
@@ -69,6 +72,9 @@ public final class KvOp {
             case SNAPSHOT_DONE -> "SNAPSHOT_DONE";
             case RECOVER_STORE -> "RECOVER_STORE";
             case RECOVER_STORE_REPLY -> "RECOVER_STORE_REPLY";
+            case PRESERVED_REQUEST -> "PRESERVED_REQUEST";
+            case PRESERVED_RECORD -> "PRESERVED_RECORD";
+            case PRESERVED_END -> "PRESERVED_END";
             default -> String.format("0x%02x", op);
         };
     }

@@ -9,6 +9,8 @@ import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
 import dev.innet.rack.controller.CacheController;
 import dev.innet.rack.controller.ControllerConfig;
+import dev.innet.rack.controller.ControllerHooks;
+import dev.innet.rack.controller.SeededBug;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
@@ -93,9 +95,10 @@ public final class Rack {
                     RackPorts.portOf(c));
         }
         ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity,
-                b.controlStepNanos,
-                200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold, b.preload);
-        sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle), sw,
+                b.controlStepNanos, 200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold, b.preload, clients,
+                b.snapshotPeriodNanos, b.bugs);
+        ControllerHooks hooks = b.hooks != null ? b.hooks.apply(this) : ControllerHooks.NONE;
+        sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle, hooks), sw,
                 RackPorts.CPU_PORT);
     }
 
@@ -116,6 +119,17 @@ public final class Rack {
             sim.crashSwitch(sw);
         });
         sim.at(restart, "switch restart", () -> sim.restartSwitch(sw));
+    }
+
+    /** Crashes host {@code host} (server, client or controller) at {@code time}, restarts it at {@code restart}. */
+    public void crashHost(long time, long restart, int host) {
+        sim.crashAt(time, host);
+        sim.restartAt(restart, host);
+    }
+
+    /** The switch as the monitors see it (outside the protocol): its control plane, or null while down. */
+    public dev.innet.p4sim.control.SwitchControl switchControlForMonitors() {
+        return handle.isUp() ? handle.control() : null;
     }
 
     /** Runs the chaos phase, heals every fault, and lets outstanding operations finish. */
@@ -215,6 +229,9 @@ public final class Rack {
         private long controlStepNanos = 20_000;
         private List<byte[]> preload = List.of();
         private boolean driverClients;
+        private long snapshotPeriodNanos = ControllerConfig.DEFAULT_SNAPSHOT_PERIOD_NANOS;
+        private java.util.Set<SeededBug> bugs = java.util.Set.of();
+        private java.util.function.Function<Rack, ControllerHooks> hooks;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -292,6 +309,24 @@ public final class Rack {
 
         public Builder out(PrintStream p) {
             this.out = p;
+            return this;
+        }
+
+        /** Time between FarReach snapshots (default 10 s of simulated time; 0 = none). */
+        public Builder snapshotPeriodNanos(long n) {
+            this.snapshotPeriodNanos = n;
+            return this;
+        }
+
+        /** Seeded controller bugs, for tests that show a monitor catching them. */
+        public Builder bugs(java.util.Set<SeededBug> seeded) {
+            this.bugs = seeded;
+            return this;
+        }
+
+        /** Observers of the controller (runtime monitors), built once the rack exists. */
+        public Builder hooks(java.util.function.Function<Rack, ControllerHooks> h) {
+            this.hooks = h;
             return this;
         }
 

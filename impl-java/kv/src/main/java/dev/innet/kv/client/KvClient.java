@@ -32,6 +32,16 @@ public final class KvClient {
     private final ConsistentHashRing ring;
     private final HistoryRecorder history;
 
+    /**
+     * FarReach record preservation (§3.4): the newest (value, seq) of every write the switch answered,
+     * kept until a snapshot covers it, so that a switch crash cannot lose it. Volatile on purpose: a
+     * client crash loses them, which is the protocol's documented limitation.
+     */
+    private final java.util.TreeMap<String, PreservedRecord> preserved = new java.util.TreeMap<>();
+
+    /** One preserved write: the record the switch holds for {@code key} after it answered the write. */
+    public record PreservedRecord(byte[] key, byte[] value, long seq, boolean deleted) {}
+
     private long nextRequest = 1;
     private int unknownOutcomes;
     private Pending pending;
@@ -116,16 +126,16 @@ public final class KvClient {
 
     /** Offers a received frame; returns true if it was this client's reply (consumed). */
     public boolean onPacket(byte[] bytes) {
-        if (pending == null) {
-            return false;
-        }
         InnetPacket packet;
         try {
             packet = InnetPacket.decode(bytes);
         } catch (WireException e) {
             return false; // malformed: not ours to interpret
         }
-        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
+        if (packet.frame().dstPort() == KvOp.CONTROL_PORT) {
+            return onControl(packet);
+        }
+        if (pending == null || packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
             return false;
         }
         InnetMessage reply = packet.message();
@@ -142,6 +152,9 @@ public final class KvClient {
             case KvStatus.NOT_FOUND -> pending.kind == OpKind.GET ? KvResult.Outcome.NOT_FOUND : KvResult.Outcome.FAILED;
             default -> KvResult.Outcome.FAILED;
         };
+        if (outcome == KvResult.Outcome.OK && fromSwitch && pending.kind != OpKind.GET) {
+            preserve(pending.request, reply.seq());
+        }
         byte[] value = outcome == KvResult.Outcome.OK && pending.kind == OpKind.GET ? reply.value() : new byte[0];
         finish(new KvResult(outcome, value, reply.seq(), fromSwitch, reply.status(), pending.attempts));
         return true;
@@ -159,6 +172,57 @@ public final class KvClient {
             finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));
         }
         return true;
+    }
+
+    /** Keeps the newest switch-answered write per key (an older one is superseded by it). */
+    private void preserve(InnetMessage request, long seq) {
+        String k = java.util.HexFormat.of().formatHex(request.key());
+        PreservedRecord current = preserved.get(k);
+        if (current == null || current.seq() < seq) {
+            boolean deleted = request.op() == KvOp.DEL;
+            preserved.put(k, new PreservedRecord(request.key(), deleted ? new byte[0] : request.value(), seq, deleted));
+        }
+    }
+
+    /** Control messages from the controller: snapshot notifications and recovery's collection round. */
+    private boolean onControl(InnetPacket packet) {
+        InnetMessage msg = packet.message();
+        switch (msg.op()) {
+            case KvOp.SNAPSHOT_DONE -> {
+                // (key, seq) entries: the snapshot, or a server after an eviction, holds this seq or newer
+                byte[] v = msg.value();
+                for (int at = 0; at + InnetMessage.KEY_BYTES + 4 <= v.length; at += InnetMessage.KEY_BYTES + 4) {
+                    String k = java.util.HexFormat.of().formatHex(v, at, at + InnetMessage.KEY_BYTES);
+                    int s = at + InnetMessage.KEY_BYTES;
+                    long covered = ((v[s] & 0xffL) << 24) | ((v[s + 1] & 0xffL) << 16) | ((v[s + 2] & 0xffL) << 8)
+                            | (v[s + 3] & 0xffL);
+                    PreservedRecord p = preserved.get(k);
+                    if (p != null && p.seq() <= covered) {
+                        preserved.remove(k);
+                    }
+                }
+                return true;
+            }
+            case KvOp.PRESERVED_REQUEST -> {
+                for (PreservedRecord p : preserved.values()) {
+                    InnetMessage record = new InnetMessage(KvOp.PRESERVED_RECORD, p.deleted() ? KvOp.FLAG_DELETED : 0, 0,
+                            msg.reqId(), p.key(), p.seq(), new byte[0], p.value());
+                    ctx.network().send(packet.frame().reply(record.encode()));
+                }
+                InnetMessage end = new InnetMessage(KvOp.PRESERVED_END, 0, 0, msg.reqId(), new byte[InnetMessage.KEY_BYTES],
+                        preserved.size(), new byte[0], new byte[0]);
+                ctx.network().send(packet.frame().reply(end.encode()));
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** The records this client currently preserves (for reports and tests). */
+    public java.util.List<PreservedRecord> preservedRecords() {
+        return java.util.List.copyOf(preserved.values());
     }
 
     private void finish(KvResult result) {

@@ -3,6 +3,7 @@ package dev.innet.rack.controller;
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.store.StoredRecord;
 import dev.innet.p4sim.control.EntrySpec;
 import dev.innet.p4sim.control.Match;
 import dev.innet.p4sim.control.SwitchControl;
@@ -38,8 +39,17 @@ import java.util.TreeMap;
  * flight per key" made global (simpler, and the paper's controller is sequential too).
  */
 public final class CacheController implements Node {
+    private static final String DURABLE_BRING_UPS = "switch-bring-ups";
+    private static final String DURABLE_SNAPSHOT = "snapshot";
+    /** Records loaded per control step while taking a snapshot (one batch read, as P4Runtime allows). */
+    private static final int SNAPSHOT_LOADS_PER_STEP = 32;
+    /** How long the controller waits for clients, originals and acknowledgements before moving on. */
+    private static final long WAIT_NANOS = 5_000_000;
+    private static final long RESEND_NANOS = 1_000_000;
+
     private final ControllerConfig config;
     private final SwitchHandle handle;
+    private final ControllerHooks hooks;
 
     private NodeContext ctx;
     private RandomSource random;
@@ -58,9 +68,28 @@ public final class CacheController implements Node {
     private long nextRequestId = 1;
     private final ControllerStats stats = new ControllerStats();
 
-    public CacheController(ControllerConfig config, SwitchHandle handle) {
+    // snapshots and recovery (FarReach §3.4)
+    private long bringUps;
+    private SnapshotCodec.Snapshot lastSnapshot;
+    private long snapshotTimer;
+    private boolean snapshotDue;
+    private long snapshotInProgress;
+    private final java.util.Map<String, CachedRecord> originals = new java.util.HashMap<>();
+    private final TreeMap<String, CachedRecord> evictedSinceSnapshot = new TreeMap<>();
+    private long recoveryRound;
+
+    public CacheController(ControllerConfig config, SwitchHandle handle, ControllerHooks hooks) {
         this.config = config;
         this.handle = handle;
+        this.hooks = hooks;
+    }
+
+    public CacheController(ControllerConfig config, SwitchHandle handle) {
+        this(config, handle, ControllerHooks.NONE);
+    }
+
+    private boolean snapshots() {
+        return config.program() == CacheProgram.FARREACH && config.snapshotPeriodNanos() > 0;
     }
 
     /** A multi-step control procedure: {@link #step} performs one step and says whether it finished. */
@@ -79,6 +108,11 @@ public final class CacheController implements Node {
         this.random = context.random().fork("controller");
         this.ring = new ConsistentHashRing(config.servers());
         this.resetTimer = context.timers().schedule(config.counterResetNanos());
+        this.bringUps = context.durable().get(DURABLE_BRING_UPS).map(b -> java.nio.ByteBuffer.wrap(b).getLong()).orElse(0L);
+        this.lastSnapshot = context.durable().get(DURABLE_SNAPSHOT).map(SnapshotCodec::decode).orElse(null);
+        if (snapshots()) {
+            snapshotTimer = context.timers().schedule(config.snapshotPeriodNanos());
+        }
         scheduleTick(config.controlStepNanos());
         context.log("controller up (incarnation " + context.incarnation() + ", program " + config.program() + ")");
     }
@@ -92,6 +126,9 @@ public final class CacheController implements Node {
             resetTimer = ctx.timers().schedule(config.counterResetNanos());
         } else if (timerId == evictRetryTimer && task instanceof FarReachEviction e) {
             e.retransmit();
+        } else if (timerId == snapshotTimer) {
+            snapshotDue = true;
+            snapshotTimer = ctx.timers().schedule(config.snapshotPeriodNanos());
         }
     }
 
@@ -109,14 +146,27 @@ public final class CacheController implements Node {
             return;
         }
         InnetMessage msg = packet.message();
+        lastSender = RackAddressing.hostOfIp(packet.frame().srcIp());
         if (task != null && task.onReply(msg)) {
             return;
         }
         switch (msg.op()) {
             case KvOp.HOT_REPORT -> onHotReport(msg);
-            case KvOp.SNAPSHOT_ORIGINAL -> stats.snapshotOriginals++; // snapshots: issue 6
+            case KvOp.SNAPSHOT_ORIGINAL -> onSnapshotOriginal(msg);
             default -> stats.malformed++; // a late acknowledgement of a finished eviction, or stray traffic
         }
+    }
+
+    /** §3.4 Figure 6 (2): the record as it was at the snapshot point, before its first change. */
+    private void onSnapshotOriginal(InnetMessage msg) {
+        stats.snapshotOriginals++;
+        if (snapshotInProgress == 0) {
+            return; // a late report of an abandoned snapshot
+        }
+        boolean deleted = (msg.flags() & KvOp.FLAG_DELETED) != 0;
+        CachedRecord original = new CachedRecord(msg.key(),
+                deleted ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq()));
+        originals.putIfAbsent(original.keyHex(), original);
     }
 
     private void onHotReport(InnetMessage report) {
@@ -148,11 +198,14 @@ public final class CacheController implements Node {
         }
         if (task == null) {
             task = nextTask(control);
+            if (task != null) {
+                hooks.procedureStarted(currentProcedure(), ctx.clock().nowNanos());
+            }
         }
         if (task != null && task.step(control)) {
             task = null;
         }
-        boolean busy = task != null || !admissions.isEmpty() || !resumed.isEmpty();
+        boolean busy = task != null || !admissions.isEmpty() || !resumed.isEmpty() || snapshotDue;
         scheduleTick(busy ? config.controlStepNanos() : config.idlePollNanos());
     }
 
@@ -166,14 +219,20 @@ public final class CacheController implements Node {
         clearView();
         List<EntrySpec> forwarding = control.readEntries(ControlNames.IPV4_FORWARD);
         if (forwarding.isEmpty()) {
-            SwitchOs.bringUp(control, config.program(), config.hosts());
-            if (config.program().caches() && config.hotThreshold() > 0) {
-                control.registerWrite(ControlNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));
+            // A fresh switch: every table and register is empty. Count the bring-up durably first: the
+            // count decides the sequence-number base of this switch incarnation.
+            bringUps++;
+            ctx.durable().put(DURABLE_BRING_UPS, java.nio.ByteBuffer.allocate(8).putLong(bringUps).array());
+            ctx.durable().sync();
+            stats.switchBringUps++;
+            if (config.program() == CacheProgram.FARREACH && bringUps > 1) {
+                task = new Recovery(0); // a switch restart: zero-loss recovery before clients are served
+                return;
             }
+            programFreshSwitch(control);
             if (config.program().caches()) {
                 preload(control);
             }
-            stats.switchBringUps++;
             ctx.log("switch generation " + seenGeneration + " programmed");
         } else if (config.program().caches()) {
             relearnCache(control, restartedController);
@@ -220,7 +279,19 @@ public final class CacheController implements Node {
      * the point where it sends the record to the server, which is safe to repeat (servers keep the higher
      * sequence number).
      */
+    /** Forwarding, clone session and the hot threshold of a switch that has just (re)started. */
+    private void programFreshSwitch(SwitchControl control) {
+        SwitchOs.bringUp(control, config.program(), config.hosts());
+        if (config.program().caches() && config.hotThreshold() > 0) {
+            control.registerWrite(ControlNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));
+        }
+    }
+
     private void relearnCache(SwitchControl control, boolean afterControllerRestart) {
+        if (config.program() == CacheProgram.FARREACH) {
+            // a snapshot the previous incarnation did not finish is abandoned; one still due comes later
+            control.registerWrite(ControlNames.SNAPSHOT_EPOCH, 0, BigInteger.ZERO);
+        }
         for (EntrySpec e : control.readEntries(ControlNames.CACHE_LOOKUP)) {
             byte[] key = keyBytes(((Match.Exact) e.match().get(0)).value());
             int index = e.args().get(0).intValue();
@@ -236,12 +307,22 @@ public final class CacheController implements Node {
                 resumed.add(new Removal(index, key));
             }
         }
+        if (config.program() == CacheProgram.FARREACH
+                && control.registerRead(ControlNames.RECOVERING, 0).signum() != 0) {
+            // the previous incarnation crashed during a recovery: run it again from the collection round
+            resumed.clear();
+            resumed.add(new Recovery(1));
+        }
         ctx.log("relearned " + keyOfIndex.size() + " cached records (controller restart: " + afterControllerRestart + ")");
     }
 
     private Task nextTask(SwitchControl control) {
         if (!resumed.isEmpty()) {
             return resumed.poll();
+        }
+        if (snapshotDue && snapshots()) {
+            snapshotDue = false;
+            return new SnapshotTask();
         }
         if (admissions.isEmpty()) {
             return null;
@@ -383,6 +464,7 @@ public final class CacheController implements Node {
         private final byte[] key;
         private int stage;
         private UdpFrame evictStore;
+        private StoredRecord storedRecord;
         private long reqId;
         private boolean acknowledged;
 
@@ -404,6 +486,7 @@ public final class CacheController implements Node {
                     long seq = c.registerRead(ControlNames.RECORD_SEQ, index).longValue();
                     boolean deleted = c.registerRead(ControlNames.RECORD_DELETED, index).signum() != 0;
                     reqId = nextRequestId++ & 0xffff_ffffL;
+                    storedRecord = deleted ? StoredRecord.tombstone(seq) : StoredRecord.value(value, seq);
                     InnetMessage store = new InnetMessage(KvOp.EVICT_STORE, deleted ? KvOp.FLAG_DELETED : 0, 0, reqId, key,
                             seq, new byte[0], value);
                     int server = ring.ownerOf(key);
@@ -422,6 +505,9 @@ public final class CacheController implements Node {
                     c.deleteEntry(ControlNames.CACHE_LOOKUP, List.of(new Match.Exact(ControlNames.keyValue(key))), 0);
                     c.registerWrite(ControlNames.RECORD_VALID, index, BigInteger.ZERO);
                     c.registerWrite(ControlNames.RECORD_EVICTING, index, BigInteger.ZERO);
+                    // the server now durably holds this record (or a newer one): the next snapshot
+                    // notification lets clients release preserved copies up to its seq
+                    evictedSinceSnapshot.put(HexFormat.of().formatHex(key), new CachedRecord(key, storedRecord));
                     released(index, key);
                     stats.evictions++;
                     return true;
@@ -468,6 +554,325 @@ public final class CacheController implements Node {
             stats.evictions++;
             return true;
         }
+    }
+
+    /**
+     * Crash-consistent snapshot, §3.4 Figure 6, without blocking writes: (phase 1) the switch starts
+     * reporting the original of each record's first change; the controller loads every record, marking
+     * it saved; (phase 2) reporting stops; originals win over loaded records, because a record loaded
+     * after its first change no longer shows the snapshot point. The corner cases of records admitted or
+     * evicted after the snapshot point cannot arise here: the controller runs one procedure at a time,
+     * so no admission or eviction interleaves with a snapshot (reads and writes do).
+     */
+    private final class SnapshotTask implements Task {
+        private long epoch;
+        private long started;
+        private List<Integer> toLoad;
+        private int next;
+        private final TreeMap<String, CachedRecord> loaded = new TreeMap<>();
+        private final java.util.Set<String> awaitingOriginal = new java.util.TreeSet<>();
+        private long deadline;
+        private int stage;
+
+        @Override
+        public boolean step(SwitchControl c) {
+            switch (stage) {
+                case 0 -> {
+                    epoch = (lastSnapshot == null ? 0 : lastSnapshot.epoch()) + 1;
+                    // epochs must not repeat within one switch incarnation: saved_epoch compares equal
+                    epoch = Math.max(epoch, snapshotEpochFloor + 1);
+                    snapshotEpochFloor = epoch;
+                    started = ctx.clock().nowNanos();
+                    originals.clear();
+                    snapshotInProgress = epoch;
+                    c.registerWrite(ControlNames.SNAPSHOT_EPOCH, 0, BigInteger.valueOf(epoch));
+                    hooks.snapshotPoint(epoch);
+                    toLoad = new ArrayList<>(keyOfIndex.keySet());
+                    stage = 1;
+                }
+                case 1 -> {
+                    for (int n = 0; n < SNAPSHOT_LOADS_PER_STEP && next < toLoad.size(); n++, next++) {
+                        int index = toLoad.get(next);
+                        byte[] key = keyOfIndex.get(index);
+                        String k = HexFormat.of().formatHex(key);
+                        if (c.registerRead(ControlNames.RECORD_SAVED_EPOCH, index).longValue() == epoch) {
+                            awaitingOriginal.add(k); // changed since the snapshot point: its original is reported
+                        } else {
+                            loaded.put(k, new CachedRecord(key, readRecord(c, index)));
+                            c.registerWrite(ControlNames.RECORD_SAVED_EPOCH, index, BigInteger.valueOf(epoch));
+                        }
+                    }
+                    if (next == toLoad.size()) {
+                        stage = 2;
+                    }
+                }
+                case 2 -> {
+                    c.registerWrite(ControlNames.SNAPSHOT_EPOCH, 0, BigInteger.ZERO);
+                    deadline = ctx.clock().nowNanos() + WAIT_NANOS;
+                    stage = 3;
+                }
+                case 3 -> {
+                    if (config.bugs().contains(SeededBug.SNAPSHOT_WITHOUT_ORIGINALS)) {
+                        // seeded bug: take the changed records as they are now
+                        for (String k : awaitingOriginal) {
+                            int index = indexOf(k);
+                            loaded.put(k, new CachedRecord(keyOfIndex.get(index), readRecord(c, index)));
+                        }
+                        awaitingOriginal.clear();
+                    }
+                    if (!originals.keySet().containsAll(awaitingOriginal)) {
+                        if (ctx.clock().nowNanos() < deadline) {
+                            return false;
+                        }
+                        // an original was lost on its way: this snapshot cannot be trusted; keep the last
+                        snapshotInProgress = 0;
+                        stats.snapshotsAbandoned++;
+                        ctx.log("snapshot " + epoch + " abandoned: " + awaitingOriginal.size() + " originals missing");
+                        return true;
+                    }
+                    for (String k : awaitingOriginal) {
+                        loaded.put(k, originals.get(k));
+                    }
+                    complete();
+                    return true;
+                }
+                default -> throw new IllegalStateException("snapshot past its last stage");
+            }
+            return false;
+        }
+
+        private void complete() {
+            List<CachedRecord> records = List.copyOf(loaded.values());
+            lastSnapshot = new SnapshotCodec.Snapshot(epoch, records);
+            ctx.durable().put(DURABLE_SNAPSHOT, SnapshotCodec.encode(lastSnapshot));
+            ctx.durable().sync();
+            snapshotInProgress = 0;
+            stats.snapshots++;
+            hooks.snapshotTaken(epoch, records, started, ctx.clock().nowNanos());
+            // tell clients which preserved records are now safe without them (§3.4)
+            List<CachedRecord> covered = new ArrayList<>(records);
+            covered.addAll(evictedSinceSnapshot.values());
+            evictedSinceSnapshot.clear();
+            for (byte[] chunk : SnapshotCodec.coverageChunks(covered)) {
+                for (int client : config.clients()) {
+                    sendControl(client, new InnetMessage(KvOp.SNAPSHOT_DONE, 0, 0, epoch, new byte[InnetMessage.KEY_BYTES],
+                            0, new byte[0], chunk));
+                }
+            }
+        }
+    }
+
+    private long snapshotEpochFloor;
+
+    private int indexOf(String keyHex) {
+        for (var e : keyOfIndex.entrySet()) {
+            if (HexFormat.of().formatHex(e.getValue()).equals(keyHex)) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalStateException("key " + keyHex + " is not cached");
+    }
+
+    /**
+     * Zero-loss recovery of a restarted switch, §3.4: gate client requests, give this switch incarnation
+     * a sequence-number base above every number used before, install forwarding, collect every client's
+     * preserved records, replay the newest record per key to its server (servers keep it only if newer),
+     * re-admit the snapshot's records as outdated, and open the gate.
+     */
+    private final class Recovery implements Task {
+        private int stage;
+        private long started;
+        private long round;
+        private long nextResend;
+        private long deadline;
+        private final java.util.Map<Integer, Long> announced = new TreeMap<>();
+        private final java.util.Map<Integer, Integer> received = new TreeMap<>();
+        private final TreeMap<String, CachedRecord> newest = new TreeMap<>();
+        private final TreeMap<Long, UdpFrame> unacknowledged = new TreeMap<>();
+        private int replayed;
+
+        Recovery(int firstStage) {
+            this.stage = firstStage;
+        }
+
+        @Override
+        public boolean step(SwitchControl c) {
+            long now = ctx.clock().nowNanos();
+            switch (stage) {
+                case 0 -> {
+                    // The gate first: a restarted switch forwards nothing until routes exist, so no client
+                    // request can slip through before it.
+                    c.registerWrite(ControlNames.RECOVERING, 0, BigInteger.ONE);
+                    if (!config.bugs().contains(SeededBug.RECOVERY_KEEPS_COUNTERS_AT_ZERO)) {
+                        SwitchOs.raiseSequenceCounters(c, sequenceBase());
+                    }
+                    programFreshSwitch(c);
+                    stage = 1;
+                }
+                case 1 -> {
+                    started = now;
+                    round = ++recoveryRound;
+                    announced.clear();
+                    received.clear();
+                    newest.clear();
+                    requestPreserved(now);
+                    deadline = now + WAIT_NANOS;
+                    stage = 2;
+                }
+                case 2 -> {
+                    boolean allAnswered = config.clients().stream()
+                            .allMatch(h -> announced.containsKey(h) && announced.get(h) == (long) received.getOrDefault(h, 0));
+                    if (!allAnswered && now < deadline) {
+                        if (now >= nextResend) {
+                            requestPreserved(now);
+                        }
+                        return false;
+                    }
+                    // A client that never answers has crashed and lost its preserved records: the
+                    // protocol's documented limitation (client and switch crashing together).
+                    stats.recoveryClientsMissing += config.clients().size() - announced.size();
+                    if (lastSnapshot != null) {
+                        for (CachedRecord r : lastSnapshot.records()) {
+                            keepNewest(r);
+                        }
+                    }
+                    for (CachedRecord r : newest.values()) {
+                        long reqId = nextRequestId++ & 0xffff_ffffL;
+                        InnetMessage store = new InnetMessage(KvOp.RECOVER_STORE, r.record().deleted() ? KvOp.FLAG_DELETED : 0, 0,
+                                reqId, r.key(), r.seq(), new byte[0], r.record().value());
+                        UdpFrame f = frameTo(ring.ownerOf(r.key()), store);
+                        unacknowledged.put(reqId, f);
+                        ctx.network().send(f);
+                    }
+                    replayed = newest.size();
+                    nextResend = now + RESEND_NANOS;
+                    stage = 3;
+                }
+                case 3 -> {
+                    if (!unacknowledged.isEmpty()) {
+                        if (now >= nextResend) {
+                            unacknowledged.values().forEach(ctx.network()::send);
+                            nextResend = now + RESEND_NANOS;
+                        }
+                        return false;
+                    }
+                    // re-admit the snapshot's records, outdated (reads stay conservative until refreshed)
+                    int readmitted = 0;
+                    if (lastSnapshot != null) {
+                        for (CachedRecord r : lastSnapshot.records()) {
+                            if (freeIndices.isEmpty() || cachedKeys.contains(r.keyHex())) {
+                                continue;
+                            }
+                            admitNow(c, newest.getOrDefault(r.keyHex(), r));
+                            readmitted++;
+                        }
+                    }
+                    c.registerWrite(ControlNames.RECOVERING, 0, BigInteger.ZERO);
+                    stats.recoveries++;
+                    hooks.recovered(started, now, replayed, readmitted, announced.size());
+                    ctx.log("recovered in " + (now - started) + " ns: " + replayed + " records replayed, " + readmitted
+                            + " re-admitted, " + announced.size() + "/" + config.clients().size() + " clients answered");
+                    return true;
+                }
+                default -> throw new IllegalStateException("recovery past its last stage");
+            }
+            return false;
+        }
+
+        private void requestPreserved(long now) {
+            for (int client : config.clients()) {
+                if (!announced.containsKey(client)) {
+                    sendControl(client, new InnetMessage(KvOp.PRESERVED_REQUEST, 0, 0, round,
+                            new byte[InnetMessage.KEY_BYTES], 0, new byte[0], new byte[0]));
+                }
+            }
+            nextResend = now + RESEND_NANOS;
+        }
+
+        private void keepNewest(CachedRecord r) {
+            CachedRecord current = newest.get(r.keyHex());
+            if (current == null || current.seq() < r.seq()) {
+                newest.put(r.keyHex(), r);
+            }
+        }
+
+        @Override
+        public boolean onReply(InnetMessage msg) {
+            switch (msg.op()) {
+                case KvOp.PRESERVED_RECORD -> {
+                    if (msg.reqId() != round || stage != 2) {
+                        return msg.reqId() < round; // an older round's leftovers are consumed and ignored
+                    }
+                    int client = lastSender;
+                    received.merge(client, 1, Integer::sum);
+                    if (!config.bugs().contains(SeededBug.RECOVERY_IGNORES_PRESERVED)) {
+                        boolean deleted = (msg.flags() & KvOp.FLAG_DELETED) != 0;
+                        keepNewest(new CachedRecord(msg.key(),
+                                deleted ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq())));
+                    }
+                    return true;
+                }
+                case KvOp.PRESERVED_END -> {
+                    if (msg.reqId() == round && stage == 2) {
+                        announced.put(lastSender, msg.seq());
+                    }
+                    return true;
+                }
+                case KvOp.RECOVER_STORE_REPLY -> {
+                    return unacknowledged.remove(msg.reqId()) != null;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /** The sender of the control packet being handled (set by onPacket). */
+    private int lastSender;
+
+    /**
+     * The sequence-number base of the current switch incarnation: incarnation g numbers from
+     * (g - 1) * 2^24, so every number a restarted switch assigns exceeds every number of earlier ones
+     * as long as no slot takes 2^24 writes in one incarnation (and at most 256 incarnations fit 32 bits).
+     */
+    private long sequenceBase() {
+        if (bringUps > 256) {
+            throw new IllegalStateException("32-bit sequence numbers allow 256 switch incarnations");
+        }
+        return (bringUps - 1) << 24;
+    }
+
+    /** Runs a FarReach admission of {@code r} to completion at once (recovery's re-admission). */
+    private void admitNow(SwitchControl c, CachedRecord r) {
+        int index = freeIndices.poll();
+        keyOfIndex.put(index, r.key());
+        cachedKeys.add(r.keyHex());
+        InnetMessage asReport = new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
+                r.record().deleted() ? KvStatus.NOT_FOUND : KvStatus.OK, 0, r.key(), r.seq(), new byte[0],
+                r.record().value());
+        Task admission = new FarReachAdmission(index, asReport);
+        while (!admission.step(c)) {
+            // every admission step is a control write; nothing to wait for
+        }
+    }
+
+    private static StoredRecord readRecord(SwitchControl c, int index) {
+        long seq = c.registerRead(ControlNames.RECORD_SEQ, index).longValue();
+        if (c.registerRead(ControlNames.RECORD_DELETED, index).signum() != 0) {
+            return StoredRecord.tombstone(seq);
+        }
+        return StoredRecord.value(readValue(c, index), seq);
+    }
+
+    private UdpFrame frameTo(int host, InnetMessage msg) {
+        return new UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(ctx.hostNumber()),
+                RackAddressing.hostIp(ctx.hostNumber()), RackAddressing.hostIp(host), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT,
+                msg.encode());
+    }
+
+    private void sendControl(int host, InnetMessage msg) {
+        ctx.network().send(frameTo(host, msg));
     }
 
     // ------------------------------------------------------------------ helpers
@@ -519,6 +924,11 @@ public final class CacheController implements Node {
 
     public ControllerStats stats() {
         return stats;
+    }
+
+    /** The procedure in progress: "idle", or the name of an admission, eviction, snapshot or recovery. */
+    public String currentProcedure() {
+        return task == null ? "idle" : task.getClass().getSimpleName();
     }
 
     /** Keys the controller believes are cached (for reports and tests). */

@@ -20,14 +20,25 @@ import java.util.List;
  *                           default of 20, FarReach §5.1); small racks use less to get cache churn
  * @param preload            keys admitted in one batch when a fresh switch is brought up, before any
  *                           traffic is let through (the load phase of a benchmark; empty otherwise)
+ * @param clients            client hosts: told when snapshots cover their preserved records, asked for
+ *                           those records when the switch is recovered (FarReach §3.4)
+ * @param snapshotPeriodNanos time between crash-consistent snapshots (FarReach only; 0 = none; the
+ *                           paper's and innet's default is 10 s of simulated time)
+ * @param bugs               seeded bugs for monitor tests; empty in every real configuration
  */
 public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<Integer> servers, int capacity,
         long controlStepNanos, long idlePollNanos, long counterResetNanos, int evictionSample, int admissionQueue,
-        long evictRetryNanos, int hotThreshold, List<byte[]> preload) {
+        long evictRetryNanos, int hotThreshold, List<byte[]> preload, List<Integer> clients, long snapshotPeriodNanos,
+        java.util.Set<SeededBug> bugs) {
     public ControllerConfig {
         hosts = List.copyOf(hosts);
         servers = List.copyOf(servers);
         preload = List.copyOf(preload);
+        clients = List.copyOf(clients);
+        bugs = bugs.isEmpty() ? java.util.Set.of() : java.util.EnumSet.copyOf(bugs);
+        if (snapshotPeriodNanos < 0) {
+            throw new IllegalArgumentException("snapshot period must be >= 0");
+        }
         if (preload.size() > capacity) {
             throw new IllegalArgumentException("cannot preload more keys than the cache holds");
         }
@@ -45,9 +56,12 @@ public record ControllerConfig(CacheProgram program, List<Integer> hosts, List<I
         }
     }
 
+    /** FarReach's snapshot period: 10 seconds (of simulated time in a simulation). */
+    public static final long DEFAULT_SNAPSHOT_PERIOD_NANOS = 10_000_000_000L;
+
     public static ControllerConfig defaults(CacheProgram program, List<Integer> hosts, List<Integer> servers,
             int capacity) {
         return new ControllerConfig(program, hosts, servers, capacity, 20_000, 1_000_000, 1_000_000_000, 8, 64,
-                2_000_000, 0, List.of());
+                2_000_000, 0, List.of(), List.of(), DEFAULT_SNAPSHOT_PERIOD_NANOS, java.util.Set.of());
     }
 }

@@ -11,6 +11,10 @@ public final class ControllerStats {
     public long switchBringUps;
     public long snapshotOriginals;
     public long malformed;
+    public long snapshots;
+    public long snapshotsAbandoned;
+    public long recoveries;
+    public long recoveryClientsMissing;
 
     @Override
     public String toString() {

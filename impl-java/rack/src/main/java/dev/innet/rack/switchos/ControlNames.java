@@ -22,6 +22,7 @@ public final class ControlNames {
     public static final String RECORD_SAVED_EPOCH = "MyIngress.record_saved_epoch";
     public static final String CACHED_FREQUENCY = "MyIngress.cached_frequency";
     public static final String SNAPSHOT_EPOCH = "MyIngress.snapshot_epoch";
+    public static final String RECOVERING = "MyIngress.recovering";
     public static final String SEQ_COUNTER = "MyIngress.seq_counter";
     public static final String SAMPLE_MASK = "MyIngress.sample_mask";
     public static final String HOT_THRESHOLD = "MyIngress.hot_threshold";

@@ -1,5 +1,5 @@
 // v1model packet paths: unicast, drop, multicast with replication ids, I2E and E2E clones,
-// resubmit and recirculate with preserved field lists, CPU port, digest. eth.type selects the case.
+// resubmit and recirculate with preserved field lists, CPU port, digest, truncate. eth.type selects the case.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -62,6 +62,8 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
             digest(1, { h.eth.src, h.eth.type });
         } else if (h.eth.type == 10) {
             resubmit_preserving_field_list(1);
+        } else if (h.eth.type == 11) {
+            truncate(16);
         }
     }
 }

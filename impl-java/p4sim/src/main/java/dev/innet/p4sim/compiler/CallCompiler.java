@@ -609,6 +609,10 @@ final class CallCompiler {
                 int fieldList = ex.constant(a.get(0)).intValue();
                 return f -> arch.recirculateFieldList = fieldList;
             }
+            case "truncate" -> {
+                LExpr len = ex.narrow(a.get(0));
+                return f -> arch.truncateLength = len.eval(f);
+            }
             case "verify_checksum", "update_checksum" -> {
                 return checksum(c, name.equals("verify_checksum"));
             }

@@ -1264,7 +1264,7 @@ public final class TypeChecker {
                 if (ex.name.equals("verify") && !inParser) {
                     throw new CompileError(c.pos, "verify can only be called in a parser");
                 }
-                if (ex.name.equals("assert") || ex.name.equals("assume") || ex.name.equals("truncate")
+                if (ex.name.equals("assert") || ex.name.equals("assume")
                         || ex.name.endsWith("_with_payload")) {
                     throw CompileError.unsupported(c.pos, "extern " + ex.name);
                 }

@@ -15,6 +15,8 @@ public final class ArchState {
     public int cloneFieldList = NONE;
     public int resubmitFieldList = NONE;
     public int recirculateFieldList = NONE;
+    /** truncate(len): the packet leaving egress is cut to this many bytes (NONE: not requested). */
+    public long truncateLength = NONE;
     public final List<DigestRecord> digests = new ArrayList<>();
     public final RandomSource random;
 
@@ -30,6 +32,7 @@ public final class ArchState {
         cloneFieldList = NONE;
         resubmitFieldList = NONE;
         recirculateFieldList = NONE;
+        truncateLength = NONE;
         digests.clear();
     }
 }

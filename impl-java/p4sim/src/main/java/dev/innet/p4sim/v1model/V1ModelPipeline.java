@@ -42,6 +42,8 @@ public final class V1ModelPipeline {
     private final int phvSlots;
     private final long[] phvSnapshot;
     private final ArrayDeque<Job> jobs = new ArrayDeque<>();
+    /** truncate() requested during the ingress pass whose copies are in egress (NONE for clones). */
+    private long ingressTruncate = ArchState.NONE;
 
     // standard_metadata slots
     private final int smIngressPort;
@@ -148,6 +150,7 @@ public final class V1ModelPipeline {
 
     private void afterIngress(int port, int len, int payloadStart, PacketSink sink) {
         long[] s = f.s;
+        ingressTruncate = arch.truncateLength;
         if (arch.cloneSession != ArchState.NONE) {
             Integer clonePort = cloneSessions.get(arch.cloneSession);
             if (clonePort == null) {
@@ -200,6 +203,7 @@ public final class V1ModelPipeline {
      */
     private void cloneEgressPass(Job j, PacketSink sink) {
         resetPhv();
+        ingressTruncate = ArchState.NONE;
         long[] s = f.s;
         byte[] payload;
         int payloadOff;
@@ -240,6 +244,7 @@ public final class V1ModelPipeline {
         s[smEgressPort] = port;
         s[smEgressTs] = config.clockMicros().getAsLong() & 0xFFFFFFFFFFFFL;
         arch.clear();
+        arch.truncateLength = ingressTruncate; // a truncate() in ingress applies to every copy it sends
         prog.egress().run(f);
         f.flow = Frame.NORMAL;
         long[] e2eHeaders = arch.cloneSession == ArchState.NONE ? null
@@ -252,6 +257,9 @@ public final class V1ModelPipeline {
         f.ensureOut(payloadLen);
         System.arraycopy(payload, payloadOff, f.out, f.outLen, payloadLen);
         f.outLen += payloadLen;
+        if (arch.truncateLength >= 0 && arch.truncateLength < f.outLen) {
+            f.outLen = (int) arch.truncateLength; // bmv2: truncate applies to the deparsed packet
+        }
         if (arch.cloneSession != ArchState.NONE) {
             Integer clonePort = cloneSessions.get(arch.cloneSession);
             if (clonePort == null) {

@@ -112,6 +112,25 @@ class CompileErrorTest {
     }
 
     @Test
+    void preprocessorConditions() {
+        String decls = """
+                #define LEVEL 3
+                #if LEVEL >= 2 && defined(LEVEL) && !defined(NOPE) && (V1MODEL_VERSION == 20180101)
+                const bit<8> PICKED = 1;
+                #elif 1
+                const bit<8> PICKED = 3;
+                #else
+                const bit<8> PICKED = 2;
+                #endif
+                """;
+        P4Sim.compileText("t.p4", program(decls, "", "meta.m = PICKED;"));
+        fails("t.p4:10:1: error: #error stop here", program("#if 1 + 1 == 2\n#error stop here\n#endif", "", ""));
+        fails("t.p4:12:1: error: #error elif taken", program("#if 0\n#error no\n#elif 2 > 1\n#error elif taken\n#else\n#error no\n#endif", "", ""));
+        fails("t.p4:9:1: error: unsupported construct: preprocessor directive #pragmaX (not implemented by p4sim)",
+                program("#pragmaX", "", ""));
+    }
+
+    @Test
     void syntaxErrors() {
         bodyFails("t.p4:18:5: error: expected ';' but found '}'", "meta.m = 1");
         fails("t.p4:9:1: error: expected a declaration but found 'garbage'", program("garbage", "", ""));

@@ -17,9 +17,9 @@ import java.util.Set;
 /**
  * The subset of the C preprocessor P4 programs use: {@code #include} (the p4sim prelude for
  * {@code <core.p4>} and {@code <v1model.p4>}, else files relative to the includer and the include
- * path), object-like {@code #define}/{@code #undef}, {@code #ifdef}/{@code #ifndef}/{@code #if}
- * with an integer or defined macro, {@code #else}, {@code #endif}. Anything else (function-like
- * macros, {@code #elif} with expressions, token pasting) is a compile error, never ignored.
+ * path), object-like {@code #define}/{@code #undef}, {@code #ifdef}/{@code #ifndef}/{@code #if}/
+ * {@code #elif} with C integer expressions, {@code #else}, {@code #endif}. Anything else (function-like
+ * macros, token pasting, other directives) is a compile error, never ignored.
  */
 public final class Preprocessor {
     /** Prelude files shipped as resources: written for p4sim from the P4-16 and v1model specifications. */
@@ -122,6 +122,15 @@ public final class Preprocessor {
                 boolean take = evalCondition(pos, rest);
                 conds.push(new boolean[] {active && take, take, active});
             }
+            case "elif" -> {
+                if (conds.isEmpty()) {
+                    throw new CompileError(pos, "#elif without #if");
+                }
+                boolean[] c = conds.peek();
+                boolean take = !c[1] && c[2] && evalCondition(pos, rest);
+                c[0] = take;
+                c[1] |= take;
+            }
             case "else" -> {
                 if (conds.isEmpty()) {
                     throw new CompileError(pos, "#else without #if");
@@ -152,19 +161,172 @@ public final class Preprocessor {
         }
     }
 
+    /**
+     * {@code #if} expressions as in C: integers, macros (undefined names are 0), {@code defined(X)},
+     * {@code ! * / % + - < > <= >= == != && ||} and parentheses.
+     */
     private boolean evalCondition(SourcePos pos, String expr) {
-        String e = expr.strip();
-        if (e.matches("defined\\s*\\(\\s*\\w+\\s*\\)") || e.matches("defined\\s+\\w+")) {
-            return macros.containsKey(e.replaceAll("defined|[()\\s]", ""));
+        List<Token> toks = new ArrayList<>();
+        List<Token> raw = new Lexer(pos.file(), expr, pos.line()).lex(new boolean[] {false});
+        for (int i = 0; i < raw.size(); i++) {
+            Token t = raw.get(i);
+            if (t.is("defined")) {
+                boolean paren = i + 1 < raw.size() && raw.get(i + 1).is("(");
+                int nameAt = paren ? i + 2 : i + 1;
+                if (nameAt >= raw.size() || raw.get(nameAt).kind() != Token.Kind.IDENT) {
+                    throw new CompileError(pos, "malformed defined() in #if");
+                }
+                boolean d = macros.containsKey(raw.get(nameAt).text());
+                toks.add(new Token(Token.Kind.INT, d ? "1" : "0", t.pos(), false));
+                i = paren ? nameAt + 1 : nameAt;
+                continue;
+            }
+            expandForIf(t, toks, new java.util.HashSet<>());
         }
-        List<Token> body = macros.get(e);
-        if (body != null && body.size() == 1) {
-            e = body.get(0).text();
+        toks.add(new Token(Token.Kind.EOF, "", pos, false));
+        CondParser p = new CondParser(toks, pos);
+        long v = p.or();
+        if (toks.get(p.at).kind() != Token.Kind.EOF) {
+            throw CompileError.unsupported(pos, "#if expression '" + expr + "'");
         }
-        try {
-            return Long.decode(e) != 0;
-        } catch (NumberFormatException ex) {
-            throw CompileError.unsupported(pos, "#if expression '" + expr + "' (only integers, macros and defined(X))");
+        return v != 0;
+    }
+
+    private void expandForIf(Token t, List<Token> out, Set<String> expanding) {
+        if (t.kind() == Token.Kind.IDENT) {
+            List<Token> body = macros.get(t.text());
+            if (body == null || expanding.contains(t.text())) {
+                out.add(new Token(Token.Kind.INT, "0", t.pos(), false)); // C: unknown identifiers are 0
+                return;
+            }
+            expanding.add(t.text());
+            for (Token b : body) {
+                expandForIf(b, out, expanding);
+            }
+            expanding.remove(t.text());
+            return;
+        }
+        out.add(t);
+    }
+
+    /** Precedence climbing over the integer subset of C's #if grammar. */
+    private static final class CondParser {
+        private final List<Token> t;
+        private final SourcePos pos;
+        int at;
+
+        CondParser(List<Token> t, SourcePos pos) {
+            this.t = t;
+            this.pos = pos;
+        }
+
+        private boolean eat(String s) {
+            if (t.get(at).is(s)) {
+                at++;
+                return true;
+            }
+            return false;
+        }
+
+        long or() {
+            long v = and();
+            while (eat("||")) {
+                long r = and();
+                v = (v != 0 || r != 0) ? 1 : 0;
+            }
+            return v;
+        }
+
+        long and() {
+            long v = eq();
+            while (eat("&&")) {
+                long r = eq();
+                v = (v != 0 && r != 0) ? 1 : 0;
+            }
+            return v;
+        }
+
+        long eq() {
+            long v = rel();
+            while (true) {
+                if (eat("==")) {
+                    v = v == rel() ? 1 : 0;
+                } else if (eat("!=")) {
+                    v = v != rel() ? 1 : 0;
+                } else {
+                    return v;
+                }
+            }
+        }
+
+        long rel() {
+            long v = add();
+            while (true) {
+                if (eat("<=")) {
+                    v = v <= add() ? 1 : 0;
+                } else if (eat(">=")) {
+                    v = v >= add() ? 1 : 0;
+                } else if (eat("<")) {
+                    v = v < add() ? 1 : 0;
+                } else if (eat(">")) {
+                    v = v > add() ? 1 : 0;
+                } else {
+                    return v;
+                }
+            }
+        }
+
+        long add() {
+            long v = mul();
+            while (true) {
+                if (eat("+")) {
+                    v += mul();
+                } else if (eat("-")) {
+                    v -= mul();
+                } else {
+                    return v;
+                }
+            }
+        }
+
+        long mul() {
+            long v = unary();
+            while (true) {
+                if (eat("*")) {
+                    v *= unary();
+                } else if (eat("/") || eat("%")) {
+                    boolean div = t.get(at - 1).is("/");
+                    long r = unary();
+                    if (r == 0) {
+                        throw new CompileError(pos, "division by zero in #if");
+                    }
+                    v = div ? v / r : v % r;
+                } else {
+                    return v;
+                }
+            }
+        }
+
+        long unary() {
+            if (eat("!")) {
+                return unary() == 0 ? 1 : 0;
+            }
+            if (eat("-")) {
+                return -unary();
+            }
+            if (eat("(")) {
+                long v = or();
+                if (!eat(")")) {
+                    throw new CompileError(pos, "missing ')' in #if expression");
+                }
+                return v;
+            }
+            Token k = t.get(at);
+            if (k.kind() != Token.Kind.INT) {
+                throw CompileError.unsupported(pos, "#if operand " + k);
+            }
+            at++;
+            return Parser.intLiteral(k).value.longValue();
         }
     }
 

@@ -14,6 +14,7 @@ public final class WorkloadStats {
     public long timedOut;
     public long latencySumNanos;
     private final TreeMap<Long, Long> completionsPerBucket = new TreeMap<>();
+    private final TreeMap<Long, Long> hitsPerBucket = new TreeMap<>();
 
     public WorkloadStats(long bucketNanos) {
         this.bucketNanos = bucketNanos;
@@ -31,6 +32,7 @@ public final class WorkloadStats {
                 }
                 if (r.fromSwitch()) {
                     cacheHits++;
+                    hitsPerBucket.merge(nowNanos / bucketNanos, 1L, Long::sum);
                 }
                 completionsPerBucket.merge(nowNanos / bucketNanos, 1L, Long::sum);
             }
@@ -41,6 +43,10 @@ public final class WorkloadStats {
 
     public TreeMap<Long, Long> completionsPerBucket() {
         return completionsPerBucket;
+    }
+
+    public TreeMap<Long, Long> hitsPerBucket() {
+        return hitsPerBucket;
     }
 
     public long bucketNanos() {

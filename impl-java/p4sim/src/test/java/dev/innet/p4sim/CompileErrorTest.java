@@ -90,8 +90,8 @@ class CompileErrorTest {
                 program("header v_t { varbit<32> x; }", "", ""));
         fails("t.p4:9:1: error: unsupported construct: function-like macro F (not implemented by p4sim)",
                 program("#define F(x) x", "", ""));
-        fails("t.p4:15:5: error: unsupported construct: meter (meters are not implemented by p4sim yet) (not implemented by p4sim)",
-                program("", "meter(4, MeterType.packets) mt;", ""));
+        fails("t.p4:15:5: error: unsupported construct: instantiating action_profile (not implemented by p4sim)",
+                program("", "action_profile(4) ap;", ""));
         bodyFails("t.p4:17:27: error: unsupported construct: '/' by a non-constant (p4c rejects it for v1model targets too) (not implemented by p4sim)",
                 "hdr.h.a = hdr.h.a / meta.m;");
         fails("t.p4:9:10: error: function parameters need a direction (in, out or inout)",

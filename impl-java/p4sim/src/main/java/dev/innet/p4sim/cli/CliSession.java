@@ -123,6 +123,36 @@ public final class CliSession {
                 control.counterWrite(w[1], CliValues.parseInt(w[2], "index"),
                         new CounterValue(CliValues.parse(w[3]).longValueExact(), CliValues.parse(w[4]).longValueExact()));
             }
+            case "meter_set_rates" -> {
+                need(w, 5, "meter_set_rates <meter> <index> <rate>:<burst> <rate>:<burst>");
+                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[3], w[4]);
+                TableRuntime owner = directMeterOwner(w[1]);
+                if (owner != null) {
+                    EntryRef ref = handle(owner.name, w[2]);
+                    control.directMeterSet(ref.table(), ref.match(), ref.priority(), cfg);
+                } else {
+                    control.meterSet(w[1], CliValues.parseInt(w[2], "index"), cfg);
+                }
+            }
+            case "meter_array_set_rates" -> {
+                need(w, 4, "meter_array_set_rates <meter> <rate>:<burst> <rate>:<burst>");
+                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[2], w[3]);
+                dev.innet.p4sim.runtime.MeterArray m = sw.program().meters().get(w[1]);
+                if (m == null) {
+                    throw new ControlException("unknown meter '" + w[1] + "'");
+                }
+                for (int i = 0; i < m.size; i++) {
+                    control.meterSet(w[1], i, cfg);
+                }
+            }
+            case "meter_get_rates" -> {
+                need(w, 3, "meter_get_rates <meter> <index>");
+                dev.innet.p4sim.control.MeterConfig cfg = control.meterRead(w[1], CliValues.parseInt(w[2], "index"));
+                if (cfg != null) {
+                    out.add(String.format(java.util.Locale.ROOT, "0: info rate = %.6f, burst size = %d", cfg.committedRate(), cfg.committedBurst()));
+                    out.add(String.format(java.util.Locale.ROOT, "1: info rate = %.6f, burst size = %d", cfg.peakRate(), cfg.peakBurst()));
+                }
+            }
             case "mirroring_add" -> {
                 need(w, 3, "mirroring_add <session> <port>");
                 control.cloneSessionSet(CliValues.parseInt(w[1], "session"), CliValues.parseInt(w[2], "port"));
@@ -223,6 +253,13 @@ public final class CliSession {
                 need(w, 2, "p4sim_table_default <table>");
                 EntrySpec d = control.readDefaultAction(w[1]);
                 out.add(d.action() + " =>" + hexArgs(d.args()));
+            }
+            case "p4sim_direct_meter_set" -> {
+                // p4sim_direct_meter_set TABLE RATE:BURST RATE:BURST MATCH... [priority=P]
+                need(w, 5, "p4sim_direct_meter_set <table> <rate>:<burst> <rate>:<burst> <match fields> [priority=P]");
+                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[2], w[3]);
+                ParsedMatch m = parseMatch(w, 4);
+                control.directMeterSet(w[1], m.match(), m.priority(), cfg);
             }
             case "p4sim_direct_counter_read" -> {
                 ParsedMatch m = parseMatch(w, 2);
@@ -326,6 +363,30 @@ public final class CliSession {
             sb.append(" 0x").append(a.toString(16));
         }
         return sb.toString();
+    }
+
+    private static dev.innet.p4sim.control.MeterConfig meterConfig(String committed, String peak) {
+        String[] c = committed.split(":");
+        String[] p = peak.split(":");
+        if (c.length != 2 || p.length != 2) {
+            throw new ControlException("meter rates must be <rate>:<burst>, got '" + committed + "' '" + peak + "'");
+        }
+        try {
+            return new dev.innet.p4sim.control.MeterConfig(Double.parseDouble(c[0]), CliValues.parse(c[1]).longValueExact(),
+                    Double.parseDouble(p[0]), CliValues.parse(p[1]).longValueExact());
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new ControlException("bad meter rate or burst: " + e.getMessage());
+        }
+    }
+
+    /** The table whose direct meter is called {@code name}, or null. */
+    private TableRuntime directMeterOwner(String name) {
+        for (TableRuntime t : sw.program().tables().values()) {
+            if (t.directMeterName != null && (t.directMeterName.equals(name) || t.directMeterName.endsWith("." + name))) {
+                return t;
+            }
+        }
+        return null;
     }
 
     private static void need(String[] w, int n, String usage) {

@@ -201,6 +201,36 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
         return new CounterValue(Long.parseLong(v[0]), Long.parseLong(v[1]));
     }
 
+    private static String rates(dev.innet.p4sim.control.MeterConfig c) {
+        return c.committedRate() + ":" + c.committedBurst() + " " + c.peakRate() + ":" + c.peakBurst();
+    }
+
+    @Override
+    public void meterSet(String meter, int index, dev.innet.p4sim.control.MeterConfig config) {
+        cmd("meter_set_rates " + meter + " " + index + " " + rates(config));
+    }
+
+    @Override
+    public dev.innet.p4sim.control.MeterConfig meterRead(String meter, int index) {
+        List<String> lines = cmd("meter_get_rates " + meter + " " + index);
+        if (lines.isEmpty()) {
+            return null;
+        }
+        double[] rate = new double[2];
+        long[] burst = new long[2];
+        for (int i = 0; i < 2; i++) {
+            String l = lines.get(i);
+            rate[i] = Double.parseDouble(l.substring(l.indexOf("rate = ") + 7, l.indexOf(',')));
+            burst[i] = Long.parseLong(l.substring(l.indexOf("size = ") + 7).strip());
+        }
+        return new dev.innet.p4sim.control.MeterConfig(rate[0], burst[0], rate[1], burst[1]);
+    }
+
+    @Override
+    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.p4sim.control.MeterConfig config) {
+        cmd("p4sim_direct_meter_set " + table + " " + rates(config) + matchFields(match, priority));
+    }
+
     @Override
     public void multicastGroupSet(int group, List<Replica> replicas) {
         StringBuilder sb = new StringBuilder("p4sim_mc_group_set " + group);

@@ -456,6 +456,20 @@ final class CallCompiler {
                 int len = cx.smField("packet_length");
                 return f -> ctr.count(idx.eval(f), f.s[len]);
             }
+            case "meter.execute_meter" -> {
+                dev.innet.p4sim.runtime.MeterArray mt = (dev.innet.p4sim.runtime.MeterArray) cx.externs.get(((Name) m.target).decl);
+                LExpr idx = ex.narrow(c.args.get(0));
+                ExprCompiler.Storer st = ex.storer(ex.place(c.args.get(1)));
+                int len = cx.smField("packet_length");
+                ArchState arch = cx.arch;
+                return f -> st.store(f, mt.execute(idx.eval(f), f.s[len], arch.nowMicros));
+            }
+            case "direct_meter.read" -> {
+                CompileContext.DirectMeter dm = (CompileContext.DirectMeter) cx.externs.get(((Name) m.target).decl);
+                ExprCompiler.Storer st = ex.storer(ex.place(c.args.get(0)));
+                int slot = dm.colorSlot();
+                return f -> st.store(f, f.s[slot]);
+            }
             case "direct_counter.count" -> {
                 // bmv2 counts direct counters when the owning table hits; the call itself has no effect
                 return f -> { };

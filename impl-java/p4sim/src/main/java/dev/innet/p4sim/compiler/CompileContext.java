@@ -29,12 +29,16 @@ final class CompileContext {
     final Map<Object, Object> externs = new IdentityHashMap<>();
     final Map<String, RegisterArray> registersByName = new LinkedHashMap<>();
     final Map<String, CounterArray> countersByName = new LinkedHashMap<>();
+    final Map<String, dev.innet.p4sim.runtime.MeterArray> metersByName = new LinkedHashMap<>();
     final Map<String, TableRuntime> tablesByName = new LinkedHashMap<>();
     final Map<String, ActionRuntime> actionsByName = new LinkedHashMap<>();
     final Type.Struct sm;
     int hdrBase;
     int metaBase;
     int smBase;
+    /** A direct_meter instance: its qualified name and the slot where a table hit leaves the color. */
+    record DirectMeter(String name, int colorSlot) { }
+
     /** Compiled functions, by declaration. */
     final Map<Ast.FunctionDecl, FunctionRuntime> functions = new IdentityHashMap<>();
     /** Where {@code return e;} stores its value while a function body is compiled, else null. */

@@ -31,6 +31,7 @@ public record CompiledProgram(
         Map<String, TableRuntime> tables,
         Map<String, RegisterArray> registers,
         Map<String, CounterArray> counters,
+        Map<String, dev.innet.p4sim.runtime.MeterArray> meters,
         Map<Integer, List<int[]>> fieldLists,
         List<String> errorNames) {
 

@@ -86,7 +86,7 @@ public final class Compiler {
         return new CompiledProgram(cx.layout.size(), cx.hdrBase, Layout.slots(p.headersType()), cx.metaBase,
                 Layout.slots(p.metadataType()), cx.smBase, Layout.slots(cx.sm), smFields,
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
-                publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName),
+                publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
                 fieldLists(p.metadataType()), List.copyOf(p.errorType().members()));
     }
 
@@ -182,8 +182,20 @@ public final class Compiler {
                 cx.countersByName.put(name, c);
             }
             case "direct_counter" -> cx.externs.put(inst, name);
+            case "meter" -> {
+                int size = ex.constant(inst.args.get(0)).intValue();
+                dev.innet.p4sim.runtime.MeterArray m = new dev.innet.p4sim.runtime.MeterArray(name, size, meterCountsBytes(inst.args.get(1)));
+                cx.externs.put(inst, m);
+                cx.metersByName.put(name, m);
+            }
+            case "direct_meter" -> cx.externs.put(inst, new CompileContext.DirectMeter(name, cx.layout.allocRaw(1)));
             default -> throw CompileError.unsupported(inst.pos, "extern " + t.decl().name);
         }
+    }
+
+    private boolean meterCountsBytes(Expr e) {
+        Type.Enum en = (Type.Enum) e.type;
+        return en.members().get(ex.constant(e).intValue()).equals("bytes");
     }
 
     private CounterArray.Kind counterKind(Expr e) {
@@ -263,6 +275,25 @@ public final class Compiler {
         }
         rt.packetLengthSlot = cx.smField("packet_length");
         rt.directCounter = t.directCounter != null;
+        rt.arch = cx.arch;
+        if (t.directMeter != null) {
+            String meterName = cx.qualify(t.directMeter);
+            for (Object o : cx.externs.values()) {
+                if (o instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)) {
+                    rt.directMeterName = dm.name();
+                    rt.meterColorSlot = dm.colorSlot();
+                }
+            }
+            for (Map.Entry<Object, Object> e : cx.externs.entrySet()) {
+                if (e.getValue() instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)
+                        && e.getKey() instanceof Instantiation inst) {
+                    rt.meterBytes = meterCountsBytes(inst.args.get(0));
+                }
+            }
+            if (rt.meterColorSlot < 0) {
+                throw new CompileError(t.pos, "internal: direct_meter " + t.directMeter + " not compiled");
+            }
+        }
         if (t.defaultAction != null) {
             ActionRuntime da = actionRuntime(t.defaultAction);
             rt.setDefault(da, actionData(da, t.defaultAction.args()));

@@ -49,6 +49,15 @@ public interface SwitchControl {
     /** The direct counter of the entry with this match in {@code table}. */
     CounterValue directCounterRead(String table, List<Match> match, int priority);
 
+    /** Configures cell {@code index} of a meter (its buckets start full). */
+    void meterSet(String meter, int index, MeterConfig config);
+
+    /** The configuration of a meter cell, or null if it was never configured (it marks GREEN). */
+    MeterConfig meterRead(String meter, int index);
+
+    /** Configures the direct meter of the entry with this match in {@code table}. */
+    void directMeterSet(String table, List<Match> match, int priority, MeterConfig config);
+
     void multicastGroupSet(int group, List<Replica> replicas);
 
     void multicastGroupDelete(int group);

@@ -472,8 +472,9 @@ public final class TypeChecker {
                         && (e.decl().name.equals("direct_counter") || e.decl().name.equals("direct_meter")))) {
                     throw new CompileError(t.pos, "'" + ext + "' is not a direct_counter or direct_meter instance");
                 }
-                if (e.decl().name.equals("direct_meter")) {
-                    throw CompileError.unsupported(t.pos, "direct_meter");
+                if (ext.equals(t.directCounter) != e.decl().name.equals("direct_counter")) {
+                    throw new CompileError(t.pos, "'" + ext + "' is a " + e.decl().name + " but is used as table "
+                            + (ext.equals(t.directCounter) ? "counters" : "meters"));
                 }
             }
         }
@@ -751,8 +752,8 @@ public final class TypeChecker {
         if (Set.of("packet_in", "packet_out", "action_profile").contains(ext)) {
             throw CompileError.unsupported(inst.pos, "instantiating " + ext);
         }
-        if (ext.equals("meter") || ext.equals("direct_meter")) {
-            throw CompileError.unsupported(inst.pos, ext + " (meters are not implemented by p4sim yet)");
+        if (ext.equals("direct_meter") && !(e.args().get(0) instanceof Type.Bits mb && mb.width() >= 2)) {
+            throw new CompileError(inst.pos, "direct_meter color type must be bit<N> with N >= 2, not " + e.args().get(0));
         }
         Method ctor = null;
         for (Method m : e.decl().methods) {
@@ -1321,6 +1322,9 @@ public final class TypeChecker {
                 throw new CompileError(c.args.get(i).pos, "cannot infer the type of argument '" + p.name + "' of " + m.name);
             }
             checkArg(c.args.get(i), p, pt, s);
+        }
+        if (m.name.equals("execute_meter") && !(c.args.get(1).type instanceof Type.Bits mb && mb.width() >= 2)) {
+            throw new CompileError(c.args.get(1).pos, "meter color must be stored in a bit<N> with N >= 2");
         }
         if (m.name.equals("extract") && c.args.size() == 1 && !(c.args.get(0).type instanceof Type.Header)) {
             throw new CompileError(c.pos, "extract requires a header, not " + c.args.get(0).type);

@@ -15,6 +15,8 @@ public final class TableEntry {
     public long[] args;
     public long packets;
     public long bytes;
+    /** The entry's direct meter, when its table has one. */
+    public final MeterState meter = new MeterState();
     /** Insertion sequence, to keep equal priorities in installation order. */
     final long seq;
 

@@ -32,6 +32,11 @@ public final class TableRuntime {
     public boolean constEntries;
     public boolean defaultConst;
     public boolean directCounter;
+    /** Direct meter: the name of the direct_meter instance, the slot its color goes to, whether it counts bytes. */
+    public String directMeterName;
+    public int meterColorSlot = -1;
+    public boolean meterBytes;
+    public ArchState arch;
     public int packetLengthSlot = -1;
     private TableEntry defaultEntry;
     private final HashMap<KeyWords, TableEntry> exactIndex = new HashMap<>();
@@ -95,8 +100,14 @@ public final class TableRuntime {
                 e.packets++;
                 e.bytes += f.s[packetLengthSlot];
             }
+            if (meterColorSlot >= 0) {
+                f.s[meterColorSlot] = e.meter.execute(meterBytes ? f.s[packetLengthSlot] : 1, arch.nowMicros);
+            }
         } else {
             e = defaultEntry;
+            if (meterColorSlot >= 0) {
+                f.s[meterColorSlot] = MeterState.GREEN;
+            }
         }
         e.action.invoke(f, e.args);
         return ((long) e.actionIndex << 1) | (hit ? 1 : 0);

@@ -236,6 +236,40 @@ final class InProcessControl implements SwitchControl {
         return new CounterValue(e.packets, e.bytes);
     }
 
+    private dev.innet.p4sim.runtime.MeterArray meter(String name) {
+        dev.innet.p4sim.runtime.MeterArray m = prog.meters().get(name);
+        if (m == null) {
+            throw new ControlException("unknown meter '" + name + "' (meters: " + prog.meters().keySet() + ")");
+        }
+        return m;
+    }
+
+    @Override
+    public void meterSet(String name, int index, dev.innet.p4sim.control.MeterConfig c) {
+        dev.innet.p4sim.runtime.MeterArray m = meter(name);
+        checkIndex("meter", m.name, m.size, index);
+        m.state(index).configure(c.committedRate(), c.committedBurst(), c.peakRate(), c.peakBurst(), pipeline.nowMicros());
+    }
+
+    @Override
+    public dev.innet.p4sim.control.MeterConfig meterRead(String name, int index) {
+        dev.innet.p4sim.runtime.MeterArray m = meter(name);
+        checkIndex("meter", m.name, m.size, index);
+        dev.innet.p4sim.runtime.MeterState st = m.state(index);
+        return st.configured() ? new dev.innet.p4sim.control.MeterConfig(st.committedRate(), st.committedBurst(),
+                st.peakRate(), st.peakBurst()) : null;
+    }
+
+    @Override
+    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.p4sim.control.MeterConfig c) {
+        TableRuntime t = table(table);
+        if (t.meterColorSlot < 0) {
+            throw new ControlException("table " + t.name + " has no direct meter");
+        }
+        existing(t, match, priority).meter.configure(c.committedRate(), c.committedBurst(), c.peakRate(), c.peakBurst(),
+                pipeline.nowMicros());
+    }
+
     @Override
     public void multicastGroupSet(int group, List<Replica> replicas) {
         if (group <= 0 || group > 0xFFFF) {

@@ -126,7 +126,8 @@ public final class V1ModelPipeline {
         s[smIngressPort] = port;
         s[smInstanceType] = instanceType;
         s[smPacketLength] = len;
-        s[smIngressTs] = config.clockMicros().getAsLong() & 0xFFFFFFFFFFFFL;
+        arch.nowMicros = config.clockMicros().getAsLong();
+        s[smIngressTs] = arch.nowMicros & 0xFFFFFFFFFFFFL;
         restore(preserved, fieldList);
         f.inLen = len;
         f.cursorBits = 0;
@@ -242,8 +243,10 @@ public final class V1ModelPipeline {
     private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
         long[] s = f.s;
         s[smEgressPort] = port;
-        s[smEgressTs] = config.clockMicros().getAsLong() & 0xFFFFFFFFFFFFL;
+        long now = config.clockMicros().getAsLong();
+        s[smEgressTs] = now & 0xFFFFFFFFFFFFL;
         arch.clear();
+        arch.nowMicros = now;
         arch.truncateLength = ingressTruncate; // a truncate() in ingress applies to every copy it sends
         prog.egress().run(f);
         f.flow = Frame.NORMAL;
@@ -288,6 +291,11 @@ public final class V1ModelPipeline {
         }
         stats.transmitted++;
         sink.emit(port, f.out, 0, f.outLen);
+    }
+
+    /** The switch clock now (meters configured by the control plane start at this time). */
+    long nowMicros() {
+        return config.clockMicros().getAsLong();
     }
 
     /** Values of a field list's fields now, to carry into a new pass. */

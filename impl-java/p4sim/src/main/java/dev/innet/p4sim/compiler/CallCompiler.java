@@ -430,6 +430,13 @@ final class CallCompiler {
                 Place dst = ex.place(c.args.get(0));
                 LExpr idx = ex.narrow(c.args.get(1));
                 if (r.words == 1) {
+                    int is = ex.staticSlotThroughWidening(c.args.get(1));
+                    if (dst.isStatic() && is >= 0) {
+                        // the common shape (register.read(meta.x, (bit<32>) meta.i)) as one leaf closure
+                        int d = dst.base();
+                        long mask = dst.type() instanceof Type.Bits b ? BitIO.mask(b.width()) : -1L;
+                        return f -> f.s[d] = r.read(f.s[is]) & mask;
+                    }
                     ExprCompiler.Storer st = ex.storer(dst);
                     return f -> st.store(f, r.read(idx.eval(f)));
                 }
@@ -440,6 +447,11 @@ final class CallCompiler {
                 LExpr idx = ex.narrow(c.args.get(0));
                 Expr value = c.args.get(1);
                 if (r.words == 1) {
+                    int is = ex.staticSlotThroughWidening(c.args.get(0));
+                    int vs = ex.staticSlotThroughWidening(value);
+                    if (is >= 0 && vs >= 0) {
+                        return f -> r.write(f.s[is], f.s[vs]);
+                    }
                     LExpr v = ex.narrow(value);
                     return f -> r.write(idx.eval(f), v.eval(f));
                 }

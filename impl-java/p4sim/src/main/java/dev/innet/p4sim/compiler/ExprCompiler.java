@@ -195,6 +195,15 @@ final class ExprCompiler {
         return p.isStatic() ? p.base() : -1;
     }
 
+    /** Like {@link #staticSlot}, also seeing through casts that widen an unsigned value (no bits change). */
+    int staticSlotThroughWidening(Expr e) {
+        if (e instanceof Cast c && c.operand.type instanceof Type.Bits from && !from.signed()
+                && c.type instanceof Type.Bits to && to.width() >= from.width() && to.width() <= 64) {
+            return staticSlotThroughWidening(c.operand);
+        }
+        return staticSlot(e);
+    }
+
     LExpr read(Place p) {
         if (p.isStatic()) {
             int k = p.base();
@@ -461,8 +470,9 @@ final class ExprCompiler {
             int fw = fb.width();
             return f -> BitIO.signExtend(v.eval(f), fw) & mask;
         }
-        if (to instanceof Type.Bool) {
-            return v;
+        if (to instanceof Type.Bool || (from instanceof Type.Bits fu && !fu.signed() && fu.width() <= tw)
+                || (from instanceof Type.Bool && tw >= 1)) {
+            return v; // widening an unsigned value (or bool <-> bit<1>) leaves its bits as they are
         }
         return f -> v.eval(f) & mask;
     }

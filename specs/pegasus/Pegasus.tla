@@ -59,8 +59,10 @@ CONSTANTS
   BugEarlyRemove,  \* S6.3 removal drops the key when its write is sent home, not on the reply
   BugVWNoDrain,    \* virtual write issued while writes to the key are still in flight
   BugNoTableCopy,  \* S6.4: key transitions do not migrate client tables
-  BugBlindDupReply \* S6.4: a duplicate's cached reply names the detector and is
+  BugBlindDupReply,\* S6.4: a duplicate's cached reply names the detector and is
                    \* processed by Alg. 2 like any reply
+  BugForwardUnvouched \* S6.4: the switch forwards a duplicate's reply that no
+                   \* server vouches for even when the directory does not cover it
 
 Servers == 1..NServers
 WIds    == 1..NWrites
@@ -74,11 +76,13 @@ ASSUME InitRKeys \subseteq Keys
 ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss, MaxRetry, MaxAdd, MaxRemove, MaxVW} :
          n \in Nat
 ASSUME \A b \in {EnableAtMostOnce, BugAcceptLower, BugAddOnLower, BugNoReset,
-                 BugEarlyRemove, BugVWNoDrain, BugNoTableCopy, BugBlindDupReply} :
+                 BugEarlyRemove, BugVWNoDrain, BugNoTableCopy, BugBlindDupReply,
+                 BugForwardUnvouched} :
          b \in BOOLEAN
 \* The table-migration bug only means something when at-most-once is on.
 ASSUME BugNoTableCopy => EnableAtMostOnce
 ASSUME BugBlindDupReply => EnableAtMostOnce
+ASSUME BugForwardUnvouched => EnableAtMostOnce
 
 \* Every WRITE (first send or retry) takes a fresh version, so versions are
 \* bounded by the number of sends.  Used only in TypeOK.
@@ -391,6 +395,8 @@ Alg2VerCompleted(k, v, s) ==
 (* externalized.  This costs liveness for that retry, not safety.          *)
 (***************************************************************************)
 Unvouched(m) ==
+  \* BUG (BugForwardUnvouched): no reply is ever held back.
+  /\ ~BugForwardUnvouched
   /\ m.t = "WREP" /\ m.src = 0
   /\ m.key \in rkeys /\ m.ver > verCompleted[m.key]
 

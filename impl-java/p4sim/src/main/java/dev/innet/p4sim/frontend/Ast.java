@@ -346,7 +346,6 @@ public final class Ast {
         }
     }
 
-    /** A label ({@code null} for default) and its body; a fall-through label has a null body. */
     /**
      * A case: {@code value} is the label expression (an action name for action_run switches, a
      * constant for value switches) or null for {@code default}; {@code label} is its text when it is

@@ -230,6 +230,9 @@ final class CallCompiler {
             case CallTarget.ControlApply ca -> {
                 return controlApply(c);
             }
+            case CallTarget.ParserApply pa -> {
+                return parserApply(c);
+            }
             case CallTarget.FunctionCall fc -> {
                 return functionCall(c, fc.function());
             }
@@ -285,9 +288,7 @@ final class CallCompiler {
             Param p = a.params.get(i);
             Place pp = new Place(cx.storage.get(p), null, p.type);
             Expr arg = c.args.get(i);
-            if (p.dir != Direction.OUT) {
-                in.add(assign(pp, arg));
-            }
+            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copy(pp, ex.place(arg)));
             }
@@ -307,14 +308,33 @@ final class CallCompiler {
             Param p = fn.params.get(i);
             Place pp = new Place(rt.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            if (p.dir != Direction.OUT) {
-                in.add(assign(pp, arg));
-            }
+            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copy(pp, ex.place(arg)));
             }
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), rt.body(), cx.spec.block(out.toArray(Exec[]::new)));
+    }
+
+    /** A parser instance: its state machine (a reject rejects the caller too) with copy-in/copy-out. */
+    private Exec parserApply(Call c) {
+        Instantiation inst = (Instantiation) ((Name) ((Member) c.callee).target).decl;
+        Compiler.ParserInstance pi = (Compiler.ParserInstance) cx.externs.get(inst);
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < pi.decl().params.size(); i++) {
+            Param p = pi.decl().params.get(i);
+            if (p.type instanceof Type.Extern) {
+                continue; // the shared packet_in
+            }
+            Place pp = new Place(pi.paramBases()[i], null, p.type);
+            Expr arg = c.args.get(i);
+            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(copy(pp, ex.place(arg)));
+            }
+        }
+        return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), pi.body(), cx.spec.block(out.toArray(Exec[]::new)));
     }
 
     /** {@code inst.apply(args)}: copy-in, the instance's body, copy-out (also after an exit), like an action call. */
@@ -327,14 +347,22 @@ final class CallCompiler {
             Param p = ci.decl().params.get(i);
             Place pp = new Place(ci.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            if (p.dir != Direction.OUT) {
-                in.add(assign(pp, arg));
-            }
+            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copy(pp, ex.place(arg)));
             }
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ci.body(), cx.spec.block(out.toArray(Exec[]::new)));
+    }
+
+    /**
+     * An out parameter starts uninitialised in P4; p4sim makes it 0 (headers invalid) on every call,
+     * so nothing leaks from an earlier call or packet.
+     */
+    static Exec clear(Place p) {
+        int n = Layout.slots(p.type());
+        int base = p.base();
+        return n == 1 ? f -> f.s[base] = 0 : f -> java.util.Arrays.fill(f.s, base, base + n, 0L);
     }
 
     /** dst = value of expression {@code e} (any type). */

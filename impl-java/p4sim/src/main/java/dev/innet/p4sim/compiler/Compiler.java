@@ -72,7 +72,7 @@ public final class Compiler {
             createAction(a);
         }
         cx.blockName = p.parser().name;
-        Exec parser = new ParserCompiler(cx, ex, stmts).compile(p.parser());
+        Exec parser = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(p.parser());
         Exec verify = control(p.verifyChecksum());
         Exec ingress = control(p.ingress());
         Exec egress = control(p.egress());
@@ -156,10 +156,35 @@ public final class Compiler {
         return new ControlInstance(cd, paramBases, body);
     }
 
+    /** A parser instantiated inside another: its own parameter slots and state machine. */
+    private ParserInstance parserInstance(Instantiation inst, ParserDecl pd) {
+        String outer = cx.blockName;
+        int[] paramBases = new int[pd.params.size()];
+        for (int i = 0; i < paramBases.length; i++) {
+            Param p = pd.params.get(i);
+            if (p.type instanceof Type.Extern) {
+                paramBases[i] = -1;
+                continue;
+            }
+            paramBases[i] = cx.layout.alloc(p.type);
+            cx.storage.put(p, paramBases[i]);
+        }
+        cx.blockName = cx.qualify(inst.name);
+        Exec body = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(pd);
+        cx.blockName = outer;
+        return new ParserInstance(pd, paramBases, body);
+    }
+
+    record ParserInstance(ParserDecl decl, int[] paramBases, Exec body) { }
+
     /** The compiled body of a control instance and where its parameters live. */
     record ControlInstance(ControlDecl decl, int[] paramBases, Exec body) { }
 
     private void instantiate(Instantiation inst) {
+        if (inst.type instanceof Type.Block b && b.decl() instanceof ParserDecl pd) {
+            cx.externs.put(inst, parserInstance(inst, pd));
+            return;
+        }
         if (inst.type instanceof Type.Block b && b.decl() instanceof ControlDecl cd) {
             cx.externs.put(inst, controlInstance(inst, cd));
             return;

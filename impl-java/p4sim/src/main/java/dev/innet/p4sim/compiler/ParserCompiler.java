@@ -25,11 +25,14 @@ final class ParserCompiler {
     private final CompileContext cx;
     private final ExprCompiler ex;
     private final StmtCompiler stmts;
+    /** Compiles parser-local instantiations (sub-parsers, externs). */
+    private final java.util.function.Consumer<Instantiation> instantiate;
 
-    ParserCompiler(CompileContext cx, ExprCompiler ex, StmtCompiler stmts) {
+    ParserCompiler(CompileContext cx, ExprCompiler ex, StmtCompiler stmts, java.util.function.Consumer<Instantiation> instantiate) {
         this.cx = cx;
         this.ex = ex;
         this.stmts = stmts;
+        this.instantiate = instantiate;
     }
 
     /** A compiled state: its statements and a function from the frame to the next state index. */
@@ -47,7 +50,15 @@ final class ParserCompiler {
         }
         index.put("accept", ACCEPT);
         index.put("reject", REJECT);
-        Exec locals = stmts.block(pd.locals);
+        List<Stmt> variables = new java.util.ArrayList<>();
+        for (Stmt local : pd.locals) {
+            if (local instanceof Instantiation inst) {
+                instantiate.accept(inst);
+            } else {
+                variables.add(local);
+            }
+        }
+        Exec locals = stmts.block(variables);
         CompiledState[] states = new CompiledState[pd.states.size()];
         for (int i = 0; i < states.length; i++) {
             State st = pd.states.get(i);

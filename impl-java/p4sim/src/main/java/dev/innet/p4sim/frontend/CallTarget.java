@@ -19,6 +19,9 @@ public sealed interface CallTarget {
 
     record TableApply(Ast.TableDecl table) implements CallTarget { }
 
+    /** {@code inst.apply(pkt, args)} of a parser instantiated inside another parser. */
+    record ParserApply(Ast.ParserDecl parser) implements CallTarget { }
+
     /** {@code inst.apply(args)} of a control instantiated inside another control. */
     record ControlApply(Ast.ControlDecl control) implements CallTarget { }
 }

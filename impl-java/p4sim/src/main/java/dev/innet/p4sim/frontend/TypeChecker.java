@@ -32,6 +32,7 @@ public final class TypeChecker {
     private boolean inParser;
     private boolean inAction;
     private ControlDecl currentControl;
+    private ParserDecl currentParser;
 
     public CheckedProgram check(Program program) {
         globals.put("error", new Type.TypeName(errorType));
@@ -244,6 +245,7 @@ public final class TypeChecker {
         Scope s = new Scope(globals);
         declareParams(pd.params, s);
         inParser = true;
+        currentParser = pd;
         for (Stmt l : pd.locals) {
             checkStmt(l, s);
         }
@@ -288,6 +290,7 @@ public final class TypeChecker {
             }
         }
         inParser = false;
+        currentParser = null;
     }
 
     /** Checks one keyset (select case or const table entry) against the key types. */
@@ -731,6 +734,20 @@ public final class TypeChecker {
 
     private void checkInstantiation(Instantiation inst, Scope s) {
         Type t = resolveType(inst.typeRef);
+        if (t instanceof Type.Block b && b.decl() instanceof ParserDecl pd) {
+            if (!inParser) {
+                throw CompileError.unsupported(inst.pos, "parser instance outside a parser");
+            }
+            if (!inst.args.isEmpty()) {
+                throw CompileError.unsupported(inst.pos, "parser constructor arguments");
+            }
+            if (pd == currentParser) {
+                throw new CompileError(inst.pos, "parser " + pd.name + " cannot instantiate itself");
+            }
+            inst.type = t;
+            s.declare(inst.pos, inst.name, inst);
+            return;
+        }
         if (t instanceof Type.Block b && b.decl() instanceof ControlDecl cd) {
             if (inParser) {
                 throw CompileError.unsupported(inst.pos, "control instance inside a parser");
@@ -1171,6 +1188,30 @@ public final class TypeChecker {
                     }
                     requireLvalue(m.target, s);
                     c.target = new CallTarget.StackMethod(m.member);
+                    return new Type.Void();
+                }
+                case Type.Block bl when bl.decl() instanceof ParserDecl pd -> {
+                    if (!m.member.equals("apply")) {
+                        throw new CompileError(m.pos, "parser instance has no method '" + m.member + "'");
+                    }
+                    if (c.args.size() != pd.params.size()) {
+                        throw new CompileError(c.pos, "parser " + pd.name + " takes " + pd.params.size()
+                                + " argument(s), got " + c.args.size());
+                    }
+                    for (int i = 0; i < c.args.size(); i++) {
+                        Param p = pd.params.get(i);
+                        Expr a = c.args.get(i);
+                        if (p.type instanceof Type.Extern ext) {
+                            Type at = checkExpr(a, s, null);
+                            if (!ext.decl().name.equals("packet_in") || !(a instanceof Name n && n.decl instanceof Param)
+                                    || !at.equals(p.type)) {
+                                throw CompileError.unsupported(a.pos, "passing anything but this parser's packet_in to a sub-parser");
+                            }
+                            continue;
+                        }
+                        checkArg(a, p, p.type, s);
+                    }
+                    c.target = new CallTarget.ParserApply(pd);
                     return new Type.Void();
                 }
                 case Type.Block bl when bl.decl() instanceof ControlDecl cd -> {

@@ -106,6 +106,10 @@ public final class V1ModelPipeline {
                     stats.loopLimitDrops++;
                     continue;
                 }
+                if (j.bytes().length > f.in.length) {
+                    stats.oversize++; // a recirculated packet grew past the configured maximum
+                    continue;
+                }
                 System.arraycopy(j.bytes(), 0, f.in, 0, j.bytes().length);
                 ingressPass(j.port(), j.bytes().length, j.instanceType(), j.preserved(), j.fieldList(), sink);
             } else {

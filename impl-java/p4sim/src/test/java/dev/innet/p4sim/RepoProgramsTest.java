@@ -36,13 +36,16 @@ class RepoProgramsTest {
 
     @TestFactory
     Stream<DynamicTest> runEachProgramsStf() throws IOException {
+        // on both code generators (per-node classes and plain closures): they must agree
         return programs().stream()
                 .filter(p -> Files.exists(stf(p)))
-                .map(p -> DynamicTest.dynamicTest(stf(p).getFileName().toString(), () -> {
-                    P4Switch sw = P4Sim.compile(p).instantiate();
+                .flatMap(p -> Stream.of(true, false).map(specialize -> DynamicTest.dynamicTest(
+                        stf(p).getFileName() + (specialize ? " (specialised)" : " (closures)"), () -> {
+                    P4Switch sw = P4Sim.compile(p).instantiate(
+                            dev.innet.p4sim.v1model.SwitchConfig.defaults().withSpecialization(specialize));
                     List<String> failures = new StfRunner(sw).run(stf(p).toString(), Files.readString(stf(p)));
                     assertEquals(List.of(), failures, String.join("\n", failures));
-                }));
+                })));
     }
 
     /**

@@ -170,9 +170,14 @@ public final class TableRuntime {
         return exactOnly ? exactIndex.size() : ordered.size();
     }
 
-    /** Entries in match order (exact tables: unspecified order). */
+    /** Entries in match order; exact tables (no order among entries) in installation order. */
     public List<TableEntry> entries() {
-        return exactOnly ? new ArrayList<>(exactIndex.values()) : List.copyOf(ordered);
+        if (exactOnly) {
+            List<TableEntry> all = new ArrayList<>(exactIndex.values());
+            all.sort(Comparator.comparingLong(e -> e.seq));
+            return all;
+        }
+        return List.copyOf(ordered);
     }
 
     /** Finds the installed entry with exactly this match specification, or null. */

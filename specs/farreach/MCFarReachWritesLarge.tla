@@ -1,5 +1,5 @@
 ---- MODULE MCFarReachWritesLarge ----
-(* Model of FarReach: 1 key, 2 clients, 3 writes: admission, 2 evictions, re-admission, 1 loss, 1 duplicate *)
+(* Model of FarReach: 1 key, 2 clients, 3 writes: admission, 2 evictions, re-admission, 1 loss *)
 EXTENDS FarReach
 CONSTANTS k1, s1
 \* Keys are partitioned over the servers round-robin.

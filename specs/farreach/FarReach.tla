@@ -57,7 +57,8 @@ CONSTANTS
     BugServerIgnoresSeq,         \* servers overwrite on every PUT_SEQ / EVICT_STORE / embedded read (§3.3)
     BugAdmitLatest,              \* admission marks the new record latest at once (§3.2)
     BugUnguardedLatest,          \* a GET_FOR_CACHE reply marks latest if its seq >= the cached seq
-                                 \*   (paper's rule (ii) read literally) instead of >= the switch counter
+                                 \*   instead of >= the switch counter (the paper's rule (ii) states no
+                                 \*   comparison; this is the natural one, and it is not enough)
     BugNoEmbedding,              \* reads of an outdated to-be-evicted record carry no embedded record (§3.3)
     BugEvictBeforeAck,           \* controller finishes an eviction without the server's acknowledgement (§3.3)
     BugAckWithoutSeq,            \* controller takes any EVICT_STORE_REPLY for the key as the acknowledgement

@@ -2,6 +2,7 @@ package dev.innet.verify;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +36,12 @@ final class TlcRunner {
             throws IOException, InterruptedException {
         Path workDir = workRoot.resolve("tlc").resolve(entry.spec()).resolve(entry.model());
         Path log = workRoot.resolve("logs").resolve(entry.spec()).resolve(entry.model() + ".log");
+        // TLC unpacks its standard modules (TLC.tla, Naturals.tla, ...) into java.io.tmpdir; runs in
+        // parallel sharing /tmp can read a module another run is still writing. Each run gets its own.
+        Path tmp = workDir.resolve("tmp");
+        Files.createDirectories(tmp);
         List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m",
-                "-Xmx" + heap, "-cp", tlaJar.toString(), "tlc2.TLC", "-tool", "-deadlock",
+                "-Xmx" + heap, "-Djava.io.tmpdir=" + tmp, "-cp", tlaJar.toString(), "tlc2.TLC", "-tool", "-deadlock",
                 "-workers", Integer.toString(workers), "-metadir", workDir.toString(),
                 "-config", entry.model() + ".cfg", entry.model() + ".tla"));
         ToolProcess.Result result = ToolProcess.run(command, entry.directory(), log, limit);

@@ -41,6 +41,7 @@ import java.util.TreeMap;
 public final class CacheController implements Node {
     private static final String DURABLE_BRING_UPS = "switch-bring-ups";
     private static final String DURABLE_SNAPSHOT = "snapshot";
+    private static final String DURABLE_EPOCH = "snapshot-epoch";
     /** Records loaded per control step while taking a snapshot (one batch read, as P4Runtime allows). */
     private static final int SNAPSHOT_LOADS_PER_STEP = 32;
     /** How long the controller waits for clients, originals and acknowledgements before moving on. */
@@ -578,10 +579,12 @@ public final class CacheController implements Node {
         public boolean step(SwitchControl c) {
             switch (stage) {
                 case 0 -> {
-                    epoch = (lastSnapshot == null ? 0 : lastSnapshot.epoch()) + 1;
-                    // epochs must not repeat within one switch incarnation: saved_epoch compares equal
-                    epoch = Math.max(epoch, snapshotEpochFloor + 1);
-                    snapshotEpochFloor = epoch;
+                    // Epochs never repeat, not even after a controller restart: records keep the number of
+                    // an abandoned attempt in record_saved_epoch, and a repeated number would make the
+                    // switch skip their originals (safe - the snapshot is abandoned - but wasteful).
+                    epoch = ctx.durable().get(DURABLE_EPOCH).map(b -> java.nio.ByteBuffer.wrap(b).getLong()).orElse(0L) + 1;
+                    ctx.durable().put(DURABLE_EPOCH, java.nio.ByteBuffer.allocate(8).putLong(epoch).array());
+                    ctx.durable().sync();
                     started = ctx.clock().nowNanos();
                     originals.clear();
                     snapshotInProgress = epoch;
@@ -661,8 +664,6 @@ public final class CacheController implements Node {
             }
         }
     }
-
-    private long snapshotEpochFloor;
 
     private int indexOf(String keyHex) {
         for (var e : keyOfIndex.entrySet()) {

@@ -3,6 +3,7 @@ package dev.innet.kv.client;
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.SnapshotCoverage;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
@@ -190,17 +191,12 @@ public final class KvClient {
         switch (msg.op()) {
             case KvOp.SNAPSHOT_DONE -> {
                 // (key, seq) entries: the snapshot, or a server after an eviction, holds this seq or newer
-                byte[] v = msg.value();
-                for (int at = 0; at + InnetMessage.KEY_BYTES + 4 <= v.length; at += InnetMessage.KEY_BYTES + 4) {
-                    String k = java.util.HexFormat.of().formatHex(v, at, at + InnetMessage.KEY_BYTES);
-                    int s = at + InnetMessage.KEY_BYTES;
-                    long covered = ((v[s] & 0xffL) << 24) | ((v[s + 1] & 0xffL) << 16) | ((v[s + 2] & 0xffL) << 8)
-                            | (v[s + 3] & 0xffL);
+                SnapshotCoverage.decode(msg.value(), (k, covered) -> {
                     PreservedRecord p = preserved.get(k);
                     if (p != null && p.seq() <= covered) {
                         preserved.remove(k);
                     }
-                }
+                });
                 return true;
             }
             case KvOp.PRESERVED_REQUEST -> {

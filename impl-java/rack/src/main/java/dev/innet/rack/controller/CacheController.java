@@ -3,6 +3,7 @@ package dev.innet.rack.controller;
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.SnapshotCoverage;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.p4sim.control.EntrySpec;
 import dev.innet.p4sim.control.Match;
@@ -250,16 +251,25 @@ public final class CacheController implements Node {
             if (freeIndices.isEmpty() || cachedKeys.contains(hex(key))) {
                 continue;
             }
-            int index = freeIndices.poll();
-            keyOfIndex.put(index, key);
-            cachedKeys.add(hex(key));
-            InnetMessage none = new InnetMessage(KvOp.HOT_REPORT, 0, KvStatus.NOT_FOUND, 0, key, 0, new byte[0],
-                    new byte[0]);
-            Task admission = config.program() == CacheProgram.FARREACH ? new FarReachAdmission(index, none)
-                    : new NetCacheAdmission(index, key);
-            while (!admission.step(control)) {
-                // every admission step is a control write; nothing to wait for
-            }
+            admitAtOnce(control, new InnetMessage(KvOp.HOT_REPORT, 0, KvStatus.NOT_FOUND, 0, key, 0, new byte[0],
+                    new byte[0]));
+        }
+    }
+
+    /** Takes a free index for {@code report}'s key and returns the program's admission procedure for it. */
+    private Task admissionOf(InnetMessage report) {
+        int index = freeIndices.poll();
+        keyOfIndex.put(index, report.key());
+        cachedKeys.add(hex(report.key()));
+        return config.program() == CacheProgram.FARREACH ? new FarReachAdmission(index, report)
+                : new NetCacheAdmission(index, report.key());
+    }
+
+    /** Runs an admission's steps back to back (preloading, recovery's re-admission): all are control writes. */
+    private void admitAtOnce(SwitchControl control, InnetMessage report) {
+        Task admission = admissionOf(report);
+        while (!admission.step(control)) {
+            // nothing to wait for between steps
         }
     }
 
@@ -336,11 +346,7 @@ public final class CacheController implements Node {
         if (cachedKeys.contains(hex(report.key()))) {
             return null;
         }
-        int index = freeIndices.poll();
-        keyOfIndex.put(index, report.key());
-        cachedKeys.add(hex(report.key()));
-        return config.program() == CacheProgram.FARREACH ? new FarReachAdmission(index, report)
-                : new NetCacheAdmission(index, report.key());
+        return admissionOf(report);
     }
 
     /** Samples cached counters and picks the coldest record (§3.3, as NetCache does). */
@@ -656,7 +662,9 @@ public final class CacheController implements Node {
             List<CachedRecord> covered = new ArrayList<>(records);
             covered.addAll(evictedSinceSnapshot.values());
             evictedSinceSnapshot.clear();
-            for (byte[] chunk : SnapshotCodec.coverageChunks(covered)) {
+            List<SnapshotCoverage.Entry> entries = covered.stream()
+                    .map(r -> new SnapshotCoverage.Entry(r.key(), r.seq())).toList();
+            for (byte[] chunk : SnapshotCoverage.encode(entries)) {
                 for (int client : config.clients()) {
                     sendControl(client, new InnetMessage(KvOp.SNAPSHOT_DONE, 0, 0, epoch, new byte[InnetMessage.KEY_BYTES],
                             0, new byte[0], chunk));
@@ -844,18 +852,11 @@ public final class CacheController implements Node {
         return (bringUps - 1) << 24;
     }
 
-    /** Runs a FarReach admission of {@code r} to completion at once (recovery's re-admission). */
+    /** Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission). */
     private void admitNow(SwitchControl c, CachedRecord r) {
-        int index = freeIndices.poll();
-        keyOfIndex.put(index, r.key());
-        cachedKeys.add(r.keyHex());
-        InnetMessage asReport = new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
+        admitAtOnce(c, new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
                 r.record().deleted() ? KvStatus.NOT_FOUND : KvStatus.OK, 0, r.key(), r.seq(), new byte[0],
-                r.record().value());
-        Task admission = new FarReachAdmission(index, asReport);
-        while (!admission.step(c)) {
-            // every admission step is a control write; nothing to wait for
-        }
+                r.record().value()));
     }
 
     private static StoredRecord readRecord(SwitchControl c, int index) {

@@ -5,13 +5,13 @@ import dev.innet.wire.InnetMessage;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The controller's durable form of a snapshot: epoch (4 bytes), count (4), then per record key (16),
  * seq (4), deleted (1), value length (2), value. Kept in the controller's durable store so a controller
- * restart, and the recovery after a switch crash, find the latest completed snapshot.
+ * restart, and the recovery after a switch crash, find the latest completed snapshot. (What clients are
+ * told about a snapshot is {@link dev.innet.kv.SnapshotCoverage}.)
  */
 public final class SnapshotCodec {
     private SnapshotCodec() {}
@@ -49,20 +49,5 @@ public final class SnapshotCodec {
             throw new IllegalStateException("snapshot has " + in.remaining() + " trailing bytes");
         }
         return new Snapshot(epoch, records);
-    }
-
-    /** SNAPSHOT_DONE payloads: (key, seq) entries, at most 51 per 1024-byte value. */
-    public static List<byte[]> coverageChunks(List<CachedRecord> covered) {
-        int perChunk = InnetMessage.MAX_VALUE_BYTES / (InnetMessage.KEY_BYTES + 4);
-        List<byte[]> chunks = new ArrayList<>();
-        for (int from = 0; from < covered.size(); from += perChunk) {
-            List<CachedRecord> part = covered.subList(from, Math.min(covered.size(), from + perChunk));
-            ByteBuffer b = ByteBuffer.allocate(part.size() * (InnetMessage.KEY_BYTES + 4));
-            for (CachedRecord r : part) {
-                b.put(r.key()).putInt((int) r.seq());
-            }
-            chunks.add(Arrays.copyOf(b.array(), b.position()));
-        }
-        return chunks;
     }
 }

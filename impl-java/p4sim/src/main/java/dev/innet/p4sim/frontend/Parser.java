@@ -351,7 +351,15 @@ public final class Parser {
         return out;
     }
 
-    private Decl parserDecl(SourcePos pos) {
+    /** Name and parameters of a parser or control; {@code prototype} is set when the declaration ends there. */
+    private record BlockHeader(String name, List<Param> params, PrototypeDecl prototype) {}
+
+    /**
+     * The common start of parser and control declarations: name, type parameters, parameters, then
+     * either {@code ;} (a prototype, whose type parameters stay local to it) or a body. Generic and
+     * constructor-parameterised bodies are unsupported.
+     */
+    private BlockHeader blockHeader(SourcePos pos, PrototypeDecl.Kind kind, String what) {
         String name = ident();
         Set<String> before = new HashSet<>(typeNames);
         List<String> tps = typeParams();
@@ -359,14 +367,24 @@ public final class Parser {
         if (accept(";")) {
             typeNames.retainAll(before);
             typeNames.add(name);
-            return new PrototypeDecl(pos, name, PrototypeDecl.Kind.PARSER, tps, params);
+            return new BlockHeader(name, params, new PrototypeDecl(pos, name, kind, tps, params));
         }
         if (!tps.isEmpty()) {
-            throw CompileError.unsupported(pos, "generic parser " + name);
+            throw CompileError.unsupported(pos, "generic " + what + " " + name);
         }
         if (peek().is("(")) {
-            throw CompileError.unsupported(peek().pos(), "parser constructor parameters");
+            throw CompileError.unsupported(peek().pos(), what + " constructor parameters");
         }
+        return new BlockHeader(name, params, null);
+    }
+
+    private Decl parserDecl(SourcePos pos) {
+        BlockHeader header = blockHeader(pos, PrototypeDecl.Kind.PARSER, "parser");
+        if (header.prototype() != null) {
+            return header.prototype();
+        }
+        String name = header.name();
+        List<Param> params = header.params();
         expect("{");
         List<Stmt> locals = new ArrayList<>();
         List<State> states = new ArrayList<>();
@@ -433,21 +451,12 @@ public final class Parser {
     }
 
     private Decl controlDecl(SourcePos pos) {
-        String name = ident();
-        Set<String> before = new HashSet<>(typeNames);
-        List<String> tps = typeParams();
-        List<Param> params = params();
-        if (accept(";")) {
-            typeNames.retainAll(before);
-            typeNames.add(name);
-            return new PrototypeDecl(pos, name, PrototypeDecl.Kind.CONTROL, tps, params);
+        BlockHeader header = blockHeader(pos, PrototypeDecl.Kind.CONTROL, "control");
+        if (header.prototype() != null) {
+            return header.prototype();
         }
-        if (!tps.isEmpty()) {
-            throw CompileError.unsupported(pos, "generic control " + name);
-        }
-        if (peek().is("(")) {
-            throw CompileError.unsupported(peek().pos(), "control constructor parameters");
-        }
+        String name = header.name();
+        List<Param> params = header.params();
         expect("{");
         List<Node> locals = new ArrayList<>();
         while (!peek().is("apply")) {

@@ -1,6 +1,6 @@
 package dev.innet.sim.live;
 
-import dev.innet.sim.DurableStore;
+import dev.innet.sim.WriteBehindDurableStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,26 +11,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Collections;
+import java.util.SortedMap;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.SortedSet;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * The live {@link DurableStore}: one file per key under {@code root/kv/} (names hex-encoded), written
+ * The live {@link dev.innet.sim.DurableStore}: one file per key under {@code root/kv/} (names hex-encoded), written
  * at {@link #sync()} by write-to-temporary, fsync, atomic rename, fsync of the directory. Until then
  * writes wait in memory, so a process crash loses exactly the unsynced writes, as in simulation.
  * {@link #directory()} is {@code root/engine/}, for a storage engine's own files.
  */
-public final class FileDurableStore implements DurableStore {
+public final class FileDurableStore extends WriteBehindDurableStore {
     private static final HexFormat HEX = HexFormat.of();
     private final Path kvDir;
     private final Path engineDir;
-    /** Writes since the last sync: a value, or null for a delete. */
-    private final TreeMap<String, byte[]> unsynced = new TreeMap<>();
 
     public FileDurableStore(Path root) {
         this.kvDir = root.resolve("kv");
@@ -43,12 +40,7 @@ public final class FileDurableStore implements DurableStore {
     }
 
     @Override
-    public Optional<byte[]> get(String key) {
-        DurableStore.requireKey(key);
-        if (unsynced.containsKey(key)) {
-            byte[] v = unsynced.get(key);
-            return v == null ? Optional.empty() : Optional.of(v.clone());
-        }
+    protected Optional<byte[]> readSynced(String key) {
         Path file = fileOf(key);
         try {
             return Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
@@ -57,26 +49,11 @@ public final class FileDurableStore implements DurableStore {
         }
     }
 
+    /** Write to a temporary file, fsync, rename atomically over the key's file, fsync the directory. */
     @Override
-    public void put(String key, byte[] value) {
-        DurableStore.requireKey(key);
-        DurableStore.requireValue(value);
-        unsynced.put(key, value.clone());
-    }
-
-    @Override
-    public void delete(String key) {
-        DurableStore.requireKey(key);
-        unsynced.put(key, null);
-    }
-
-    @Override
-    public void sync() {
-        if (unsynced.isEmpty()) {
-            return;
-        }
+    protected void writeSynced(SortedMap<String, byte[]> writes) {
         try {
-            for (var e : unsynced.entrySet()) {
+            for (var e : writes.entrySet()) {
                 Path file = fileOf(e.getKey());
                 if (e.getValue() == null) {
                     Files.deleteIfExists(file);
@@ -99,11 +76,10 @@ public final class FileDurableStore implements DurableStore {
         } catch (IOException e) {
             throw new UncheckedIOException("syncing durable store " + kvDir, e);
         }
-        unsynced.clear();
     }
 
     @Override
-    public SortedSet<String> keys() {
+    protected SortedSet<String> syncedKeys() {
         TreeSet<String> keys = new TreeSet<>();
         try (Stream<Path> files = Files.list(kvDir)) {
             files.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".tmp"))
@@ -111,14 +87,7 @@ public final class FileDurableStore implements DurableStore {
         } catch (IOException e) {
             throw new UncheckedIOException("listing " + kvDir, e);
         }
-        for (var e : unsynced.entrySet()) {
-            if (e.getValue() == null) {
-                keys.remove(e.getKey());
-            } else {
-                keys.add(e.getKey());
-            }
-        }
-        return Collections.unmodifiableSortedSet(keys);
+        return keys;
     }
 
     @Override

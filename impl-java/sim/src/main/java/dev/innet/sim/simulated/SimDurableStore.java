@@ -1,12 +1,12 @@
 package dev.innet.sim.simulated;
 
-import dev.innet.sim.DurableStore;
+import dev.innet.sim.WriteBehindDurableStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
+import java.util.SortedMap;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -19,10 +19,8 @@ import java.util.function.Supplier;
  * a forgotten {@code sync()} a bug the simulator can find. Values are copied in and out, so a node
  * cannot change durable state by mutating an array it still holds.
  */
-final class SimDurableStore implements DurableStore {
+final class SimDurableStore extends WriteBehindDurableStore {
     private final TreeMap<String, byte[]> synced = new TreeMap<>();
-    /** Writes since the last sync: a value, or {@code null} for a delete. */
-    private final TreeMap<String, byte[]> unsynced = new TreeMap<>();
     private final Supplier<Path> directoryRoot;
     private final String hostDirectoryName;
     private Path directory;
@@ -33,48 +31,25 @@ final class SimDurableStore implements DurableStore {
     }
 
     @Override
-    public Optional<byte[]> get(String key) {
-        DurableStore.requireKey(key);
-        byte[] value = unsynced.containsKey(key) ? unsynced.get(key) : synced.get(key);
+    protected Optional<byte[]> readSynced(String key) {
+        byte[] value = synced.get(key);
         return value == null ? Optional.empty() : Optional.of(value.clone());
     }
 
     @Override
-    public void put(String key, byte[] value) {
-        DurableStore.requireKey(key);
-        DurableStore.requireValue(value);
-        unsynced.put(key, value.clone());
+    protected SortedSet<String> syncedKeys() {
+        return new TreeSet<>(synced.keySet());
     }
 
     @Override
-    public void delete(String key) {
-        DurableStore.requireKey(key);
-        unsynced.put(key, null);
-    }
-
-    @Override
-    public void sync() {
-        for (var e : unsynced.entrySet()) {
+    protected void writeSynced(SortedMap<String, byte[]> writes) {
+        for (var e : writes.entrySet()) {
             if (e.getValue() == null) {
                 synced.remove(e.getKey());
             } else {
                 synced.put(e.getKey(), e.getValue());
             }
         }
-        unsynced.clear();
-    }
-
-    @Override
-    public SortedSet<String> keys() {
-        TreeSet<String> keys = new TreeSet<>(synced.keySet());
-        for (var e : unsynced.entrySet()) {
-            if (e.getValue() == null) {
-                keys.remove(e.getKey());
-            } else {
-                keys.add(e.getKey());
-            }
-        }
-        return Collections.unmodifiableSortedSet(keys);
     }
 
     @Override
@@ -91,8 +66,6 @@ final class SimDurableStore implements DurableStore {
 
     /** A crash: what was not synced is gone. Returns how many writes were lost (for the event log). */
     int loseUnsynced() {
-        int lost = unsynced.size();
-        unsynced.clear();
-        return lost;
+        return discardUnsynced();
     }
 }

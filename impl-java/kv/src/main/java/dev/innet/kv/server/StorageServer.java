@@ -120,7 +120,7 @@ public final class StorageServer implements Node {
             case KvOp.GET_EMBED -> {
                 // Record embedding (§3.3): the switch's record may be newer than ours (a write it absorbed
                 // before eviction started); keep whichever is newer, then answer from the result.
-                if (applyRecord(msg.key(), carriedRecord(msg)) == RecordStore.Applied.STORED) {
+                if (applyRecord(msg.key(), StoredRecord.carriedBy(msg)) == RecordStore.Applied.STORED) {
                     stats.embeddedRecordsApplied++;
                 }
                 yield readReply(msg, KvOp.GET_REPLY);
@@ -139,7 +139,7 @@ public final class StorageServer implements Node {
                     stats.wrongPartition++;
                     yield error(msg, KvStatus.WRONG_PARTITION);
                 }
-                applyRecord(msg.key(), carriedRecord(msg));
+                applyRecord(msg.key(), StoredRecord.carriedBy(msg));
                 yield msg.reply(KvStatus.OK, msg.seq(), new byte[0]);
             }
             default -> {
@@ -179,11 +179,6 @@ public final class StorageServer implements Node {
     private RecordStore.Applied applyRecord(byte[] key, StoredRecord record) {
         return store.apply(key, record,
                 sequenceRule == SequenceRule.HONOUR ? RecordStore.Ordering.BY_SEQUENCE : RecordStore.Ordering.ARRIVAL);
-    }
-
-    private static StoredRecord carriedRecord(InnetMessage msg) {
-        return (msg.flags() & KvOp.FLAG_DELETED) != 0 ? StoredRecord.tombstone(msg.seq())
-                : StoredRecord.value(msg.value(), msg.seq());
     }
 
     /**

@@ -28,6 +28,11 @@ public record StoredRecord(byte[] value, long seq, boolean deleted) {
         return new StoredRecord(new byte[0], seq, true);
     }
 
+    /** The record a message carries (embedded, evicted, reported or replayed): its seq, value and DELETED flag. */
+    public static StoredRecord carriedBy(dev.innet.wire.InnetMessage msg) {
+        return (msg.flags() & dev.innet.kv.KvOp.FLAG_DELETED) != 0 ? tombstone(msg.seq()) : value(msg.value(), msg.seq());
+    }
+
     /** On-disk form: seq (4 bytes, big-endian), flags (1 byte: bit 0 = deleted), value. */
     public byte[] encode() {
         byte[] out = new byte[5 + value.length];

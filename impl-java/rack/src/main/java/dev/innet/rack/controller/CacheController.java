@@ -165,9 +165,7 @@ public final class CacheController implements Node {
         if (snapshotInProgress == 0) {
             return; // a late report of an abandoned snapshot
         }
-        boolean deleted = (msg.flags() & KvOp.FLAG_DELETED) != 0;
-        CachedRecord original = new CachedRecord(msg.key(),
-                deleted ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq()));
+        CachedRecord original = new CachedRecord(msg.key(), StoredRecord.carriedBy(msg));
         originals.putIfAbsent(original.keyHex(), original);
     }
 
@@ -815,9 +813,7 @@ public final class CacheController implements Node {
                     int client = lastSender;
                     received.merge(client, 1, Integer::sum);
                     if (!config.bugs().contains(SeededBug.RECOVERY_IGNORES_PRESERVED)) {
-                        boolean deleted = (msg.flags() & KvOp.FLAG_DELETED) != 0;
-                        keepNewest(new CachedRecord(msg.key(),
-                                deleted ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq())));
+                        keepNewest(new CachedRecord(msg.key(), StoredRecord.carriedBy(msg)));
                     }
                     return true;
                 }

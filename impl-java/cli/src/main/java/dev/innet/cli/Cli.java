@@ -1,0 +1,57 @@
+package dev.innet.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * Runs a picocli command with innet's conventions, shared by every Java entry point:
+ * <ul>
+ *   <li>{@code --help} prints the usage on stdout and exits 0;</li>
+ *   <li>a bad argument (unknown option, a value that does not convert, a missing value or file, an
+ *       unknown interface or program) prints one line on stderr that names it, exits
+ *       {@link #EXIT_USAGE}, and runs nothing: conversion and validation happen before the command's
+ *       {@code call()}, or at its very start through {@link #usageError};</li>
+ *   <li>otherwise the command's own exit code.</li>
+ * </ul>
+ * An unexpected exception from the command is not an argument error: it keeps its stack trace and
+ * exits 1, so real bugs stay visible.
+ */
+public final class Cli {
+    public static final int EXIT_USAGE = 2;
+
+    private Cli() {}
+
+    /** Runs {@code command} (a picocli {@code @Command}) on {@code args}; returns the exit code. */
+    public static int run(String name, Object command, String[] args, PrintStream out, PrintStream err) {
+        CommandLine cl = new CommandLine(command);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setParameterExceptionHandler((ex, ignoredArgs) -> usageLine(name, ex.getMessage(), err));
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof CommandLine.ParameterException pe) {
+                return usageLine(name, pe.getMessage(), err);
+            }
+            throw ex;
+        });
+        return cl.execute(args);
+    }
+
+    /** Runs a command and exits the JVM with its code: the body of every {@code main}. */
+    public static void main(String name, Object command, String[] args) {
+        System.exit(run(name, command, args, System.out, System.err));
+    }
+
+    /**
+     * An argument problem found while the command starts (a file that does not exist, an unknown
+     * program): throw the result from {@code call()} before doing any work.
+     */
+    public static CommandLine.ParameterException usageError(CommandLine.Model.CommandSpec spec, String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private static int usageLine(String name, String message, PrintStream err) {
+        err.println(name + ": " + message + " (--help for usage)");
+        return EXIT_USAGE;
+    }
+}

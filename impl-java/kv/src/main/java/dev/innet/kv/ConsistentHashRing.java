@@ -1,5 +1,7 @@
 package dev.innet.kv;
 
+import dev.innet.sim.Hashing;
+
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,7 +31,7 @@ public final class ConsistentHashRing {
         this.servers = List.copyOf(serverHosts);
         for (int host : serverHosts) {
             for (int v = 0; v < virtualNodes; v++) {
-                long point = mix(fnv1a(new byte[] {(byte) (host >>> 8), (byte) host, (byte) (v >>> 8), (byte) v}));
+                long point = Hashing.splitMix64(Hashing.fnv1a64(new byte[] {(byte) (host >>> 8), (byte) host, (byte) (v >>> 8), (byte) v}));
                 Integer previous = ring.put(point, host);
                 if (previous != null) {
                     // A 64-bit collision between virtual nodes: keep the ring a function of the list.
@@ -45,27 +47,11 @@ public final class ConsistentHashRing {
 
     /** The host number of the server that owns {@code key} (16-byte wire key). */
     public int ownerOf(byte[] key) {
-        Map.Entry<Long, Integer> e = ring.ceilingEntry(mix(fnv1a(key)));
+        Map.Entry<Long, Integer> e = ring.ceilingEntry(Hashing.splitMix64(Hashing.fnv1a64(key)));
         return (e != null ? e : ring.firstEntry()).getValue();
     }
 
     public List<Integer> servers() {
         return servers;
-    }
-
-    static long fnv1a(byte[] bytes) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : bytes) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
-    }
-
-    /** A 64-bit finaliser (splitmix64's) so nearby inputs spread over the whole ring. */
-    static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }

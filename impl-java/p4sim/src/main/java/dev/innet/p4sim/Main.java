@@ -2,7 +2,7 @@ package dev.innet.p4sim;
 
 import dev.innet.p4sim.cli.CliSession;
 import dev.innet.p4sim.cli.ControlServer;
-import dev.innet.p4sim.control.ControlException;
+import dev.innet.switchapi.ControlException;
 import dev.innet.p4sim.frontend.CompileError;
 import dev.innet.p4sim.ports.LiveSwitch;
 import dev.innet.p4sim.v1model.P4Switch;

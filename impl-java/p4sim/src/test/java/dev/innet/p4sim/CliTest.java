@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.innet.p4sim.cli.CliClient;
 import dev.innet.p4sim.cli.CliSession;
 import dev.innet.p4sim.cli.ControlServer;
-import dev.innet.p4sim.control.ControlException;
+import dev.innet.switchapi.ControlException;
 import dev.innet.p4sim.v1model.P4Switch;
 import java.util.List;
 import org.junit.jupiter.api.Test;

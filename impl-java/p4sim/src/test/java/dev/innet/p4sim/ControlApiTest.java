@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.innet.p4sim.control.ControlException;
-import dev.innet.p4sim.control.CounterValue;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.Replica;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.CounterValue;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.Replica;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.p4sim.v1model.P4Switch;
 import java.math.BigInteger;
 import java.util.List;

@@ -4,8 +4,8 @@ import static dev.innet.p4sim.TestPrograms.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.innet.p4sim.control.Digest;
-import dev.innet.p4sim.control.PacketIn;
+import dev.innet.switchapi.Digest;
+import dev.innet.switchapi.PacketIn;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
 import java.math.BigInteger;

@@ -5,6 +5,7 @@ import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.server.StorageServer;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.p4sim.P4Sim;
+import dev.innet.switchapi.SwitchHandle;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
 import dev.innet.rack.controller.CacheController;
@@ -128,7 +129,7 @@ public final class Rack {
     }
 
     /** The switch as the monitors see it (outside the protocol): its control plane, or null while down. */
-    public dev.innet.p4sim.control.SwitchControl switchControlForMonitors() {
+    public dev.innet.switchapi.SwitchControl switchControlForMonitors() {
         return handle.isUp() ? handle.control() : null;
     }
 

@@ -1,6 +1,5 @@
 package dev.innet.sim;
 
-import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
 
 /**
@@ -20,10 +19,10 @@ public final class SeededRandom implements RandomSource {
     public SeededRandom(long seed) {
         this.seed = seed;
         long x = seed;
-        s0 = splitMix64(x += GOLDEN_GAMMA);
-        s1 = splitMix64(x += GOLDEN_GAMMA);
-        s2 = splitMix64(x += GOLDEN_GAMMA);
-        s3 = splitMix64(x + GOLDEN_GAMMA);
+        s0 = Hashing.splitMix64(x += GOLDEN_GAMMA);
+        s1 = Hashing.splitMix64(x += GOLDEN_GAMMA);
+        s2 = Hashing.splitMix64(x += GOLDEN_GAMMA);
+        s3 = Hashing.splitMix64(x + GOLDEN_GAMMA);
     }
 
     private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
@@ -72,24 +71,10 @@ public final class SeededRandom implements RandomSource {
             throw new IllegalStateException("random stream '" + subsystem + "' forked twice from seed " + seed
                     + "; give each subsystem its own name");
         }
-        return new SeededRandom(splitMix64(seed ^ splitMix64(fnv1a64(subsystem))));
+        return new SeededRandom(Hashing.splitMix64(seed ^ Hashing.splitMix64(Hashing.fnv1a64(subsystem))));
     }
 
-    /** FNV-1a over UTF-8: a fixed, specified string hash (String.hashCode is too weak for 64-bit seeds). */
-    static long fnv1a64(String s) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            h ^= (b & 0xff);
-            h *= 0x100000001b3L;
-        }
-        return h;
-    }
 
-    static long splitMix64(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
-    }
 
     @Override
     public String toString() {

@@ -1,6 +1,6 @@
 package dev.innet.p4sim.cli;
 
-import dev.innet.p4sim.control.ControlException;
+import dev.innet.switchapi.ControlException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,11 +1,11 @@
 package dev.innet.p4sim.cli;
 
-import dev.innet.p4sim.control.ControlException;
-import dev.innet.p4sim.control.CounterValue;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.MulticastBuilder;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.CounterValue;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.MulticastBuilder;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.TableRuntime;
 import dev.innet.p4sim.stf.StfRunner;
@@ -125,7 +125,7 @@ public final class CliSession {
             }
             case "meter_set_rates" -> {
                 need(w, 5, "meter_set_rates <meter> <index> <rate>:<burst> <rate>:<burst>");
-                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[3], w[4]);
+                dev.innet.switchapi.MeterConfig cfg = meterConfig(w[3], w[4]);
                 TableRuntime owner = directMeterOwner(w[1]);
                 if (owner != null) {
                     EntryRef ref = handle(owner.name, w[2]);
@@ -136,7 +136,7 @@ public final class CliSession {
             }
             case "meter_array_set_rates" -> {
                 need(w, 4, "meter_array_set_rates <meter> <rate>:<burst> <rate>:<burst>");
-                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[2], w[3]);
+                dev.innet.switchapi.MeterConfig cfg = meterConfig(w[2], w[3]);
                 dev.innet.p4sim.runtime.MeterArray m = sw.program().meters().get(w[1]);
                 if (m == null) {
                     throw new ControlException("unknown meter '" + w[1] + "'");
@@ -147,7 +147,7 @@ public final class CliSession {
             }
             case "meter_get_rates" -> {
                 need(w, 3, "meter_get_rates <meter> <index>");
-                dev.innet.p4sim.control.MeterConfig cfg = control.meterRead(w[1], CliValues.parseInt(w[2], "index"));
+                dev.innet.switchapi.MeterConfig cfg = control.meterRead(w[1], CliValues.parseInt(w[2], "index"));
                 if (cfg != null) {
                     out.add(String.format(java.util.Locale.ROOT, "0: info rate = %.6f, burst size = %d", cfg.committedRate(), cfg.committedBurst()));
                     out.add(String.format(java.util.Locale.ROOT, "1: info rate = %.6f, burst size = %d", cfg.peakRate(), cfg.peakBurst()));
@@ -257,7 +257,7 @@ public final class CliSession {
             case "p4sim_direct_meter_set" -> {
                 // p4sim_direct_meter_set TABLE RATE:BURST RATE:BURST MATCH... [priority=P]
                 need(w, 5, "p4sim_direct_meter_set <table> <rate>:<burst> <rate>:<burst> <match fields> [priority=P]");
-                dev.innet.p4sim.control.MeterConfig cfg = meterConfig(w[2], w[3]);
+                dev.innet.switchapi.MeterConfig cfg = meterConfig(w[2], w[3]);
                 ParsedMatch m = parseMatch(w, 4);
                 control.directMeterSet(w[1], m.match(), m.priority(), cfg);
             }
@@ -283,13 +283,13 @@ public final class CliSession {
             }
             case "p4sim_mc_group_set" -> {
                 need(w, 2, "p4sim_mc_group_set <group> [port:rid ...]");
-                List<dev.innet.p4sim.control.Replica> rs = new ArrayList<>();
+                List<dev.innet.switchapi.Replica> rs = new ArrayList<>();
                 for (int i = 2; i < w.length; i++) {
                     String[] pr = w[i].split(":");
                     if (pr.length != 2) {
                         throw new ControlException("replica must be port:rid, got '" + w[i] + "'");
                     }
-                    rs.add(new dev.innet.p4sim.control.Replica(CliValues.parseInt(pr[0], "port"), CliValues.parseInt(pr[1], "rid")));
+                    rs.add(new dev.innet.switchapi.Replica(CliValues.parseInt(pr[0], "port"), CliValues.parseInt(pr[1], "rid")));
                 }
                 control.multicastGroupSet(CliValues.parseInt(w[1], "group"), rs);
             }
@@ -365,14 +365,14 @@ public final class CliSession {
         return sb.toString();
     }
 
-    private static dev.innet.p4sim.control.MeterConfig meterConfig(String committed, String peak) {
+    private static dev.innet.switchapi.MeterConfig meterConfig(String committed, String peak) {
         String[] c = committed.split(":");
         String[] p = peak.split(":");
         if (c.length != 2 || p.length != 2) {
             throw new ControlException("meter rates must be <rate>:<burst>, got '" + committed + "' '" + peak + "'");
         }
         try {
-            return new dev.innet.p4sim.control.MeterConfig(Double.parseDouble(c[0]), CliValues.parse(c[1]).longValueExact(),
+            return new dev.innet.switchapi.MeterConfig(Double.parseDouble(c[0]), CliValues.parse(c[1]).longValueExact(),
                     Double.parseDouble(p[0]), CliValues.parse(p[1]).longValueExact());
         } catch (NumberFormatException | ArithmeticException e) {
             throw new ControlException("bad meter rate or burst: " + e.getMessage());

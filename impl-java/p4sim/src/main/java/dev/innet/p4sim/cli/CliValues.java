@@ -1,6 +1,6 @@
 package dev.innet.p4sim.cli;
 
-import dev.innet.p4sim.control.ControlException;
+import dev.innet.switchapi.ControlException;
 import java.math.BigInteger;
 
 /** Value syntax of bmv2's runtime CLI: decimal, 0x hex, 0b binary, IPv4 a.b.c.d, MAC aa:bb:cc:dd:ee:ff. */

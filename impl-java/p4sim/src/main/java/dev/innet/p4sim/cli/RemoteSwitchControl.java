@@ -1,13 +1,13 @@
 package dev.innet.p4sim.cli;
 
-import dev.innet.p4sim.control.ControlException;
-import dev.innet.p4sim.control.CounterValue;
-import dev.innet.p4sim.control.Digest;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.PacketIn;
-import dev.innet.p4sim.control.Replica;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.CounterValue;
+import dev.innet.switchapi.Digest;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.PacketIn;
+import dev.innet.switchapi.Replica;
+import dev.innet.switchapi.SwitchControl;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -201,17 +201,17 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
         return new CounterValue(Long.parseLong(v[0]), Long.parseLong(v[1]));
     }
 
-    private static String rates(dev.innet.p4sim.control.MeterConfig c) {
+    private static String rates(dev.innet.switchapi.MeterConfig c) {
         return c.committedRate() + ":" + c.committedBurst() + " " + c.peakRate() + ":" + c.peakBurst();
     }
 
     @Override
-    public void meterSet(String meter, int index, dev.innet.p4sim.control.MeterConfig config) {
+    public void meterSet(String meter, int index, dev.innet.switchapi.MeterConfig config) {
         cmd("meter_set_rates " + meter + " " + index + " " + rates(config));
     }
 
     @Override
-    public dev.innet.p4sim.control.MeterConfig meterRead(String meter, int index) {
+    public dev.innet.switchapi.MeterConfig meterRead(String meter, int index) {
         List<String> lines = cmd("meter_get_rates " + meter + " " + index);
         if (lines.isEmpty()) {
             return null;
@@ -223,11 +223,11 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
             rate[i] = Double.parseDouble(l.substring(l.indexOf("rate = ") + 7, l.indexOf(',')));
             burst[i] = Long.parseLong(l.substring(l.indexOf("size = ") + 7).strip());
         }
-        return new dev.innet.p4sim.control.MeterConfig(rate[0], burst[0], rate[1], burst[1]);
+        return new dev.innet.switchapi.MeterConfig(rate[0], burst[0], rate[1], burst[1]);
     }
 
     @Override
-    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.p4sim.control.MeterConfig config) {
+    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.switchapi.MeterConfig config) {
         cmd("p4sim_direct_meter_set " + table + " " + rates(config) + matchFields(match, priority));
     }
 

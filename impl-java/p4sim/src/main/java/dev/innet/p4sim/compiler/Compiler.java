@@ -1,8 +1,8 @@
 package dev.innet.p4sim.compiler;
 
-import dev.innet.p4sim.control.ControlException;
+import dev.innet.switchapi.ControlException;
 import dev.innet.p4sim.control.EntryEncoder;
-import dev.innet.p4sim.control.Match;
+import dev.innet.switchapi.Match;
 import dev.innet.p4sim.frontend.Ast;
 import dev.innet.p4sim.frontend.Ast.*;
 import dev.innet.p4sim.frontend.CheckedProgram;

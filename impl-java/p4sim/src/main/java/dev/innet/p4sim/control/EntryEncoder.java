@@ -1,5 +1,7 @@
 package dev.innet.p4sim.control;
 
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.Match;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.TableRuntime;
 import dev.innet.p4sim.runtime.TableRuntime.MatchKind;

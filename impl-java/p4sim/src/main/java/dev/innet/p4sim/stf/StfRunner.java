@@ -1,11 +1,11 @@
 package dev.innet.p4sim.stf;
 
-import dev.innet.p4sim.control.ControlException;
-import dev.innet.p4sim.control.CounterValue;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.MulticastBuilder;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.CounterValue;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.MulticastBuilder;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.p4sim.runtime.TableRuntime;
 import dev.innet.p4sim.v1model.P4Switch;
 import java.math.BigInteger;

@@ -1,15 +1,15 @@
 package dev.innet.p4sim.v1model;
 
 import dev.innet.p4sim.compiler.CompiledProgram;
-import dev.innet.p4sim.control.ControlException;
-import dev.innet.p4sim.control.CounterValue;
-import dev.innet.p4sim.control.Digest;
+import dev.innet.switchapi.ControlException;
+import dev.innet.switchapi.CounterValue;
+import dev.innet.switchapi.Digest;
 import dev.innet.p4sim.control.EntryEncoder;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.PacketIn;
-import dev.innet.p4sim.control.Replica;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.PacketIn;
+import dev.innet.switchapi.Replica;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.RegisterArray;
@@ -245,23 +245,23 @@ final class InProcessControl implements SwitchControl {
     }
 
     @Override
-    public void meterSet(String name, int index, dev.innet.p4sim.control.MeterConfig c) {
+    public void meterSet(String name, int index, dev.innet.switchapi.MeterConfig c) {
         dev.innet.p4sim.runtime.MeterArray m = meter(name);
         checkIndex("meter", m.name, m.size, index);
         m.state(index).configure(c.committedRate(), c.committedBurst(), c.peakRate(), c.peakBurst(), pipeline.nowMicros());
     }
 
     @Override
-    public dev.innet.p4sim.control.MeterConfig meterRead(String name, int index) {
+    public dev.innet.switchapi.MeterConfig meterRead(String name, int index) {
         dev.innet.p4sim.runtime.MeterArray m = meter(name);
         checkIndex("meter", m.name, m.size, index);
         dev.innet.p4sim.runtime.MeterState st = m.state(index);
-        return st.configured() ? new dev.innet.p4sim.control.MeterConfig(st.committedRate(), st.committedBurst(),
+        return st.configured() ? new dev.innet.switchapi.MeterConfig(st.committedRate(), st.committedBurst(),
                 st.peakRate(), st.peakBurst()) : null;
     }
 
     @Override
-    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.p4sim.control.MeterConfig c) {
+    public void directMeterSet(String table, List<Match> match, int priority, dev.innet.switchapi.MeterConfig c) {
         TableRuntime t = table(table);
         if (t.meterColorSlot < 0) {
             throw new ControlException("table " + t.name + " has no direct meter");

@@ -1,7 +1,7 @@
 package dev.innet.p4sim.v1model;
 
 import dev.innet.p4sim.compiler.CompiledProgram;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.SwitchControl;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class P4Switch {
         this.pipeline = new V1ModelPipeline(prog, config);
         this.control = new InProcessControl(prog, pipeline, frame -> {
             if (config.cpuPort() < 0) {
-                throw new dev.innet.p4sim.control.ControlException("this switch has no CPU port for packet-out");
+                throw new dev.innet.switchapi.ControlException("this switch has no CPU port for packet-out");
             }
             pipeline.process(config.cpuPort(), frame, 0, frame.length, currentSink);
         });
@@ -74,7 +74,7 @@ public final class P4Switch {
     public dev.innet.p4sim.runtime.TableRuntime tableRuntime(String name) {
         dev.innet.p4sim.runtime.TableRuntime t = prog.tables().get(name);
         if (t == null) {
-            throw new dev.innet.p4sim.control.ControlException("unknown table '" + name + "' (tables: " + prog.tables().keySet() + ")");
+            throw new dev.innet.switchapi.ControlException("unknown table '" + name + "' (tables: " + prog.tables().keySet() + ")");
         }
         return t;
     }

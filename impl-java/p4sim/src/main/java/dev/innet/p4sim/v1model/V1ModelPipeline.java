@@ -1,9 +1,9 @@
 package dev.innet.p4sim.v1model;
 
 import dev.innet.p4sim.compiler.CompiledProgram;
-import dev.innet.p4sim.control.Digest;
-import dev.innet.p4sim.control.PacketIn;
-import dev.innet.p4sim.control.Replica;
+import dev.innet.switchapi.Digest;
+import dev.innet.switchapi.PacketIn;
+import dev.innet.switchapi.Replica;
 import dev.innet.p4sim.runtime.ArchState;
 import dev.innet.p4sim.runtime.Frame;
 import java.util.ArrayDeque;

@@ -1,9 +1,9 @@
 package dev.innet.rack.check;
 
 import dev.innet.kv.store.StoredRecord;
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.rack.Rack;
 import dev.innet.rack.controller.CachedRecord;
 import dev.innet.rack.controller.ControllerHooks;

@@ -1,8 +1,8 @@
 package dev.innet.rack.switchos;
 
-import dev.innet.p4sim.control.EntrySpec;
-import dev.innet.p4sim.control.Match;
-import dev.innet.p4sim.control.SwitchControl;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.rack.CacheProgram;
 import dev.innet.rack.RackPorts;
 import dev.innet.wire.RackAddressing;

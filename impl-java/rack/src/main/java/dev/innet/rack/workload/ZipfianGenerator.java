@@ -1,5 +1,6 @@
 package dev.innet.rack.workload;
 
+import dev.innet.sim.Hashing;
 import dev.innet.sim.RandomSource;
 
 /**
@@ -61,15 +62,7 @@ public final class ZipfianGenerator {
 
     /** The item a rank maps to (the identity without scrambling): rank 0 is the most popular item. */
     public long itemOfRank(long rank) {
-        return scramble ? Math.floorMod(fnv64(rank), items) : rank;
+        return scramble ? Math.floorMod(Hashing.fnv1a64(rank), items) : rank;
     }
 
-    private static long fnv64(long v) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < 8; i++) {
-            h ^= (v >>> (8 * i)) & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
-    }
 }

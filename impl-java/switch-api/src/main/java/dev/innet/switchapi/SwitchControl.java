@@ -1,4 +1,4 @@
-package dev.innet.p4sim.control;
+package dev.innet.switchapi;
 
 import java.math.BigInteger;
 import java.util.List;

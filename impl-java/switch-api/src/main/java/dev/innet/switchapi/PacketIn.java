@@ -1,4 +1,4 @@
-package dev.innet.p4sim.control;
+package dev.innet.switchapi;
 
 /** A packet the data plane sent to the CPU port. */
 public record PacketIn(byte[] frame) { }

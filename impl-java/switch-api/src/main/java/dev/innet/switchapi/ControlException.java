@@ -1,4 +1,4 @@
-package dev.innet.p4sim.control;
+package dev.innet.switchapi;
 
 /** A rejected control-plane request. The switch state is unchanged when this is thrown. */
 public final class ControlException extends RuntimeException {

@@ -1,6 +1,6 @@
-package dev.innet.rack;
+package dev.innet.switchapi;
 
-import dev.innet.p4sim.control.SwitchControl;
+
 
 /**
  * The controller's connection to the switch's control plane. A switch crash loses every table and

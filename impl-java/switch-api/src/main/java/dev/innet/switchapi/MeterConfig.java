@@ -1,4 +1,4 @@
-package dev.innet.p4sim.control;
+package dev.innet.switchapi;
 
 /**
  * A two-rate three-color meter's configuration, in bmv2's units: rates in packets (or bytes) per

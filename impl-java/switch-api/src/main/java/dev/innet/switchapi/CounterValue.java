@@ -1,3 +1,3 @@
-package dev.innet.p4sim.control;
+package dev.innet.switchapi;
 
 public record CounterValue(long packets, long bytes) { }

@@ -40,8 +40,8 @@ public record CampaignSettings(int servers, int clients, int cacheCapacity, Work
                 chaosNanos, quietNanos, n, serverLinkFaults);
     }
 
-    public Rack.Builder rack(java.nio.file.Path root, CacheProgram program, long seed) {
-        return Rack.builder(root, seed).program(program).servers(servers).clients(clients).cacheCapacity(cacheCapacity)
+    public Rack.Builder rack(java.nio.file.Path root, dev.innet.protocol.Protocol protocol, long seed) {
+        return Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cacheCapacity)
                 .workload(workload).hotThreshold(hotThreshold).counterResetNanos(counterResetNanos)
                 .chaosNanos(chaosNanos).quietNanos(quietNanos).controlStepNanos(controlStepNanos)
                 .serverLinkFaults(serverLinkFaults);

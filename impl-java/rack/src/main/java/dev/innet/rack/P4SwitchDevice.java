@@ -1,6 +1,7 @@
 package dev.innet.rack;
 
 import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.protocol.RackPorts;
 import dev.innet.sim.device.SwitchDevice;
 import dev.innet.sim.device.SwitchOutput;
 import java.util.ArrayList;

@@ -1,23 +1,22 @@
 package dev.innet.rack;
 
-import dev.innet.kv.client.ClientConfig;
-import dev.innet.kv.server.ServerConfig;
-import dev.innet.kv.server.StorageServer;
-import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.p4sim.P4Sim;
-import dev.innet.switchapi.SwitchHandle;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
-import dev.innet.rack.controller.CacheController;
-import dev.innet.rack.controller.ControllerConfig;
-import dev.innet.rack.controller.ControllerHooks;
-import dev.innet.rack.controller.SeededBug;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.NodeCounters;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackPorts;
+import dev.innet.protocol.RackSpec;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
 import dev.innet.rack.ycsb.DriverClient;
-import dev.innet.kv.client.KvResult;
+import dev.innet.sim.Node;
 import dev.innet.sim.RandomSource;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.simulated.Channel;
 import dev.innet.sim.simulated.HostLink;
@@ -31,8 +30,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A rack in the deterministic simulator: one switch running a {@link CacheProgram} on p4sim, storage
- * servers, workload clients and the controller on the CPU port. Hosts: servers 1..S, clients after
+ * A rack in the deterministic simulator, for any registered {@link Protocol}: one switch running the
+ * protocol's P4 program on p4sim, the protocol's storage servers, workload clients using its client
+ * library, and its controller on the CPU port. The harness knows protocols only through that interface. Hosts: servers 1..S, clients after
  * them (port 64 skipped), controller 254. A run has two phases: chaos until {@code chaosNanos} (the
  * configured link faults), then heal and a quiet phase in which every client's last operation finishes.
  */
@@ -54,7 +54,7 @@ public final class Rack {
         this.stats = new WorkloadStats(b.statsBucketNanos);
         // p4/ is on the include path so a program variant kept elsewhere (a seeded bug under target/)
         // includes the same headers as the real program.
-        P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.program.sourceUnder(b.root),
+        P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.root.resolve(b.protocol.p4Program()),
                 List.of(b.root.resolve("p4")));
         RandomSource switchRandom = sim.random("p4sim");
         this.sw = sim.addSwitch("tor", () -> {
@@ -75,32 +75,19 @@ public final class Rack {
             host = nextCableableHost(host);
             clients.add(host);
         }
-        List<Integer> allHosts = new ArrayList<>(servers);
-        allHosts.addAll(clients);
-        allHosts.add(RackPorts.CONTROLLER_HOST);
-        // Servers may report a key again once the switch's counters were reset: a key evicted in one
-        // period can be hot again in the next.
-        ServerConfig serverConfig = new ServerConfig(servers, RackPorts.CONTROLLER_HOST,
-                dev.innet.wire.InnetMessage.MAX_VALUE_BYTES, 64, b.counterResetNanos);
-        RecordStoreOpener opener = b.rocksdb ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
+        RackSpec spec = new RackSpec(servers, clients, RackPorts.CONTROLLER_HOST, b.cacheCapacity, b.hotThreshold,
+                b.counterResetNanos, b.controlStepNanos, b.preload, b.clientTimeoutNanos, b.rocksdb);
+        RackNodes nodes = b.protocol.nodes(spec, handle);
         for (int s : servers) {
-            HostLink link = sim.addHost(s, () -> new StorageServer(serverConfig, opener, b.sequenceRule), sw,
-                    RackPorts.portOf(s));
+            HostLink link = sim.addHost(s, () -> nodes.server(s), sw, RackPorts.portOf(s));
             link.toSwitch().setFaults(b.serverLinkFaults);
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
-        ClientConfig clientConfig = new ClientConfig(servers, b.clientTimeoutNanos, 5, false, 40000);
         for (int c : clients) {
-            sim.addHost(c, b.driverClients ? () -> new DriverClient(clientConfig, history)
-                    : () -> new WorkloadClient(clientConfig, b.workload, b.chaosNanos, history, stats), sw,
-                    RackPorts.portOf(c));
+            sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
+                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
         }
-        ControllerConfig controllerConfig = new ControllerConfig(b.program, allHosts, servers, b.cacheCapacity,
-                b.controlStepNanos, 200_000, b.counterResetNanos, 8, 64, 1_000_000, b.hotThreshold, b.preload, clients,
-                b.snapshotPeriodNanos, b.bugs);
-        ControllerHooks hooks = b.hooks != null ? b.hooks.apply(this) : ControllerHooks.NONE;
-        sim.addHost(RackPorts.CONTROLLER_HOST, () -> new CacheController(controllerConfig, handle, hooks), sw,
-                RackPorts.CPU_PORT);
+        sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
     }
 
     /** The host after {@code host}, skipping 64 (the CPU port's number, see {@link RackPorts}). */
@@ -186,12 +173,24 @@ public final class Rack {
         return clients;
     }
 
-    public CacheController controller() {
-        return (CacheController) sim.node(RackPorts.CONTROLLER_HOST);
+    /** The controller node of the current incarnation (protocol tests cast it to their class). */
+    public Node controller() {
+        return sim.node(RackPorts.CONTROLLER_HOST);
     }
 
-    public StorageServer server(int host) {
-        return (StorageServer) sim.node(host);
+    /** The controller's counters by name ({@code evictions}, {@code admissions}, ...); empty if it counts nothing. */
+    public java.util.Map<String, Long> controllerCounters() {
+        return controller() instanceof NodeCounters c ? c.counters() : java.util.Map.of();
+    }
+
+    /** The server node on {@code host} (current incarnation). */
+    public Node server(int host) {
+        return sim.node(host);
+    }
+
+    /** A server's counter ({@code requests}, ...), 0 if it does not count it. */
+    public long serverCounter(int host, String name) {
+        return server(host) instanceof NodeCounters c ? c.counter(name) : 0;
     }
 
     /** All channels between the switch and the servers, both directions. */
@@ -204,11 +203,11 @@ public final class Rack {
         return out;
     }
 
-    /** Run parameters; defaults are a small FarReach rack with clean links. */
+    /** Run parameters; defaults are a small rack with clean links. The protocol must be given. */
     public static final class Builder {
         private final Path root;
         private final long seed;
-        private CacheProgram program = CacheProgram.FARREACH;
+        private Protocol protocol;
         private Path programSource;
         private int servers = 2;
         private int clients = 4;
@@ -219,7 +218,6 @@ public final class Rack {
         private long counterResetNanos = 10_000_000;
         private long statsBucketNanos = 1_000_000;
         private LinkFaults serverLinkFaults = LinkFaults.CLEAN;
-        private StorageServer.SequenceRule sequenceRule = StorageServer.SequenceRule.HONOUR;
         private boolean rocksdb;
         private Path durableRoot;
         private PrintStream out = System.out;
@@ -230,17 +228,15 @@ public final class Rack {
         private long controlStepNanos = 20_000;
         private List<byte[]> preload = List.of();
         private boolean driverClients;
-        private long snapshotPeriodNanos = ControllerConfig.DEFAULT_SNAPSHOT_PERIOD_NANOS;
-        private java.util.Set<SeededBug> bugs = java.util.Set.of();
-        private java.util.function.Function<Rack, ControllerHooks> hooks;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
             this.seed = seed;
         }
 
-        public Builder program(CacheProgram p) {
-            this.program = p;
+        /** The protocol to run (from the registry, or an instance configured by code that knows it). */
+        public Builder protocol(Protocol p) {
+            this.protocol = Objects.requireNonNull(p);
             return this;
         }
 
@@ -296,11 +292,6 @@ public final class Rack {
             return this;
         }
 
-        public Builder sequenceRule(StorageServer.SequenceRule r) {
-            this.sequenceRule = r;
-            return this;
-        }
-
         /** Servers keep records in RocksDB under the durable root (needed for server crash tests). */
         public Builder rocksdb(Path durableRootDirectory) {
             this.rocksdb = true;
@@ -310,24 +301,6 @@ public final class Rack {
 
         public Builder out(PrintStream p) {
             this.out = p;
-            return this;
-        }
-
-        /** Time between FarReach snapshots (default 10 s of simulated time; 0 = none). */
-        public Builder snapshotPeriodNanos(long n) {
-            this.snapshotPeriodNanos = n;
-            return this;
-        }
-
-        /** Seeded controller bugs, for tests that show a monitor catching them. */
-        public Builder bugs(java.util.Set<SeededBug> seeded) {
-            this.bugs = seeded;
-            return this;
-        }
-
-        /** Observers of the controller (runtime monitors), built once the rack exists. */
-        public Builder hooks(java.util.function.Function<Rack, ControllerHooks> h) {
-            this.hooks = h;
             return this;
         }
 
@@ -366,6 +339,9 @@ public final class Rack {
         }
 
         public Rack build() {
+            if (protocol == null) {
+                throw new IllegalStateException("a rack needs a protocol (Rack.Builder.protocol)");
+            }
             if (servers < 1 || clients < 1 || servers + clients + 1 > 253) {
                 throw new IllegalArgumentException("a rack has 1+ servers and 1+ clients, at most 252 hosts");
             }

@@ -3,7 +3,8 @@ package dev.innet.kv.client;
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
-import dev.innet.kv.SnapshotCoverage;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.KvResult;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
@@ -24,24 +25,18 @@ import java.util.function.Consumer;
  * <p>History identity: after an operation ends unknown (timeout) the recorder requires its successors
  * to use a new client id, as Jepsen does for a crashed process; the id is host * 1,000,000 +
  * incarnation * 10,000 + unknowns so far.
+ *
+ * <p>A protocol whose clients have more duties overrides {@link #onSwitchAnsweredWrite} and
+ * {@link #onControl}; FarReach's record preservation does.
  */
-public final class KvClient {
+public class KvClient implements KvClientLibrary {
     private static final long REQ_ID_COUNTER_MASK = 0x00ff_ffffL;
 
-    private final NodeContext ctx;
+    protected final NodeContext ctx;
     private final ClientConfig config;
     private final ConsistentHashRing ring;
     private final HistoryRecorder history;
 
-    /**
-     * FarReach record preservation (§3.4): the newest (value, seq) of every write the switch answered,
-     * kept until a snapshot covers it, so that a switch crash cannot lose it. Volatile on purpose: a
-     * client crash loses them, which is the protocol's documented limitation.
-     */
-    private final java.util.TreeMap<String, PreservedRecord> preserved = new java.util.TreeMap<>();
-
-    /** One preserved write: the record the switch holds for {@code key} after it answered the write. */
-    public record PreservedRecord(byte[] key, byte[] value, long seq, boolean deleted) {}
 
     private long nextRequest = 1;
     private int unknownOutcomes;
@@ -76,18 +71,22 @@ public final class KvClient {
         this.history = history;
     }
 
+    @Override
     public boolean busy() {
         return pending != null;
     }
 
+    @Override
     public void get(byte[] key, Consumer<KvResult> done) {
         start(OpKind.GET, KvOp.GET, key, new byte[0], done);
     }
 
+    @Override
     public void put(byte[] key, byte[] value, Consumer<KvResult> done) {
         start(OpKind.PUT, KvOp.PUT, key, value, done);
     }
 
+    @Override
     public void delete(byte[] key, Consumer<KvResult> done) {
         start(OpKind.DELETE, KvOp.DEL, key, new byte[0], done);
     }
@@ -126,6 +125,7 @@ public final class KvClient {
     }
 
     /** Offers a received frame; returns true if it was this client's reply (consumed). */
+    @Override
     public boolean onPacket(byte[] bytes) {
         InnetPacket packet;
         try {
@@ -154,7 +154,7 @@ public final class KvClient {
             default -> KvResult.Outcome.FAILED;
         };
         if (outcome == KvResult.Outcome.OK && fromSwitch && pending.kind != OpKind.GET) {
-            preserve(pending.request, reply.seq());
+            onSwitchAnsweredWrite(pending.request, reply.seq());
         }
         byte[] value = outcome == KvResult.Outcome.OK && pending.kind == OpKind.GET ? reply.value() : new byte[0];
         finish(new KvResult(outcome, value, reply.seq(), fromSwitch, reply.status(), pending.attempts));
@@ -162,6 +162,7 @@ public final class KvClient {
     }
 
     /** Offers a fired timer; returns true if it was this client's. */
+    @Override
     public boolean onTimer(long timerId) {
         if (pending == null || timerId != pending.timer) {
             return false;
@@ -175,50 +176,15 @@ public final class KvClient {
         return true;
     }
 
-    /** Keeps the newest switch-answered write per key (an older one is superseded by it). */
-    private void preserve(InnetMessage request, long seq) {
-        String k = java.util.HexFormat.of().formatHex(request.key());
-        PreservedRecord current = preserved.get(k);
-        if (current == null || current.seq() < seq) {
-            boolean deleted = request.op() == KvOp.DEL;
-            preserved.put(k, new PreservedRecord(request.key(), deleted ? new byte[0] : request.value(), seq, deleted));
-        }
-    }
+    /**
+     * A write the switch acknowledged itself (a write-back cache absorbed it), with the sequence number
+     * the switch gave it. Nothing to do for a write-through family member.
+     */
+    protected void onSwitchAnsweredWrite(InnetMessage request, long seq) {}
 
-    /** Control messages from the controller: snapshot notifications and recovery's collection round. */
-    private boolean onControl(InnetPacket packet) {
-        InnetMessage msg = packet.message();
-        switch (msg.op()) {
-            case KvOp.SNAPSHOT_DONE -> {
-                // (key, seq) entries: the snapshot, or a server after an eviction, holds this seq or newer
-                SnapshotCoverage.decode(msg.value(), (k, covered) -> {
-                    PreservedRecord p = preserved.get(k);
-                    if (p != null && p.seq() <= covered) {
-                        preserved.remove(k);
-                    }
-                });
-                return true;
-            }
-            case KvOp.PRESERVED_REQUEST -> {
-                for (PreservedRecord p : preserved.values()) {
-                    InnetMessage record = new InnetMessage(KvOp.PRESERVED_RECORD, p.deleted() ? KvOp.FLAG_DELETED : 0, 0,
-                            msg.reqId(), p.key(), p.seq(), new byte[0], p.value());
-                    ctx.network().send(packet.frame().reply(record.encode()));
-                }
-                InnetMessage end = new InnetMessage(KvOp.PRESERVED_END, 0, 0, msg.reqId(), new byte[InnetMessage.KEY_BYTES],
-                        preserved.size(), new byte[0], new byte[0]);
-                ctx.network().send(packet.frame().reply(end.encode()));
-                return true;
-            }
-            default -> {
-                return false;
-            }
-        }
-    }
-
-    /** The records this client currently preserves (for reports and tests). */
-    public java.util.List<PreservedRecord> preservedRecords() {
-        return java.util.List.copyOf(preserved.values());
+    /** A message on the control port (from the controller); returns true if this client consumed it. */
+    protected boolean onControl(InnetPacket packet) {
+        return false;
     }
 
     private void finish(KvResult result) {

@@ -7,13 +7,12 @@ public final class ServerStats {
     public long wrongPartition;
     public long badOp;
     public long staleWritesIgnored;
-    public long embeddedRecordsApplied;
     public long hotReports;
 
     @Override
     public String toString() {
         return "requests=" + requests + " malformed=" + malformed + " wrongPartition=" + wrongPartition + " badOp=" + badOp
-                + " staleIgnored=" + staleWritesIgnored + " embeddedApplied=" + embeddedRecordsApplied + " hotReports="
+                + " staleIgnored=" + staleWritesIgnored + " hotReports="
                 + hotReports;
     }
 }

@@ -4,39 +4,34 @@ import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.HotKeyTracker;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.PacketPrologue;
 import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.protocol.NodeCounters;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
-import dev.innet.wire.WireException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * A storage server of the key-value cache family: the same server behind nocache.p4, netcache.p4 and
- * farreach.p4. Pure event handling over the injected context; reply rules in docs/wire-format.md §3.
+ * The storage server of the key-value cache family: what nocache.p4, netcache.p4 and farreach.p4 all
+ * put behind the switch. Pure event handling over the injected context; reply rules in
+ * docs/wire-format.md §3. It serves reads, plain writes (arrival order) and writes the switch numbered
+ * (kept only if newer than what is stored, §3.3), reads the switch marks for caching, and reports keys
+ * the switch marked hot to the controller, once per period.
  *
- * <p>FarReach duties (§3.2-3.3): keep the record with the higher switch-assigned sequence number;
- * resolve a record embedded by the switch into a read against its own; store records the controller
- * evicts; report keys the switch marked hot to the controller, once per period.
+ * <p>A protocol adds its own operations by overriding {@link #handleProtocolOp} (client port) and
+ * {@link #handleControl} (control port); FarReach's record embedding and eviction stores do.
  */
-public final class StorageServer implements Node {
-
-    /** How the server orders numbered writes. Only tests that show a monitor catching a bug use IGNORE. */
-    public enum SequenceRule {
-        /** Keep the higher sequence number (the protocol). */
-        HONOUR,
-        /** Seeded bug: apply every write in arrival order, as if sequence numbers did not exist. */
-        IGNORE
-    }
-
+public class StorageServer implements Node, NodeCounters {
     private final ServerConfig config;
     private final RecordStoreOpener opener;
-    private final SequenceRule sequenceRule;
 
     private NodeContext ctx;
     private RecordStore store;
@@ -46,14 +41,9 @@ public final class StorageServer implements Node {
     private int myIp;
     private final ServerStats stats = new ServerStats();
 
-    public StorageServer(ServerConfig config, RecordStoreOpener opener, SequenceRule sequenceRule) {
+    public StorageServer(ServerConfig config, RecordStoreOpener opener) {
         this.config = config;
         this.opener = opener;
-        this.sequenceRule = sequenceRule;
-    }
-
-    public StorageServer(ServerConfig config, RecordStoreOpener opener) {
-        this(config, opener, SequenceRule.HONOUR);
     }
 
     @Override
@@ -82,20 +72,13 @@ public final class StorageServer implements Node {
 
     @Override
     public void onPacket(byte[] bytes) {
-        InnetPacket packet;
-        try {
-            packet = InnetPacket.decode(bytes);
-        } catch (WireException e) {
-            // Without a decodable header there is no request id to answer; count and drop (docs/wire-format.md).
-            stats.malformed++;
+        InnetPacket packet = PacketPrologue.decodeOrDrop(bytes, f -> f.dstIp() == myIp
+                && (f.dstPort() == KvOp.KV_PORT || f.dstPort() == KvOp.CONTROL_PORT), () -> stats.malformed++);
+        if (packet == null) {
             return;
         }
         UdpFrame frame = packet.frame();
         InnetMessage msg = packet.message();
-        if (frame.dstIp() != myIp || (frame.dstPort() != KvOp.KV_PORT && frame.dstPort() != KvOp.CONTROL_PORT)) {
-            stats.malformed++;
-            return; // not addressed to us: a switch program bug or stray traffic; never answer it
-        }
         stats.requests++;
         InnetMessage reply = frame.dstPort() == KvOp.KV_PORT ? handleKv(msg) : handleControl(msg);
         if (reply != null) {
@@ -117,36 +100,31 @@ public final class StorageServer implements Node {
             case KvOp.GET_FOR_CACHE -> readReply(msg, KvOp.GET_FOR_CACHE_REPLY);
             case KvOp.PUT, KvOp.PUT_SEQ -> write(msg, KvOp.PUT_REPLY);
             case KvOp.DEL, KvOp.DEL_SEQ -> write(msg, KvOp.DEL_REPLY);
-            case KvOp.GET_EMBED -> {
-                // Record embedding (§3.3): the switch's record may be newer than ours (a write it absorbed
-                // before eviction started); keep whichever is newer, then answer from the result.
-                if (applyRecord(msg.key(), StoredRecord.carriedBy(msg)) == RecordStore.Applied.STORED) {
-                    stats.embeddedRecordsApplied++;
-                }
-                yield readReply(msg, KvOp.GET_REPLY);
-            }
-            default -> {
-                stats.badOp++;
-                yield error(msg, KvStatus.BAD_OP);
-            }
+            default -> handleProtocolOp(msg);
         };
     }
 
-    private InnetMessage handleControl(InnetMessage msg) {
-        return switch (msg.op()) {
-            case KvOp.EVICT_STORE, KvOp.RECOVER_STORE -> {
-                if (!ownsKey(msg.key())) {
-                    stats.wrongPartition++;
-                    yield error(msg, KvStatus.WRONG_PARTITION);
-                }
-                applyRecord(msg.key(), StoredRecord.carriedBy(msg));
-                yield msg.reply(KvStatus.OK, msg.seq(), new byte[0]);
-            }
-            default -> {
-                stats.badOp++;
-                yield error(msg, KvStatus.BAD_OP);
-            }
-        };
+    /**
+     * A client-port request that is none of the family's common operations, for a key this server owns.
+     * The default answers BAD_OP; protocols with more operations override it.
+     */
+    protected InnetMessage handleProtocolOp(InnetMessage msg) {
+        return badOp(msg);
+    }
+
+    /** A request on the control port. The default answers BAD_OP; protocols with control messages override it. */
+    protected InnetMessage handleControl(InnetMessage msg) {
+        return badOp(msg);
+    }
+
+    /** How records the switch or the controller numbered are ordered: by sequence number (§3.3). */
+    protected RecordStore.Ordering numberedOrdering() {
+        return RecordStore.Ordering.BY_SEQUENCE;
+    }
+
+    protected final InnetMessage badOp(InnetMessage msg) {
+        stats.badOp++;
+        return error(msg, KvStatus.BAD_OP);
     }
 
     private InnetMessage write(InnetMessage msg, int replyOp) {
@@ -156,7 +134,7 @@ public final class StorageServer implements Node {
         }
         StoredRecord record = delete ? StoredRecord.tombstone(msg.seq()) : StoredRecord.value(msg.value(), msg.seq());
         boolean numbered = msg.op() == KvOp.PUT_SEQ || msg.op() == KvOp.DEL_SEQ;
-        RecordStore.Applied applied = numbered ? applyRecord(msg.key(), record)
+        RecordStore.Applied applied = numbered ? applyNumbered(msg.key(), record)
                 : store.apply(msg.key(), record, RecordStore.Ordering.ARRIVAL);
         if (applied == RecordStore.Applied.STALE_IGNORED) {
             stats.staleWritesIgnored++;
@@ -164,7 +142,8 @@ public final class StorageServer implements Node {
         return new InnetMessage(replyOp, 0, KvStatus.OK, msg.reqId(), msg.key(), msg.seq(), new byte[0], new byte[0]);
     }
 
-    private InnetMessage readReply(InnetMessage msg, int replyOp) {
+    /** The reply to a read of {@code msg}'s key: the stored record, or NOT_FOUND. */
+    protected final InnetMessage readReply(InnetMessage msg, int replyOp) {
         Optional<StoredRecord> stored = store.get(msg.key());
         if (stored.isEmpty()) {
             return new InnetMessage(replyOp, 0, KvStatus.NOT_FOUND, msg.reqId(), msg.key(), 0, new byte[0], new byte[0]);
@@ -175,10 +154,9 @@ public final class StorageServer implements Node {
         return new InnetMessage(replyOp, flags, status, msg.reqId(), msg.key(), r.seq(), new byte[0], r.value());
     }
 
-    /** Applies a record the switch or controller numbered (ordered by sequence number, §3.3). */
-    private RecordStore.Applied applyRecord(byte[] key, StoredRecord record) {
-        return store.apply(key, record,
-                sequenceRule == SequenceRule.HONOUR ? RecordStore.Ordering.BY_SEQUENCE : RecordStore.Ordering.ARRIVAL);
+    /** Applies a record the switch or controller numbered, ordered by {@link #numberedOrdering()}. */
+    protected final RecordStore.Applied applyNumbered(byte[] key, StoredRecord record) {
+        return store.apply(key, record, numberedOrdering());
     }
 
     /**
@@ -207,11 +185,17 @@ public final class StorageServer implements Node {
                 myIp, RackAddressing.hostIp(controller), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT, report.encode()));
     }
 
-    private boolean ownsKey(byte[] key) {
+    protected final boolean ownsKey(byte[] key) {
         return ring.ownerOf(key) == ctx.hostNumber();
     }
 
-    private static InnetMessage error(InnetMessage msg, int status) {
+    /** A WRONG_PARTITION reply, counted: the request reached a server that does not own its key. */
+    protected final InnetMessage wrongPartition(InnetMessage msg) {
+        stats.wrongPartition++;
+        return error(msg, KvStatus.WRONG_PARTITION);
+    }
+
+    protected static InnetMessage error(InnetMessage msg, int status) {
         return new InnetMessage(msg.op() | InnetMessage.REPLY_BIT, 0, status, msg.reqId(), msg.key(), 0, new byte[0],
                 new byte[0]);
     }
@@ -219,6 +203,16 @@ public final class StorageServer implements Node {
     /** For tests and reports: this incarnation's counters. */
     public ServerStats stats() {
         return stats;
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> c = new TreeMap<>();
+        c.put("requests", stats.requests);
+        c.put("malformed", stats.malformed);
+        c.put("staleWritesIgnored", stats.staleWritesIgnored);
+        c.put("hotReports", stats.hotReports);
+        return c;
     }
 
     /** For tests: the stored record of a key, read directly. */

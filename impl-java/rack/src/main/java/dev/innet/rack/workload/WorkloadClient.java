@@ -1,8 +1,8 @@
 package dev.innet.rack.workload;
 
-import dev.innet.kv.client.ClientConfig;
-import dev.innet.kv.client.KvClient;
-import dev.innet.kv.client.KvResult;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.RackNodes;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.RandomSource;
@@ -12,27 +12,27 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A closed-loop client host: one operation at a time from its {@link Workload} until {@code stopNanos},
+ * A closed-loop client host, for any protocol (it uses the protocol's client library): one operation at a time from its {@link Workload} until {@code stopNanos},
  * recorded in the run's history. Counts what it saw for the run's report.
  */
 public final class WorkloadClient implements Node {
-    private final ClientConfig clientConfig;
+    private final RackNodes protocolNodes;
     private final Workload workload;
     private final long stopNanos;
     private final HistoryRecorder history;
     private final WorkloadStats stats;
 
     private NodeContext ctx;
-    private KvClient client;
+    private KvClientLibrary client;
     private RandomSource random;
     private ZipfianGenerator keys;
     private long nextTimer = -1;
     private long written;
 
     /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
-    public WorkloadClient(ClientConfig clientConfig, Workload workload, long stopNanos, HistoryRecorder history,
+    public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
             WorkloadStats stats) {
-        this.clientConfig = clientConfig;
+        this.protocolNodes = protocolNodes;
         this.workload = workload;
         this.stopNanos = stopNanos;
         this.history = history;
@@ -46,7 +46,7 @@ public final class WorkloadClient implements Node {
     @Override
     public void onStart(NodeContext context) {
         this.ctx = context;
-        this.client = new KvClient(context, clientConfig, history);
+        this.client = protocolNodes.client(context, history);
         this.random = context.random().fork("workload");
         this.keys = new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
         nextTimer = ctx.timers().schedule(0);

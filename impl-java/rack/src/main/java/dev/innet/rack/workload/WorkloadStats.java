@@ -1,6 +1,6 @@
 package dev.innet.rack.workload;
 
-import dev.innet.kv.client.KvResult;
+import dev.innet.protocol.KvResult;
 import java.util.TreeMap;
 
 /** Operation counts of a run, with completions per time bucket for throughput-over-time plots. */

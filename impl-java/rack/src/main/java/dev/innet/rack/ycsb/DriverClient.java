@@ -1,8 +1,8 @@
 package dev.innet.rack.ycsb;
 
-import dev.innet.kv.client.ClientConfig;
-import dev.innet.kv.client.KvClient;
-import dev.innet.kv.client.KvResult;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.RackNodes;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
@@ -16,18 +16,18 @@ import java.util.function.Consumer;
 public final class DriverClient implements Node {
     public enum Kind { GET, PUT, DELETE }
 
-    private final ClientConfig config;
+    private final RackNodes protocolNodes;
     private final HistoryRecorder history;
-    private KvClient client;
+    private KvClientLibrary client;
 
-    public DriverClient(ClientConfig config, HistoryRecorder history) {
-        this.config = config;
+    public DriverClient(RackNodes protocolNodes, HistoryRecorder history) {
+        this.protocolNodes = protocolNodes;
         this.history = history;
     }
 
     @Override
     public void onStart(NodeContext ctx) {
-        client = new KvClient(ctx, config, history);
+        client = protocolNodes.client(ctx, history);
     }
 
     @Override

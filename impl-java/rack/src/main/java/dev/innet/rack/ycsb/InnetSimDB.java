@@ -1,13 +1,12 @@
 package dev.innet.rack.ycsb;
 
-import dev.innet.kv.client.KvResult;
-import dev.innet.rack.CacheProgram;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.Rack;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -45,7 +44,7 @@ public final class InnetSimDB extends DB {
             if (rack == null) {
                 rack = Rack.builder(Path.of(p.getProperty("innet.root", ".")).toAbsolutePath().normalize(),
                         Long.parseLong(p.getProperty("innet.seed", "1")))
-                        .program(CacheProgram.valueOf(p.getProperty("innet.program", "farreach").toUpperCase(Locale.ROOT)))
+                        .protocol(protocolOf(p.getProperty("innet.program", "farreach")))
                         .servers(Integer.parseInt(p.getProperty("innet.servers", "4")))
                         .clients(Integer.parseInt(p.getProperty("innet.clients", "8")))
                         .cacheCapacity(Integer.parseInt(p.getProperty("innet.cache", "1000")))
@@ -57,6 +56,14 @@ public final class InnetSimDB extends DB {
                 throw new DBException("more YCSB threads than innet.clients client hosts");
             }
             clientHost = rack.clients().get(nextClient++);
+        }
+    }
+
+    private static dev.innet.protocol.Protocol protocolOf(String name) throws DBException {
+        try {
+            return ProtocolRegistry.byName(name);
+        } catch (IllegalArgumentException e) {
+            throw new DBException("innet.program: " + e.getMessage());
         }
     }
 

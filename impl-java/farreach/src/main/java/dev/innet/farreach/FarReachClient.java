@@ -1,0 +1,77 @@
+package dev.innet.farreach;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.client.KvClient;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * FarReach's client library: the family's client plus record preservation (§3.4). The newest (value,
+ * seq) of every write the switch answered is kept until a snapshot (or an eviction's server store)
+ * covers it, so that a switch crash cannot lose it; recovery collects these records. Volatile on
+ * purpose: a client crash loses them, which is the protocol's documented limitation.
+ */
+public final class FarReachClient extends KvClient {
+    private final TreeMap<String, PreservedRecord> preserved = new TreeMap<>();
+
+    /** One preserved write: the record the switch holds for {@code key} after it answered the write. */
+    public record PreservedRecord(byte[] key, byte[] value, long seq, boolean deleted) {}
+
+    public FarReachClient(NodeContext ctx, ClientConfig config, HistoryRecorder history) {
+        super(ctx, config, history);
+    }
+
+    /** Keeps the newest switch-answered write per key (an older one is superseded by it). */
+    @Override
+    protected void onSwitchAnsweredWrite(InnetMessage request, long seq) {
+        String k = HexFormat.of().formatHex(request.key());
+        PreservedRecord current = preserved.get(k);
+        if (current == null || current.seq() < seq) {
+            boolean deleted = request.op() == KvOp.DEL;
+            preserved.put(k, new PreservedRecord(request.key(), deleted ? new byte[0] : request.value(), seq, deleted));
+        }
+    }
+
+    /** Snapshot notifications and recovery's collection round. */
+    @Override
+    protected boolean onControl(InnetPacket packet) {
+        InnetMessage msg = packet.message();
+        switch (msg.op()) {
+            case KvOp.SNAPSHOT_DONE -> {
+                // (key, seq) entries: the snapshot, or a server after an eviction, holds this seq or newer
+                SnapshotCoverage.decode(msg.value(), (k, covered) -> {
+                    PreservedRecord p = preserved.get(k);
+                    if (p != null && p.seq() <= covered) {
+                        preserved.remove(k);
+                    }
+                });
+                return true;
+            }
+            case KvOp.PRESERVED_REQUEST -> {
+                for (PreservedRecord p : preserved.values()) {
+                    InnetMessage record = new InnetMessage(KvOp.PRESERVED_RECORD, p.deleted() ? KvOp.FLAG_DELETED : 0, 0,
+                            msg.reqId(), p.key(), p.seq(), new byte[0], p.value());
+                    ctx.network().send(packet.frame().reply(record.encode()));
+                }
+                InnetMessage end = new InnetMessage(KvOp.PRESERVED_END, 0, 0, msg.reqId(), new byte[InnetMessage.KEY_BYTES],
+                        preserved.size(), new byte[0], new byte[0]);
+                ctx.network().send(packet.frame().reply(end.encode()));
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** The records this client currently preserves (for reports and tests). */
+    public List<PreservedRecord> preservedRecords() {
+        return List.copyOf(preserved.values());
+    }
+}

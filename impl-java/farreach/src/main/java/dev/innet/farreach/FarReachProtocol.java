@@ -1,0 +1,126 @@
+package dev.innet.farreach;
+
+import dev.innet.farreach.controller.ControllerHooks;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+import java.util.function.Function;
+
+/**
+ * FarReach as the harness runs it: p4/farreach.p4 on the switch, {@link FarReachServer}s,
+ * {@link FarReachController}, {@link FarReachClient}. Its own settings (snapshot period, monitors'
+ * hooks) and the node factories are set with {@code with...}; tests use the factories to inject a
+ * seeded bug as a test-only subclass of a server or a controller procedure.
+ */
+public final class FarReachProtocol implements Protocol {
+    /** Builds a server node (tests substitute a subclass). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        Node create(ServerConfig config, RecordStoreOpener opener);
+    }
+
+    /** Builds a controller node (tests substitute a subclass whose procedure factories break a rule). */
+    @FunctionalInterface
+    public interface ControllerFactory {
+        Node create(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle, ControllerHooks hooks);
+    }
+
+    private final FarReachSettings settings;
+    private final Function<SwitchHandle, ControllerHooks> hooks;
+    private final ServerFactory servers;
+    private final ControllerFactory controllers;
+
+    /** The registry's instance: defaults everywhere. */
+    public FarReachProtocol() {
+        this(FarReachSettings.DEFAULTS, h -> ControllerHooks.NONE, FarReachServer::new, FarReachController::new);
+    }
+
+    private FarReachProtocol(FarReachSettings settings, Function<SwitchHandle, ControllerHooks> hooks,
+            ServerFactory servers, ControllerFactory controllers) {
+        this.settings = settings;
+        this.hooks = hooks;
+        this.servers = servers;
+        this.controllers = controllers;
+    }
+
+    /** Time between crash-consistent snapshots (default 10 s of simulated time; 0 = none). */
+    public FarReachProtocol withSnapshotPeriodNanos(long n) {
+        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers);
+    }
+
+    /**
+     * Observers of the controller (runtime monitors), built once per rack run from the controller's
+     * connection to the switch, which they may read as outside observers.
+     */
+    public FarReachProtocol withHooks(Function<SwitchHandle, ControllerHooks> h) {
+        return new FarReachProtocol(settings, h, servers, controllers);
+    }
+
+    public FarReachProtocol withServers(ServerFactory f) {
+        return new FarReachProtocol(settings, hooks, f, controllers);
+    }
+
+    public FarReachProtocol withControllers(ControllerFactory f) {
+        return new FarReachProtocol(settings, hooks, servers, f);
+    }
+
+    @Override
+    public String name() {
+        return "farreach";
+    }
+
+    @Override
+    public String summary() {
+        return "FarReach write-back cache: non-blocking admission, available eviction, snapshots, zero-loss recovery";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/farreach.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return true;
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
+        // Servers may report a key again once the switch's counters were reset: a key evicted in one
+        // period can be hot again in the next.
+        ServerConfig serverConfig = new ServerConfig(rack.servers(), rack.controllerHost(), InnetMessage.MAX_VALUE_BYTES,
+                64, rack.counterResetNanos());
+        RecordStoreOpener opener = rack.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
+        ClientConfig clientConfig = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false, 40000);
+        CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);
+        ControllerHooks observers = hooks.apply(switchHandle);
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return servers.create(serverConfig, opener);
+            }
+
+            @Override
+            public Node controller() {
+                return controllers.create(controllerConfig, settings, switchHandle, observers);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return new FarReachClient(context, clientConfig, history);
+            }
+        };
+    }
+}

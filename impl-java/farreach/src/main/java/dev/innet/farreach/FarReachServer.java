@@ -1,0 +1,61 @@
+package dev.innet.farreach;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.store.RecordStore;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.wire.InnetMessage;
+import java.util.Map;
+
+/**
+ * FarReach's storage server (§3.2-3.3): the family's server (numbered writes keep the higher sequence
+ * number) plus FarReach's duties: resolve a record the switch embedded into a read against its own
+ * (record embedding), and store records the controller evicts or replays in recovery.
+ */
+public class FarReachServer extends StorageServer {
+    private long embeddedRecordsApplied;
+
+    public FarReachServer(ServerConfig config, RecordStoreOpener opener) {
+        super(config, opener);
+    }
+
+    @Override
+    protected InnetMessage handleProtocolOp(InnetMessage msg) {
+        if (msg.op() != KvOp.GET_EMBED) {
+            return badOp(msg);
+        }
+        // Record embedding (§3.3): the switch's record may be newer than ours (a write it absorbed before
+        // eviction started); keep whichever is newer, then answer from the result.
+        if (applyNumbered(msg.key(), StoredRecord.carriedBy(msg)) == RecordStore.Applied.STORED) {
+            embeddedRecordsApplied++;
+        }
+        return readReply(msg, KvOp.GET_REPLY);
+    }
+
+    @Override
+    protected InnetMessage handleControl(InnetMessage msg) {
+        if (msg.op() != KvOp.EVICT_STORE && msg.op() != KvOp.RECOVER_STORE) {
+            return badOp(msg);
+        }
+        if (!ownsKey(msg.key())) {
+            return wrongPartition(msg);
+        }
+        applyNumbered(msg.key(), StoredRecord.carriedBy(msg));
+        return msg.reply(KvStatus.OK, msg.seq(), new byte[0]);
+    }
+
+    /** Embedded records that were newer than the server's own (for reports and tests). */
+    public long embeddedRecordsApplied() {
+        return embeddedRecordsApplied;
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> c = super.counters();
+        c.put("embeddedRecordsApplied", embeddedRecordsApplied);
+        return c;
+    }
+}

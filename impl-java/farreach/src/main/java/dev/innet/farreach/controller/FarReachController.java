@@ -1,0 +1,251 @@
+package dev.innet.farreach.controller;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.kv.cache.CacheController;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.sim.NodeContext;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * FarReach's controller and switch OS (§3.2-3.4): the cache controller's loop with FarReach's
+ * procedures, one file each, named after the spec's actions (specs/farreach/FarReach.tla; the mapping
+ * is {@link dev.innet.farreach.spec.SpecMapping}): {@link Admit}, {@link Evict}, {@link Snap},
+ * {@link Recover}, and {@link Relearn} after a controller restart. It also keeps what spans procedures:
+ * the last snapshot (durably), the originals the switch reports during a snapshot, and the records
+ * evicted since the last snapshot.
+ *
+ * <p>The procedure factories ({@link #newRecover}, {@link #newSnap}, ...) are where tests inject a
+ * seeded bug: a test subclass returns a procedure subclass that breaks one rule. Production code has
+ * no bug switches.
+ */
+public class FarReachController extends CacheController {
+    private static final String DURABLE_SNAPSHOT = "snapshot";
+
+    private final FarReachSettings settings;
+    private final ControllerHooks hooks;
+    private final FarReachStats stats;
+
+    private SnapshotCodec.Snapshot lastSnapshot;
+    private long snapshotTimer;
+    private boolean snapshotDue;
+    /** The epoch of the snapshot in progress, 0 when none. */
+    private long snapshotInProgress;
+    private final Map<String, CachedRecord> originals = new HashMap<>();
+    private final TreeMap<String, CachedRecord> evictedSinceSnapshot = new TreeMap<>();
+    private long recoveryRound;
+    private Evict retryingEviction;
+    private long evictRetryTimer;
+
+    public FarReachController(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle,
+            ControllerHooks hooks) {
+        this(config, settings, handle, hooks, new FarReachStats());
+    }
+
+    private FarReachController(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle,
+            ControllerHooks hooks, FarReachStats stats) {
+        super(config, handle, stats);
+        this.settings = settings;
+        this.hooks = hooks;
+        this.stats = stats;
+    }
+
+    // ------------------------------------------------------------------ procedure factories (test seams)
+
+    protected Admit newAdmit(int index, InnetMessage report) {
+        return new Admit(this, index, report);
+    }
+
+    protected Evict newEvict(int index, byte[] key, boolean resumeAtStore) {
+        return new Evict(this, index, key, resumeAtStore);
+    }
+
+    protected Snap newSnap() {
+        return new Snap(this);
+    }
+
+    protected Recover newRecover(boolean resumeAtCollection) {
+        return new Recover(this, resumeAtCollection);
+    }
+
+    // ------------------------------------------------------------------ the loop's extension points
+
+    @Override
+    protected void onStarted(NodeContext context) {
+        this.lastSnapshot = context.durable().get(DURABLE_SNAPSHOT).map(SnapshotCodec::decode).orElse(null);
+        if (snapshots()) {
+            snapshotTimer = context.timers().schedule(settings.snapshotPeriodNanos());
+        }
+    }
+
+    private boolean snapshots() {
+        return settings.snapshotPeriodNanos() > 0;
+    }
+
+    @Override
+    protected ControlProcedure admission(int index, InnetMessage report) {
+        return newAdmit(index, report);
+    }
+
+    @Override
+    protected ControlProcedure eviction(int index, byte[] key) {
+        return newEvict(index, key, false);
+    }
+
+    /** A restarted switch (not the first bring-up) is recovered with zero loss before clients are served. */
+    @Override
+    protected ControlProcedure freshSwitchProcedure(SwitchControl control, long bringUp) {
+        return bringUp > 1 ? newRecover(false) : null;
+    }
+
+    @Override
+    protected void programFreshSwitch(SwitchControl control) {
+        super.programFreshSwitch(control);
+        control.cloneSessionSet(FarReachControlNames.CPU_CLONE_SESSION, dev.innet.protocol.RackPorts.CPU_PORT);
+    }
+
+    @Override
+    protected void relearn(SwitchControl control, boolean afterControllerRestart) {
+        new Relearn(this).run(control, afterControllerRestart);
+    }
+
+    @Override
+    protected ControlProcedure nextProtocolProcedure() {
+        if (snapshotDue && snapshots()) {
+            snapshotDue = false;
+            return newSnap();
+        }
+        return null;
+    }
+
+    @Override
+    protected boolean protocolWorkPending() {
+        return snapshotDue;
+    }
+
+    @Override
+    protected boolean onProtocolMessage(InnetMessage msg) {
+        if (msg.op() != KvOp.SNAPSHOT_ORIGINAL) {
+            return false;
+        }
+        // §3.4 Figure 6 (2): the record as it was at the snapshot point, before its first change.
+        stats.snapshotOriginals++;
+        if (snapshotInProgress != 0) { // else a late report of an abandoned snapshot
+            CachedRecord original = new CachedRecord(msg.key(), StoredRecord.carriedBy(msg));
+            originals.putIfAbsent(original.keyHex(), original);
+        }
+        return true;
+    }
+
+    @Override
+    protected void onProtocolTimer(long timerId) {
+        if (timerId == evictRetryTimer && retryingEviction != null && currentTask() == retryingEviction) {
+            retryingEviction.retransmit();
+        } else if (timerId == snapshotTimer) {
+            snapshotDue = true;
+            snapshotTimer = ctx.timers().schedule(settings.snapshotPeriodNanos());
+        }
+    }
+
+    @Override
+    protected void procedureStarted(String procedure, long nowNanos) {
+        hooks.procedureStarted(procedure, nowNanos);
+    }
+
+    // ------------------------------------------------------------------ state the procedures share
+
+    FarReachSettings settings() {
+        return settings;
+    }
+
+    ControllerHooks hooks() {
+        return hooks;
+    }
+
+    /** This controller's counters, FarReach's included. */
+    public FarReachStats stats() {
+        return stats;
+    }
+
+    CacheControllerConfig config() {
+        return config;
+    }
+
+    SnapshotCodec.Snapshot lastSnapshot() {
+        return lastSnapshot;
+    }
+
+    void snapshotCompleted(SnapshotCodec.Snapshot snapshot) {
+        lastSnapshot = snapshot;
+        ctx.durable().put(DURABLE_SNAPSHOT, SnapshotCodec.encode(snapshot));
+        ctx.durable().sync();
+        snapshotInProgress = 0;
+    }
+
+    void snapshotStarted(long epoch) {
+        originals.clear();
+        snapshotInProgress = epoch;
+    }
+
+    void snapshotAbandoned() {
+        snapshotInProgress = 0;
+    }
+
+    Map<String, CachedRecord> originals() {
+        return originals;
+    }
+
+    TreeMap<String, CachedRecord> evictedSinceSnapshot() {
+        return evictedSinceSnapshot;
+    }
+
+    long nextRecoveryRound() {
+        return ++recoveryRound;
+    }
+
+    void scheduleEvictRetry(Evict eviction) {
+        retryingEviction = eviction;
+        evictRetryTimer = ctx.timers().schedule(settings.evictRetryNanos());
+    }
+
+    void cancelEvictRetry() {
+        ctx.timers().cancel(evictRetryTimer);
+        retryingEviction = null;
+    }
+
+    /** The record in slot {@code index} as the switch holds it. */
+    static StoredRecord readRecord(SwitchControl c, int index) {
+        long seq = c.registerRead(dev.innet.kv.cache.CacheControlNames.RECORD_SEQ, index).longValue();
+        if (c.registerRead(FarReachControlNames.RECORD_DELETED, index).signum() != 0) {
+            return StoredRecord.tombstone(seq);
+        }
+        return StoredRecord.value(dev.innet.kv.cache.CacheRegisters.readValue(c, index), seq);
+    }
+
+    /** Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission). */
+    void admitNow(SwitchControl c, CachedRecord r) {
+        admitAtOnce(c, new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
+                r.record().deleted() ? KvStatus.NOT_FOUND : KvStatus.OK, 0, r.key(), r.seq(), new byte[0],
+                r.record().value()));
+    }
+
+    /** Called by recovery before it programs the switch. */
+    void programRecoveredSwitch(SwitchControl c) {
+        programFreshSwitch(c);
+    }
+
+    void queueResumed(ControlProcedure p) {
+        resumed.add(p);
+    }
+
+    void clearResumed() {
+        resumed.clear();
+    }
+}

@@ -1,0 +1,197 @@
+package dev.innet.farreach.controller;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.UdpFrame;
+import java.math.BigInteger;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Zero-loss recovery of a restarted switch, §3.4; the spec's {@code Recover}: gate client requests,
+ * give this switch incarnation a sequence-number base above every number used before, install
+ * forwarding, collect every client's preserved records, replay the newest record per key to its server
+ * (servers keep it only if newer), re-admit the snapshot's records as outdated, and open the gate.
+ */
+public class Recover implements ControlProcedure {
+    private static final long WAIT_NANOS = 5_000_000;
+    private static final long RESEND_NANOS = 1_000_000;
+
+    protected final FarReachController controller;
+    private int stage;
+    private long started;
+    private long round;
+    private long nextResend;
+    private long deadline;
+    private final Map<Integer, Long> announced = new TreeMap<>();
+    private final Map<Integer, Integer> received = new TreeMap<>();
+    private final TreeMap<String, CachedRecord> newest = new TreeMap<>();
+    private final TreeMap<Long, UdpFrame> unacknowledged = new TreeMap<>();
+    private int replayed;
+
+    /** @param resumeAtCollection the previous controller crashed during a recovery: the gate is already closed */
+    protected Recover(FarReachController controller, boolean resumeAtCollection) {
+        this.controller = controller;
+        this.stage = resumeAtCollection ? 1 : 0;
+    }
+
+    @Override
+    public boolean step(SwitchControl c) {
+        long now = controller.context().clock().nowNanos();
+        switch (stage) {
+            case 0 -> {
+                // The gate first: a restarted switch forwards nothing until routes exist, so no client
+                // request can slip through before it.
+                c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ONE);
+                raiseSequenceCounters(c, sequenceBase());
+                controller.programRecoveredSwitch(c);
+                stage = 1;
+            }
+            case 1 -> {
+                started = now;
+                round = controller.nextRecoveryRound();
+                announced.clear();
+                received.clear();
+                newest.clear();
+                requestPreserved(now);
+                deadline = now + WAIT_NANOS;
+                stage = 2;
+            }
+            case 2 -> {
+                var clients = controller.config().clients();
+                boolean allAnswered = clients.stream()
+                        .allMatch(h -> announced.containsKey(h) && announced.get(h) == (long) received.getOrDefault(h, 0));
+                if (!allAnswered && now < deadline) {
+                    if (now >= nextResend) {
+                        requestPreserved(now);
+                    }
+                    return false;
+                }
+                // A client that never answers has crashed and lost its preserved records: the
+                // protocol's documented limitation (client and switch crashing together).
+                controller.stats().recoveryClientsMissing += clients.size() - announced.size();
+                SnapshotCodec.Snapshot last = controller.lastSnapshot();
+                if (last != null) {
+                    for (CachedRecord r : last.records()) {
+                        keepNewest(r);
+                    }
+                }
+                for (CachedRecord r : newest.values()) {
+                    long reqId = controller.nextRequestId();
+                    InnetMessage store = new InnetMessage(KvOp.RECOVER_STORE, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
+                            0, reqId, r.key(), r.seq(), new byte[0], r.record().value());
+                    UdpFrame f = controller.frameTo(controller.ring().ownerOf(r.key()), store);
+                    unacknowledged.put(reqId, f);
+                    controller.context().network().send(f);
+                }
+                replayed = newest.size();
+                nextResend = now + RESEND_NANOS;
+                stage = 3;
+            }
+            case 3 -> {
+                if (!unacknowledged.isEmpty()) {
+                    if (now >= nextResend) {
+                        unacknowledged.values().forEach(controller.context().network()::send);
+                        nextResend = now + RESEND_NANOS;
+                    }
+                    return false;
+                }
+                // re-admit the snapshot's records, outdated (reads stay conservative until refreshed)
+                int readmitted = 0;
+                SnapshotCodec.Snapshot last = controller.lastSnapshot();
+                if (last != null) {
+                    for (CachedRecord r : last.records()) {
+                        if (controller.directory().isFull() || controller.directory().contains(r.key())) {
+                            continue;
+                        }
+                        controller.admitNow(c, newest.getOrDefault(r.keyHex(), r));
+                        readmitted++;
+                    }
+                }
+                c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ZERO);
+                controller.stats().recoveries++;
+                int answered = announced.size();
+                controller.hooks().recovered(started, now, replayed, readmitted, answered);
+                controller.context().log("recovered in " + (now - started) + " ns: " + replayed + " records replayed, "
+                        + readmitted + " re-admitted, " + answered + "/" + controller.config().clients().size()
+                        + " clients answered");
+                return true;
+            }
+            default -> throw new IllegalStateException("recovery past its last stage");
+        }
+        return false;
+    }
+
+    /**
+     * Raises every sequence-number slot to at least {@code floor}: after a switch restart the counters
+     * start at 0, and writes numbered below what servers already store would be ignored as stale
+     * (docs/p4-programs.md, "After a switch (re)start").
+     */
+    protected void raiseSequenceCounters(SwitchControl c, long floor) {
+        c.registerWrite(FarReachControlNames.SEQ_COUNTER, 0, FarReachControlNames.SEQ_SLOTS - 1, BigInteger.valueOf(floor));
+    }
+
+    /**
+     * The sequence-number base of the current switch incarnation: incarnation g numbers from
+     * (g - 1) * 2^24, so every number a restarted switch assigns exceeds every number of earlier ones
+     * as long as no slot takes 2^24 writes in one incarnation (and at most 256 incarnations fit 32 bits).
+     */
+    private long sequenceBase() {
+        long bringUps = controller.bringUps();
+        if (bringUps > 256) {
+            throw new IllegalStateException("32-bit sequence numbers allow 256 switch incarnations");
+        }
+        return (bringUps - 1) << 24;
+    }
+
+    private void requestPreserved(long now) {
+        for (int client : controller.config().clients()) {
+            if (!announced.containsKey(client)) {
+                controller.sendControl(client, new InnetMessage(KvOp.PRESERVED_REQUEST, 0, 0, round,
+                        new byte[InnetMessage.KEY_BYTES], 0, new byte[0], new byte[0]));
+            }
+        }
+        nextResend = now + RESEND_NANOS;
+    }
+
+    private void keepNewest(CachedRecord r) {
+        CachedRecord current = newest.get(r.keyHex());
+        if (current == null || current.seq() < r.seq()) {
+            newest.put(r.keyHex(), r);
+        }
+    }
+
+    /** A record a client preserved: it competes with the snapshot's for the newest per key. */
+    protected void keepPreserved(CachedRecord r) {
+        keepNewest(r);
+    }
+
+    @Override
+    public boolean onReply(InnetMessage msg) {
+        switch (msg.op()) {
+            case KvOp.PRESERVED_RECORD -> {
+                if (msg.reqId() != round || stage != 2) {
+                    return msg.reqId() < round; // an older round's leftovers are consumed and ignored
+                }
+                received.merge(controller.lastSender(), 1, Integer::sum);
+                keepPreserved(new CachedRecord(msg.key(), StoredRecord.carriedBy(msg)));
+                return true;
+            }
+            case KvOp.PRESERVED_END -> {
+                if (msg.reqId() == round && stage == 2) {
+                    announced.put(controller.lastSender(), msg.seq());
+                }
+                return true;
+            }
+            case KvOp.RECOVER_STORE_REPLY -> {
+                return unacknowledged.remove(msg.reqId()) != null;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.innet.netcache;
+
+import dev.innet.kv.cache.CacheControlNames;
+import dev.innet.kv.cache.CacheRegisters;
+import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.switchapi.SwitchControl;
+import java.math.BigInteger;
+
+/**
+ * NetCache admission: install the key invalid, with sequence number 0; the next read of it fetches
+ * the server's value and validates it (docs/p4-programs.md §4, NC-2 and NC-8).
+ */
+final class Admit implements ControlProcedure {
+    private final NetCacheController controller;
+    private final int index;
+    private final byte[] key;
+    private int stage;
+
+    Admit(NetCacheController controller, int index, byte[] key) {
+        this.controller = controller;
+        this.index = index;
+        this.key = key;
+    }
+
+    @Override
+    public boolean step(SwitchControl c) {
+        switch (stage++) {
+            case 0 -> {
+                c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ZERO);
+                c.registerWrite(CacheControlNames.RECORD_SEQ, index, BigInteger.ZERO);
+                c.registerWrite(CacheControlNames.CACHED_FREQUENCY, index, BigInteger.ZERO);
+            }
+            case 1 -> {
+                c.addEntry(CacheRegisters.lookupEntry(key, index));
+                controller.admitted();
+                return true;
+            }
+            default -> throw new IllegalStateException("admission past its last stage");
+        }
+        return false;
+    }
+}

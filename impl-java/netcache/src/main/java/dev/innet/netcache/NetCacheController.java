@@ -1,0 +1,30 @@
+package dev.innet.netcache;
+
+import dev.innet.kv.cache.CacheController;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.CacheControllerStats;
+import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.cache.Removal;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+
+/**
+ * NetCache's controller and switch OS: the cache controller's loop, where an admission installs the key
+ * invalid ({@link Admit}) and an eviction simply removes it (the servers hold every value, so nothing
+ * is stored on the way out).
+ */
+public final class NetCacheController extends CacheController {
+    public NetCacheController(CacheControllerConfig config, SwitchHandle handle) {
+        super(config, handle, new CacheControllerStats());
+    }
+
+    @Override
+    protected ControlProcedure admission(int index, InnetMessage report) {
+        return new Admit(this, index, report.key());
+    }
+
+    @Override
+    protected ControlProcedure eviction(int index, byte[] key) {
+        return new Removal(this, index, key);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.innet.netcache;
+
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.client.KvClient;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+
+/** NetCache as the harness runs it: p4/netcache.p4, the family's storage servers and client, {@link NetCacheController}. */
+public final class NetCacheProtocol implements Protocol {
+    @Override
+    public String name() {
+        return "netcache";
+    }
+
+    @Override
+    public String summary() {
+        return "NetCache write-through cache (baseline): reads served from the switch, writes invalidate";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/netcache.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return true;
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
+        ServerConfig serverConfig = new ServerConfig(rack.servers(), rack.controllerHost(), InnetMessage.MAX_VALUE_BYTES,
+                64, rack.counterResetNanos());
+        RecordStoreOpener opener = rack.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
+        ClientConfig clientConfig = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false, 40000);
+        CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return new StorageServer(serverConfig, opener);
+            }
+
+            @Override
+            public Node controller() {
+                return new NetCacheController(controllerConfig, switchHandle);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return new KvClient(context, clientConfig, history);
+            }
+        };
+    }
+}

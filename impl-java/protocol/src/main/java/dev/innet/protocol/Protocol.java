@@ -1,0 +1,35 @@
+package dev.innet.protocol;
+
+import dev.innet.switchapi.SwitchHandle;
+
+/**
+ * One protocol of innet, as the harness sees it: a P4 program for the rack's switch and the nodes
+ * around it (storage servers, a controller with the switch OS, a client library). A protocol module
+ * implements this once and registers the implementation in
+ * {@code META-INF/services/dev.innet.protocol.Protocol}; the harness finds it through
+ * {@link ProtocolRegistry} and never names a protocol class (docs/adding-a-protocol.md).
+ *
+ * <p>Implementations are immutable values: a protocol's own settings (FarReach's snapshot period, a
+ * monitor's hooks) are set with its own {@code with...} methods by code that knows the protocol, and
+ * the registry's instance carries the defaults.
+ */
+public interface Protocol {
+    /** The name users type ({@code --program farreach}): lower case, unique in the registry. */
+    String name();
+
+    /** One line for listings: what the switch does in this protocol. */
+    String summary();
+
+    /** The switch's P4 program, relative to the repository root ({@code p4/farreach.p4}). */
+    String p4Program();
+
+    /** Whether the switch answers some client operations itself (a cache); reports show hit ratios then. */
+    boolean servesFromSwitch();
+
+    /**
+     * The nodes of one rack run. Called once per run; the returned object then builds a fresh node for
+     * each (re)start of a host. {@code switchHandle} is the controller's connection to the switch's
+     * control plane (it changes generation when the switch restarts).
+     */
+    RackNodes nodes(RackSpec rack, SwitchHandle switchHandle);
+}

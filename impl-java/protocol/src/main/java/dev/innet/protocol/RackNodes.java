@@ -1,0 +1,23 @@
+package dev.innet.protocol;
+
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+
+/**
+ * A protocol's nodes for one rack. Each method is called at every (re)start of the host in question
+ * and must return a new object: only the durable store carries state across incarnations.
+ */
+public interface RackNodes {
+    /** The storage server on {@code host} (one of {@link RackSpec#servers()}). */
+    Node server(int host);
+
+    /** The controller and switch OS on {@link RackSpec#controllerHost()}, the switch's CPU port. */
+    Node controller();
+
+    /**
+     * The client library a client host embeds, bound to that host's context; every operation is
+     * recorded in {@code history} when it is not null.
+     */
+    KvClientLibrary client(NodeContext context, HistoryRecorder history);
+}

@@ -1,7 +1,8 @@
 package dev.innet.app;
 
-import dev.innet.kv.server.StorageServer;
-import dev.innet.rack.CacheProgram;
+import dev.innet.cli.Cli;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.Rack;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
@@ -10,10 +11,15 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./innet bench farreach}: no-cache vs NetCache vs FarReach throughput for 16..128 servers.
@@ -25,69 +31,69 @@ import java.util.Map;
  * bottleneck (a Tofino forwards billions of packets per second). The rate only scales all figures; the
  * ratios do not depend on it.
  */
-public final class BenchMain {
-    private static final String USAGE = """
-            usage: innet bench farreach [--servers 16,32,64,128] [--ops N] [--keys N] [--cache N] [--rate OPS]
-              defaults: 16,32,64,128 servers; 60000 measured operations per run; 1000000 keys; cache of
-              10000 records (preloaded with the hottest keys); 16-byte keys, 128-byte values; server rate
-              100000 ops/s. Workloads: YCSB-A (50% reads) and write-only, both zipfian 0.99.""";
+@Command(name = "innet bench", mixinStandardHelpOptions = true, description = {
+    "no-cache vs NetCache vs FarReach throughput for 16..128 servers: YCSB-A (50%% reads) and write-only, both",
+    "zipfian 0.99, 16-byte keys, 128-byte values, cache preloaded with the hottest keys (method: docs/farreach.md)."})
+public final class BenchMain implements Callable<Integer> {
+    /** The protocols compared, in the order the table prints them. */
+    private static final List<String> COMPARED = List.of("nocache", "netcache", "farreach");
 
-    private BenchMain() {}
+    @Spec
+    CommandSpec spec;
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out));
+    @Parameters(index = "0", paramLabel = "farreach", description = "what to benchmark (only farreach so far)")
+    String target;
+
+    @Option(names = "--servers", split = ",", paramLabel = "N,N,...", description = "server counts (default 16,32,64,128)")
+    List<Integer> serverCounts = List.of(16, 32, 64, 128);
+
+    @Option(names = "--ops", description = "measured operations per run (default ${DEFAULT-VALUE})")
+    long ops = 60_000;
+
+    @Option(names = "--keys", description = "keys (default ${DEFAULT-VALUE})")
+    int keys = 1_000_000;
+
+    @Option(names = "--cache", description = "cache records, preloaded with the hottest keys (default ${DEFAULT-VALUE})")
+    int cache = 10_000;
+
+    @Option(names = "--rate", description = "server service rate in ops/s (default ${DEFAULT-VALUE})")
+    double rate = 100_000;
+
+    record Result(String workload, int servers, String protocol, long ops, long maxServerLoad, long hits, double mops) {}
+
+    public static void main(String[] args) {
+        Cli.main("innet bench", new BenchMain(), args);
     }
 
-    record Result(String workload, int servers, CacheProgram program, long ops, long maxServerLoad, long hits,
-            double mops) {}
+    @Override
+    public Integer call() throws Exception {
+        if (!target.equals("farreach")) {
+            throw Cli.usageError(spec, "unknown benchmark '" + target + "' (bench farreach; p4sim has its own)");
+        }
+        if (ops < 1 || keys < 1 || cache < 1 || !(rate > 0) || serverCounts.stream().anyMatch(n -> n < 1)) {
+            throw Cli.usageError(spec, "--servers, --ops, --keys, --cache and --rate must be positive");
+        }
+        return run(System.out);
+    }
 
-    static int run(String[] args, PrintStream out) throws Exception {
+    int run(PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        if (args.length == 0 || !args[0].equals("farreach")) {
-            out.println(USAGE);
-            return args.length == 1 && (args[0].equals("-h") || args[0].equals("--help")) ? 0 : 3;
-        }
-        List<Integer> serverCounts = List.of(16, 32, 64, 128);
-        long ops = 60_000;
-        int keys = 1_000_000;
-        int cache = 10_000;
-        double rate = 100_000;
-        for (int i = 1; i < args.length; i += 2) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                out.println(USAGE);
-                return 3;
-            }
-            switch (args[i]) {
-                case "--servers" -> serverCounts = java.util.Arrays.stream(v.split(",")).map(Integer::parseInt).toList();
-                case "--ops" -> ops = Long.parseLong(v);
-                case "--keys" -> keys = Integer.parseInt(v);
-                case "--cache" -> cache = Integer.parseInt(v);
-                case "--rate" -> rate = Double.parseDouble(v);
-                default -> {
-                    out.println(USAGE);
-                    return 3;
-                }
-            }
-        }
         out.printf("innet bench farreach: %,d keys, cache %,d (preloaded), %,d measured ops per run, server rate %,.0f ops/s%n",
                 keys, cache, ops, rate);
         out.println("throughput = ops / busiest server's requests * rate (the paper's server-rotation method)");
         List<byte[]> hottest = hottestKeys(keys, cache);
-        List<Result> results = new ArrayList<>();
         for (String workload : List.of("ycsb-a", "write-only")) {
             Workload w = workload.equals("ycsb-a") ? Workload.ycsbA(keys, 128) : Workload.writeOnly(keys, 128);
             out.printf("%n%-10s %7s  %12s %12s %12s  %9s %9s  %s%n", workload, "servers", "no-cache", "netcache",
                     "farreach", "fr/nc", "fr/none", "hit ratio nc/fr");
             for (int servers : serverCounts) {
-                Map<CacheProgram, Result> row = new EnumMap<>(CacheProgram.class);
-                for (CacheProgram p : CacheProgram.values()) {
-                    row.put(p, measure(root, p, w, workload, servers, cache, ops, rate, hottest));
+                Map<String, Result> row = new LinkedHashMap<>();
+                for (String name : COMPARED) {
+                    row.put(name, measure(root, ProtocolRegistry.byName(name), w, workload, servers, cache, ops, rate, hottest));
                 }
-                results.addAll(row.values());
-                Result none = row.get(CacheProgram.NOCACHE);
-                Result nc = row.get(CacheProgram.NETCACHE);
-                Result fr = row.get(CacheProgram.FARREACH);
+                Result none = row.get("nocache");
+                Result nc = row.get("netcache");
+                Result fr = row.get("farreach");
                 out.printf("%-10s %7d  %9.2f M/s %9.2f M/s %9.2f M/s  %8.2fx %8.2fx  %.2f / %.2f%n", "", servers,
                         none.mops(), nc.mops(), fr.mops(), fr.mops() / nc.mops(), fr.mops() / none.mops(),
                         (double) nc.hits() / nc.ops(), (double) fr.hits() / fr.ops());
@@ -110,12 +116,12 @@ public final class BenchMain {
         return out;
     }
 
-    private static Result measure(Path root, CacheProgram program, Workload w, String name, int servers, int cache,
+    private static Result measure(Path root, Protocol protocol, Workload w, String name, int servers, int cache,
             long ops, double rate, List<byte[]> hottest) {
         int clients = 16;
         // Long enough for `ops` operations at the simulated rack's latency; the run ends when they are done.
-        Rack rack = Rack.builder(root, 42).program(program).servers(servers).clients(clients).cacheCapacity(cache)
-                .workload(w).preload(program.caches() ? hottest : List.of()).chaosNanos(Long.MAX_VALUE / 4)
+        Rack rack = Rack.builder(root, 42).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
+                .workload(w).preload(protocol.servesFromSwitch() ? hottest : List.of()).chaosNanos(Long.MAX_VALUE / 4)
                 .quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream())).maxEvents(Long.MAX_VALUE / 4)
                 .build();
         // warm-up: let preload finish and first reads refresh the outdated preloaded records
@@ -132,19 +138,14 @@ public final class BenchMain {
         }
         long measured = rack.stats().completed - opsBefore;
         long hits = rack.stats().cacheHits - hitsBefore;
-        return new Result(name, servers, program, measured, max, hits, measured / (double) max * rate / 1e6);
+        return new Result(name, servers, protocol.name(), measured, max, hits, measured / (double) max * rate / 1e6);
     }
 
     private static long[] serverRequests(Rack rack) {
         long[] out = new long[rack.servers().size()];
         for (int i = 0; i < out.length; i++) {
-            StorageServer s = rack.server(rack.servers().get(i));
-            out[i] = s.stats().requests;
+            out[i] = rack.serverCounter(rack.servers().get(i), "requests");
         }
         return out;
-    }
-
-    static String lower(CacheProgram p) {
-        return p.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,10 +1,11 @@
 package dev.innet.app;
 
-import dev.innet.rack.CacheProgram;
+import dev.innet.cli.Cli;
+import dev.innet.farreach.FarReachProtocol;
+import dev.innet.farreach.monitor.SnapshotMonitor;
 import dev.innet.rack.Rack;
 import dev.innet.rack.check.LostWriteMonitor;
 import dev.innet.rack.check.RunVerdict;
-import dev.innet.rack.check.SnapshotMonitor;
 import dev.innet.rack.workload.Workload;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -13,36 +14,55 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./innet demo}: a FarReach rack on p4sim runs YCSB-A; the switch crashes mid-run, loses every
  * table and register, and is recovered with zero loss. Prints a short report and writes it, with a
- * throughput-over-time plot, to results/demo/.
+ * throughput-over-time plot, to results/demo/. The run's history (well over 100 MB) is checked and then
+ * kept only if a check failed or {@code --keep-history} asks for it, so a demo leaves a bounded result.
  */
-public final class DemoMain {
+@Command(name = "innet demo", mixinStandardHelpOptions = true, description = {
+    "A FarReach rack on p4sim runs YCSB-A; the switch crashes at 60 ms of simulated time and is recovered with",
+    "zero loss. Prints a report and writes it, with a throughput plot, to OUT (default results/demo)."})
+public final class DemoMain implements Callable<Integer> {
+    @Option(names = "--seed", description = "the run's seed (default ${DEFAULT-VALUE})")
+    long seed = 2026;
+
+    @Option(names = "--out", description = "where the report goes (default: results/demo under the repository)")
+    Path out;
+
+    @Option(names = "--keep-history", description = "keep the run's history (JSON lines, >100 MB) even when every check passes")
+    boolean keepHistory;
+
     private static final long MS = 1_000_000;
     private static final long RUN = 120 * MS;
     private static final long CRASH = 60 * MS;
     private static final long RESTART = CRASH + MS / 2;
     private static final long SNAPSHOT_PERIOD = 20 * MS;
 
-    private DemoMain() {}
-
-    public static void main(String[] args) throws Exception {
-        System.exit(run(System.out));
+    public static void main(String[] args) {
+        Cli.main("innet demo", new DemoMain(), args);
     }
 
-    static int run(PrintStream out) throws Exception {
+    @Override
+    public Integer call() throws Exception {
+        return run(System.out);
+    }
+
+    int run(PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        Path dir = root.resolve("results/demo");
+        Path dir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/demo");
         Files.createDirectories(dir);
         Path durable = Files.createTempDirectory("innet-demo-");
         SnapshotMonitor[] monitor = new SnapshotMonitor[1];
-        Rack rack = Rack.builder(root, 2026).program(CacheProgram.FARREACH).servers(4).clients(8).cacheCapacity(100)
+        FarReachProtocol farreach = new FarReachProtocol().withSnapshotPeriodNanos(SNAPSHOT_PERIOD)
+                .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
+        Rack rack = Rack.builder(root, seed).protocol(farreach).servers(4).clients(8).cacheCapacity(100)
                 .workload(Workload.ycsbA(1_000, 128)).chaosNanos(RUN).quietNanos(20 * MS).counterResetNanos(5 * MS)
-                .hotThreshold(8).snapshotPeriodNanos(SNAPSHOT_PERIOD).rocksdb(durable)
-                .hooks(r -> monitor[0] = new SnapshotMonitor(r)).out(new PrintStream(OutputStream.nullOutputStream()))
-                .build();
+                .hotThreshold(8).rocksdb(durable).out(new PrintStream(OutputStream.nullOutputStream())).build();
         rack.crashSwitch(CRASH, RESTART);
         out.println("innet demo: FarReach rack on p4sim running p4/farreach.p4: 4 RocksDB servers, 8 YCSB-A clients"
                 + " (1,000 keys, zipf 0.99, 128-byte values), cache of 100 records,");
@@ -87,8 +107,13 @@ public final class DemoMain {
         Files.writeString(html, html(report.toString(), perMs, recoveries));
         Files.writeString(dir.resolve("report.txt"), report.toString());
         out.println("report and throughput plot: " + html);
-        out.println("history: " + verdict.history());
         boolean ok = lost.isEmpty() && verdict.safe() && monitor[0].violations().isEmpty() && recoveries.size() == 1;
+        if (ok && !keepHistory) {
+            Files.deleteIfExists(verdict.history());
+            out.println("history: checked and not kept (--keep-history keeps it)");
+        } else {
+            out.println("history: " + verdict.history());
+        }
         if (!ok) {
             out.println("DEMO FAILED: " + verdict.describe() + " " + monitor[0].violations());
         }

@@ -1,16 +1,24 @@
 package dev.innet.app;
 
-import dev.innet.rack.CacheProgram;
+import dev.innet.cli.Cli;
+import dev.innet.farreach.FarReachProtocol;
+import dev.innet.farreach.monitor.SnapshotMonitor;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.ProtocolRegistry;
+import dev.innet.protocol.RackPorts;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.check.RunVerdict;
-import dev.innet.rack.check.SnapshotMonitor;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./innet sim}: simulated campaigns larger than the CI ones. Each run is a rack with lossy,
@@ -18,17 +26,41 @@ import java.util.Locale;
  * lost-write monitor and kept under the output directory. Exits 1 if any run is unsafe, 2 if porcupine
  * could not decide a run in time (inconclusive, not a pass).
  */
-public final class SimMain {
-    private static final String USAGE = """
-            usage: innet sim [--program farreach|netcache|nocache|all] [--seeds N] [--first-seed S]
-                             [--chaos-ms MS] [--servers N] [--clients N] [--cache N] [--crashes] [--out DIR]
-              defaults: all programs, 20 seeds from 1, 100 ms of chaos, 2 servers, 4 clients, 8 cache
-              records, histories under results/sim/. Link faults: 5% loss, 5% duplication, 1-30 us delay,
-              10% reordered by 50 us, on every switch<->server link.
-              --crashes: also crash and restart the switch, the controller and a server at times drawn from
-              the seed, with FarReach snapshots every 3 ms checked by the snapshot monitor (FarReach only).""";
+@Command(name = "innet sim", mixinStandardHelpOptions = true, description = {
+    "Simulated campaigns on p4sim racks with lossy, duplicating, reordering switch<->server links (5%% loss, 5%%",
+    "duplication, 1-30 us delay, 10%% reordered by 50 us) and cache churn; every history is checked by porcupine",
+    "and the lost-write monitor and kept under OUT. Exit 1: an unsafe run; 2: porcupine could not decide a run."})
+public final class SimMain implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
-    private SimMain() {}
+    @Option(names = "--program", description = "a registered protocol, or all (default ${DEFAULT-VALUE})")
+    String program = "all";
+
+    @Option(names = "--seeds", description = "runs per protocol (default ${DEFAULT-VALUE})")
+    int seeds = 20;
+
+    @Option(names = "--first-seed", description = "seed of the first run (default ${DEFAULT-VALUE})")
+    long firstSeed = 1;
+
+    @Option(names = "--chaos-ms", description = "simulated milliseconds of faults per run (default ${DEFAULT-VALUE})")
+    long chaosMs = 100;
+
+    @Option(names = "--servers", description = "storage servers (default ${DEFAULT-VALUE})")
+    int servers = 2;
+
+    @Option(names = "--clients", description = "client hosts (default ${DEFAULT-VALUE})")
+    int clients = 4;
+
+    @Option(names = "--cache", description = "cache records (default ${DEFAULT-VALUE})")
+    int cache = 8;
+
+    @Option(names = "--crashes", description = {"also crash and restart the switch, the controller and a server at times",
+        "drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach only)"})
+    boolean crashes;
+
+    @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
+    Path out;
 
     /** Switch, controller and one server crash at times drawn from the run's seed, each restarting soon after. */
     private static void scheduleCrashes(Rack rack, long chaosNanos) {
@@ -37,65 +69,40 @@ public final class SimMain {
         long sw = 5_000_000 + r.nextLong(window);
         rack.crashSwitch(sw, sw + 100_000 + r.nextLong(1_000_000));
         long ctl = 5_000_000 + r.nextLong(window);
-        rack.crashHost(ctl, ctl + 200_000 + r.nextLong(1_000_000), dev.innet.rack.RackPorts.CONTROLLER_HOST);
+        rack.crashHost(ctl, ctl + 200_000 + r.nextLong(1_000_000), RackPorts.CONTROLLER_HOST);
         long srv = 5_000_000 + r.nextLong(window);
         int server = rack.servers().get(r.nextInt(rack.servers().size()));
         rack.crashHost(srv, srv + 200_000 + r.nextLong(1_000_000), server);
     }
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out));
+    public static void main(String[] args) {
+        Cli.main("innet sim", new SimMain(), args);
     }
 
-    static int run(String[] args, PrintStream out) throws Exception {
-        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        List<CacheProgram> programs = List.of(CacheProgram.values());
-        int seeds = 20;
-        long firstSeed = 1;
-        long chaosMs = 100;
-        int servers = 2;
-        int clients = 4;
-        int cache = 8;
-        Path outDir = root.resolve("results/sim");
-        boolean crashes = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                out.println(USAGE);
-                return 0;
-            }
-            if (a.equals("--crashes")) {
-                crashes = true;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                System.err.println("innet sim: " + a + " needs a value\n" + USAGE);
-                return 3;
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--program" -> programs = v.equals("all") ? List.of(CacheProgram.values())
-                        : List.of(CacheProgram.valueOf(v.toUpperCase(Locale.ROOT)));
-                case "--seeds" -> seeds = Integer.parseInt(v);
-                case "--first-seed" -> firstSeed = Long.parseLong(v);
-                case "--chaos-ms" -> chaosMs = Long.parseLong(v);
-                case "--servers" -> servers = Integer.parseInt(v);
-                case "--clients" -> clients = Integer.parseInt(v);
-                case "--cache" -> cache = Integer.parseInt(v);
-                case "--out" -> outDir = Path.of(v).toAbsolutePath();
-                default -> {
-                    System.err.println("innet sim: unknown option " + a + "\n" + USAGE);
-                    return 3;
-                }
-            }
+    @Override
+    public Integer call() throws Exception {
+        List<Protocol> protocols;
+        try {
+            protocols = program.equals("all") ? ProtocolRegistry.all() : List.of(ProtocolRegistry.byName(program));
+        } catch (IllegalArgumentException e) {
+            throw Cli.usageError(spec, "--program: " + e.getMessage());
         }
+        if (seeds < 1 || chaosMs < 1 || servers < 1 || clients < 1 || cache < 1) {
+            throw Cli.usageError(spec, "--seeds, --chaos-ms, --servers, --clients and --cache must be at least 1");
+        }
+        return run(protocols, System.out);
+    }
+
+    int run(List<Protocol> protocols, PrintStream out) throws Exception {
+        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
         CampaignSettings settings = CampaignSettings.ci().withChaosNanos(chaosMs * 1_000_000)
                 .withRack(servers, clients, cache);
         if (crashes) {
-            programs = List.of(CacheProgram.FARREACH); // snapshots and recovery are FarReach's
+            protocols = List.of(ProtocolRegistry.byName("farreach")); // snapshots and recovery are FarReach's
         }
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, faults %s%s%n",
-                programs, firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
+                protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
                 settings.serverLinkFaults().describe(),
                 crashes ? ", crashes of switch, controller and a server; snapshots every 3 ms" : "");
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
@@ -105,20 +112,24 @@ public final class SimMain {
         boolean inconclusive = false;
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
-        for (CacheProgram program : programs) {
+        for (Protocol protocol : protocols) {
             for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
                 SnapshotMonitor[] monitor = new SnapshotMonitor[1];
-                Rack.Builder builder = settings.rack(root, program, seed).out(quiet);
+                Protocol run = protocol;
                 if (crashes) {
-                    builder.snapshotPeriodNanos(3_000_000).rocksdb(durable.resolve("seed" + seed))
-                            .hooks(r -> monitor[0] = new SnapshotMonitor(r));
+                    run = ((FarReachProtocol) protocol).withSnapshotPeriodNanos(3_000_000)
+                            .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
+                }
+                Rack.Builder builder = settings.rack(root, run, seed).out(quiet);
+                if (crashes) {
+                    builder.rocksdb(durable.resolve("seed" + seed));
                 }
                 Rack rack = builder.build();
                 if (crashes) {
                     scheduleCrashes(rack, chaosMs * 1_000_000);
                 }
                 rack.run();
-                String name = program.name().toLowerCase(Locale.ROOT) + "-seed" + seed;
+                String name = protocol.name() + "-seed" + seed;
                 RunVerdict v = RunVerdict.of(root, rack, outDir, name);
                 List<String> snapshotViolations = monitor[0] == null ? List.of() : monitor[0].violations();
                 String result = !snapshotViolations.isEmpty() ? "SNAPSHOT VIOLATION"
@@ -127,9 +138,9 @@ public final class SimMain {
                     out.println(name + ": " + snapshotViolations);
                     anySnapshotViolation = true;
                 }
-                out.printf("%-9s %6d %8d %8d %6d %8d %9s  %s%n", program.name().toLowerCase(Locale.ROOT), seed,
+                out.printf("%-9s %6d %8d %8d %6d %8d %9s  %s%n", protocol.name(), seed,
                         v.operations(), rack.stats().cacheHits,
-                        program.caches() ? rack.controller().stats().evictions : 0, v.lostWrites().size(),
+                        rack.controllerCounters().getOrDefault("evictions", 0L), v.lostWrites().size(),
                         v.linearizability(), result);
                 if (v.violated()) {
                     bad.add(v);

@@ -10,6 +10,7 @@ import dev.innet.kv.FakeContext;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.server.StorageServer;
 import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.protocol.KvResult;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpResult;
 import dev.innet.wire.InnetMessage;

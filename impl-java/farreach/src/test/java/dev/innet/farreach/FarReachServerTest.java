@@ -1,4 +1,4 @@
-package dev.innet.kv.server;
+package dev.innet.farreach;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,6 +8,7 @@ import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.FakeContext;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.RackAddressing;
@@ -20,8 +21,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The server's reply rules (docs/wire-format.md §3), one request at a time. */
-class StorageServerTest {
+/**
+ * The FarReach server's reply rules (docs/wire-format.md §3), one request at a time: the family's
+ * common operations and FarReach's record embedding and eviction stores.
+ */
+class FarReachServerTest {
     private static final int CLIENT = 10;
     private static final int SERVER = 1;
     private static final int OTHER_SERVER = 2;
@@ -33,17 +37,17 @@ class StorageServerTest {
     @TempDir
     Path dir;
     private FakeContext ctx;
-    private StorageServer server;
+    private FarReachServer server;
     private long reqId;
 
     @BeforeEach
     void start() {
-        startWith(RecordStoreOpener.memory(), StorageServer.SequenceRule.HONOUR);
+        startWith(new FarReachServer(CONFIG, RecordStoreOpener.memory()));
     }
 
-    private void startWith(RecordStoreOpener opener, StorageServer.SequenceRule rule) {
+    private void startWith(FarReachServer s) {
         ctx = new FakeContext(SERVER, dir);
-        server = new StorageServer(CONFIG, opener, rule);
+        server = s;
         server.onStart(ctx);
     }
 
@@ -122,7 +126,7 @@ class StorageServerTest {
 
     @Test
     void seededBugIgnoringSequenceNumbersGoesBackInTime() throws Exception {
-        startWith(RecordStoreOpener.memory(), StorageServer.SequenceRule.IGNORE);
+        startWith(new SeededBugs.ServerIgnoringSequenceNumbers(CONFIG, RecordStoreOpener.memory()));
         byte[] k = ownedKey(2);
         send(KvOp.PUT_SEQ, 0, k, 7, "new");
         send(KvOp.PUT_SEQ, 0, k, 5, "old");
@@ -194,10 +198,10 @@ class StorageServerTest {
         ctx.sent.clear();
         server.onPacket(frame.encode());
         server.onPacket(frame.encode());
-        long reports = ctx.sent.stream().map(StorageServerTest::decodeQuietly)
+        long reports = ctx.sent.stream().map(FarReachServerTest::decodeQuietly)
                 .filter(f -> f.dstPort() == KvOp.CONTROL_PORT).count();
         assertEquals(1, reports);
-        UdpFrame report = ctx.sent.stream().map(StorageServerTest::decodeQuietly)
+        UdpFrame report = ctx.sent.stream().map(FarReachServerTest::decodeQuietly)
                 .filter(f -> f.dstPort() == KvOp.CONTROL_PORT).findFirst().orElseThrow();
         assertEquals(RackAddressing.hostIp(CONTROLLER), report.dstIp());
         InnetMessage decoded = InnetMessage.decode(report.payload());
@@ -231,11 +235,11 @@ class StorageServerTest {
     @Test
     void rocksdbServerKeepsAcknowledgedWritesAcrossRestart() throws Exception {
         RecordStoreOpener rocks = RecordStoreOpener.rocksdb();
-        startWith(rocks, StorageServer.SequenceRule.HONOUR);
+        startWith(new FarReachServer(CONFIG, rocks));
         byte[] k = ownedKey(9);
         send(KvOp.PUT_SEQ, 0, k, 11, "durable");
         // crash: the node object is dropped without closing anything; restart on the same directory
-        startWith(rocks, StorageServer.SequenceRule.HONOUR);
+        startWith(new FarReachServer(CONFIG, rocks));
         InnetMessage r = send(KvOp.GET, 0, k, 0, "");
         assertEquals("durable", text(r));
         assertEquals(11, r.seq());

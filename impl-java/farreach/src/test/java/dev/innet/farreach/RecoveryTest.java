@@ -1,18 +1,22 @@
-package dev.innet.rack;
+package dev.innet.farreach;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.innet.farreach.controller.ControllerHooks;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.monitor.SnapshotMonitor;
+import dev.innet.protocol.RackPorts;
+import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.Rack;
+import dev.innet.rack.RackRuns;
 import dev.innet.rack.check.RunVerdict;
-import dev.innet.rack.check.SnapshotMonitor;
-import dev.innet.rack.controller.SeededBug;
 import dev.innet.sim.RandomSource;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
-import dev.innet.rack.controller.ControllerHooks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,11 +36,24 @@ class RecoveryTest {
     @TempDir
     Path durable;
 
-    /** A churning FarReach rack with snapshots every 3 ms and a monitor on them. */
+    /** FarReach with snapshots every 3 ms and a snapshot monitor on them. */
+    private static FarReachProtocol monitored(SnapshotMonitor[] monitor) {
+        return new FarReachProtocol().withSnapshotPeriodNanos(SNAPSHOT_PERIOD)
+                .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
+    }
+
+    /** A churning rack of {@code protocol} whose servers keep their records in RocksDB. */
+    private Rack.Builder rack(long seed, FarReachProtocol protocol) {
+        return CampaignSettings.ci().rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET)
+                .rocksdb(durable.resolve("seed" + seed));
+    }
+
     private Rack.Builder rack(long seed, SnapshotMonitor[] monitor) {
-        return CampaignSettings.ci().rack(RackRuns.root(), CacheProgram.FARREACH, seed).out(RackRuns.QUIET)
-                .snapshotPeriodNanos(SNAPSHOT_PERIOD).rocksdb(durable.resolve("seed" + seed))
-                .hooks(r -> monitor[0] = new SnapshotMonitor(r));
+        return rack(seed, monitored(monitor));
+    }
+
+    private static FarReachController controller(Rack rack) {
+        return (FarReachController) rack.controller();
     }
 
     /** Crash time drawn from the seed, in the busy middle of the chaos phase. */
@@ -57,10 +74,10 @@ class RecoveryTest {
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
             Rack rack = rack(seed, monitor).build();
             long t = crashTime(rack);
-            rack.simulation().at(t, "probe", () -> crashedDuring.add(rack.controller().currentProcedure()));
+            rack.simulation().at(t, "probe", () -> crashedDuring.add(controller(rack).currentProcedure()));
             rack.crashSwitch(t, t + 200_000);
             rack.run();
-            assertEquals(1, rack.controller().stats().recoveries, "seed " + seed + ": " + rack.controller().stats());
+            assertEquals(1, controller(rack).stats().recoveries, "seed " + seed + ": " + controller(rack).stats());
             assertTrue(monitor[0].checked() > 0, "seed " + seed + ": no snapshot completed");
             assertAllSafe(rack, monitor[0], "switch-crash-" + seed);
         }
@@ -71,10 +88,11 @@ class RecoveryTest {
     /**
      * Crashes the switch in the middle of a chosen controller procedure: 30 us after the first one that
      * starts after 5 ms (admissions take 4 control steps of 20 us, snapshots at least 3, evictions a
-     * server round trip more), then checks the crash really hit it.
+     * server round trip more), then checks the crash really hit it. Procedures are named after the
+     * spec's actions (Admit, Evict, Snap).
      */
     @ParameterizedTest(name = "crash during {0}")
-    @ValueSource(strings = {"FarReachAdmission", "FarReachEviction", "SnapshotTask"})
+    @ValueSource(strings = {"Admit", "Evict", "Snap"})
     void switchCrashInTheMiddleOfAProcedureLosesNothing(String procedure) throws Exception {
         for (long seed = 1; seed <= 3; seed++) {
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
@@ -86,17 +104,17 @@ class RecoveryTest {
                     if (hit[0] == null && name.equals(procedure) && now > 5_000_000) {
                         hit[0] = "armed";
                         Rack r = rackRef[0];
-                        r.simulation().at(now + 30_000, "probe", () -> hit[0] = r.controller().currentProcedure());
+                        r.simulation().at(now + 30_000, "probe", () -> hit[0] = controller(r).currentProcedure());
                         r.crashSwitch(now + 30_000, now + 230_000);
                     }
                 }
             };
-            Rack rack = rack(seed, monitor).hooks(r -> ControllerHooks.both(monitor[0] = new SnapshotMonitor(r), trigger))
-                    .build();
+            Rack rack = rack(seed, new FarReachProtocol().withSnapshotPeriodNanos(SNAPSHOT_PERIOD)
+                    .withHooks(h -> ControllerHooks.both(monitor[0] = new SnapshotMonitor(h), trigger))).build();
             rackRef[0] = rack;
             rack.run();
             assertEquals(procedure, hit[0], "seed " + seed + ": the crash did not land inside a " + procedure);
-            assertEquals(1, rack.controller().stats().recoveries);
+            assertEquals(1, controller(rack).stats().recoveries);
             assertAllSafe(rack, monitor[0], "crash-in-" + procedure + "-" + seed);
         }
     }
@@ -115,10 +133,10 @@ class RecoveryTest {
     }
 
     /** Runs seeds until a monitor flags a run; fails if none does. */
-    private long firstCaught(String name, UnaryOperator<Rack.Builder> variant, boolean crashClientToo) throws Exception {
+    private long firstCaught(String name, UnaryOperator<FarReachProtocol> variant, boolean crashClientToo) throws Exception {
         for (long seed = 1; seed <= 12; seed++) {
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
-            Rack rack = variant.apply(rack(seed, monitor)).build();
+            Rack rack = rack(seed, variant.apply(monitored(monitor))).build();
             long t = crashTime(rack);
             if (crashClientToo) {
                 rack.crashHost(t - 100_000, t + 5_000_000, rack.clients().get(0));
@@ -136,13 +154,13 @@ class RecoveryTest {
 
     @Test
     void monitorsCatchRecoveryThatIgnoresPreservedRecords() throws Exception {
-        long seed = firstCaught("bug-ignore-preserved", b -> b.bugs(Set.of(SeededBug.RECOVERY_IGNORES_PRESERVED)), false);
+        long seed = firstCaught("bug-ignore-preserved", SeededBugs::recoveryIgnoringPreservedRecords, false);
         System.out.println("recovery ignoring preserved records caught at seed " + seed);
     }
 
     @Test
     void monitorsCatchRecoveryThatLeavesSequenceCountersAtZero() throws Exception {
-        long seed = firstCaught("bug-counters-zero", b -> b.bugs(Set.of(SeededBug.RECOVERY_KEEPS_COUNTERS_AT_ZERO)), false);
+        long seed = firstCaught("bug-counters-zero", SeededBugs::recoveryLeavingCountersAtZero, false);
         System.out.println("recovery with counters at zero caught at seed " + seed);
     }
 
@@ -150,7 +168,7 @@ class RecoveryTest {
     void snapshotMonitorCatchesSnapshotsWithoutFirstWriteOriginals() throws Exception {
         for (long seed = 1; seed <= 6; seed++) {
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
-            Rack rack = rack(seed, monitor).bugs(Set.of(SeededBug.SNAPSHOT_WITHOUT_ORIGINALS)).build();
+            Rack rack = rack(seed, SeededBugs.snapshotsWithoutFirstWriteOriginals(monitored(monitor))).build();
             rack.run();
             if (!monitor[0].violations().isEmpty()) {
                 System.out.println("snapshot without originals caught at seed " + seed + ": "
@@ -168,7 +186,7 @@ class RecoveryTest {
      */
     @Test
     void knownLimitationClientAndSwitchCrashingTogetherLoseWrites() throws Exception {
-        long seed = firstCaught("limitation-client-and-switch", b -> b, true);
+        long seed = firstCaught("limitation-client-and-switch", p -> p, true);
         System.out.println("client + switch crash lost acknowledged writes at seed " + seed + " (expected)");
     }
 }

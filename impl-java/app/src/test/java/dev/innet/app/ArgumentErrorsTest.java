@@ -1,0 +1,67 @@
+package dev.innet.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.cli.Cli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every bad argument of ./innet sim, bench farreach and demo is one line on stderr naming it, exit 2,
+ * and nothing runs: none of these cases gets as far as building a rack (which would print a banner on
+ * stdout and take seconds).
+ */
+class ArgumentErrorsTest {
+    private static Callable<Integer> command(String which) {
+        return switch (which) {
+            case "sim" -> new SimMain();
+            case "bench" -> new BenchMain();
+            case "demo" -> new DemoMain();
+            default -> throw new IllegalArgumentException(which);
+        };
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+        "sim   | --seeds abc              | abc",
+        "sim   | --program foo            | foo",
+        "sim   | --bogus                  | --bogus",
+        "sim   | --seeds                  | --seeds",
+        "sim   | --seeds 0                | --seeds",
+        "sim   | --chaos-ms 1.5           | 1.5",
+        "bench | farreach --servers x     | x",
+        "bench | farreach --servers 16,y  | y",
+        "bench | farreach --ops           | --ops",
+        "bench | nosuchbench              | nosuchbench",
+        "bench | farreach --bogus         | --bogus",
+        "demo  | --bogus                  | --bogus",
+        "demo  | --seed x                 | x",
+        "demo  | extra                    | extra",
+    })
+    void badArgumentIsOneLineExitTwoAndRunsNothing(String which, String args, String named) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Cli.run("innet " + which, command(which), args.trim().split("\\s+"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, code, e);
+        assertEquals(1, e.strip().lines().count(), "one line: " + e);
+        assertTrue(e.contains(named), "names '" + named + "': " + e);
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "nothing ran");
+    }
+
+    @ParameterizedTest(name = "{0} --help")
+    @CsvSource({"sim", "bench", "demo"})
+    void helpExitsZeroWithUsage(String which) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = Cli.run("innet " + which, command(which), new String[] {"--help"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, code);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("Usage"), out.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.innet.farreach.spec;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Where each action of specs/farreach/FarReach.tla ({@code Next}) happens in the implementation: the
+ * P4 rule of docs/p4-programs.md §5 (FR-n) running in p4/farreach.p4, a Java class and method, or the
+ * environment (faults the harness injects). Conformance work (replaying spec traces against the code)
+ * starts from this table; a test keeps it in step with the spec: every action of {@code Next} is
+ * mapped, and every mapped name is an action of the spec.
+ */
+public final class SpecMapping {
+    /** Spec action name -> where it is implemented. */
+    public static final Map<String, String> ACTIONS = actions();
+
+    private SpecMapping() {}
+
+    private static Map<String, String> actions() {
+        Map<String, String> m = new TreeMap<>();
+        // clients (dev.innet.farreach.FarReachClient, kv.client.KvClient) and the switch's answers to them
+        m.put("ClientWriteHit", "p4/farreach.p4 FR-6/FR-7 (write absorbed by a valid cached record); FarReachClient.onSwitchAnsweredWrite preserves it");
+        m.put("ClientWriteForward", "p4/farreach.p4 FR-8/FR-9/FR-10 (write forwarded as PUT_SEQ/DEL_SEQ); KvClient.put/delete");
+        m.put("ClientWriteDropped", "environment: loss of a client request (sim LinkFaults)");
+        m.put("ClientReadHit", "p4/farreach.p4 FR-2/FR-3 (read answered from a latest record); KvClient.get");
+        m.put("ClientReadForward", "p4/farreach.p4 FR-1/FR-4/FR-5 (GET, GET_FOR_CACHE or GET_EMBED to the server)");
+        m.put("ClientReadDropped", "environment: loss of a client request (sim LinkFaults)");
+        m.put("ClientPutReply", "KvClient.onPacket (write reply)");
+        m.put("ClientGetReply", "KvClient.onPacket (read reply)");
+        m.put("ClientGiveUp", "KvClient.onTimer (attempts exhausted: the operation ends unknown)");
+        m.put("ClientCrash", "environment: Simulation.crashAt on a client host (preserved records lost)");
+        // servers (dev.innet.farreach.FarReachServer, kv.server.StorageServer)
+        m.put("ServerPut", "StorageServer.write (numbered writes ordered by sequence number)");
+        m.put("ServerGet", "StorageServer.readReply; FarReachServer.handleProtocolOp for GET_EMBED");
+        m.put("ServerEvict", "FarReachServer.handleControl (EVICT_STORE, RECOVER_STORE)");
+        m.put("ServerReportHot", "StorageServer.maybeReportHot");
+        m.put("SwitchGetReply", "p4/farreach.p4 FR-11/FR-12 (a server's GET_FOR_CACHE reply refreshes an outdated record)");
+        // controller procedures (dev.innet.farreach.controller)
+        m.put("AdmitInstall", "Admit.step stages 0-2");
+        m.put("AdmitValidate", "Admit.step stage 3");
+        m.put("DiscardHot", "kv.cache.CacheController.onHotReport (already cached, queued or queue full)");
+        m.put("EvictStart", "Evict.step stages 0-1");
+        m.put("EvictResend", "Evict.retransmit");
+        m.put("EvictFinish", "Evict.onReply then Evict.step stage 2");
+        m.put("EvictFinishNoAck", "Relearn resuming an eviction after a controller restart (Evict from stage 1)");
+        m.put("DiscardAck", "kv.cache.CacheController.onPacket (a late acknowledgement is dropped)");
+        m.put("SnapStart", "Snap.step stage 0");
+        m.put("SnapLoad", "Snap.step stage 1");
+        m.put("SnapFinish", "Snap.step stages 2-3 (Snap.changedRecords takes the reported originals)");
+        m.put("SwitchCrash", "environment: Rack.crashSwitch (every table and register lost)");
+        m.put("Recover", "Recover.step (gate, counters, preserved records, replay, re-admission)");
+        m.put("Lose", "environment: loss of any message (sim LinkFaults)");
+        return m;
+    }
+}

@@ -1,0 +1,113 @@
+package dev.innet.farreach;
+
+import dev.innet.farreach.controller.CachedRecord;
+import dev.innet.farreach.controller.ControllerHooks;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.controller.Recover;
+import dev.innet.farreach.controller.Snap;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.CacheRegisters;
+import dev.innet.kv.cache.CacheControlNames;
+import dev.innet.farreach.controller.FarReachControlNames;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.store.RecordStore;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * FarReach's seeded bugs, each a test-only subclass that breaks one rule of the protocol, injected
+ * into a rack through {@link FarReachProtocol}'s factories. Tests show a monitor catching each one; no
+ * production class knows they exist.
+ */
+final class SeededBugs {
+    private SeededBugs() {}
+
+    /** Servers apply every numbered write in arrival order, as if sequence numbers did not exist. */
+    static final class ServerIgnoringSequenceNumbers extends FarReachServer {
+        ServerIgnoringSequenceNumbers(ServerConfig config, RecordStoreOpener opener) {
+            super(config, opener);
+        }
+
+        @Override
+        protected RecordStore.Ordering numberedOrdering() {
+            return RecordStore.Ordering.ARRIVAL;
+        }
+    }
+
+    static FarReachProtocol serversIgnoringSequenceNumbers(FarReachProtocol p) {
+        return p.withServers(ServerIgnoringSequenceNumbers::new);
+    }
+
+    /** Recovery replays only the snapshot, not the records clients preserved (§3.4). */
+    static FarReachProtocol recoveryIgnoringPreservedRecords(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Recover newRecover(boolean resumeAtCollection) {
+                return new Recover(this, resumeAtCollection) {
+                    @Override
+                    protected void keepPreserved(CachedRecord r) {
+                        // seeded bug: the client's copy is dropped
+                    }
+                };
+            }
+        });
+    }
+
+    /** A restarted switch keeps its sequence counters at 0 (new writes look older than stored ones). */
+    static FarReachProtocol recoveryLeavingCountersAtZero(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Recover newRecover(boolean resumeAtCollection) {
+                return new Recover(this, resumeAtCollection) {
+                    @Override
+                    protected void raiseSequenceCounters(SwitchControl c, long floor) {
+                        // seeded bug: counters stay where the restart left them
+                    }
+                };
+            }
+        });
+    }
+
+    /** Snapshots take the records changed since the snapshot point as they are now, ignoring the originals. */
+    static FarReachProtocol snapshotsWithoutFirstWriteOriginals(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new SnapshotIgnoringOriginals(config, settings,
+                handle, hooks));
+    }
+
+    private static final class SnapshotIgnoringOriginals extends FarReachController {
+        SnapshotIgnoringOriginals(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle,
+                ControllerHooks hooks) {
+            super(config, settings, handle, hooks);
+        }
+
+        @Override
+        protected Snap newSnap() {
+            return new Snap(this) {
+                @Override
+                protected Map<String, CachedRecord> changedRecords(SwitchControl c) {
+                    Map<String, CachedRecord> now = new TreeMap<>();
+                    for (int index : directory().indices()) {
+                        byte[] key = directory().keyAt(index);
+                        String k = HexFormat.of().formatHex(key);
+                        if (awaitingOriginal.contains(k)) {
+                            now.put(k, new CachedRecord(key, currentRecord(c, index)));
+                        }
+                    }
+                    return now;
+                }
+            };
+        }
+    }
+
+    private static StoredRecord currentRecord(SwitchControl c, int index) {
+        long seq = c.registerRead(CacheControlNames.RECORD_SEQ, index).longValue();
+        return c.registerRead(FarReachControlNames.RECORD_DELETED, index).signum() != 0 ? StoredRecord.tombstone(seq)
+                : StoredRecord.value(CacheRegisters.readValue(c, index), seq);
+    }
+}

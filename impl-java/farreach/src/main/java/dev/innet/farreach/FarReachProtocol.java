@@ -1,8 +1,10 @@
 package dev.innet.farreach;
 
+import dev.innet.farreach.client.FarReachClient;
 import dev.innet.farreach.controller.ControllerHooks;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.server.FarReachServer;
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.server.ServerConfig;

@@ -1,6 +1,7 @@
 package dev.innet.farreach;
 
 import dev.innet.farreach.controller.CachedRecord;
+import dev.innet.farreach.server.FarReachServer;
 import dev.innet.farreach.controller.ControllerHooks;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;

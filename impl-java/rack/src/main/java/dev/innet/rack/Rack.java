@@ -12,7 +12,7 @@ import dev.innet.protocol.RackSpec;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
-import dev.innet.rack.ycsb.DriverClient;
+import dev.innet.rack.workload.DriverClient;
 import dev.innet.sim.Node;
 import dev.innet.sim.RandomSource;
 import dev.innet.switchapi.SwitchControl;

@@ -1,6 +1,6 @@
 package dev.innet.farreach.controller;
 
-import dev.innet.farreach.SnapshotCoverage;
+import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.switchapi.SwitchControl;

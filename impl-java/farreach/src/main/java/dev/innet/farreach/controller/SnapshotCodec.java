@@ -11,7 +11,7 @@ import java.util.List;
  * The controller's durable form of a snapshot: epoch (4 bytes), count (4), then per record key (16),
  * seq (4), deleted (1), value length (2), value. Kept in the controller's durable store so a controller
  * restart, and the recovery after a switch crash, find the latest completed snapshot. (What clients are
- * told about a snapshot is {@link dev.innet.farreach.SnapshotCoverage}.)
+ * told about a snapshot is {@link dev.innet.farreach.wire.SnapshotCoverage}.)
  */
 public final class SnapshotCodec {
     private SnapshotCodec() {}

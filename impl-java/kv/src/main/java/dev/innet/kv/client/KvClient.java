@@ -3,6 +3,7 @@ package dev.innet.kv.client;
 import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.PacketPrologue;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.KvResult;
 import dev.innet.sim.NodeContext;
@@ -13,7 +14,6 @@ import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
-import dev.innet.wire.WireException;
 import java.util.function.Consumer;
 
 /**
@@ -127,11 +127,10 @@ public class KvClient implements KvClientLibrary {
     /** Offers a received frame; returns true if it was this client's reply (consumed). */
     @Override
     public boolean onPacket(byte[] bytes) {
-        InnetPacket packet;
-        try {
-            packet = InnetPacket.decode(bytes);
-        } catch (WireException e) {
-            return false; // malformed: not ours to interpret
+        // malformed frames are not ours to interpret: declined, so the host may count them
+        InnetPacket packet = PacketPrologue.decodeOrDrop(bytes, f -> true, () -> {});
+        if (packet == null) {
+            return false;
         }
         if (packet.frame().dstPort() == KvOp.CONTROL_PORT) {
             return onControl(packet);

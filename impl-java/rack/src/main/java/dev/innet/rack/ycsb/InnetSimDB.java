@@ -3,6 +3,7 @@ package dev.innet.rack.ycsb;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.Rack;
+import dev.innet.rack.workload.DriverClient;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.innet.farreach;
+package dev.innet.farreach.wire;
 
 import dev.innet.wire.InnetMessage;
 import java.nio.ByteBuffer;

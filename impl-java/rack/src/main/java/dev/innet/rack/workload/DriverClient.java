@@ -1,4 +1,4 @@
-package dev.innet.rack.ycsb;
+package dev.innet.rack.workload;
 
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.KvResult;

@@ -1,4 +1,4 @@
-package dev.innet.farreach;
+package dev.innet.farreach.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,6 @@
-package dev.innet.farreach;
+package dev.innet.farreach.client;
 
+import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.client.KvClient;

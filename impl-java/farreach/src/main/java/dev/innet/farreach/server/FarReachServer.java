@@ -1,4 +1,4 @@
-package dev.innet.farreach;
+package dev.innet.farreach.server;
 
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +32,12 @@ class CliTest {
 
         @Option(names = "--mode")
         String mode = "a";
+
+        @Option(names = "--iface", converter = NetworkInterfaceName.class)
+        String iface;
+
+        @Option(names = "--path", converter = ExistingPath.class)
+        Path path;
 
         boolean ran;
 
@@ -100,5 +109,35 @@ class CliTest {
     @Test
     void validationInsideTheCommandIsOneLineExitTwo() {
         assertOneLineUsageError(run("--mode", "zzz"), "zzz");
+    }
+
+    @Test
+    void unknownInterfaceIsOneLineExitTwo() {
+        assertOneLineUsageError(run("--iface", "nosuchif0"), "nosuchif0");
+    }
+
+    @Test
+    void interfaceNamesThatWouldEscapeSysfsAreRejected() {
+        // "../net" and "." resolve to existing sysfs directories: they must fail on the name itself
+        assertOneLineUsageError(run("--iface", "../net"), "../net");
+        assertOneLineUsageError(run("--iface", "."), "'.'");
+        assertOneLineUsageError(run("--iface", "a-name-longer-than-15"), "a-name-longer-than-15");
+    }
+
+    @Test
+    void existingInterfaceIsAccepted() {
+        // every Linux network namespace has a loopback interface
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/sys/class/net/lo")), "needs Linux sysfs");
+        Run r = run("--iface", "lo");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.ran());
+    }
+
+    @Test
+    void existingPathAcceptsFilesAndDirectoriesAndRejectsTheRest(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("f"), "x");
+        assertTrue(run("--path", file.toString()).ran());
+        assertTrue(run("--path", dir.toString()).ran());
+        assertOneLineUsageError(run("--path", dir.resolve("absent").toString()), "absent");
     }
 }

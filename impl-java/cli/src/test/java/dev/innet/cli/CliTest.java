@@ -51,6 +51,17 @@ class CliTest {
         }
     }
 
+    @Command(name = "needs", mixinStandardHelpOptions = true)
+    static final class NeedsAnOption implements Callable<Integer> {
+        @Option(names = "--program", required = true)
+        String program;
+
+        @Override
+        public Integer call() {
+            throw new AssertionError("must not run");
+        }
+    }
+
     private record Run(int code, String out, String err, boolean ran) {}
 
     private static Run run(String... args) {
@@ -89,6 +100,16 @@ class CliTest {
     @Test
     void unknownOptionIsOneLineExitTwo() {
         assertOneLineUsageError(run("--bogus"), "--bogus");
+    }
+
+    @Test
+    void unknownOptionIsNamedEvenWhenARequiredOptionIsMissing() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Cli.run("innet probe", new NeedsAnOption(), new String[] {"--programm", "x"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertOneLineUsageError(new Run(code, out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8), false), "--programm");
     }
 
     @Test

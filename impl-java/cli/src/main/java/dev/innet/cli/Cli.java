@@ -17,6 +17,10 @@ import picocli.CommandLine;
  * </ul>
  * An unexpected exception from the command is not an argument error: it keeps its stack trace and
  * exits 1, so real bugs stay visible.
+ *
+ * <p>A converter on a multi-value positional parameter ({@code arity = "0..*"}) cannot report its
+ * reason: picocli treats the value it rejects as an unmatched argument ("Unmatched argument at index
+ * 1: 'x'"). Check such values at the start of {@code call()} with {@link #usageError} instead.
  */
 public final class Cli {
     public static final int EXIT_USAGE = 2;

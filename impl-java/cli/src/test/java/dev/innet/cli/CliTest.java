@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,9 +34,6 @@ class CliTest {
 
         @Option(names = "--iface", converter = NetworkInterfaceName.class)
         String iface;
-
-        @Option(names = "--path", converter = ExistingPath.class)
-        Path path;
 
         boolean ran;
 
@@ -152,13 +148,5 @@ class CliTest {
         Run r = run("--iface", "lo");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.ran());
-    }
-
-    @Test
-    void existingPathAcceptsFilesAndDirectoriesAndRejectsTheRest(@TempDir Path dir) throws Exception {
-        Path file = Files.writeString(dir.resolve("f"), "x");
-        assertTrue(run("--path", file.toString()).ran());
-        assertTrue(run("--path", dir.toString()).ran());
-        assertOneLineUsageError(run("--path", dir.resolve("absent").toString()), "absent");
     }
 }

@@ -1,7 +1,6 @@
 package dev.innet.verify;
 
 import dev.innet.cli.Cli;
-import dev.innet.cli.ExistingPath;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -70,7 +69,8 @@ public final class VerifyMain implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*", converter = ExistingPath.class,
+    // checked in options(): picocli would report a converter's refusal here as "unmatched argument"
+    @Parameters(paramLabel = "PATH", arity = "0..*",
             description = "a spec or Ivy model directory holding a MANIFEST (specs/farreach), a directory of them "
                     + "(specs, models), or one model file (specs/farreach/MCFarReach.tla); default: specs models")
     private List<Path> paths = new ArrayList<>();
@@ -163,6 +163,11 @@ public final class VerifyMain implements Callable<Integer> {
         }
         TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.SMALL;
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        for (Path p : paths) {
+            if (!Files.exists(p)) {
+                throw Cli.usageError(spec, "no such spec, model directory or file: " + p);
+            }
+        }
         List<Path> chosen = new ArrayList<>(paths);
         if (chosen.isEmpty()) {
             for (String d : List.of("specs", "models")) {

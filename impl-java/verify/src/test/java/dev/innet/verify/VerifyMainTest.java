@@ -121,7 +121,8 @@ class VerifyMainTest {
 
     @Test
     void pathThatDoesNotExist() {
-        assertArgumentError(verify(FIXTURES.resolve("nonexistent").toString()), "nonexistent");
+        assertArgumentError(verify(FIXTURES.resolve("nonexistent").toString()), "no such spec, model directory or file");
+        assertArgumentError(verify("--dry-run", counter(), FIXTURES.resolve("nonexistent").toString()), "nonexistent");
     }
 
     @Test

@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The arguments of {@code innet bench p4sim}; the benchmark itself is not run here (it takes seconds). */
+/**
+ * The arguments of {@code innet bench p4sim} and of its single-workload benchmarks; no benchmark is
+ * run here (each takes seconds).
+ */
 class BenchTest {
     private static final String ROOT = System.getProperty("innet.root", "../..");
 
@@ -59,5 +62,26 @@ class BenchTest {
         assertArgumentError(bench("--root", empty.resolve("absent").toString(), "1"), "absent");
         assertArgumentError(bench("--root", empty.toString(), "1"), "farreach.p4");
         assertArgumentError(bench("--root"), "--root");
+    }
+
+    private static Run oneWorkload(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Cli.run("InProcessBench", new InProcessBench.FromCommandLine(), args,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void singleWorkloadArguments() {
+        String program = Path.of(ROOT, "p4/farreach.p4").toString();
+        String stf = Path.of(ROOT, "p4/tests/farreach.stf").toString();
+        assertEquals(0, oneWorkload("--help").exit());
+        assertArgumentError(oneWorkload(program, stf), "PACKET_INDEX");
+        assertArgumentError(oneWorkload(program, stf, "k"), "'k'");
+        assertArgumentError(oneWorkload(program, stf, "0"), "PACKET_INDEX 0");
+        assertArgumentError(oneWorkload(program, stf, "100000"), "PACKET_INDEX 100000");
+        assertArgumentError(oneWorkload(program, stf, "25", "-1"), "SECONDS");
+        assertArgumentError(oneWorkload(program, "absent.stf", "25"), "absent.stf");
     }
 }

@@ -29,9 +29,8 @@ import picocli.CommandLine.Spec;
  * checked before the first checker starts: a bad one is one line on stderr and exit 2.
  */
 @Command(name = "innet verify", sortOptions = false, usageHelpAutoWidth = true,
-        customSynopsis = {
-            "innet verify [--full | --tier small|full|all] [--jobs N] [--ivy-bmc N] [--dry-run] [PATH...]",
-            "innet check  [--full | --tier ...] [--jobs N] [--ivy-bmc N] [--dry-run] PATH..."},
+        customSynopsis = {"innet verify [OPTIONS] [PATH...]", "       innet check  [OPTIONS] PATH..."},
+        descriptionHeading = "%n", parameterListHeading = "%n", footerHeading = "%n",
         description = "Runs TLC on the models of specs/*/MANIFEST and ivy_check on the files of models/*/MANIFEST "
                 + "and checks that each produces what its manifest line expects (docs/layout.md).",
         footer = "A model file given by name runs whatever its tier.")

@@ -2,6 +2,7 @@ package dev.innet.cli;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -16,6 +17,10 @@ import picocli.CommandLine;
  * </ul>
  * An unexpected exception from the command is not an argument error: it keeps its stack trace and
  * exits 1, so real bugs stay visible.
+ *
+ * <p>A converter on a multi-value positional parameter ({@code arity = "0..*"}) cannot report its
+ * reason: picocli treats the value it rejects as an unmatched argument ("Unmatched argument at index
+ * 1: 'x'"). Check such values at the start of {@code call()} with {@link #usageError} instead.
  */
 public final class Cli {
     public static final int EXIT_USAGE = 2;
@@ -27,7 +32,7 @@ public final class Cli {
         CommandLine cl = new CommandLine(command);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        cl.setParameterExceptionHandler((ex, ignoredArgs) -> usageLine(name, ex.getMessage(), err));
+        cl.setParameterExceptionHandler((ex, ignoredArgs) -> usageLine(name, messageNamingTheCulprit(ex), err));
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof CommandLine.ParameterException pe) {
                 return usageLine(name, pe.getMessage(), err);
@@ -48,6 +53,19 @@ public final class Cli {
      */
     public static CommandLine.ParameterException usageError(CommandLine.Model.CommandSpec spec, String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * picocli checks required options before it complains about arguments it did not recognise, so
+     * {@code --programm x} would be reported as "missing --program". The unrecognised argument is the
+     * one the user typed (usually the misspelt required option): name it instead.
+     */
+    private static String messageNamingTheCulprit(CommandLine.ParameterException ex) {
+        List<String> unmatched = ex.getCommandLine().getUnmatchedArguments();
+        if (ex instanceof CommandLine.MissingParameterException && !unmatched.isEmpty()) {
+            return new CommandLine.UnmatchedArgumentException(ex.getCommandLine(), unmatched).getMessage();
+        }
+        return ex.getMessage();
     }
 
     private static int usageLine(String name, String message, PrintStream err) {

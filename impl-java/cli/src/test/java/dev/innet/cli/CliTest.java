@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,6 +32,9 @@ class CliTest {
         @Option(names = "--mode")
         String mode = "a";
 
+        @Option(names = "--iface", converter = NetworkInterfaceName.class)
+        String iface;
+
         boolean ran;
 
         @Override
@@ -39,6 +44,17 @@ class CliTest {
             }
             ran = true;
             return count == 7 ? 5 : 0;
+        }
+    }
+
+    @Command(name = "needs", mixinStandardHelpOptions = true)
+    static final class NeedsAnOption implements Callable<Integer> {
+        @Option(names = "--program", required = true)
+        String program;
+
+        @Override
+        public Integer call() {
+            throw new AssertionError("must not run");
         }
     }
 
@@ -83,6 +99,16 @@ class CliTest {
     }
 
     @Test
+    void unknownOptionIsNamedEvenWhenARequiredOptionIsMissing() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Cli.run("innet probe", new NeedsAnOption(), new String[] {"--programm", "x"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertOneLineUsageError(new Run(code, out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8), false), "--programm");
+    }
+
+    @Test
     void nonNumberIsOneLineExitTwo() {
         assertOneLineUsageError(run("--count", "abc"), "abc");
     }
@@ -100,5 +126,27 @@ class CliTest {
     @Test
     void validationInsideTheCommandIsOneLineExitTwo() {
         assertOneLineUsageError(run("--mode", "zzz"), "zzz");
+    }
+
+    @Test
+    void unknownInterfaceIsOneLineExitTwo() {
+        assertOneLineUsageError(run("--iface", "nosuchif0"), "nosuchif0");
+    }
+
+    @Test
+    void interfaceNamesThatWouldEscapeSysfsAreRejected() {
+        // "../net" and "." resolve to existing sysfs directories: they must fail on the name itself
+        assertOneLineUsageError(run("--iface", "../net"), "../net");
+        assertOneLineUsageError(run("--iface", "."), "'.'");
+        assertOneLineUsageError(run("--iface", "a-name-longer-than-15"), "a-name-longer-than-15");
+    }
+
+    @Test
+    void existingInterfaceIsAccepted() {
+        // every Linux network namespace has a loopback interface
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/sys/class/net/lo")), "needs Linux sysfs");
+        Run r = run("--iface", "lo");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.ran());
     }
 }

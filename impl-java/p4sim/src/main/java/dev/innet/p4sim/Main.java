@@ -1,5 +1,9 @@
 package dev.innet.p4sim;
 
+import dev.innet.cli.Cli;
+import dev.innet.cli.ExistingDirectory;
+import dev.innet.cli.ExistingFile;
+import dev.innet.cli.NetworkInterfaceName;
 import dev.innet.p4sim.cli.CliSession;
 import dev.innet.p4sim.cli.ControlServer;
 import dev.innet.switchapi.ControlException;
@@ -8,68 +12,109 @@ import dev.innet.p4sim.ports.LiveSwitch;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code p4sim --program p4/x.p4 -i 0@veth0 -i 1@veth1 [--control-port 9090] [--cpu-port N]
  * [--commands sN-commands.txt] [-I includedir] [--seed S] [--check]}: runs a program on Linux
  * interfaces where {@code simple_switch} would, with bmv2's CLI command language on the control port.
  * {@code --check} only compiles the program and reports errors.
+ *
+ * <p>Every argument is checked before anything starts (files exist, numbers are numbers, interfaces
+ * exist): a bad one is one line on stderr and exit 2, with nothing compiled and no socket opened.
  */
-public final class Main {
-    private Main() { }
+@Command(name = "p4sim", sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs a P4-16 v1model program on Linux interfaces, as simple_switch would, with bmv2's "
+                + "runtime-CLI commands on a TCP control port (docs/p4sim.md).")
+public final class Main implements Callable<Integer> {
+    static final int EXIT_OK = 0;
+    /** A compile error, or a --commands line the switch rejects. */
+    static final int EXIT_FAILED = 1;
+    private static final int HIGHEST_TCP_PORT = 65_535;
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(args));
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--program", required = true, paramLabel = "FILE.p4", converter = ExistingFile.class,
+            description = "the P4-16 v1model program")
+    private Path program;
+
+    @Option(names = "-I", paramLabel = "DIR", converter = ExistingDirectory.class,
+            description = "a directory searched for #include files (repeatable)")
+    private List<Path> includes = new ArrayList<>();
+
+    @Option(names = {"-i", "--interface"}, paramLabel = "PORT@IFACE", converter = PortOnInterface.Converter.class,
+            description = "attach the existing Linux interface IFACE as switch port PORT (repeatable)")
+    private List<PortOnInterface> interfaces = new ArrayList<>();
+
+    @Option(names = "--control-port", paramLabel = "N",
+            description = "TCP port of the runtime-CLI control server on loopback (0: any free port; default: ${DEFAULT-VALUE})")
+    private int controlPort = 9090;
+
+    // A separate option rather than an alias, so that the help and the errors lead with p4sim's own name.
+    @Option(names = "--thrift-port", paramLabel = "N", description = "the same as --control-port (simple_switch's name)")
+    private void thriftPort(int port) {
+        controlPort = port;
     }
 
-    static int run(String[] args) throws IOException, InterruptedException {
-        Path program = null;
-        List<Path> includes = new ArrayList<>();
-        List<String> interfaces = new ArrayList<>();
-        int controlPort = 9090;
-        int cpuPort = -1;
-        long seed = 1;
-        Path commands = null;
-        boolean checkOnly = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--program" -> program = Path.of(args[++i]);
-                case "-I" -> includes.add(Path.of(args[++i]));
-                case "-i", "--interface" -> interfaces.add(args[++i]);
-                case "--control-port", "--thrift-port" -> controlPort = Integer.parseInt(args[++i]);
-                case "--cpu-port" -> cpuPort = Integer.parseInt(args[++i]);
-                case "--seed" -> seed = Long.parseLong(args[++i]);
-                case "--commands" -> commands = Path.of(args[++i]);
-                case "--check" -> checkOnly = true;
-                case "-h", "--help" -> {
-                    System.out.println(usage());
-                    return 0;
-                }
-                default -> {
-                    System.err.println("p4sim: unknown argument '" + a + "'\n" + usage());
-                    return 2;
-                }
-            }
-        }
-        if (program == null) {
-            System.err.println("p4sim: --program is required\n" + usage());
-            return 2;
-        }
+    @Option(names = "--cpu-port", paramLabel = "N",
+            description = "switch port that stands for the CPU (packet-in/packet-out); default: none")
+    private int cpuPort = -1;
+
+    @Option(names = "--commands", paramLabel = "FILE", converter = ExistingFile.class,
+            description = "runtime-CLI commands run before the switch starts, as in an sN-commands.txt")
+    private Path commands;
+
+    @Option(names = "--seed", paramLabel = "S", description = "seed of the switch's random() extern (default: ${DEFAULT-VALUE})")
+    private long seed = 1;
+
+    @Option(names = "--check", description = "only compile the program: print FILE: ok, or the error (exit 1)")
+    private boolean checkOnly;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    private boolean help;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.run("p4sim", new Main(out, err), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        requireArgumentsConsistent();
         P4Sim.Program compiled;
         try {
             compiled = P4Sim.compile(program, includes);
         } catch (CompileError e) {
-            System.err.println(e.getMessage());
-            return 1;
+            err.println(e.getMessage());
+            return EXIT_FAILED;
         }
         if (checkOnly) {
-            System.out.println(program + ": ok");
-            return 0;
+            out.println(program + ": ok");
+            return EXIT_OK;
         }
         P4Switch sw = compiled.instantiate(SwitchConfig.defaults().withSeed(seed).withCpuPort(cpuPort));
         CliSession cli = new CliSession(sw);
@@ -80,31 +125,68 @@ public final class Main {
                 try {
                     cli.execute(line);
                 } catch (ControlException e) {
-                    System.err.println(commands + ":" + lineNo + ": " + e.getMessage());
-                    return 1;
+                    err.println(commands + ":" + lineNo + ": " + e.getMessage());
+                    return EXIT_FAILED;
                 }
             }
         }
         LiveSwitch live = new LiveSwitch(sw, sw);
-        for (String spec : interfaces) {
-            int at = spec.indexOf('@');
-            if (at < 0) {
-                System.err.println("p4sim: interface must be PORT@NAME, got '" + spec + "'");
-                return 2;
-            }
-            live.attach(Integer.parseInt(spec.substring(0, at)), spec.substring(at + 1));
+        for (PortOnInterface p : interfaces) {
+            live.attach(p.port(), p.interfaceName());
         }
         try (ControlServer server = new ControlServer(controlPort, cli, sw)) {
             live.start();
-            System.out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
+            out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
             Runtime.getRuntime().addShutdownHook(new Thread(live::close));
             Thread.currentThread().join();
         }
-        return 0;
+        return EXIT_OK;
     }
 
-    static String usage() {
-        return "usage: p4sim --program FILE.p4 [-I DIR] [-i PORT@IFACE ...] [--control-port N] [--cpu-port N] "
-                + "[--commands FILE] [--seed N] [--check]";
+    /** What no single converter can see: a port attached twice, a TCP port out of range. */
+    private void requireArgumentsConsistent() {
+        if (controlPort < 0 || controlPort > HIGHEST_TCP_PORT) {
+            throw Cli.usageError(spec, "--control-port must be 0.." + HIGHEST_TCP_PORT + ", got " + controlPort);
+        }
+        Set<Integer> ports = new HashSet<>();
+        for (PortOnInterface p : interfaces) {
+            if (!ports.add(p.port())) {
+                throw Cli.usageError(spec, "port " + p.port() + " is attached twice (-i " + p + ")");
+            }
+        }
+    }
+
+    /** One {@code -i PORT@IFACE}: a switch port and the existing Linux interface that carries it. */
+    record PortOnInterface(int port, String interfaceName) {
+        /** v1model's egress_spec is 9 bits and 511 is its drop port, so a real port is below that. */
+        static final int HIGHEST_PORT = SwitchConfig.DROP_PORT - 1;
+
+        @Override
+        public String toString() {
+            return port + "@" + interfaceName;
+        }
+
+        static final class Converter implements CommandLine.ITypeConverter<PortOnInterface> {
+            @Override
+            public PortOnInterface convert(String value) {
+                int at = value.indexOf('@');
+                if (at < 0) {
+                    throw new CommandLine.TypeConversionException("interface must be PORT@NAME, got '" + value + "'");
+                }
+                String portText = value.substring(0, at);
+                int port;
+                try {
+                    port = Integer.parseInt(portText);
+                } catch (NumberFormatException e) {
+                    throw new CommandLine.TypeConversionException(
+                            "port '" + portText + "' in '" + value + "' is not a number");
+                }
+                if (port < 0 || port > HIGHEST_PORT) {
+                    throw new CommandLine.TypeConversionException(
+                            "port " + port + " in '" + value + "' is outside 0.." + HIGHEST_PORT);
+                }
+                return new PortOnInterface(port, NetworkInterfaceName.requireExisting(value.substring(at + 1)));
+            }
+        }
     }
 }

@@ -12,8 +12,11 @@ record Judgement(ManifestEntry entry, RunOutcome outcome, boolean asExpected, St
         return switch (expected) {
             case Expectation.Holds h -> switch (verdict) {
                 case HOLDS -> new Judgement(entry, outcome, true, entry.kind() == ManifestEntry.Kind.IVY ? "proved" : "ok");
+                // bounded model checking of a correct model: the bound is part of the claim
+                case NO_TRACE -> new Judgement(entry, outcome, true, outcome.detail());
                 case VIOLATED -> new Judgement(entry, outcome, false, "UNEXPECTED: violates " + outcome.violated());
                 case PROOF_FAILED -> new Judgement(entry, outcome, false, "UNEXPECTED: proof fails: " + outcome.detail());
+                case TRACE_FOUND -> new Judgement(entry, outcome, false, "UNEXPECTED: " + outcome.detail());
                 case ERROR -> throw new AssertionError("handled above");
             };
             case Expectation.Violates v -> {
@@ -27,9 +30,15 @@ record Judgement(ManifestEntry entry, RunOutcome outcome, boolean asExpected, St
                 }
                 yield new Judgement(entry, outcome, false, "UNEXPECTED: no violation, expected " + v.invariant());
             }
-            case Expectation.ProofFails f -> verdict == RunOutcome.Verdict.PROOF_FAILED
-                    ? new Judgement(entry, outcome, true, "refuted (expected)")
-                    : new Judgement(entry, outcome, false, "UNEXPECTED: buggy variant proved");
+            // A buggy Ivy variant is refuted by a failed inductive check or, under bounded model
+            // checking, by a concrete trace from the initial state (the bug is reachable).
+            case Expectation.ProofFails f -> switch (verdict) {
+                case PROOF_FAILED -> new Judgement(entry, outcome, true, "refuted (expected)");
+                case TRACE_FOUND -> new Judgement(entry, outcome, true, outcome.detail() + " (expected)");
+                case NO_TRACE -> new Judgement(entry, outcome, false, "UNEXPECTED: " + outcome.detail());
+                case HOLDS, VIOLATED -> new Judgement(entry, outcome, false, "UNEXPECTED: buggy variant proved");
+                case ERROR -> throw new AssertionError("handled above");
+            };
         };
     }
 }

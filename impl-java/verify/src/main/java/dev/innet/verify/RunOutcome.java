@@ -18,6 +18,10 @@ public record RunOutcome(Verdict verdict, String violated, OptionalLong distinct
         VIOLATED,
         /** ivy_check reported a failed check. */
         PROOF_FAILED,
+        /** Ivy bounded model checking found a concrete trace from the initial state ({@code detail}: its length). */
+        TRACE_FOUND,
+        /** Ivy bounded model checking found no trace within its bound. */
+        NO_TRACE,
         /** The tool could not give a verdict: parse error, crash, timeout, unexpected output. */
         ERROR
     }

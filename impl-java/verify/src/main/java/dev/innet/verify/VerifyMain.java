@@ -1,5 +1,6 @@
 package dev.innet.verify;
 
+import dev.innet.cli.Cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -8,51 +9,129 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./innet verify} and {@code ./innet check}: runs every manifest model under the given paths
  * (default: specs/ and models/), prints a progress line per run and the result table, and exits
- * non-zero if any run did not produce what its manifest expects.
+ * non-zero if any run did not produce what its manifest expects. Every argument, path and manifest is
+ * checked before the first checker starts: a bad one is one line on stderr and exit 2.
  */
-public final class VerifyMain {
+@Command(name = "innet verify", sortOptions = false, usageHelpAutoWidth = true,
+        customSynopsis = {"innet verify [OPTIONS] [PATH...]", "       innet check  [OPTIONS] PATH..."},
+        descriptionHeading = "%n", parameterListHeading = "%n", footerHeading = "%n",
+        description = "Runs TLC on the models of specs/*/MANIFEST and ivy_check on the files of models/*/MANIFEST "
+                + "and checks that each produces what its manifest line expects (docs/layout.md).",
+        footer = "A model file given by name runs whatever its tier.")
+public final class VerifyMain implements Callable<Integer> {
     static final int EXIT_ALL_AS_EXPECTED = 0;
     static final int EXIT_UNEXPECTED = 1;
-    static final int EXIT_USAGE = 2;
+    static final int EXIT_USAGE = Cli.EXIT_USAGE;
 
-    private VerifyMain() {}
+    /** The tiers {@code --tier} selects. */
+    enum TierSelection {
+        SMALL(true, false), FULL(false, true), ALL(true, true);
 
-    public static void main(String[] args) throws Exception {
+        final boolean small;
+        final boolean full;
+
+        TierSelection(boolean small, boolean full) {
+            this.small = small;
+            this.full = full;
+        }
+    }
+
+    /** {@code --tier} takes the lower-case names the manifests use. */
+    static final class TierConverter implements CommandLine.ITypeConverter<TierSelection> {
+        @Override
+        public TierSelection convert(String value) {
+            return switch (value) {
+                case "small" -> TierSelection.SMALL;
+                case "full" -> TierSelection.FULL;
+                case "all" -> TierSelection.ALL;
+                default -> throw new CommandLine.TypeConversionException("--tier takes small, full or all, got '" + value + "'");
+            };
+        }
+    }
+
+    @Spec
+    private CommandSpec spec;
+
+    // checked in options(): picocli would report a converter's refusal here as "unmatched argument"
+    @Parameters(paramLabel = "PATH", arity = "0..*",
+            description = "a spec or Ivy model directory holding a MANIFEST (specs/farreach), a directory of them "
+                    + "(specs, models), or one model file (specs/farreach/MCFarReach.tla); default: specs models")
+    private List<Path> paths = new ArrayList<>();
+
+    @Option(names = "--full", description = "the full tier only (large models; long)")
+    private boolean fullOnly;
+
+    @Option(names = "--tier", paramLabel = "small|full|all", converter = TierConverter.class,
+            description = "the tiers to run (default: small)")
+    private TierSelection tier;
+
+    @Option(names = "--jobs", paramLabel = "N",
+            description = "checker runs at a time (default: the number of cores for the small tier, 1 for full only)")
+    private Integer jobs;
+
+    @Option(names = "--ivy-bmc", paramLabel = "N",
+            description = "Ivy models only: instead of the inductive proof, bounded model checking for N steps from "
+                    + "the initial state, of the safety invariants (comment '# safety:') and assertions: a 'fails' "
+                    + "model must yield a concrete trace, an 'ok' model must show none (docs/models.md)")
+    private Integer ivyBmcSteps;
+
+    @Option(names = "--dry-run", description = "check the arguments and manifests, list the runs, run nothing")
+    private boolean dryRun;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    private boolean help;
+
+    private final PrintStream out;
+
+    VerifyMain(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("innet verify: " + e.getMessage());
-            err.println(Options.USAGE);
-            return EXIT_USAGE;
-        }
-        if (options.help()) {
-            out.println(Options.USAGE);
-            return EXIT_ALL_AS_EXPECTED;
-        }
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.run("innet verify", new VerifyMain(out), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Options options = options();
         List<ManifestEntry> entries;
         try {
             entries = select(options);
         } catch (IllegalArgumentException | Manifest.ManifestException e) {
-            err.println("innet verify: " + e.getMessage());
-            return EXIT_USAGE;
+            throw Cli.usageError(spec, e.getMessage());
         }
         if (entries.isEmpty()) {
-            err.println("innet verify: no models selected (tier " + options.tierName() + ") under " + options.paths());
-            return EXIT_USAGE;
+            throw Cli.usageError(spec, "no models selected (tier " + options.tierName() + ") under " + options.paths());
+        }
+        if (options.ivyBoundedModelChecking() && entries.stream().noneMatch(e -> e.kind() == ManifestEntry.Kind.IVY)) {
+            throw Cli.usageError(spec, "--ivy-bmc applies to Ivy models, and none is selected under " + options.paths());
+        }
+        if (dryRun) {
+            out.printf("innet verify: %d runs, tier %s (dry run: nothing is run)%n", entries.size(), options.tierName());
+            for (ManifestEntry e : entries) {
+                out.printf("  %s/%s  %s  %s%n", e.spec(), e.model(), e.tier().name().toLowerCase(), e.expectation());
+            }
+            return EXIT_ALL_AS_EXPECTED;
         }
         List<Judgement> judgements = runAll(entries, options, out);
         out.println();
@@ -68,6 +147,38 @@ public final class VerifyMain {
             }
         }
         return unexpected == 0 ? EXIT_ALL_AS_EXPECTED : EXIT_UNEXPECTED;
+    }
+
+    /** The checked command line; what no converter can see is a usage error here. */
+    private Options options() {
+        if (fullOnly && tier != null) {
+            throw Cli.usageError(spec, "--full and --tier exclude each other (--full is --tier full)");
+        }
+        if (jobs != null && jobs < 1) {
+            throw Cli.usageError(spec, "--jobs must be at least 1, got " + jobs);
+        }
+        if (ivyBmcSteps != null && ivyBmcSteps < 1) {
+            throw Cli.usageError(spec, "--ivy-bmc must be at least 1 step, got " + ivyBmcSteps);
+        }
+        TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.SMALL;
+        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        for (Path p : paths) {
+            if (!Files.exists(p)) {
+                throw Cli.usageError(spec, "no such spec, model directory or file: " + p);
+            }
+        }
+        List<Path> chosen = new ArrayList<>(paths);
+        if (chosen.isEmpty()) {
+            for (String d : List.of("specs", "models")) {
+                if (Files.isDirectory(root.resolve(d))) {
+                    chosen.add(root.resolve(d));
+                }
+            }
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        int chosenJobs = jobs != null ? jobs : (tiers == TierSelection.FULL ? 1 : cores);
+        return new Options(root, List.copyOf(chosen), tiers.small, tiers.full, chosenJobs, Duration.ofMinutes(5),
+                Duration.ofHours(3), ivyBmcSteps == null ? 0 : ivyBmcSteps);
     }
 
     static List<ManifestEntry> select(Options options) throws IOException {
@@ -145,8 +256,9 @@ public final class VerifyMain {
         IvyRunner ivy = new IvyRunner(options.root().resolve(".cache/venv/bin/ivy_check"), workRoot);
         int jobs = options.jobs();
         int workersPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / jobs);
-        out.printf("innet verify: %d runs, tier %s, %d at a time, %d TLC worker(s) each%n", entries.size(),
-                options.tierName(), jobs, workersPerModel);
+        out.printf("innet verify: %d runs, tier %s, %d at a time, %d TLC worker(s) each%s%n", entries.size(),
+                options.tierName(), jobs, workersPerModel, options.ivyBoundedModelChecking()
+                        ? "; Ivy models: bounded model checking, " + options.ivyBmcSteps() + " steps" : "");
         AtomicInteger done = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
@@ -155,8 +267,15 @@ public final class VerifyMain {
                 futures.add(pool.submit(() -> {
                     Duration limit = e.tier() == ManifestEntry.Tier.SMALL ? options.smallLimit() : options.fullLimit();
                     String heap = e.tier() == ManifestEntry.Tier.SMALL ? "1500m" : "8g";
-                    RunOutcome o = e.kind() == ManifestEntry.Kind.TLC ? tlc.run(e, workersPerModel, limit, heap)
-                            : ivy.run(e, limit);
+                    RunOutcome o;
+                    if (e.kind() == ManifestEntry.Kind.TLC) {
+                        o = tlc.run(e, workersPerModel, limit, heap);
+                    } else if (options.ivyBoundedModelChecking()) {
+                        // BMC takes minutes where the proof takes seconds (docs/models.md): the long limit
+                        o = ivy.boundedModelCheck(e, options.ivyBmcSteps(), options.fullLimit());
+                    } else {
+                        o = ivy.prove(e, limit);
+                    }
                     Judgement j = Judgement.of(e, o);
                     synchronized (out) {
                         out.printf("[%d/%d] %s/%s: %s (%s, %s states)%n", done.incrementAndGet(), entries.size(),

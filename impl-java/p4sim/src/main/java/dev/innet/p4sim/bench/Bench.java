@@ -1,42 +1,101 @@
 package dev.innet.p4sim.bench;
 
+import dev.innet.cli.Cli;
+import dev.innet.cli.ExistingDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code innet bench p4sim}: p4sim's benchmarks on the cache pipelines with their STF scenarios,
- * printing the method with each figure. Arguments: [REPO_ROOT] [SECONDS].
+ * printing the method with each figure.
  */
-public final class Bench {
-    private Bench() { }
-
+@Command(name = "innet bench p4sim", sortOptions = false, usageHelpAutoWidth = true,
+        description = "p4sim packets per second on the cache pipelines, in-process and over a veth pair "
+                + "(method: docs/p4sim.md).")
+public final class Bench implements Callable<Integer> {
     private record Workload(String program, int hitPacket, String what) { }
 
-    public static void main(String[] args) throws Exception {
-        Path root = Path.of(args.length > 0 ? args[0] : ".");
-        double secs = args.length > 1 ? Double.parseDouble(args[1]) : 5;
-        Workload[] workloads = {
-            // packet 25 of farreach.stf / 23 of netcache.stf: a GET the switch answers from its cache with a 128-byte value
-            new Workload("farreach", 25, "FR-2 read hit, 16-byte key, 128-byte value (16 words)"),
-            new Workload("netcache", 23, "read hit, 16-byte key, 128-byte value (16 words)"),
-        };
-        System.out.println("method: the program is prepared by the first K-1 packets (and all commands) of p4/tests/NAME.stf;");
-        System.out.println("        then packet K is processed repeatedly. In-process: one thread, zero-copy PacketSink, "
-                + secs + " s after 2 s warm-up,");
-        System.out.println("        rate = packets / CPU time of that thread (also per 0.5 s slice), and wall-clock rate.");
-        for (Workload w : workloads) {
-            Path program = root.resolve("p4/" + w.program() + ".p4");
-            Path stf = root.resolve("p4/tests/" + w.program() + ".stf");
-            System.out.println("in-process, " + w.what() + " (packet " + w.hitPacket() + "):");
-            System.out.println("  " + InProcessBench.run(program, stf, w.hitPacket(), 2, secs));
+    private static final Workload[] WORKLOADS = {
+        // packet 25 of farreach.stf / 23 of netcache.stf: a GET the switch answers from its cache with a 128-byte value
+        new Workload("farreach", 25, "FR-2 read hit, 16-byte key, 128-byte value (16 words)"),
+        new Workload("netcache", 23, "read hit, 16-byte key, 128-byte value (16 words)"),
+    };
+    private static final double WARMUP_SECONDS = 2;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--root", paramLabel = "DIR", converter = ExistingDirectory.class,
+            description = "the repository root, holding p4/ (default: the current directory)")
+    private Path root = Path.of(".");
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SECONDS",
+            description = "timed seconds per measurement (default: ${DEFAULT-VALUE})")
+    private double seconds = 5;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    private boolean help;
+
+    private final PrintStream out;
+
+    Bench(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.run("innet bench p4sim", new Bench(out), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        // NaN and infinity parse as doubles but are no duration
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw Cli.usageError(spec, "SECONDS must be a positive number, got " + seconds);
         }
-        Workload v = workloads[0];
-        System.out.println("veth: the switch on one end of a veth pair (AF_PACKET reader thread), an open-loop generator and a");
-        System.out.println("      reply counter on the other end; rate = replies received per second, " + secs + " s:");
+        for (Workload w : WORKLOADS) {
+            for (Path needed : new Path[] {program(w), scenario(w)}) {
+                if (!Files.isRegularFile(needed)) {
+                    throw Cli.usageError(spec, "no " + needed + " (is --root the repository root?)");
+                }
+            }
+        }
+        out.println("method: the program is prepared by the first K-1 packets (and all commands) of p4/tests/NAME.stf;");
+        out.println("        then packet K is processed repeatedly. In-process: one thread, zero-copy PacketSink, "
+                + seconds + " s after " + (int) WARMUP_SECONDS + " s warm-up,");
+        out.println("        rate = packets / CPU time of that thread (also per 0.5 s slice), and wall-clock rate.");
+        for (Workload w : WORKLOADS) {
+            out.println("in-process, " + w.what() + " (packet " + w.hitPacket() + "):");
+            out.println("  " + InProcessBench.run(program(w), scenario(w), w.hitPacket(), WARMUP_SECONDS, seconds));
+        }
+        Workload v = WORKLOADS[0];
+        out.println("veth: the switch on one end of a veth pair (AF_PACKET reader thread), an open-loop generator and a");
+        out.println("      reply counter on the other end; rate = replies received per second, " + seconds + " s:");
         try {
-            System.out.println("  " + VethBench.run(root.resolve("p4/" + v.program() + ".p4"),
-                    root.resolve("p4/tests/" + v.program() + ".stf"), v.hitPacket(), secs));
-        } catch (java.io.IOException e) {
-            System.out.println("  skipped: " + e.getMessage());
+            out.println("  " + VethBench.run(program(v), scenario(v), v.hitPacket(), seconds));
+        } catch (IOException e) {
+            // no CAP_NET_ADMIN or no veth support here: the in-process figures still stand
+            out.println("  skipped: " + e.getMessage());
         }
+        return 0;
+    }
+
+    private Path program(Workload w) {
+        return root.resolve("p4/" + w.program() + ".p4");
+    }
+
+    private Path scenario(Workload w) {
+        return root.resolve("p4/tests/" + w.program() + ".stf");
     }
 }

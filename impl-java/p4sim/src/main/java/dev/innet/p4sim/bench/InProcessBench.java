@@ -1,5 +1,6 @@
 package dev.innet.p4sim.bench;
 
+import dev.innet.cli.Cli;
 import dev.innet.p4sim.P4Sim;
 import dev.innet.p4sim.stf.StfRunner;
 import dev.innet.p4sim.v1model.P4Switch;
@@ -10,6 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * In-process throughput of a compiled program on one thread: the switch is prepared by the first
@@ -113,9 +120,27 @@ public final class InProcessBench {
         }
     }
 
-    /** Usage: InProcessBench PROGRAM.p4 SCENARIO.stf PACKET_INDEX [SECONDS]. */
-    public static void main(String[] args) throws IOException {
-        double secs = args.length > 3 ? Double.parseDouble(args[3]) : 5;
-        System.out.println(run(Path.of(args[0]), Path.of(args[1]), Integer.parseInt(args[2]), 2, secs));
+    public static void main(String[] args) {
+        System.exit(Cli.run("InProcessBench", new FromCommandLine(), args, System.out, System.err));
+    }
+
+    /** The benchmark of one workload, as {@code innet bench p4sim} runs it for each. */
+    @Command(name = "InProcessBench", description = "One workload of innet bench p4sim (docs/p4sim.md).")
+    static final class FromCommandLine implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Mixin
+        private WorkloadArguments w;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        private boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            w.check(spec);
+            System.out.println(run(w.program, w.scenario, w.packetIndex, 2, w.seconds));
+            return 0;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.innet.p4sim.bench;
 
+import dev.innet.cli.Cli;
 import dev.innet.p4sim.P4Sim;
 import dev.innet.p4sim.ports.AfPacketPort;
 import dev.innet.p4sim.ports.LiveSwitch;
@@ -11,7 +12,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Throughput over a veth pair: the switch runs on one end (AF_PACKET, its own reader thread), a
@@ -110,9 +117,27 @@ public final class VethBench {
         }
     }
 
-    /** Usage: VethBench PROGRAM.p4 SCENARIO.stf PACKET_INDEX [SECONDS]. */
-    public static void main(String[] args) throws Exception {
-        double secs = args.length > 3 ? Double.parseDouble(args[3]) : 5;
-        System.out.println(run(Path.of(args[0]), Path.of(args[1]), Integer.parseInt(args[2]), secs));
+    public static void main(String[] args) {
+        System.exit(Cli.run("VethBench", new FromCommandLine(), args, System.out, System.err));
+    }
+
+    /** The benchmark of one workload, as {@code innet bench p4sim} runs it for each. */
+    @Command(name = "VethBench", description = "One workload of innet bench p4sim (docs/p4sim.md).")
+    static final class FromCommandLine implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Mixin
+        private WorkloadArguments w;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        private boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            w.check(spec);
+            System.out.println(run(w.program, w.scenario, w.packetIndex, w.seconds));
+            return 0;
+        }
     }
 }

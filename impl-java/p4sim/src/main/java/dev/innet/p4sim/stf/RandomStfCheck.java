@@ -232,7 +232,9 @@ public final class RandomStfCheck implements Callable<Integer> {
         for (Scenario sc : scenarios) {
             StepwiseStf.Outcome o = StepwiseStf.run(compiled.instantiate(), display(sc.file()), sc.text());
             if (o.failure().isPresent()) {
+                // one line is enough to show what gave the mutant away; a whole frame in hex is not needed
                 String first = o.failure().get().messages().get(0).lines().findFirst().orElse("");
+                first = first.length() > 160 ? first.substring(0, 160) + "..." : first;
                 w.printf("random-stf: mutant %s caught by seed %d at step %d (%s)%n    %s%n", m.label(), sc.seed(),
                         o.failure().get().step(), seconds(t0), first);
                 return true;

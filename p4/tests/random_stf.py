@@ -259,7 +259,10 @@ def main():
     if program == "farreach":
         t.cmd("mirroring_add %d %d" % (g.CPU_CLONE_SESSION, 64))
     m = Model(program, rnd, t)
-    for _ in range(steps):
+    for step in range(1, steps + 1):
+        # Marks where each step's commands begin: a runner that matches outputs step by step (p4sim's
+        # RandomStfCheck) can then name the step a failure belongs to. Other runners ignore comments.
+        t.cmd("# step %d" % step)
         x = rnd.random()
         if x < 0.08:
             m.control_step()

@@ -48,9 +48,25 @@ public final class StfRunner {
 
     /** Runs a script; returns the failures (empty if the test passed). */
     public List<String> run(String fileName, String script) {
+        String[] lines = lines(script);
+        return run(fileName, lines, 0, lines.length);
+    }
+
+    /** The lines of a script, as {@link #run(String, String[], int, int)} numbers them. */
+    public static String[] lines(String script) {
+        return script.split("\r?\n");
+    }
+
+    /**
+     * Runs lines {@code [from, to)} of a script (0-based; messages give 1-based file line numbers), then
+     * matches the outputs so far against the expectations so far, as the end of a script does. Calling
+     * it for consecutive ranges runs one script in pieces on one switch, with each piece's outputs
+     * required within that piece: a failure is then attributed to its piece, not to the end of the file.
+     * Returns all failures so far (empty if everything passed).
+     */
+    public List<String> run(String fileName, String[] lines, int from, int to) {
         this.file = fileName;
-        String[] lines = script.split("\r?\n");
-        for (int i = 0; i < lines.length; i++) {
+        for (int i = from; i < to; i++) {
             String line = lines[i];
             int hash = line.indexOf('#');
             if (hash >= 0) {
@@ -66,7 +82,7 @@ public final class StfRunner {
                 failures.add(file + ":" + (i + 1) + ": " + e.getMessage());
             }
         }
-        settle(lines.length);
+        settle(to);
         return failures;
     }
 

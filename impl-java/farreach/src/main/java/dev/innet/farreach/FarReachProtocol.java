@@ -6,7 +6,7 @@ import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;
 import dev.innet.farreach.server.FarReachServer;
 import dev.innet.kv.cache.CacheControllerConfig;
-import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.FamilyRack;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.protocol.KvClientLibrary;
@@ -17,7 +17,6 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
-import dev.innet.wire.InnetMessage;
 import java.util.function.Function;
 
 /**
@@ -100,18 +99,13 @@ public final class FarReachProtocol implements Protocol {
 
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
-        // Servers may report a key again once the switch's counters were reset: a key evicted in one
-        // period can be hot again in the next.
-        ServerConfig serverConfig = new ServerConfig(rack.servers(), rack.controllerHost(), InnetMessage.MAX_VALUE_BYTES,
-                64, rack.counterResetNanos());
-        RecordStoreOpener opener = rack.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
-        ClientConfig clientConfig = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false, 40000);
+        FamilyRack family = FamilyRack.of(rack);
         CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);
         ControllerHooks observers = hooks.apply(switchHandle);
         return new RackNodes() {
             @Override
             public Node server(int host) {
-                return servers.create(serverConfig, opener);
+                return servers.create(family.servers(), family.stores());
             }
 
             @Override
@@ -121,7 +115,7 @@ public final class FarReachProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return new FarReachClient(context, clientConfig, history);
+                return new FarReachClient(context, family.clients(), history);
             }
         };
     }

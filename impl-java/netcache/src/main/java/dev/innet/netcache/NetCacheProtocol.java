@@ -1,11 +1,9 @@
 package dev.innet.netcache;
 
 import dev.innet.kv.cache.CacheControllerConfig;
-import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.FamilyRack;
 import dev.innet.kv.client.KvClient;
-import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.server.StorageServer;
-import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -14,7 +12,6 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
-import dev.innet.wire.InnetMessage;
 
 /** NetCache as the harness runs it: p4/netcache.p4, the family's storage servers and client, {@link NetCacheController}. */
 public final class NetCacheProtocol implements Protocol {
@@ -40,15 +37,12 @@ public final class NetCacheProtocol implements Protocol {
 
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
-        ServerConfig serverConfig = new ServerConfig(rack.servers(), rack.controllerHost(), InnetMessage.MAX_VALUE_BYTES,
-                64, rack.counterResetNanos());
-        RecordStoreOpener opener = rack.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
-        ClientConfig clientConfig = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false, 40000);
+        FamilyRack family = FamilyRack.of(rack);
         CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);
         return new RackNodes() {
             @Override
             public Node server(int host) {
-                return new StorageServer(serverConfig, opener);
+                return new StorageServer(family.servers(), family.stores());
             }
 
             @Override
@@ -58,7 +52,7 @@ public final class NetCacheProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return new KvClient(context, clientConfig, history);
+                return new KvClient(context, family.clients(), history);
             }
         };
     }

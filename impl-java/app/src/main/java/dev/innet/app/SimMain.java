@@ -8,11 +8,10 @@ import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.protocol.RackPorts;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
-import dev.innet.rack.check.RunVerdict;
+import dev.innet.rack.campaign.Campaign;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -107,56 +106,35 @@ public final class SimMain implements Callable<Integer> {
                 crashes ? ", crashes of switch, controller and a server; snapshots every 3 ms" : "");
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
                 "result");
-        List<RunVerdict> bad = new ArrayList<>();
-        boolean anySnapshotViolation = false;
-        boolean inconclusive = false;
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
-        for (Protocol protocol : protocols) {
-            for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
-                SnapshotMonitor[] monitor = new SnapshotMonitor[1];
-                Protocol run = protocol;
-                if (crashes) {
-                    run = ((FarReachProtocol) protocol).withSnapshotPeriodNanos(3_000_000)
-                            .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
-                }
-                Rack.Builder builder = settings.rack(root, run, seed).out(quiet);
-                if (crashes) {
-                    builder.rocksdb(durable.resolve("seed" + seed));
-                }
-                Rack rack = builder.build();
-                if (crashes) {
-                    scheduleCrashes(rack, chaosMs * 1_000_000);
-                }
-                rack.run();
-                String name = protocol.name() + "-seed" + seed;
-                RunVerdict v = RunVerdict.of(root, rack, outDir, name);
-                List<String> snapshotViolations = monitor[0] == null ? List.of() : monitor[0].violations();
-                String result = !snapshotViolations.isEmpty() ? "SNAPSHOT VIOLATION"
-                        : v.safe() ? "safe" : v.violated() ? "VIOLATION" : "inconclusive";
-                if (!snapshotViolations.isEmpty()) {
-                    out.println(name + ": " + snapshotViolations);
-                    anySnapshotViolation = true;
-                }
-                out.printf("%-9s %6d %8d %8d %6d %8d %9s  %s%n", protocol.name(), seed,
-                        v.operations(), rack.stats().cacheHits,
-                        rack.controllerCounters().getOrDefault("evictions", 0L), v.lostWrites().size(),
-                        v.linearizability(), result);
-                if (v.violated()) {
-                    bad.add(v);
-                } else if (!v.safe()) {
-                    inconclusive = true;
-                }
+        Campaign.RunSetup setup = (protocol, seed) -> {
+            if (!crashes) {
+                return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet).build());
             }
-        }
+            SnapshotMonitor[] monitor = new SnapshotMonitor[1];
+            Protocol withSnapshots = ((FarReachProtocol) protocol).withSnapshotPeriodNanos(3_000_000)
+                    .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
+            Rack rack = settings.rack(root, withSnapshots, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();
+            scheduleCrashes(rack, chaosMs * 1_000_000);
+            return new Campaign.PreparedRun(rack, () -> monitor[0].violations());
+        };
+        List<Campaign.Outcome> outcomes = Campaign.run(root, outDir, protocols, firstSeed, seeds, setup, o -> {
+            if (!o.monitorViolations().isEmpty()) {
+                out.println(o.protocol() + "-seed" + o.seed() + ": " + o.monitorViolations());
+            }
+            out.printf("%-9s %6d %8d %8d %6d %8d %9s  %s%n", o.protocol(), o.seed(), o.verdict().operations(),
+                    o.rack().stats().cacheHits, o.rack().controllerCounters().getOrDefault("evictions", 0L),
+                    o.verdict().lostWrites().size(), o.verdict().linearizability(), o.result());
+        });
         out.println("histories: " + outDir);
-        for (RunVerdict v : bad) {
-            out.println(v.describe());
+        List<Campaign.Outcome> unsafe = outcomes.stream().filter(Campaign.Outcome::unsafe).toList();
+        for (Campaign.Outcome o : unsafe) {
+            out.println(o.verdict().describe());
         }
-        if (!bad.isEmpty() || anySnapshotViolation) {
-            out.println(bad.size() + " unsafe run(s): reproduce one with --program P --first-seed S --seeds 1");
-            return 1;
+        if (!unsafe.isEmpty()) {
+            out.println(unsafe.size() + " unsafe run(s): reproduce one with --program P --first-seed S --seeds 1");
         }
-        return inconclusive ? 2 : 0;
+        return Campaign.exitCode(outcomes);
     }
 }

@@ -5,8 +5,9 @@ import java.util.TreeMap;
 
 /**
  * Where each action of specs/farreach/FarReach.tla ({@code Next}) happens in the implementation: the
- * P4 rule of docs/p4-programs.md §5 (FR-n) running in p4/farreach.p4, a Java class and method, or the
- * environment (faults the harness injects). Conformance work (replaying spec traces against the code)
+ * P4 rule of docs/p4-programs.md §5 (FR-n) running in p4/farreach.p4, a Java class and method, the
+ * environment (faults the harness injects), or "not implemented" for an action only a buggy variant
+ * enables. Conformance work (replaying spec traces against the code)
  * starts from this table; a test keeps it in step with the spec: every action of {@code Next} is
  * mapped, and every mapped name is an action of the spec.
  */
@@ -42,7 +43,7 @@ public final class SpecMapping {
         m.put("EvictStart", "Evict.step stages 0-1");
         m.put("EvictResend", "Evict.retransmit");
         m.put("EvictFinish", "Evict.onReply then Evict.step stage 2");
-        m.put("EvictFinishNoAck", "Relearn resuming an eviction after a controller restart (Evict from stage 1)");
+        m.put("EvictFinishNoAck", "not implemented: enabled only in the BugEvictBeforeAck variant; Evict waits for the acknowledgement");
         m.put("DiscardAck", "kv.cache.CacheController.onPacket (a late acknowledgement is dropped)");
         m.put("SnapStart", "Snap.step stage 0");
         m.put("SnapLoad", "Snap.step stage 1");

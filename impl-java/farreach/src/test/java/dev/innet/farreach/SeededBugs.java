@@ -8,13 +8,9 @@ import dev.innet.farreach.controller.FarReachSettings;
 import dev.innet.farreach.controller.Recover;
 import dev.innet.farreach.controller.Snap;
 import dev.innet.kv.cache.CacheControllerConfig;
-import dev.innet.kv.cache.CacheRegisters;
-import dev.innet.kv.cache.CacheControlNames;
-import dev.innet.farreach.controller.FarReachControlNames;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
-import dev.innet.kv.store.StoredRecord;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import java.util.HexFormat;
@@ -97,7 +93,7 @@ final class SeededBugs {
                         byte[] key = directory().keyAt(index);
                         String k = HexFormat.of().formatHex(key);
                         if (awaitingOriginal.contains(k)) {
-                            now.put(k, new CachedRecord(key, currentRecord(c, index)));
+                            now.put(k, new CachedRecord(key, FarReachController.readRecord(c, index)));
                         }
                     }
                     return now;
@@ -106,9 +102,4 @@ final class SeededBugs {
         }
     }
 
-    private static StoredRecord currentRecord(SwitchControl c, int index) {
-        long seq = c.registerRead(CacheControlNames.RECORD_SEQ, index).longValue();
-        return c.registerRead(FarReachControlNames.RECORD_DELETED, index).signum() != 0 ? StoredRecord.tombstone(seq)
-                : StoredRecord.value(CacheRegisters.readValue(c, index), seq);
-    }
 }

@@ -27,6 +27,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -179,8 +180,8 @@ public final class Rack {
     }
 
     /** The controller's counters by name ({@code evictions}, {@code admissions}, ...); empty if it counts nothing. */
-    public java.util.Map<String, Long> controllerCounters() {
-        return controller() instanceof NodeCounters c ? c.counters() : java.util.Map.of();
+    public Map<String, Long> controllerCounters() {
+        return controller() instanceof NodeCounters c ? c.counters() : Map.of();
     }
 
     /** The server node on {@code host} (current incarnation). */

@@ -2,10 +2,13 @@ package dev.innet.farreach.controller;
 
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
+import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheController;
 import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.protocol.RackPorts;
 import dev.innet.sim.NodeContext;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
@@ -108,7 +111,7 @@ public class FarReachController extends CacheController {
     @Override
     protected void programFreshSwitch(SwitchControl control) {
         super.programFreshSwitch(control);
-        control.cloneSessionSet(FarReachControlNames.CPU_CLONE_SESSION, dev.innet.protocol.RackPorts.CPU_PORT);
+        control.cloneSessionSet(FarReachControlNames.CPU_CLONE_SESSION, RackPorts.CPU_PORT);
     }
 
     @Override
@@ -160,10 +163,6 @@ public class FarReachController extends CacheController {
     }
 
     // ------------------------------------------------------------------ state the procedures share
-
-    FarReachSettings settings() {
-        return settings;
-    }
 
     ControllerHooks hooks() {
         return hooks;
@@ -221,12 +220,12 @@ public class FarReachController extends CacheController {
     }
 
     /** The record in slot {@code index} as the switch holds it. */
-    static StoredRecord readRecord(SwitchControl c, int index) {
-        long seq = c.registerRead(dev.innet.kv.cache.CacheControlNames.RECORD_SEQ, index).longValue();
+    public static StoredRecord readRecord(SwitchControl c, int index) {
+        long seq = c.registerRead(CacheControlNames.RECORD_SEQ, index).longValue();
         if (c.registerRead(FarReachControlNames.RECORD_DELETED, index).signum() != 0) {
             return StoredRecord.tombstone(seq);
         }
-        return StoredRecord.value(dev.innet.kv.cache.CacheRegisters.readValue(c, index), seq);
+        return StoredRecord.value(CacheRegisters.readValue(c, index), seq);
     }
 
     /** Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission). */

@@ -98,6 +98,11 @@ public final class FarReachProtocol implements Protocol {
     }
 
     @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.farreach.spec.FarReachConformance());
+    }
+
+    @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         FamilyRack family = FamilyRack.of(rack);
         CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);

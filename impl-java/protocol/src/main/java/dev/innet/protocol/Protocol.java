@@ -32,4 +32,9 @@ public interface Protocol {
      * control plane (it changes generation when the switch restarts).
      */
     RackNodes nodes(RackSpec rack, SwitchHandle switchHandle);
+
+    /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */
+    default java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.empty();
+    }
 }

@@ -84,7 +84,7 @@ public class Evict implements ControlProcedure {
     }
 
     /** The spec's {@code EvictResend}: the store or its acknowledgement was lost. */
-    void retransmit() {
+    public void retransmit() {
         if (stage == 2 && !acknowledged) {
             controller.stats().evictStoreRetries++;
             controller.context().network().send(evictStore);

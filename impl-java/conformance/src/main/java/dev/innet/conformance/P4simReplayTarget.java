@@ -1,0 +1,49 @@
+package dev.innet.conformance;
+
+import dev.innet.p4sim.P4Sim;
+import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.p4sim.v1model.SwitchConfig;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.switchapi.SwitchControl;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The default replay target: p4sim running the protocol's P4 program in process, with the rack's
+ * cabling (the controller is an ordinary host on the CPU port, as in the simulator's racks).
+ */
+public final class P4simReplayTarget implements ReplayTarget {
+    private final P4Sim.Program program;
+    private final long seed;
+    private P4Switch sw;
+
+    /** Compiles {@code program} (with {@code p4/} of the repository on the include path). */
+    public P4simReplayTarget(Path repositoryRoot, Path program, long seed) {
+        this.program = P4Sim.compile(program, List.of(repositoryRoot.resolve("p4")));
+        this.seed = seed;
+        this.sw = fresh();
+    }
+
+    private P4Switch fresh() {
+        return program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(seed));
+    }
+
+    @Override
+    public List<Emitted> inject(int port, byte[] frame) {
+        List<Emitted> out = new ArrayList<>(2);
+        sw.process(port, frame, 0, frame.length, (p, buf, off, len) -> out.add(new Emitted(p, Arrays.copyOfRange(buf, off, off + len))));
+        return out;
+    }
+
+    @Override
+    public SwitchControl control() {
+        return sw.control();
+    }
+
+    @Override
+    public void crash() {
+        sw = fresh();
+    }
+}

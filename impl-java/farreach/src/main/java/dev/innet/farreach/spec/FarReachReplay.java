@@ -1,0 +1,746 @@
+package dev.innet.farreach.spec;
+
+import static dev.innet.farreach.spec.SpecValues.NO_REC;
+import static dev.innet.farreach.spec.SpecValues.asLong;
+import static dev.innet.farreach.spec.SpecValues.asRecord;
+import static dev.innet.farreach.spec.SpecValues.name;
+import static dev.innet.farreach.spec.SpecValues.rec;
+
+import dev.innet.farreach.client.FarReachClient;
+import dev.innet.farreach.controller.Admit;
+import dev.innet.farreach.controller.ControllerHooks;
+import dev.innet.farreach.controller.Evict;
+import dev.innet.farreach.controller.FarReachControlNames;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.server.FarReachServer;
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.kv.cache.CacheControlNames;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.CacheRegisters;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.RackPorts;
+import dev.innet.protocol.spec.ReplayContext;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecReplay;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.protocol.spec.SpecStep.ModelValue;
+import dev.innet.protocol.spec.SpecStep.TlaFunction;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+import dev.innet.wire.WireException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.zip.CRC32;
+
+/**
+ * FarReach.tla replayed on the implementation: p4/farreach.p4 on the replay target, one
+ * {@link FarReachServer}, a {@link FarReachClient} per spec client, and FarReach's controller
+ * procedures ({@link Admit}, {@link Evict}) stepped where the spec takes their actions. Every frame
+ * between them is routed by this class, so the spec's choice of which message is delivered, lost or
+ * duplicated next is followed exactly; the spec's network {@code net} corresponds to the frames in
+ * flight here, each mapped back to the spec message it is (docs/conformance.md, "Refinement mapping").
+ *
+ * <p>Not replayed yet (such traces are reported as not replayable, never as passed): snapshots
+ * ({@code SnapStart}, {@code SnapLoad}, {@code SnapFinish}: the controller's {@code Snap} loads records
+ * in batches, not one spec step per key), the switch crash and recovery ({@code SwitchCrash},
+ * {@code Recover}, and the {@code *Dropped} actions they enable), and {@code EvictFinishNoAck}, which
+ * only a buggy variant enables.
+ */
+public final class FarReachReplay implements SpecReplay {
+    private static final int SERVER = 1;
+    private static final int FIRST_CLIENT = 2;
+    private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
+    private static final int SEQ_SLOTS = FarReachControlNames.SEQ_SLOTS;
+    /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
+    private static final long NEVER_HOT = 1_000_000_000L;
+
+    private static final Set<String> REPLAYABLE = Set.of("ClientWriteHit", "ClientWriteForward", "ClientReadHit",
+            "ClientReadForward", "ClientPutReply", "ClientGetReply", "ClientGiveUp", "ClientCrash", "ServerPut",
+            "ServerGet", "ServerEvict", "ServerReportHot", "SwitchGetReply", "AdmitInstall", "AdmitValidate",
+            "DiscardHot", "EvictStart", "EvictResend", "EvictFinish", "DiscardAck", "Lose");
+
+    /** Where a frame in flight is going, in the implementation's terms. */
+    private enum Route {
+        /** From the switch to the server (a forwarded request, or the controller's EVICT_STORE). */
+        TO_SERVER,
+        /** From the switch to a client (a reply the switch relayed). */
+        TO_CLIENT,
+        /** A server's GET_FOR_CACHE reply, not yet through the switch (the switch acts on it: SwitchGetReply). */
+        SERVER_TO_SWITCH,
+        /** From the switch's CPU port to the controller. */
+        TO_CONTROLLER
+    }
+
+    /** A frame in flight and the spec message it is. */
+    private record Flight(Map<String, Object> message, Route route, byte[] frame) {}
+
+    private final ReplayTarget target;
+    private final SwitchHandle handle = new SwitchHandle();
+    private final Map<String, byte[]> keyBytes = new TreeMap<>();
+    private final Map<String, String> keyOfHex = new HashMap<>();
+    private final Map<String, Integer> hostOfClient = new TreeMap<>();
+    private final Map<Integer, String> clientOfHost = new HashMap<>();
+    private final Map<String, ReplayContext> clientContexts = new HashMap<>();
+    private final Map<String, FarReachClient> clients = new HashMap<>();
+    /** Per client host: request id -> the spec's write or read id of that operation. */
+    private final Map<Integer, Map<Long, Long>> opOfRequest = new HashMap<>();
+    private final List<Flight> net = new ArrayList<>();
+    private final Map<String, Admit> admissions = new HashMap<>();
+    private final Map<String, Evict> evictions = new HashMap<>();
+    private final Map<String, KvResult> completed = new HashMap<>();
+    private ReplayContext serverContext;
+    private ReplayContext controllerContext;
+    private FarReachServer server;
+    private ReplayController controller;
+
+    public FarReachReplay(ReplayTarget target) {
+        this.target = target;
+    }
+
+    /** FarReach's controller with its procedure factories opened to the replay (and no timers acted on). */
+    private static final class ReplayController extends FarReachController {
+        ReplayController(CacheControllerConfig config, SwitchHandle handle) {
+            super(config, new FarReachSettings(1_000_000, 0), handle, ControllerHooks.NONE);
+        }
+
+        Admit admit(int index, InnetMessage report) {
+            return newAdmit(index, report);
+        }
+
+        Evict evict(int index, byte[] key) {
+            return newEvict(index, key, false);
+        }
+
+        void programSwitch(SwitchControl c) {
+            programFreshSwitch(c);
+        }
+    }
+
+    // ------------------------------------------------------------------ set-up
+
+    @Override
+    public void init(SpecStep initial) {
+        List<String> keys = namesOf(initial.var("crec"));
+        List<String> clientNames = namesOf(initial.var("pend"));
+        Map<Long, String> slots = new HashMap<>();
+        for (String k : keys) {
+            byte[] key = InnetMessage.key(k);
+            String clash = slots.put(slotOf(key), k);
+            if (clash != null) {
+                throw new NotReplayable("keys " + clash + " and " + k + " share a sequence-number slot of the switch");
+            }
+            keyBytes.put(k, key);
+            keyOfHex.put(hex(key), k);
+        }
+        int host = FIRST_CLIENT;
+        for (String c : clientNames) {
+            hostOfClient.put(c, host);
+            clientOfHost.put(host, c);
+            host++;
+        }
+        List<Integer> hosts = new ArrayList<>(List.of(SERVER));
+        hosts.addAll(hostOfClient.values());
+        hosts.add(CONTROLLER);
+        handle.attach(target.control());
+        CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER), List.copyOf(hostOfClient.values()),
+                keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, (int) NEVER_HOT, List.of());
+        controllerContext = new ReplayContext(CONTROLLER, 1);
+        controller = new ReplayController(config, handle);
+        controller.onStart(controllerContext);
+        controller.programSwitch(target.control());
+        serverContext = new ReplayContext(SERVER, 2);
+        server = new FarReachServer(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
+                1_000_000_000_000L), RecordStoreOpener.memory());
+        server.onStart(serverContext);
+        for (String c : clientNames) {
+            ReplayContext ctx = new ReplayContext(hostOfClient.get(c), 3);
+            clientContexts.put(c, ctx);
+            clients.put(c, newClient(ctx));
+        }
+    }
+
+    private static FarReachClient newClient(ReplayContext ctx) {
+        // one attempt: the spec's client gives up after a timeout instead of resending (ClientGiveUp)
+        return new FarReachClient(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000), null);
+    }
+
+    private static List<String> namesOf(Object function) {
+        List<String> names = new ArrayList<>();
+        for (Object k : ((TlaFunction) function).mapping().keySet()) {
+            names.add(name(k));
+        }
+        names.sort(null);
+        return names;
+    }
+
+    private static long slotOf(byte[] key) {
+        CRC32 crc = new CRC32();
+        crc.update(key);
+        return crc.getValue() % SEQ_SLOTS;
+    }
+
+    private static String hex(byte[] key) {
+        return java.util.HexFormat.of().formatHex(key);
+    }
+
+    @Override
+    public Set<String> replayableActions() {
+        return REPLAYABLE;
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    @Override
+    public void perform(SpecStep before, SpecStep step) {
+        String a = step.actionName();
+        switch (a) {
+            case "ClientWriteHit" -> clientWrite(step, true);
+            case "ClientWriteForward" -> clientWrite(step, false);
+            case "ClientReadHit" -> clientRead(step, true);
+            case "ClientReadForward" -> clientRead(step, false);
+            case "ClientPutReply" -> deliverToClient(take(step, Route.TO_CLIENT, putR(step), false));
+            case "ClientGetReply" -> deliverToClient(take(step, Route.TO_CLIENT, getRPattern(step), false));
+            case "ClientGiveUp" -> giveUp(name(step.param("c")));
+            case "ClientCrash" -> crashClient(name(step.param("c")));
+            case "ServerPut" -> serverPut(step);
+            case "ServerGet" -> serverGet(step);
+            case "ServerEvict" -> serverEvict(step);
+            case "ServerReportHot" -> reportHot(step);
+            case "SwitchGetReply" -> switchGetReply(step);
+            case "AdmitInstall" -> admitInstall(step);
+            case "AdmitValidate" -> admitValidate(name(step.param("k")));
+            case "DiscardHot" -> take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k")), false);
+            case "EvictStart" -> evictStart(step);
+            case "EvictResend" -> evictResend(name(step.param("k")));
+            case "EvictFinish" -> evictFinish(before, step);
+            case "DiscardAck" -> discardAck(step);
+            case "Lose" -> lose(asRecord(step.param("m")));
+            default -> throw new NotReplayable("action " + a + " is not replayed yet (see FarReachReplay's class comment)");
+        }
+    }
+
+    private void clientWrite(SpecStep step, boolean hit) {
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long w = asLong(step.param("w"));
+        FarReachClient client = clients.get(c);
+        requireIdle(c);
+        completed.remove(c);
+        client.put(keyBytes.get(k), SpecValues.valueOf(w), r -> completed.put(c, r));
+        List<ReplayTarget.Emitted> out = sendFromClient(c, w);
+        if (hit) {
+            // the switch answers a write-back hit itself, and the reply reaches the client in this step
+            expectOnly(out, hostOfClient.get(c), "ClientWriteHit: the switch must answer the write itself");
+            client.onPacket(out.get(0).frame());
+            requireCompleted(c, "ClientWriteHit");
+        } else {
+            expectOnly(out, SERVER, "ClientWriteForward: the switch must forward the write to the server");
+            route(out.get(0), Route.TO_SERVER);
+        }
+    }
+
+    private void clientRead(SpecStep step, boolean hit) {
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long r = asLong(step.param("r"));
+        FarReachClient client = clients.get(c);
+        requireIdle(c);
+        completed.remove(c);
+        client.get(keyBytes.get(k), res -> completed.put(c, res));
+        List<ReplayTarget.Emitted> out = sendFromClient(c, r);
+        if (hit) {
+            expectOnly(out, hostOfClient.get(c), "ClientReadHit: the switch must answer the read itself");
+            client.onPacket(out.get(0).frame());
+            requireCompleted(c, "ClientReadHit");
+            long got = SpecValues.writeIdOf(completed.get(c).value());
+            if (got != asLong(step.param("v"))) {
+                throw new ReplayException("ClientReadHit: the client read value " + got + ", the spec reads "
+                        + step.param("v"));
+            }
+        } else {
+            expectOnly(out, SERVER, "ClientReadForward: the switch must forward the read to the server");
+            route(out.get(0), Route.TO_SERVER);
+        }
+    }
+
+    /** Passes the client's newly sent request through the switch; remembers which spec operation it is. */
+    private List<ReplayTarget.Emitted> sendFromClient(String c, long specOpId) {
+        int host = hostOfClient.get(c);
+        List<byte[]> sent = clientContexts.get(c).takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException("client " + c + " sent " + sent.size() + " frames for one operation");
+        }
+        opOfRequest.computeIfAbsent(host, h -> new HashMap<>()).put(decode(sent.get(0)).message().reqId(), specOpId);
+        return target.inject(RackPorts.portOf(host), sent.get(0));
+    }
+
+    private void requireIdle(String c) {
+        if (clients.get(c).busy()) {
+            throw new ReplayException("client " + c + " still has an operation outstanding");
+        }
+    }
+
+    private void requireCompleted(String c, String action) {
+        KvResult r = completed.get(c);
+        if (r == null || r.outcome() != KvResult.Outcome.OK && r.outcome() != KvResult.Outcome.NOT_FOUND) {
+            throw new ReplayException(action + ": the client's operation did not complete (" + r + ")");
+        }
+    }
+
+    private void deliverToClient(Flight f) {
+        int host = hostOfFrameDestination(f.frame());
+        String c = clientOfHost.get(host);
+        clients.get(c).onPacket(f.frame());
+    }
+
+    private void giveUp(String c) {
+        ReplayContext ctx = clientContexts.get(c);
+        FarReachClient client = clients.get(c);
+        if (!client.busy()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
+        }
+        for (long timer : ctx.pendingTimers()) {
+            if (ctx.fire(timer)) {
+                client.onTimer(timer);
+            }
+        }
+        if (client.busy() || !ctx.takeSent().isEmpty()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
+        }
+    }
+
+    private void crashClient(String c) {
+        ReplayContext ctx = clientContexts.get(c);
+        ctx.restart();
+        clients.put(c, newClient(ctx));
+        completed.remove(c);
+    }
+
+    private void serverPut(SpecStep step) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", "put");
+        m.put("c", step.param("c"));
+        m.put("k", step.param("k"));
+        m.put("id", step.param("w"));
+        m.put("s", step.param("s"));
+        Flight f = take(step, Route.TO_SERVER, m, dup(step));
+        server.onPacket(f.frame());
+        routeServerOutput("ServerPut");
+    }
+
+    private void serverGet(SpecStep step) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", "get");
+        m.put("c", step.param("c"));
+        m.put("k", step.param("k"));
+        m.put("id", step.param("r"));
+        Flight f = take(step, Route.TO_SERVER, m, dup(step));
+        server.onPacket(f.frame());
+        routeServerOutput("ServerGet");
+    }
+
+    private void serverEvict(SpecStep step) {
+        Map<String, Object> m = Map.of("t", "evict", "k", step.param("k"), "rec", step.param("rec"));
+        Flight f = take(step, Route.TO_SERVER, m, dup(step));
+        server.onPacket(f.frame());
+        routeServerOutput("ServerEvict");
+    }
+
+    /** The server's one reply: through the switch now, unless the switch must act on it later (getRC). */
+    private void routeServerOutput(String action) {
+        List<byte[]> sent = serverContext.takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException(action + ": the server sent " + sent.size() + " frames, the spec one reply");
+        }
+        byte[] reply = sent.get(0);
+        if (decode(reply).message().op() == KvOp.GET_FOR_CACHE_REPLY) {
+            net.add(new Flight(specMessageOf(reply), Route.SERVER_TO_SWITCH, reply));
+            return;
+        }
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), reply);
+        if (out.size() != 1) {
+            throw new ReplayException(action + ": the switch emitted " + out.size() + " frames relaying one reply");
+        }
+        route(out.get(0), out.get(0).port() == RackPorts.CPU_PORT ? Route.TO_CONTROLLER : Route.TO_CLIENT);
+    }
+
+    /**
+     * The spec abstracts the server's hotness policy: any uncached key may be reported with its
+     * current record. The replay sends the report the server would send, from the server's record.
+     */
+    private void reportHot(SpecStep step) {
+        String k = name(step.param("k"));
+        byte[] key = keyBytes.get(k);
+        StoredRecord r = server.storedRecord(key).orElse(null);
+        int status = r == null || r.deleted() ? KvStatus.NOT_FOUND : KvStatus.OK;
+        int flags = r != null && r.deleted() ? KvOp.FLAG_DELETED : 0;
+        InnetMessage report = new InnetMessage(KvOp.HOT_REPORT, flags, status, 0, key, r == null ? 0 : r.seq(),
+                new byte[0], r == null ? new byte[0] : r.value());
+        UdpFrame frame = new UdpFrame(RackAddressing.hostMac(CONTROLLER), RackAddressing.hostMac(SERVER),
+                RackAddressing.hostIp(SERVER), RackAddressing.hostIp(CONTROLLER), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT,
+                report.encode());
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), frame.encode());
+        expectOnly(out, CONTROLLER, "ServerReportHot: the switch must pass the report to the controller");
+        route(out.get(0), Route.TO_CONTROLLER);
+    }
+
+    private void switchGetReply(SpecStep step) {
+        Map<String, Object> m = Map.of("t", "getRC", "c", step.param("c"), "k", step.param("k"), "id", step.param("r"));
+        Flight f = take(step, Route.SERVER_TO_SWITCH, m, dup(step));
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), f.frame());
+        String c = name(step.param("c"));
+        expectOnly(out, hostOfClient.get(c), "SwitchGetReply: the switch must relay the reply to the client");
+        completed.remove(c);
+        clients.get(c).onPacket(out.get(0).frame());
+    }
+
+    private void admitInstall(SpecStep step) {
+        String k = name(step.param("k"));
+        Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k"), "rec", step.param("rec")),
+                dup(step));
+        InnetMessage report = decode(f.frame()).message();
+        int index = controller.directory().take(keyBytes.get(k));
+        Admit admit = controller.admit(index, report);
+        for (int stage = 0; stage < 3; stage++) {
+            if (admit.step(target.control())) {
+                throw new ReplayException("AdmitInstall: the admission finished before validating the record");
+            }
+        }
+        admissions.put(k, admit);
+    }
+
+    private void admitValidate(String k) {
+        Admit admit = admissions.remove(k);
+        if (admit == null) {
+            throw new ReplayException("AdmitValidate: no admission of " + k + " is in progress");
+        }
+        if (!admit.step(target.control())) {
+            throw new ReplayException("AdmitValidate: the admission did not finish with its validation");
+        }
+    }
+
+    private void evictStart(SpecStep step) {
+        String k = name(step.param("k"));
+        int index = indexOf(target.control(), keyBytes.get(k));
+        if (index < 0) {
+            throw new ReplayException("EvictStart: " + k + " is not in the switch's key table");
+        }
+        Evict evict = controller.evict(index, keyBytes.get(k));
+        if (evict.step(target.control()) || evict.step(target.control())) {
+            throw new ReplayException("EvictStart: the eviction finished without the server's acknowledgement");
+        }
+        evictions.put(k, evict);
+        sendFromController("EvictStart");
+    }
+
+    private void evictResend(String k) {
+        Evict evict = evictions.get(k);
+        if (evict == null) {
+            throw new ReplayException("EvictResend: no eviction of " + k + " is in progress");
+        }
+        evict.retransmit();
+        sendFromController("EvictResend");
+    }
+
+    /** The controller's EVICT_STORE, through the switch (CPU port in, server port out). */
+    private void sendFromController(String action) {
+        List<byte[]> sent = controllerContext.takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one EVICT_STORE");
+        }
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
+        expectOnly(out, SERVER, action + ": the switch must pass EVICT_STORE to the server");
+        route(out.get(0), Route.TO_SERVER);
+    }
+
+    private void evictFinish(SpecStep before, SpecStep step) {
+        String k = name(step.param("k"));
+        Evict evict = evictions.get(k);
+        if (evict == null) {
+            throw new ReplayException("EvictFinish: no eviction of " + k + " is in progress");
+        }
+        // the acknowledgement the spec delivers carries the seq of the record being evicted
+        long s = asLong(asRecord(((TlaFunction) before.var("evRec")).apply(step.param("k"))).get("s"));
+        Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "evictAck", "k", step.param("k"), "s", s), dup(step));
+        if (!evict.onReply(decode(f.frame()).message())) {
+            throw new ReplayException("EvictFinish: the eviction did not accept the server's acknowledgement");
+        }
+        if (!evict.step(target.control())) {
+            throw new ReplayException("EvictFinish: the eviction did not finish after its acknowledgement");
+        }
+        evictions.remove(k);
+        controllerContext.takeSent();
+    }
+
+    private void discardAck(SpecStep step) {
+        String k = name(step.param("k"));
+        Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "evictAck", "k", step.param("k")), false);
+        Evict evict = evictions.get(k);
+        if (evict != null && evict.onReply(decode(f.frame()).message())) {
+            throw new ReplayException("DiscardAck: the eviction in progress took a stale acknowledgement as its own");
+        }
+    }
+
+    private void lose(Map<String, Object> m) {
+        Map<String, Object> pattern = new LinkedHashMap<>(m);
+        pattern.remove("fs");
+        for (int i = 0; i < net.size(); i++) {
+            if (matches(net.get(i).message(), pattern)) {
+                net.remove(i);
+                return;
+            }
+        }
+        throw new ReplayException("Lose: no message " + m + " is in flight; in flight: " + messages());
+    }
+
+    // ------------------------------------------------------------------ the network
+
+    private static boolean dup(SpecStep step) {
+        return Boolean.TRUE.equals(step.param("dup"));
+    }
+
+    private static Map<String, Object> putR(SpecStep step) {
+        return Map.of("t", "putR", "c", step.param("c"), "k", step.param("k"), "id", step.param("w"), "s", step.param("s"));
+    }
+
+    private static Map<String, Object> getRPattern(SpecStep step) {
+        return Map.of("t", "getR", "c", step.param("c"), "k", step.param("k"), "id", step.param("r"));
+    }
+
+    /** Takes the flight on {@code route} that matches {@code pattern} (kept in flight when duplicated). */
+    private Flight take(SpecStep step, Route route, Map<String, Object> pattern, boolean duplicate) {
+        for (int i = 0; i < net.size(); i++) {
+            Flight f = net.get(i);
+            if (f.route() == route && matches(f.message(), pattern)) {
+                if (!duplicate) {
+                    net.remove(i);
+                }
+                return f;
+            }
+        }
+        throw new ReplayException(step.actionName() + ": no message " + pattern + " is in flight in the implementation; "
+                + "in flight: " + messages());
+    }
+
+    private static boolean matches(Map<String, Object> message, Map<String, Object> pattern) {
+        for (var e : pattern.entrySet()) {
+            if (!e.getValue().equals(message.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void route(ReplayTarget.Emitted e, Route route) {
+        net.add(new Flight(specMessageOf(e.frame()), route, e.frame()));
+    }
+
+    private void expectOnly(List<ReplayTarget.Emitted> out, int host, String what) {
+        if (out.size() != 1 || out.get(0).port() != RackPorts.portOf(host)) {
+            List<String> got = new ArrayList<>();
+            for (ReplayTarget.Emitted e : out) {
+                got.add("port " + e.port() + ": " + KvOp.name(decode(e.frame()).message().op()));
+            }
+            throw new ReplayException(what + "; the switch emitted " + got);
+        }
+    }
+
+    private static InnetPacket decode(byte[] frame) {
+        try {
+            return InnetPacket.decode(frame);
+        } catch (WireException e) {
+            throw new ReplayException("the implementation emitted a malformed frame: " + e.getMessage());
+        }
+    }
+
+    private static int hostOfFrameDestination(byte[] frame) {
+        return RackAddressing.hostOfIp(decode(frame).frame().dstIp());
+    }
+
+    /** The spec message a frame in flight is (without the FIFO position {@code fs}). */
+    private Map<String, Object> specMessageOf(byte[] frame) {
+        InnetPacket p = decode(frame);
+        InnetMessage msg = p.message();
+        Map<String, Object> m = new LinkedHashMap<>();
+        ModelValue k = new ModelValue(keyOfHex.getOrDefault(hex(msg.key()), "?" + hex(msg.key())));
+        int clientHost = msg.isReply() ? RackAddressing.hostOfIp(p.frame().dstIp()) : RackAddressing.hostOfIp(p.frame().srcIp());
+        switch (msg.op()) {
+            case KvOp.PUT_SEQ, KvOp.PUT_REPLY -> {
+                m.put("t", msg.op() == KvOp.PUT_SEQ ? "put" : "putR");
+                m.put("c", new ModelValue(clientOfHost.get(clientHost)));
+                m.put("k", k);
+                m.put("id", opOf(clientHost, msg.reqId()));
+                m.put("s", msg.seq());
+            }
+            case KvOp.GET, KvOp.GET_FOR_CACHE, KvOp.GET_EMBED -> {
+                m.put("t", "get");
+                m.put("c", new ModelValue(clientOfHost.get(clientHost)));
+                m.put("k", k);
+                m.put("id", opOf(clientHost, msg.reqId()));
+                m.put("emb", msg.op() == KvOp.GET_EMBED ? SpecValues.recOf(StoredRecord.carriedBy(msg)) : NO_REC);
+                m.put("cons", msg.op() == KvOp.GET_FOR_CACHE);
+            }
+            case KvOp.GET_REPLY, KvOp.GET_FOR_CACHE_REPLY -> {
+                m.put("t", msg.op() == KvOp.GET_REPLY ? "getR" : "getRC");
+                m.put("c", new ModelValue(clientOfHost.get(clientHost)));
+                m.put("k", k);
+                m.put("id", opOf(clientHost, msg.reqId()));
+                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg))); // nothing stored: value empty, seq 0
+            }
+            case KvOp.HOT_REPORT -> {
+                m.put("t", "hot");
+                m.put("k", k);
+                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg)));
+            }
+            case KvOp.EVICT_STORE -> {
+                m.put("t", "evict");
+                m.put("k", k);
+                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg)));
+            }
+            case KvOp.EVICT_STORE_REPLY -> {
+                m.put("t", "evictAck");
+                m.put("k", k);
+                m.put("s", msg.seq());
+            }
+            default -> throw new ReplayException("the implementation sent " + KvOp.name(msg.op())
+                    + ", which has no counterpart among the spec's messages");
+        }
+        return m;
+    }
+
+    private long opOf(int clientHost, long reqId) {
+        Long id = opOfRequest.getOrDefault(clientHost, Map.of()).get(reqId);
+        if (id == null) {
+            throw new ReplayException("request id " + reqId + " of host " + clientHost + " belongs to no replayed operation");
+        }
+        return id;
+    }
+
+    private Set<Map<String, Object>> messages() {
+        Set<Map<String, Object>> out = new LinkedHashSet<>();
+        for (Flight f : net) {
+            out.add(f.message());
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ the refinement mapping
+
+    /**
+     * The implementation's state as spec values: the switch's key table and record registers (read
+     * through the control API), its sequence counters, the server's store, the clients' preserved
+     * records and outstanding operations, and the messages in flight.
+     */
+    @Override
+    public Map<String, Object> observe() {
+        SwitchControl c = target.control();
+        Map<Object, Object> crec = new LinkedHashMap<>();
+        Map<Object, Object> valid = new LinkedHashMap<>();
+        Map<Object, Object> latest = new LinkedHashMap<>();
+        Map<Object, Object> tbe = new LinkedHashMap<>();
+        Map<Object, Object> ctr = new LinkedHashMap<>();
+        Map<Object, Object> store = new LinkedHashMap<>();
+        for (var e : keyBytes.entrySet()) {
+            ModelValue k = new ModelValue(e.getKey());
+            int index = indexOf(c, e.getValue());
+            boolean cached = index >= 0;
+            crec.put(k, cached ? SpecValues.recOf(cachedRecord(c, index)) : NO_REC);
+            valid.put(k, cached && c.registerRead(CacheControlNames.RECORD_VALID, index).signum() != 0);
+            latest.put(k, cached && c.registerRead(FarReachControlNames.RECORD_LATEST, index).signum() != 0);
+            tbe.put(k, cached && c.registerRead(FarReachControlNames.RECORD_EVICTING, index).signum() != 0);
+            ctr.put(k, c.registerRead(FarReachControlNames.SEQ_COUNTER, (int) slotOf(e.getValue())).longValue());
+            store.put(k, SpecValues.storeOf(server.storedRecord(e.getValue())));
+        }
+        Map<Object, Object> pres = new LinkedHashMap<>();
+        Map<Object, Object> busy = new LinkedHashMap<>();
+        for (String client : hostOfClient.keySet()) {
+            Map<Object, Object> preserved = new LinkedHashMap<>();
+            for (String k : keyBytes.keySet()) {
+                preserved.put(new ModelValue(k), NO_REC);
+            }
+            for (FarReachClient.PreservedRecord p : clients.get(client).preservedRecords()) {
+                String k = keyOfHex.get(hex(p.key()));
+                preserved.put(new ModelValue(k), rec(p.deleted() ? 0 : SpecValues.writeIdOf(p.value()), p.seq()));
+            }
+            pres.put(new ModelValue(client), new TlaFunction(preserved));
+            busy.put(new ModelValue(client), clients.get(client).busy());
+        }
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("crec", new TlaFunction(crec));
+        state.put("valid", new TlaFunction(valid));
+        state.put("latest", new TlaFunction(latest));
+        state.put("tbe", new TlaFunction(tbe));
+        state.put("ctr", new TlaFunction(ctr));
+        state.put("store", new TlaFunction(store));
+        state.put("pres", new TlaFunction(pres));
+        state.put("pend", new TlaFunction(busy));
+        state.put("net", messages());
+        return state;
+    }
+
+    /**
+     * What the implementation can show of the spec's variables: {@code pend} only as whether each
+     * client has an operation outstanding (the read floor is history, not client state), and {@code net}
+     * without FIFO positions (the replayed models leave FifoSwitchServer off, so every position is 0).
+     */
+    @Override
+    public Object projectSpec(String var, Object specValue) {
+        return switch (var) {
+            case "pend" -> {
+                Map<Object, Object> busy = new LinkedHashMap<>();
+                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
+                    busy.put(e.getKey(), !"none".equals(asRecord(e.getValue()).get("t")));
+                }
+                yield new TlaFunction(busy);
+            }
+            case "net" -> {
+                Set<Map<String, Object>> out = new LinkedHashSet<>();
+                for (Object m : (Set<?>) specValue) {
+                    Map<String, Object> copy = new LinkedHashMap<>(asRecord(m));
+                    copy.remove("fs");
+                    out.add(copy);
+                }
+                yield out;
+            }
+            default -> specValue;
+        };
+    }
+
+    private static int indexOf(SwitchControl c, byte[] key) {
+        BigInteger wanted = CacheControlNames.keyValue(key);
+        for (EntrySpec e : c.readEntries(CacheControlNames.CACHE_LOOKUP)) {
+            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
+                return e.args().get(0).intValue();
+            }
+        }
+        return -1;
+    }
+
+    /** Read with the mapping's own code, not the controller's, so a bug there cannot hide itself. */
+    private static StoredRecord cachedRecord(SwitchControl c, int index) {
+        long seq = c.registerRead(CacheControlNames.RECORD_SEQ, index).longValue();
+        if (c.registerRead(FarReachControlNames.RECORD_DELETED, index).signum() != 0) {
+            return StoredRecord.tombstone(seq);
+        }
+        return StoredRecord.value(CacheRegisters.readValue(c, index), seq);
+    }
+}

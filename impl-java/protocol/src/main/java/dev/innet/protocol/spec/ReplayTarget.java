@@ -1,0 +1,23 @@
+package dev.innet.protocol.spec;
+
+import dev.innet.switchapi.SwitchControl;
+import java.util.List;
+
+/**
+ * The switch a spec trace is replayed on, as the replay sees it: frames go in on a port and come out
+ * on ports, and the control plane is reachable through the target-neutral API. The conformance module
+ * provides one backed by p4sim running the protocol's P4 program; a bmv2 driver can provide another.
+ * Frames are processed one at a time, each to completion, as the spec's atomic switch steps assume.
+ */
+public interface ReplayTarget {
+    /** A frame the switch emitted. */
+    record Emitted(int port, byte[] frame) {}
+
+    /** Processes {@code frame} arriving on {@code port}; returns what the switch emitted, in order. */
+    List<Emitted> inject(int port, byte[] frame);
+
+    SwitchControl control();
+
+    /** Loses every table and register, as a switch crash does; a new, empty switch replaces it. */
+    void crash();
+}

@@ -1,0 +1,13 @@
+package dev.innet.protocol.spec;
+
+/** What a protocol offers the conformance suite: its spec and a replay of that spec on the implementation. */
+public interface SpecConformance {
+    /** The spec module, relative to the repository root ({@code specs/farreach/FarReach.tla}). */
+    String spec();
+
+    /**
+     * A fresh replay on {@code target} (which runs this protocol's P4 program). The model's sets (keys,
+     * clients) come from the initial state given to {@link SpecReplay#init}.
+     */
+    SpecReplay newReplay(ReplayTarget target);
+}

@@ -1,0 +1,115 @@
+package dev.innet.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.farreach.spec.FarReachConformance;
+import dev.innet.protocol.spec.SpecStep;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A behaviour TLC generated from FarReach.tla, replayed step by step on farreach.p4 and the FarReach nodes. */
+class FarReachReplayTest {
+    static Path root() {
+        return Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
+    }
+
+    static List<SpecStep> trace(String resource) throws Exception {
+        return SpecTraces.fromTlcBehaviour(Files.readString(Path.of("src/test/resources/traces", resource)));
+    }
+
+    static Replayer.Result replay(List<SpecStep> trace) {
+        return Replayer.replay(new FarReachConformance(),
+                () -> new P4simReplayTarget(root(), root().resolve("p4/farreach.p4"), 1), trace);
+    }
+
+    @Test
+    void aSimulatedBehaviourOfTheCacheModelReplaysStepForStep() throws Exception {
+        List<SpecStep> trace = trace("farreach-cache-simulate.txt");
+        Replayer.Result r = replay(trace);
+        assertInstanceOf(Replayer.Result.Passed.class, r, r.toString());
+        assertEquals(trace.size(), r.steps());
+        assertTrue(Replayer.actions(trace).containsAll(List.of("AdmitInstall", "EvictFinish", "Lose", "ClientGiveUp")));
+    }
+
+    /** The index of the first step taking {@code action}. */
+    private static int firstStep(List<SpecStep> trace, String action) {
+        for (int i = 0; i < trace.size(); i++) {
+            if (trace.get(i).actionName().equals(action)) {
+                return i;
+            }
+        }
+        throw new AssertionError("the trace never takes " + action);
+    }
+
+    @Test
+    void aSpecStateTheImplementationDoesNotReachIsReportedWithTheVariableAndBothValues() throws Exception {
+        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.txt"));
+        int at = firstStep(trace, "ServerPut");
+        SpecStep real = trace.get(at);
+        Map<String, Object> vars = new LinkedHashMap<>(real.vars());
+        Map<Object, Object> store = new LinkedHashMap<>(((SpecStep.TlaFunction) vars.get("store")).mapping());
+        store.replaceAll((k, v) -> Map.of("v", 99L, "s", 2L)); // the spec "stores" a value no write produced
+        vars.put("store", new SpecStep.TlaFunction(store));
+        trace.set(at, new SpecStep(real.action(), vars));
+        Replayer.Result r = replay(trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(at, f.step());
+        assertEquals("ServerPut", f.action());
+        assertEquals("store", f.variable());
+        assertTrue(f.expected().toString().contains("99") && !f.actual().toString().contains("99"), f.toString());
+    }
+
+    @Test
+    void anActionOnAMessageTheImplementationNeverSentFailsAtThatStep() throws Exception {
+        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.txt"));
+        int at = firstStep(trace, "ServerPut");
+        SpecStep real = trace.get(at);
+        Map<String, Object> action = new LinkedHashMap<>(real.action());
+        action.put("w", 7L); // a PUT_SEQ of a write the client never issued
+        trace.set(at, new SpecStep(action, real.vars()));
+        Replayer.Result r = replay(trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(at, f.step());
+        assertTrue(f.message().contains("no message"), f.message());
+    }
+
+    @TempDir
+    Path mutantRoot;
+
+    /**
+     * A seeded bug in the switch: it numbers writes with a gap ({@code last + 2}), so the sequence
+     * numbers it assigns are not the spec's. The trace is replayed on a copy of p4/ with the change.
+     */
+    @Test
+    void aSwitchThatNumbersWritesWronglyFailsAtItsFirstForwardedWrite() throws Exception {
+        Path p4 = mutantRoot.resolve("p4");
+        try (var files = Files.walk(root().resolve("p4"))) {
+            for (Path f : files.toList()) {
+                Path to = p4.resolve(root().resolve("p4").relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Path include = p4.resolve("include/ingress_cache.p4");
+        String source = Files.readString(include);
+        String rule = "seq_t assigned = last_assigned + 1;";
+        assertEquals(1, source.split(java.util.regex.Pattern.quote(rule), -1).length - 1, "the mutated rule moved");
+        Files.writeString(include, source.replace(rule, "seq_t assigned = last_assigned + 2; /* seeded bug */"));
+        List<SpecStep> trace = trace("farreach-cache-simulate.txt");
+        Replayer.Result r = Replayer.replay(new FarReachConformance(),
+                () -> new P4simReplayTarget(mutantRoot, p4.resolve("farreach.p4"), 1), trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(firstStep(trace, "ClientWriteForward"), f.step(), f.toString());
+    }
+}

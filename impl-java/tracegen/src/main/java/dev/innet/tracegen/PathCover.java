@@ -58,6 +58,8 @@ public final class PathCover {
     private final StateGraph.Edge[] parentEdge;
     private final BitSet edgeTaken;
     private final BitSet labelTaken;
+    /** The labels some edge carries (a state's label, such as Init's, may be on none). */
+    private final BitSet labelsOnEdges = new BitSet();
     private final java.util.Map<StateGraph.Edge, Integer> edgeIndex = new java.util.HashMap<>();
 
     private PathCover(StateGraph graph) {
@@ -68,6 +70,7 @@ public final class PathCover {
         this.labelTaken = new BitSet(graph.labels().size());
         for (int i = 0; i < graph.edges().size(); i++) {
             edgeIndex.put(graph.edges().get(i), i);
+            labelsOnEdges.set(graph.edges().get(i).label());
         }
         shortestPathsFromInitialStates();
     }
@@ -80,7 +83,7 @@ public final class PathCover {
         List<Path> paths = new ArrayList<>();
         int totalSteps = 0;
         // phase 1: every label
-        while (labelTaken.cardinality() < graph.labels().size()) {
+        while (!labelTaken.equals(labelsOnEdges)) {
             Path p = greedyPath(budget, true);
             paths.add(p);
             totalSteps += p.edges().size();

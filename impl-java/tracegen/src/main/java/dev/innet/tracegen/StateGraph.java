@@ -17,8 +17,11 @@ import java.util.regex.Pattern;
 /**
  * A model's whole state graph as TLC writes it with {@code -dump dot,actionlabels FILE}: one node per
  * distinct state ({@code ID [label="/\\ x = 1\n/\\ ..."]}, initial states with {@code style = filled})
- * and one edge per transition TLC found ({@code A -> B [label="ActionName",...]}), the label being the
- * name of the Next disjunct that took it. The file is large (about 1.5 kB per FarReach state), so it
+ * and one edge per transition TLC found ({@code A -> B [label="ActionName",...]}). TLC's edge label is
+ * the name of the Next disjunct it could identify, and for an action under {@code \E m \in net : ...}
+ * it is just {@code Next}; so an edge's action here is the name in its target state's action variable
+ * ({@code act}), which is exact when the graph was dumped without a VIEW that hides it
+ * ({@link PathCoverGeneration} makes sure of that). The file is large (about 1.5 kB per FarReach state), so it
  * is read twice rather than kept: once for the edges and initial states here, and once more by
  * {@link #stateTexts} for the states on the chosen paths only.
  */
@@ -56,7 +59,8 @@ public final class StateGraph {
     }
 
     /** Reads the graph (not the state texts) from a DOT file TLC wrote. */
-    public static StateGraph read(Path dotFile) throws IOException {
+    public static StateGraph read(Path dotFile, String actionVariable) throws IOException {
+        String actConjunct = "/\\ " + actionVariable + " = ";
         Map<Long, Integer> index = new HashMap<>();
         List<Long> ids = new ArrayList<>();
         List<Integer> initial = new ArrayList<>();
@@ -64,6 +68,7 @@ public final class StateGraph {
         Map<String, Integer> labelIndex = new HashMap<>();
         Set<Edge> edges = new LinkedHashSet<>();
         List<long[]> pendingEdges = new ArrayList<>();
+        List<Integer> nodeLabel = new ArrayList<>();
         int lineNumber = 0;
         try (BufferedReader in = Files.newBufferedReader(dotFile)) {
             String line;
@@ -71,14 +76,8 @@ public final class StateGraph {
                 lineNumber++;
                 Matcher edge = EDGE.matcher(line);
                 if (edge.lookingAt()) {
-                    String label = unescape(edge.group(3));
-                    int l = labelIndex.computeIfAbsent(label, k -> {
-                        labels.add(k);
-                        return labels.size() - 1;
-                    });
                     // an edge may name a node whose line comes later: resolve after the whole file
-                    pendingEdges.add(new long[] {Long.parseLong(edge.group(1)), Long.parseLong(edge.group(2)), l,
-                            lineNumber});
+                    pendingEdges.add(new long[] {Long.parseLong(edge.group(1)), Long.parseLong(edge.group(2)), lineNumber});
                     continue;
                 }
                 Matcher node = NODE.matcher(line);
@@ -86,6 +85,11 @@ public final class StateGraph {
                     long id = Long.parseLong(node.group(1));
                     if (index.putIfAbsent(id, ids.size()) == null) {
                         ids.add(id);
+                        String label = actionName(unescape(node.group(2)), actConjunct, dotFile, lineNumber);
+                        nodeLabel.add(labelIndex.computeIfAbsent(label, k -> {
+                            labels.add(k);
+                            return labels.size() - 1;
+                        }));
                     }
                     if (node.group(3) != null) {
                         initial.add(index.get(id));
@@ -97,15 +101,30 @@ public final class StateGraph {
             Integer from = index.get(e[0]);
             Integer to = index.get(e[1]);
             if (from == null || to == null) {
-                throw new IOException(dotFile + ":" + e[3] + ": edge to a state the file does not list");
+                throw new IOException(dotFile + ":" + e[2] + ": edge to a state the file does not list");
             }
-            edges.add(new Edge(from, to, (int) e[2]));
+            edges.add(new Edge(from, to, nodeLabel.get(to)));
         }
         if (initial.isEmpty()) {
             throw new IOException(dotFile + ": no initial state (a node with style = filled): not a TLC state graph dump");
         }
         long[] nodeIds = ids.stream().mapToLong(Long::longValue).toArray();
         return new StateGraph(dotFile, nodeIds, index, initial, new ArrayList<>(edges), labels);
+    }
+
+    /** The action name in a state's text: field a of the action variable's record (or the string itself). */
+    private static String actionName(String stateText, String actConjunct, Path dotFile, int lineNumber)
+            throws IOException {
+        int at = stateText.indexOf(actConjunct);
+        if (at < 0) {
+            throw new IOException(dotFile + ":" + lineNumber + ": the state has no variable '"
+                    + actConjunct.substring(3, actConjunct.length() - 3) + "' holding its action label");
+        }
+        try {
+            return TraceCase.actionName(TlaValueParser.parsePrefix(stateText, at + actConjunct.length()).value());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(dotFile + ":" + lineNumber + ": " + e.getMessage(), e);
+        }
     }
 
     public int nodeCount() {
@@ -121,7 +140,7 @@ public final class StateGraph {
         return edges;
     }
 
-    /** The action names on the edges, in the order first seen. */
+    /** The action names of the states (so also of the edges into them), in the order first seen; includes Init. */
     public List<String> labels() {
         return labels;
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PathCoverTest {
-    /** A hand-written dump in TLC's format: a diamond whose "Rare" edge is only reachable three steps in. */
+    /** A hand-written dump in TLC's format: a diamond whose "Rare" edge is only reachable three steps in, and
+     * an edge TLC could only label "Next". */
     private static final String DOT = """
             strict digraph DiskGraph {
             nodesep=0.35;
@@ -31,7 +32,7 @@ class PathCoverTest {
             4 [label="/\\\\ x = 3\\n/\\\\ act = [a |-> \\"A\\"]"];
             4 -> 5 [label="Rare",color="black",fontcolor="black"];
             5 [label="/\\\\ x = 4\\n/\\\\ act = [a |-> \\"Rare\\", s |-> \\"q\\\\\\"uote\\"]"];
-            5 -> 5 [label="B",color="black",fontcolor="black"];
+            5 -> 3 [label="Next",color="black",fontcolor="black"];
             }
             }
             """;
@@ -40,10 +41,13 @@ class PathCoverTest {
     void readsTheDumpFormat(@TempDir Path dir) throws IOException {
         Path dot = dir.resolve("g.dot");
         Files.writeString(dot, DOT);
-        StateGraph g = StateGraph.read(dot);
+        StateGraph g = StateGraph.read(dot, "act");
         assertEquals(5, g.nodeCount());
         assertEquals(List.of(0), g.initialStates());
-        assertEquals(List.of("A", "B", "Rare"), g.labels());
+        // TLC labels some edges just "Next"; the action is the target state's act
+        assertEquals(List.of("Init", "A", "B", "Rare"), g.labels());
+        assertEquals(List.of("A", "B", "A", "A", "Rare", "B"),
+                g.edges().stream().map(e -> g.labels().get(e.label())).toList());
         assertEquals(6, g.edges().size());
         TlcStateText.State last = g.stateTexts(Set.of(4)).get(4);
         assertEquals(TlaValue.parse("[a |-> \"Rare\", s |-> \"q\\\"uote\"]"), last.get("act"));
@@ -53,7 +57,7 @@ class PathCoverTest {
     void labelsFirstThenEdgesWithinTheBudget(@TempDir Path dir) throws IOException {
         Path dot = dir.resolve("g.dot");
         Files.writeString(dot, DOT);
-        StateGraph g = StateGraph.read(dot);
+        StateGraph g = StateGraph.read(dot, "act");
 
         PathCover.Result labelsOnly = PathCover.compute(g, new PathCover.Budget(0, 0, 100, 10));
         assertEquals(List.of("A", "B", "Rare"), labelsOnly.labelsTaken());
@@ -78,7 +82,7 @@ class PathCoverTest {
         Path dot = dir.resolve("g.dot");
         Files.writeString(dot, DOT);
         // each path may extend only one step past its prefix, so "Rare" needs its own path
-        PathCover.Result r = PathCover.compute(StateGraph.read(dot), new PathCover.Budget(0, 0, 1, 1));
+        PathCover.Result r = PathCover.compute(StateGraph.read(dot, "act"), new PathCover.Budget(0, 0, 1, 1));
         assertEquals(List.of("A", "B", "Rare"), r.labelsTaken());
     }
 
@@ -86,7 +90,7 @@ class PathCoverTest {
     void aFileThatIsNoDumpIsRefused(@TempDir Path dir) throws IOException {
         Path dot = dir.resolve("g.dot");
         Files.writeString(dot, "digraph { a -> b }\n");
-        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> StateGraph.read(dot));
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> StateGraph.read(dot, "act"));
         assertTrue(e.getMessage().contains("no initial state"), e.getMessage());
     }
 

@@ -27,6 +27,15 @@ public final class SpecTraces {
         return steps;
     }
 
+    /** A trace case (generated or curated) as replay steps. */
+    public static List<SpecStep> fromTraceCase(dev.innet.tracegen.TraceCase c) {
+        List<SpecStep> steps = new ArrayList<>();
+        for (dev.innet.tracegen.TraceCase.TraceState s : c.states()) {
+            steps.add(stepOf(s.vars()));
+        }
+        return steps;
+    }
+
     /** A state given as its variables; its action is the value of {@code act}. */
     public static SpecStep stepOf(List<TlaValue.Field> vars) {
         Map<String, Object> values = new LinkedHashMap<>();

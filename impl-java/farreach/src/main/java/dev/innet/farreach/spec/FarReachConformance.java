@@ -11,6 +11,12 @@ public final class FarReachConformance implements SpecConformance {
         return "specs/farreach/FarReach.tla";
     }
 
+    /** One key (admission, eviction, loss), duplication, then three keys and two cache slots. */
+    @Override
+    public java.util.List<String> conformanceModels() {
+        return java.util.List.of("MCFarReachCache", "MCFarReachDup", "MCFarReachCacheLarge");
+    }
+
     @Override
     public SpecReplay newReplay(ReplayTarget target) {
         return new FarReachReplay(target);

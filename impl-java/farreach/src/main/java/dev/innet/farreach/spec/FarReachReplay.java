@@ -208,6 +208,18 @@ public final class FarReachReplay implements SpecReplay {
         return REPLAYABLE;
     }
 
+    private static final String SNAPSHOTS = "not replayed yet: the controller's Snap loads records in batches and runs"
+            + " alone, while the spec loads one key per step and interleaves admissions and evictions";
+    private static final String CRASH = "not replayed yet: mapping the restarted switch's sequence base"
+            + " ((g-1) * 2^24) onto the spec's counters, and Recover's many steps onto one spec step, is future work";
+
+    @Override
+    public Map<String, String> notReplayable() {
+        return Map.of("SnapStart", SNAPSHOTS, "SnapLoad", SNAPSHOTS, "SnapFinish", SNAPSHOTS, "SwitchCrash", CRASH,
+                "Recover", CRASH, "ClientWriteDropped", CRASH, "ClientReadDropped", CRASH,
+                "EvictFinishNoAck", "only the BugEvictBeforeAck variant enables it; the implementation waits for the acknowledgement");
+    }
+
     // ------------------------------------------------------------------ actions
 
     @Override
@@ -235,7 +247,7 @@ public final class FarReachReplay implements SpecReplay {
             case "EvictFinish" -> evictFinish(before, step);
             case "DiscardAck" -> discardAck(step);
             case "Lose" -> lose(asRecord(step.param("m")));
-            default -> throw new NotReplayable("action " + a + " is not replayed yet (see FarReachReplay's class comment)");
+            default -> throw new NotReplayable(a + ": " + notReplayable().getOrDefault(a, "not an action of FarReach.tla"));
         }
     }
 

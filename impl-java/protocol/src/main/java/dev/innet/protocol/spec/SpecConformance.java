@@ -6,6 +6,12 @@ public interface SpecConformance {
     String spec();
 
     /**
+     * The models (next to the spec) whose behaviours the conformance suite generates and replays by
+     * default, smallest first.
+     */
+    java.util.List<String> conformanceModels();
+
+    /**
      * A fresh replay on {@code target} (which runs this protocol's P4 program). The model's sets (keys,
      * clients) come from the initial state given to {@link SpecReplay#init}.
      */

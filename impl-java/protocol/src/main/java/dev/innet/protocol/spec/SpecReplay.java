@@ -38,6 +38,11 @@ public interface SpecReplay {
     /** The spec's actions this replay can perform. */
     Set<String> replayableActions();
 
+    /** The spec's actions this replay does not perform yet, each with the reason (reported in coverage). */
+    default Map<String, String> notReplayable() {
+        return Map.of();
+    }
+
     /** The implementation did something the action does not allow, or could not do what it requires. */
     final class ReplayException extends RuntimeException {
         public ReplayException(String message) {

@@ -21,9 +21,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./innet conform}: spec behaviours replayed on the implementation (docs/conformance.md). By
- * default the protocol's curated traces (conformance/PROTOCOL/) and behaviours TLC simulates on each of
- * its conformance models; {@code --traces} replays only the given files. Exit 1 if any trace failed.
+ * {@code ./innet conform}: spec behaviours replayed on the implementation (docs/conformance.md): the
+ * protocol's curated traces (conformance/PROTOCOL/, or the files {@code --traces} names instead) and
+ * behaviours TLC simulates on each of its conformance models ({@code --simulate 0}: none). Exit 1 if
+ * any trace failed.
  */
 @Command(name = "innet conform", mixinStandardHelpOptions = true, description = {
     "Replays spec behaviours on the P4 program and the protocol's Java nodes, comparing the implementation's",
@@ -39,7 +40,7 @@ public final class ConformMain implements Callable<Integer> {
     String target = "p4sim";
 
     @Option(names = "--traces", arity = "1..*", paramLabel = "FILE|DIR",
-            description = "replay only these trace files (.trace, .json) or directories of them")
+            description = "replay these trace files (.trace, .json) or directories of them instead of conformance/PROTOCOL")
     List<Path> traces = List.of();
 
     @Option(names = "--model", arity = "1..*", description = "models to simulate (default: the protocol's conformance models)")
@@ -107,7 +108,7 @@ public final class ConformMain implements Callable<Integer> {
         for (Path f : files) {
             cases.put(f.getFileName().toString(), TraceCase.read(f));
         }
-        if (traces.isEmpty() && behaviours > 0) {
+        if (behaviours > 0) {
             for (String model : models.isEmpty() ? conformance.conformanceModels() : models) {
                 List<TraceCase> generated = suite.simulate(model, behaviours, depth, seed);
                 for (int i = 0; i < generated.size(); i++) {

@@ -22,6 +22,7 @@ class ArgumentErrorsTest {
             case "sim" -> new SimMain();
             case "bench" -> new BenchMain();
             case "demo" -> new DemoMain();
+            case "conform" -> new ConformMain();
             default -> throw new IllegalArgumentException(which);
         };
     }
@@ -42,6 +43,12 @@ class ArgumentErrorsTest {
         "demo  | --bogus                  | --bogus",
         "demo  | --seed x                 | x",
         "demo  | extra                    | extra",
+        "conform | --protocol nocache     | nocache",
+        "conform | --protocol foo         | foo",
+        "conform | --target bmv2          | bmv2",
+        "conform | --target tofino        | tofino",
+        "conform | --simulate x           | x",
+        "conform | --traces /no/such.trace | /no/such.trace",
     })
     void badArgumentIsOneLineExitTwoAndRunsNothing(String which, String args, String named) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -56,7 +63,7 @@ class ArgumentErrorsTest {
     }
 
     @ParameterizedTest(name = "{0} --help")
-    @CsvSource({"sim", "bench", "demo"})
+    @CsvSource({"sim", "bench", "demo", "conform"})
     void helpExitsZeroWithUsage(String which) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code = Cli.run("innet " + which, command(which), new String[] {"--help"},

@@ -82,7 +82,7 @@ public final class ConformanceSuite {
                 Path kept = outDir.resolve("failed").resolve(e.getKey().replaceAll("[^A-Za-z0-9_.-]", "_") + ".json");
                 Files.createDirectories(kept.getParent());
                 e.getValue().write(kept);
-                out.println("    kept: " + kept + "\n    reproduce: ./innet conform --traces " + kept);
+                out.println("    kept: " + kept + "\n    reproduce: ./innet conform --simulate 0 --traces " + kept);
             }
         }
         Report report = coverage(outcomes);

@@ -1,0 +1,75 @@
+package dev.innet.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.cli.Cli;
+import dev.innet.rack.RackRuns;
+import dev.innet.tracegen.TlaValue;
+import dev.innet.tracegen.TlcModel;
+import dev.innet.tracegen.TlcSimulation;
+import dev.innet.tracegen.TraceCase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ./innet conform's short fixed run (part of ./innet test) and its failure path. */
+class ConformMainTest {
+    @TempDir
+    Path out;
+
+    private record Run(int code, String out) {}
+
+    private Run conform(String... args) {
+        System.setProperty("innet.root", RackRuns.root().toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--out", out.toString()));
+        PrintStream previous = System.out;
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            int code = Cli.run("innet conform", new ConformMain(), all.toArray(String[]::new), System.out, System.err);
+            return new Run(code, bytes.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(previous);
+        }
+    }
+
+    @Test
+    void simulatedBehavioursOfTheSmallModelsReplayStepForStep() {
+        Run r = conform("--simulate", "10", "--seed", "3", "--model", "MCFarReachCache", "MCFarReachDup", "--traces",
+                out.toString()); // a directory with no trace files: only the simulated behaviours
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("20 traces: 20 passed, 0 failed"), r.out());
+        assertTrue(r.out().contains("spec actions replayed:"), r.out());
+    }
+
+    @Test
+    void aTraceTheImplementationCannotFollowFailsIsKeptAndCanBeReplayedAlone() throws Exception {
+        TraceCase real = TlcSimulation.run(new TlcModel(RackRuns.root().resolve("specs/farreach"), "MCFarReachCache"),
+                RackRuns.root(), 1, 40, 5, out.resolve("gen"), Duration.ofMinutes(5)).cases().get(0);
+        // corrupt the last state: the switch's counter of the key jumps to 9, which no step does
+        List<TraceCase.TraceState> states = new ArrayList<>(real.states());
+        TraceCase.TraceState last = states.getLast();
+        List<TlaValue.Field> vars = new ArrayList<>();
+        for (TlaValue.Field f : last.vars()) {
+            vars.add(f.name().equals("ctr")
+                    ? new TlaValue.Field("ctr", new TlaValue.Fn(List.of(new TlaValue.Pair(new TlaValue.ModelValue("k1"),
+                            new TlaValue.Int(9))))) : f);
+        }
+        states.set(states.size() - 1, new TraceCase.TraceState(last.action(), vars));
+        Path file = out.resolve("corrupted.json");
+        new TraceCase(real.spec(), real.model(), real.source(), states, List.of()).write(file);
+        Run r = conform("--simulate", "0", "--traces", file.toString());
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("FAILED at step " + (states.size() - 1)), r.out());
+        assertTrue(r.out().contains("spec ctr = "), r.out());
+        assertTrue(r.out().contains("reproduce: ./innet conform --simulate 0 --traces "), r.out());
+    }
+}

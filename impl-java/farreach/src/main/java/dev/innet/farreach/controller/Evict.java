@@ -56,7 +56,7 @@ public class Evict implements ControlProcedure {
                         seq, new byte[0], value);
                 evictStore = controller.frameTo(controller.ring().ownerOf(key), store);
                 controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.EVICT_STORE)
-                        .with("key", FarReachTraceEvents.key(key)), "", storedRecord));
+                        .with("key", FarReachTraceEvents.key(key)), "rec", storedRecord));
                 controller.context().network().send(evictStore);
                 controller.scheduleEvictRetry(this);
                 stage = 2;

@@ -67,7 +67,7 @@ public class FarReachServer extends StorageServer {
             case KvOp.PUT_SEQ, KvOp.DEL_SEQ -> {
                 e = TraceEvent.of(FarReachTraceEvents.SERVER_PUT).with("client", RackAddressing.hostOfIp(frame.srcIp()))
                         .with("reqId", request.reqId()).with("key", key);
-                FarReachTraceEvents.withRecord(e, "", StoredRecord.carriedBy(request));
+                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
             }
             case KvOp.GET, KvOp.GET_FOR_CACHE, KvOp.GET_EMBED -> {
                 e = TraceEvent.of(FarReachTraceEvents.SERVER_GET).with("client", RackAddressing.hostOfIp(frame.srcIp()))
@@ -81,7 +81,7 @@ public class FarReachServer extends StorageServer {
             case KvOp.EVICT_STORE, KvOp.RECOVER_STORE -> {
                 e = TraceEvent.of(request.op() == KvOp.EVICT_STORE ? FarReachTraceEvents.SERVER_EVICT_STORE
                         : FarReachTraceEvents.SERVER_RECOVER_STORE).with("key", key);
-                FarReachTraceEvents.withRecord(e, "", StoredRecord.carriedBy(request));
+                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
             }
             default -> {
                 return;

@@ -43,7 +43,7 @@ VARIABLE l       \* cursor: index of the next event of Trace
 traceVars == <<vars, l>>
 
 Ev == Trace[l]
-Rec(v, s) == [v |-> v, s |-> s]
+TRec(v, s) == [v |-> v, s |-> s]
 
 TraceInit == Init /\ l = 1
 
@@ -80,7 +80,7 @@ ObsWrite(e) ==
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
-    /\ \/ e.how = "hit" /\ crec[e.k] = Rec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
+    /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
        \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
        \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
 
@@ -96,31 +96,31 @@ ObsPutReply(e) ==
 ObsGetReply(e) ==
     /\ e.e = "getReply" /\ pend[e.c].t = "r"
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
-                      /\ m.rec = Rec(e.v, e.s)
+                      /\ m.rec = TRec(e.v, e.s)
                       /\ IF m.t = "getR" THEN ClientGetReply(m) ELSE SwitchGetReply(m, FALSE)
 
 ObsServerPut(e) ==
     /\ e.e = "serverPut"
     /\ \E m \in net : /\ m.t = "put" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
                       /\ ServerPut(m, e.dup)
-                      /\ store'[m.k] = Rec(e.sv, e.ss)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
 
 ObsServerGet(e) ==
     /\ e.e = "serverGet"
     /\ \E m \in net : /\ m.t = "get" /\ m.c = e.c /\ m.id = e.r /\ m.k = e.k
                       /\ ServerGet(m, e.dup)
-                      /\ act'.rec = Rec(e.v, e.s)
-                      /\ store'[m.k] = Rec(e.sv, e.ss)
+                      /\ act'.rec = TRec(e.v, e.s)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
 
 ObsServerEvict(e) ==
     /\ e.e = "serverEvict"
-    /\ \E m \in net : /\ m.t = "evict" /\ m.k = e.k /\ m.rec = Rec(e.v, e.s)
+    /\ \E m \in net : /\ m.t = "evict" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s)
                       /\ ServerEvict(m, e.dup)
-                      /\ store'[m.k] = Rec(e.sv, e.ss)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
 
 ObsAdmitInstall(e) ==
     /\ e.e = "admitInstall"
-    /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = Rec(e.v, e.s) /\ AdmitInstall(m, FALSE)
+    /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s) /\ AdmitInstall(m, FALSE)
 
 ObsAdmitValidate(e) == e.e = "admitValidate" /\ AdmitValidate(e.k)
 
@@ -128,7 +128,7 @@ ObsEvictStart(e) == e.e = "evictStart" /\ EvictStart(e.k)
 
 \* The record the controller sent to the server is the one EvictStart loaded
 \* (the spec loads and sends in one step; this only checks the record).
-ObsEvictStore(e) == e.e = "evictStore" /\ evRec[e.k] = Rec(e.v, e.s) /\ UNCHANGED vars
+ObsEvictStore(e) == e.e = "evictStore" /\ evRec[e.k] = TRec(e.v, e.s) /\ UNCHANGED vars
 
 ObsEvictFinish(e) ==
     /\ e.e = "evictFinish"
@@ -144,14 +144,10 @@ Observed(e) ==
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
 
-\* The record the next observed admission of k installs, or NoRec.
-NextAdmission(k) ==
-    LET js == {j \in l..Len(Trace) : Trace[j].e = "admitInstall" /\ Trace[j].k = k}
-    IN IF js = {} THEN NoRec
-       ELSE LET j == CHOOSE j \in js : \A i \in js : j <= i
-            IN Rec(Trace[j].v, Trace[j].s)
-
-HotReport == \E k \in Key : NextAdmission(k) = store[k] /\ ServerReportHot(k)
+\* e.hot (computed by the converter): for each key, the record the key's next
+\* observed admission at or after this event installs, as [k, v, s].  A hot
+\* report is only useful with that record.
+HotReport == \E k \in Key : [k |-> k, v |-> store[k].v, s |-> store[k].s] \in Ev.hot /\ ServerReportHot(k)
 
 \* A loss is visible only through a client giving up: its request or reply.
 LossBeforeGiveUp ==

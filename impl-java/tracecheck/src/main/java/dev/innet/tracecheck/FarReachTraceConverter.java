@@ -159,6 +159,19 @@ public final class FarReachTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
+        // walking backwards: the record each key's next admission installs, for the trace spec's HotReport
+        Map<String, Map<String, Object>> nextAdmission = new TreeMap<>();
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            if (s.kind.equals("admitInstall")) {
+                Map<String, Object> rec = new LinkedHashMap<>();
+                rec.put("k", s.fields.get("k"));
+                rec.put("v", idOf((String) s.fields.get("v"), writeIdOfValue));
+                rec.put("s", s.fields.get("s"));
+                nextAdmission.put((String) s.fields.get("k"), rec);
+            }
+            s.fields.put("hot", new TlaSet(List.copyOf(nextAdmission.values())));
+        }
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
@@ -199,6 +212,9 @@ public final class FarReachTraceConverter {
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
         return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions);
     }
+
+    /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
+    public record TlaSet(List<Map<String, Object>> records) {}
 
     /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
     private static long idOf(String text, Map<String, Integer> writeIdOfValue) {

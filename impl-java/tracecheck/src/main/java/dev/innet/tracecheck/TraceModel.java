@@ -68,6 +68,9 @@ public final class TraceModel {
         if (v instanceof String s) {
             return str(s);
         }
+        if (v instanceof FarReachTraceConverter.TlaSet set) {
+            return set.records().stream().map(TraceModel::record).collect(Collectors.joining(", ", "{", "}"));
+        }
         if (v instanceof Boolean bool) {
             return bool ? "TRUE" : "FALSE";
         }

@@ -64,8 +64,8 @@ public final class TraceValidator {
      */
     public TraceValidator(Path specDirectory, Path workDirectory, Duration limit, long clientLinkNanos,
             Integer cacheSize) {
-        this.specDirectory = specDirectory;
-        this.workDirectory = workDirectory;
+        this.specDirectory = specDirectory.toAbsolutePath();
+        this.workDirectory = workDirectory.toAbsolutePath();
         this.limit = limit;
         this.clientLinkNanos = clientLinkNanos;
         this.cacheSize = cacheSize;

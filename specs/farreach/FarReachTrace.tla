@@ -33,9 +33,11 @@
 (*    with "deliver and keep" (dup = TRUE); duplicated replies, which      *)
 (*    receivers ignore, are not modelled.                                  *)
 (***************************************************************************)
-EXTENDS FarReach, Sequences
-
-CONSTANT Trace   \* the run: a sequence of event records (field e names the event)
+\* FarReachTraceData is generated per run by impl-java/tracecheck: it defines
+\* Trace, the run as a sequence of event records (field e names the event).
+\* A definition rather than a CONSTANT so that TLC evaluates it once (a
+\* constant overridden with <- in the .cfg is re-evaluated at every use).
+EXTENDS FarReach, Sequences, FarReachTraceData
 
 VARIABLE l       \* cursor: index of the next event of Trace
 

@@ -85,6 +85,7 @@ public final class TraceValidator {
         }
         Path model = workDirectory.resolve(name + ".tla");
         Files.writeString(model, TraceModel.module(name, run));
+        Files.writeString(workDirectory.resolve("FarReachTraceData.tla"), TraceModel.traceData(run));
         Files.writeString(workDirectory.resolve(name + ".cfg"), TraceModel.config(run));
         Path tmp = workDirectory.resolve("tmp");
         Files.createDirectories(tmp);
@@ -132,7 +133,7 @@ public final class TraceValidator {
     private static String describe(Map<String, Object> step) {
         StringBuilder b = new StringBuilder();
         step.forEach((k, v) -> {
-            if (!k.equals("src")) {
+            if (!k.equals("src") && !k.equals("hot")) {
                 b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v);
             }
         });

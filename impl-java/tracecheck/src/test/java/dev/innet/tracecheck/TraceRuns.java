@@ -15,9 +15,11 @@ import java.nio.file.Path;
 final class TraceRuns {
     private TraceRuns() {}
 
+    static final int CACHE_SLOTS = 2;
+
     /** 2 servers, 3 clients, cache 2, 3 keys (90% skew), half reads, no deletes, hot threshold 2. */
     static CampaignSettings small(long chaosNanos) {
-        return new CampaignSettings(2, 3, 2, new Workload(3, 0.9, 0.5, 0.0, 16, 0), 2, 1_000_000, chaosNanos,
+        return new CampaignSettings(2, 3, CACHE_SLOTS, new Workload(3, 0.9, 0.5, 0.0, 16, 0), 2, 1_000_000, chaosNanos,
                 5_000_000, 20_000, CampaignSettings.LOSSY);
     }
 

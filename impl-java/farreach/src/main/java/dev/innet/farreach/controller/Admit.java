@@ -1,5 +1,8 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.sim.TraceEvent;
+import dev.innet.kv.store.StoredRecord;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
@@ -43,9 +46,18 @@ public class Admit implements ControlProcedure {
                 c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index,
                         c.registerRead(FarReachControlNames.SNAPSHOT_EPOCH, 0));
             }
-            case 2 -> c.addEntry(CacheRegisters.lookupEntry(report.key(), index));
+            case 2 -> {
+                c.addEntry(CacheRegisters.lookupEntry(report.key(), index));
+                // the key is now in the switch's key table, invalid and outdated: the spec's AdmitInstall
+                boolean deleted = report.status() == KvStatus.NOT_FOUND;
+                controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.ADMIT_INSTALL)
+                        .with("key", FarReachTraceEvents.key(report.key())), "rec",
+                        deleted ? StoredRecord.tombstone(report.seq()) : StoredRecord.value(report.value(), report.seq())));
+            }
             case 3 -> {
                 c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ONE);
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.ADMIT_VALIDATE)
+                        .with("key", FarReachTraceEvents.key(report.key())));
                 controller.admitted();
                 return true;
             }

@@ -1,5 +1,7 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
@@ -40,6 +42,8 @@ public class Evict implements ControlProcedure {
         switch (stage) {
             case 0 -> {
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ONE);
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.EVICT_START)
+                        .with("key", FarReachTraceEvents.key(key)));
                 stage = 1;
             }
             case 1 -> {
@@ -51,6 +55,8 @@ public class Evict implements ControlProcedure {
                 InnetMessage store = new InnetMessage(KvOp.EVICT_STORE, deleted ? KvOp.FLAG_DELETED : 0, 0, reqId, key,
                         seq, new byte[0], value);
                 evictStore = controller.frameTo(controller.ring().ownerOf(key), store);
+                controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.EVICT_STORE)
+                        .with("key", FarReachTraceEvents.key(key)), "rec", storedRecord));
                 controller.context().network().send(evictStore);
                 controller.scheduleEvictRetry(this);
                 stage = 2;
@@ -66,6 +72,8 @@ public class Evict implements ControlProcedure {
                 // the server now durably holds this record (or a newer one): the next snapshot
                 // notification lets clients release preserved copies up to its seq
                 controller.evictedSinceSnapshot().put(HexFormat.of().formatHex(key), new CachedRecord(key, storedRecord));
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.EVICT_FINISH)
+                        .with("key", FarReachTraceEvents.key(key)));
                 controller.released(index, key);
                 return true;
             }

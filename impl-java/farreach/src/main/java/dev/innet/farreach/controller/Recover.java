@@ -1,5 +1,7 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.kv.store.StoredRecord;
@@ -46,6 +48,7 @@ public class Recover implements ControlProcedure {
                 // The gate first: a restarted switch forwards nothing until routes exist, so no client
                 // request can slip through before it.
                 c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ONE);
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.SWITCH_CRASH_SEEN));
                 raiseSequenceCounters(c, sequenceBase());
                 controller.programRecoveredSwitch(c);
                 stage = 1;
@@ -115,6 +118,8 @@ public class Recover implements ControlProcedure {
                 controller.stats().recoveries++;
                 int answered = announced.size();
                 controller.hooks().recovered(started, now, replayed, readmitted, answered);
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.RECOVER_DONE).with("replayed", replayed)
+                        .with("readmitted", readmitted));
                 controller.context().log("recovered in " + (now - started) + " ns: " + replayed + " records replayed, "
                         + readmitted + " re-admitted, " + answered + "/" + controller.config().clients().size()
                         + " clients answered");

@@ -1,5 +1,7 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.ControlProcedure;
@@ -61,6 +63,7 @@ public class Snap implements ControlProcedure {
                 controller.snapshotStarted(epoch);
                 c.registerWrite(FarReachControlNames.SNAPSHOT_EPOCH, 0, BigInteger.valueOf(epoch));
                 controller.hooks().snapshotPoint(epoch);
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.SNAP_START).with("epoch", epoch));
                 toLoad = controller.directory().indices();
                 stage = 1;
             }
@@ -126,6 +129,13 @@ public class Snap implements ControlProcedure {
     private void complete() {
         List<CachedRecord> records = List.copyOf(loaded.values());
         controller.snapshotCompleted(new SnapshotCodec.Snapshot(epoch, records));
+        TraceEvent kept = TraceEvent.of(FarReachTraceEvents.SNAP_FINISH).with("epoch", epoch).with("records", records.size());
+        for (int i = 0; i < records.size(); i++) {
+            // one record per numbered field group: key{i}, then the record under rec{i}
+            kept.with("key" + i, FarReachTraceEvents.key(records.get(i).key()));
+            FarReachTraceEvents.withRecord(kept, "rec" + i, records.get(i).record());
+        }
+        controller.context().trace(kept);
         controller.stats().snapshots++;
         controller.hooks().snapshotTaken(epoch, records, started, controller.context().clock().nowNanos());
         // tell clients which preserved records are now safe without them (§3.4)

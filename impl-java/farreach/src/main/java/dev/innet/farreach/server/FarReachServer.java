@@ -7,6 +7,10 @@ import dev.innet.kv.server.StorageServer;
 import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.sim.TraceEvent;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
 import dev.innet.wire.InnetMessage;
 import java.util.Map;
 
@@ -45,6 +49,51 @@ public class FarReachServer extends StorageServer {
         }
         applyNumbered(msg.key(), StoredRecord.carriedBy(msg));
         return msg.reply(KvStatus.OK, msg.seq(), new byte[0]);
+    }
+
+    /**
+     * Trace events (docs/conformance.md) for the spec's ServerPut, ServerGet, ServerEvict and recovery's
+     * store: what arrived and what the server holds afterwards. Error replies (wrong partition, bad op)
+     * are not protocol steps and emit nothing.
+     */
+    @Override
+    protected void afterRequest(UdpFrame frame, InnetMessage request, InnetMessage reply) {
+        if (reply.status() != KvStatus.OK && reply.status() != KvStatus.NOT_FOUND) {
+            return;
+        }
+        String key = FarReachTraceEvents.key(request.key());
+        TraceEvent e;
+        switch (request.op()) {
+            case KvOp.PUT_SEQ, KvOp.DEL_SEQ -> {
+                e = TraceEvent.of(FarReachTraceEvents.SERVER_PUT).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                        .with("reqId", request.reqId()).with("key", key);
+                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+            }
+            case KvOp.GET, KvOp.GET_FOR_CACHE, KvOp.GET_EMBED -> {
+                e = TraceEvent.of(FarReachTraceEvents.SERVER_GET).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                        .with("reqId", request.reqId()).with("key", key).with("op", KvOp.name(request.op()));
+                if (reply.status() == KvStatus.OK || (reply.flags() & KvOp.FLAG_DELETED) != 0) {
+                    FarReachTraceEvents.withRecord(e, "reply", StoredRecord.carriedBy(reply));
+                } else {
+                    FarReachTraceEvents.withNoRecord(e, "reply");
+                }
+            }
+            case KvOp.EVICT_STORE, KvOp.RECOVER_STORE -> {
+                e = TraceEvent.of(request.op() == KvOp.EVICT_STORE ? FarReachTraceEvents.SERVER_EVICT_STORE
+                        : FarReachTraceEvents.SERVER_RECOVER_STORE).with("key", key);
+                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+            }
+            default -> {
+                return;
+            }
+        }
+        var stored = storedRecord(request.key());
+        if (stored.isPresent()) {
+            FarReachTraceEvents.withRecord(e, "stored", stored.get());
+        } else {
+            FarReachTraceEvents.withNoRecord(e, "stored");
+        }
+        context().trace(e);
     }
 
     /** Embedded records that were newer than the server's own (for reports and tests). */

@@ -120,6 +120,7 @@ public class KvClient implements KvClientLibrary {
 
     private void transmit() {
         pending.attempts++;
+        onRequestSent(pending.request, pending.attempts);
         ctx.network().send(pending.frame);
         pending.timer = ctx.timers().schedule(config.timeoutNanos());
     }
@@ -155,6 +156,7 @@ public class KvClient implements KvClientLibrary {
         if (outcome == KvResult.Outcome.OK && fromSwitch && pending.kind != OpKind.GET) {
             onSwitchAnsweredWrite(pending.request, reply.seq());
         }
+        onReplyAccepted(pending.request, reply);
         byte[] value = outcome == KvResult.Outcome.OK && pending.kind == OpKind.GET ? reply.value() : new byte[0];
         finish(new KvResult(outcome, value, reply.seq(), fromSwitch, reply.status(), pending.attempts));
         return true;
@@ -170,10 +172,23 @@ public class KvClient implements KvClientLibrary {
         if (mayRetry && pending.attempts < config.maxAttempts()) {
             transmit();
         } else {
+            onGaveUp(pending.request);
             finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));
         }
         return true;
     }
+
+    /**
+     * The request is being sent (attempt 1) or retransmitted after a timeout (attempt 2, 3, ...). A hook for
+     * protocols that emit trace events (docs/conformance.md); nothing by default.
+     */
+    protected void onRequestSent(InnetMessage request, int attempt) {}
+
+    /** The reply that ends the pending operation (from the switch or a server). A trace hook; nothing by default. */
+    protected void onReplyAccepted(InnetMessage request, InnetMessage reply) {}
+
+    /** The operation is abandoned after its last timeout (outcome unknown). A trace hook; nothing by default. */
+    protected void onGaveUp(InnetMessage request) {}
 
     /**
      * A write the switch acknowledged itself (a write-back cache absorbed it), with the sequence number

@@ -82,8 +82,20 @@ public class StorageServer implements Node, NodeCounters {
         stats.requests++;
         InnetMessage reply = frame.dstPort() == KvOp.KV_PORT ? handleKv(msg) : handleControl(msg);
         if (reply != null) {
+            afterRequest(frame, msg, reply);
             ctx.network().send(frame.reply(reply.encode()));
         }
+    }
+
+    /**
+     * A request was handled and {@code reply} is about to be sent: a hook for protocols that emit trace
+     * events (docs/conformance.md); nothing by default. The store already reflects the request.
+     */
+    protected void afterRequest(UdpFrame frame, InnetMessage request, InnetMessage reply) {}
+
+    /** The node's context, for subclasses' hooks (valid from {@link #onStart} on). */
+    protected final NodeContext context() {
+        return ctx;
     }
 
     private InnetMessage handleKv(InnetMessage msg) {

@@ -8,6 +8,7 @@ import dev.innet.sim.NodeContext;
 import dev.innet.sim.NodeFactory;
 import dev.innet.sim.RandomSource;
 import dev.innet.sim.Timers;
+import dev.innet.sim.TraceEvent;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
@@ -64,6 +65,8 @@ public final class LiveHost implements AutoCloseable {
     private final RandomSource random;
     private final DurableStore durable;
     private final PrintStream log;
+    /** Where protocol trace events go as NDJSON; null (the default) drops them. */
+    private volatile PrintStream traceEvents;
     private final Clock clock = new MonotonicClock();
 
     private final BlockingQueue<Runnable> inbox = new ArrayBlockingQueue<>(INBOX_CAPACITY);
@@ -103,6 +106,15 @@ public final class LiveHost implements AutoCloseable {
         if (this.ports.isEmpty()) {
             throw new IllegalArgumentException("a live host listens on at least one port");
         }
+    }
+
+    /**
+     * Writes the node's protocol trace events as NDJSON lines to {@code out} (time = this host's monotonic
+     * clock). Without this call they are dropped: a live host traces only when asked to.
+     */
+    public LiveHost traceEventsTo(PrintStream out) {
+        this.traceEvents = out;
+        return this;
     }
 
     /**
@@ -373,6 +385,14 @@ public final class LiveHost implements AutoCloseable {
         public void log(String message) {
             if (log != null) {
                 log.println("h" + hostNumber + " " + clock.nowNanos() + " " + message);
+            }
+        }
+
+        @Override
+        public void trace(TraceEvent event) {
+            PrintStream out = traceEvents;
+            if (out != null) {
+                out.println(event.toJsonLine(clock.nowNanos(), hostNumber, incarnation()));
             }
         }
 

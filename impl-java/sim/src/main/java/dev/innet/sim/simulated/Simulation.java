@@ -7,8 +7,10 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.NodeFactory;
 import dev.innet.sim.RandomSource;
+import dev.innet.sim.RecordedTraceEvent;
 import dev.innet.sim.SeededRandom;
 import dev.innet.sim.Timers;
+import dev.innet.sim.TraceEvent;
 import dev.innet.sim.device.SwitchDevice;
 import dev.innet.sim.device.SwitchOutput;
 import dev.innet.wire.RackAddressing;
@@ -55,6 +57,8 @@ public final class Simulation {
     private final PrintStream out;
     private final Supplier<Path> durableRoot;
     private final EventLog log;
+    /** Protocol trace events in run order, or null when the run does not record them (the default). */
+    private final List<RecordedTraceEvent> traceEvents;
 
     private final PriorityQueue<Pending> queue = new PriorityQueue<>();
     private long nextSequence;
@@ -105,6 +109,7 @@ public final class Simulation {
             }
         };
         this.log = new EventLog(b.trace);
+        this.traceEvents = b.recordTraceEvents ? new ArrayList<>() : null;
     }
 
     public static Builder builder(long seed) {
@@ -121,6 +126,7 @@ public final class Simulation {
         private PrintStream out = System.out;
         private Path durableRoot;
         private Appendable trace;
+        private boolean recordTraceEvents;
 
         private Builder(long seed) {
             this.seed = seed;
@@ -174,6 +180,15 @@ public final class Simulation {
         /** Receives one text line per event; null (the default) for none. */
         public Builder trace(Appendable trace) {
             this.trace = trace;
+            return this;
+        }
+
+        /**
+         * Keeps every {@link TraceEvent} nodes emit, in run order (for trace validation). Off by default:
+         * long campaigns would hold millions of them in memory.
+         */
+        public Builder recordTraceEvents(boolean on) {
+            this.recordTraceEvents = on;
             return this;
         }
 
@@ -1036,6 +1051,14 @@ public final class Simulation {
         }
 
         @Override
+        public void trace(TraceEvent event) {
+            requireActive("trace");
+            if (traceEvents != null) {
+                traceEvents.add(new RecordedTraceEvent(now, host.number, incarnation, Objects.requireNonNull(event)));
+            }
+        }
+
+        @Override
         public long nowNanos() {
             return now;
         }
@@ -1071,6 +1094,31 @@ public final class Simulation {
         public boolean cancel(long timerId) {
             requireActive("cancel timer");
             return host.pendingTimers.remove(timerId);
+        }
+    }
+
+    /** The protocol trace events recorded so far, in run order (empty unless the builder asked to record them). */
+    public List<RecordedTraceEvent> traceEvents() {
+        return traceEvents == null ? List.of() : Collections.unmodifiableList(traceEvents);
+    }
+
+    /** Writes the recorded trace events as NDJSON, one event a line (docs/conformance.md). */
+    public void writeTraceEvents(Path file) {
+        if (traceEvents == null) {
+            throw new IllegalStateException("this simulation does not record trace events (Builder.recordTraceEvents)");
+        }
+        try {
+            if (file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+            try (var out = Files.newBufferedWriter(file)) {
+                for (RecordedTraceEvent e : traceEvents) {
+                    out.write(e.toJsonLine());
+                    out.write('\n');
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing trace events to " + file, e);
         }
     }
 

@@ -1,0 +1,87 @@
+package dev.innet.farreach.trace;
+
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.sim.TraceEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * The trace events FarReach's nodes emit where actions of specs/farreach/FarReach.tla happen (trace
+ * validation, docs/conformance.md): their kinds, and how keys, values and records are written. The
+ * converter in impl-java/tracecheck reads exactly these. Values are written as text when printable (the
+ * workload's values are), else as {@code 0x} and hex, so every distinct value stays distinct.
+ */
+public final class FarReachTraceEvents {
+    private FarReachTraceEvents() {}
+
+    // clients (FarReachClient)
+    /** A write request sent (attempt 1) or retransmitted: key, value, reqId, attempt, server. */
+    public static final String CLIENT_WRITE = "clientWrite";
+    /** A read request sent or retransmitted: key, reqId, attempt, server. */
+    public static final String CLIENT_READ = "clientRead";
+    /** The reply that ended the operation: op (write/read), key, reqId, status, fromSwitch, seq, value. */
+    public static final String CLIENT_REPLY = "clientReply";
+    /** The operation abandoned after its last timeout: op, key, reqId. */
+    public static final String CLIENT_GAVE_UP = "clientGaveUp";
+
+    // servers (FarReachServer)
+    /** PUT_SEQ applied (or ignored as older): client, reqId, key, seq, value, then the stored record. */
+    public static final String SERVER_PUT = "serverPut";
+    /** GET / GET_FOR_CACHE / GET_EMBED answered: client, reqId, key, op, the record returned. */
+    public static final String SERVER_GET = "serverGet";
+    /** EVICT_STORE applied: key, the record carried, the stored record. */
+    public static final String SERVER_EVICT_STORE = "serverEvictStore";
+    /** RECOVER_STORE applied: key, the record carried, the stored record. */
+    public static final String SERVER_RECOVER_STORE = "serverRecoverStore";
+
+    // controller (Admit, Evict, Snap, Recover)
+    /** Admission step (2): the key and the reported record are installed, invalid and outdated. */
+    public static final String ADMIT_INSTALL = "admitInstall";
+    /** Admission step (3): the record is valid. */
+    public static final String ADMIT_VALIDATE = "admitValidate";
+    /** Eviction step (1): the record is marked to-be-evicted. */
+    public static final String EVICT_START = "evictStart";
+    /** Eviction step (2): the record loaded and sent to its server (EVICT_STORE). */
+    public static final String EVICT_STORE = "evictStore";
+    /** Eviction step (3): acknowledged by the server; the record is removed from the cache. */
+    public static final String EVICT_FINISH = "evictFinish";
+    /** Snapshot point: the switch watches first updates from here on. */
+    public static final String SNAP_START = "snapStart";
+    /** Snapshot kept: records = the number of records it holds. */
+    public static final String SNAP_FINISH = "snapFinish";
+    /** A restarted switch seen by the controller (its registers were lost). */
+    public static final String SWITCH_CRASH_SEEN = "switchCrashSeen";
+    /** Zero-loss recovery finished; clients are served again. */
+    public static final String RECOVER_DONE = "recoverDone";
+
+    /** A key as trace text: the key bytes without their zero padding. */
+    public static String key(byte[] key) {
+        int end = key.length;
+        while (end > 0 && key[end - 1] == 0) {
+            end--;
+        }
+        byte[] trimmed = java.util.Arrays.copyOf(key, end);
+        return text(trimmed);
+    }
+
+    /** Bytes as trace text: the text itself when printable ASCII, else 0x and hex. */
+    public static String text(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0x20 || b > 0x7e) {
+                return "0x" + HexFormat.of().formatHex(bytes);
+            }
+        }
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    /** Adds a record's fields under a prefix: {prefix}Seq, {prefix}Value, {prefix}Deleted. */
+    public static TraceEvent withRecord(TraceEvent e, String prefix, StoredRecord r) {
+        return e.with(prefix + "Seq", r.seq()).with(prefix + "Value", r.deleted() ? "" : text(r.value()))
+                .with(prefix + "Deleted", r.deleted());
+    }
+
+    /** Adds "no record" under a prefix (a server that stores nothing for the key). */
+    public static TraceEvent withNoRecord(TraceEvent e, String prefix) {
+        return e.with(prefix + "Seq", 0).with(prefix + "Value", "").with(prefix + "Deleted", true);
+    }
+}

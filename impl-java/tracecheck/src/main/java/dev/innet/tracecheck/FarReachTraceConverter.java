@@ -1,0 +1,381 @@
+package dev.innet.tracecheck;
+
+import dev.innet.farreach.trace.FarReachTraceEvents;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Turns one FarReach run's trace events into the event sequence specs/farreach/FarReachTrace.tla walks,
+ * and picks the model's constants from the run.
+ *
+ * <p><b>Order.</b> The spec folds the switch's processing of a request into the client's action, so a
+ * client event is placed where the switch saw it: a request at its send time plus the client link's delay,
+ * a reply at its arrival time minus that delay (client links are clean, fixed-delay links in the rack;
+ * only switch-server links are faulty). Controller steps act on the switch at once; server events happen
+ * at the server. Events at the same instant keep their order in the file.
+ *
+ * <p><b>Values.</b> The spec's values are write ids 1..MaxWrites in the order the switch serialised the
+ * writes (0 = no value). With the order above, the switch serialised writes in the order of their write
+ * events, so the converter numbers writes in that order and maps each implementation value (unique per
+ * write in the rack's workload) to its write's id; for one key a larger id is then a later write, exactly
+ * as the switch's sequence numbers say. Reads, stored records and admitted or evicted records are written
+ * as (id, seq); a value no write produced maps to -2, which no spec state holds.
+ *
+ * <p><b>Request fates.</b> A reply flagged FROM_SWITCH means the switch answered (a hit), any other reply
+ * that a server did; a request that got none was either forwarded and lost, or never processed (e.g.
+ * dropped before the switch was programmed), unless a server saw it. A read retransmission is a new read
+ * after the client gave up on the previous one (the previous one was lost: the client's timeout is far
+ * above any link delay).
+ *
+ * <p>Runs with deletes, write retransmissions, snapshots, crashes or recovery are refused
+ * ({@link TraceFormatException}): FarReachTrace.tla does not cover them (docs/conformance.md).
+ */
+public final class FarReachTraceConverter {
+    /** LinkFaults.CLEAN, the rack's client links: a fixed 1 us. */
+    public static final long DEFAULT_CLIENT_LINK_NANOS = 1_000;
+
+    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SNAP_START, FarReachTraceEvents.SNAP_FINISH,
+            FarReachTraceEvents.SWITCH_CRASH_SEEN, FarReachTraceEvents.RECOVER_DONE,
+            FarReachTraceEvents.SERVER_RECOVER_STORE);
+
+    /** The model: constants and the trace, ready to be written as TLA+. */
+    public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
+            Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
+            int evictions) {
+        public Set<String> keys() {
+            return owner.keySet();
+        }
+    }
+
+    /** One attempt of a client request: a spec-level write or read. */
+    private static final class Attempt {
+        final boolean write;
+        final String client;
+        final String key;
+        final String value;
+        final long reqId;
+        final long switchTime;
+        String how = "lost";
+        long replySeq = -1;
+        String replyValue;
+        boolean seenByServer;
+        int id;
+        /** Distinguishes the attempts of one request (a read's retransmissions share its reqId). */
+        int serial;
+
+        Attempt(boolean write, String client, String key, String value, long reqId, long switchTime) {
+            this.write = write;
+            this.client = client;
+            this.key = key;
+            this.value = value;
+            this.reqId = reqId;
+            this.switchTime = switchTime;
+        }
+    }
+
+    private static final class Step {
+        final long time;
+        final int order;
+        final String kind;
+        final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
+        Attempt attempt;
+        String identity;
+
+        Step(long time, int order, String kind, int line) {
+            this.time = time;
+            this.order = order;
+            this.kind = kind;
+            fields.put("e", kind);
+            fields.put("src", (long) line);
+        }
+    }
+
+    private final long clientLinkNanos;
+    private final Integer cacheSize;
+    private final List<Step> steps = new ArrayList<>();
+    private final Map<String, Attempt> current = new HashMap<>();
+    private final Map<String, List<Attempt>> attemptsByRequest = new HashMap<>();
+    private final Map<String, String> owner = new TreeMap<>();
+    private final Set<String> clients = new TreeSet<>();
+    private final Set<String> servers = new TreeSet<>();
+
+    /**
+     * @param clientLinkNanos the delay of the clients' links to the switch
+     * @param cacheSize       the rack's cache capacity, or null for "as many slots as keys" (never limiting)
+     */
+    public FarReachTraceConverter(long clientLinkNanos, Integer cacheSize) {
+        if (clientLinkNanos < 0 || (cacheSize != null && cacheSize < 1)) {
+            throw new IllegalArgumentException("client link delay must be >= 0 and cache size >= 1");
+        }
+        this.clientLinkNanos = clientLinkNanos;
+        this.cacheSize = cacheSize;
+    }
+
+    public Converted convert(List<TraceLine> lines) {
+        for (TraceLine line : lines) {
+            if (line.incarnation() != 0) {
+                throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
+                        + line.incarnation() + "); crashes are not covered by FarReachTrace.tla");
+            }
+            if (UNSUPPORTED.contains(line.event())) {
+                throw new TraceFormatException("line " + line.line() + ": event " + line.event()
+                        + " (snapshots, switch crashes and recovery are not covered by FarReachTrace.tla)");
+            }
+            add(line);
+        }
+        if (steps.isEmpty()) {
+            throw new TraceFormatException("the trace holds no FarReach events");
+        }
+        steps.sort(Comparator.<Step>comparingLong(s -> s.time).thenComparingInt(s -> s.order));
+        int writes = 0;
+        int reads = 0;
+        Map<String, Integer> writeIdOfValue = new HashMap<>();
+        for (Step s : steps) {
+            if (s.kind.equals("write")) {
+                s.attempt.id = ++writes;
+                writeIdOfValue.put(s.attempt.value, writes);
+            } else if (s.kind.equals("read")) {
+                s.attempt.id = ++reads;
+            }
+        }
+        int losses = 0;
+        int duplicates = 0;
+        int admissions = 0;
+        int evictions = 0;
+        Set<String> laterIdentities = new java.util.HashSet<>();
+        List<Map<String, Object>> out = new ArrayList<>(steps.size());
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            if (s.identity != null) {
+                boolean dup = !laterIdentities.add(s.identity);
+                s.fields.put("dup", dup);
+                duplicates += dup ? 1 : 0;
+            }
+        }
+        // walking backwards: the record each key's next admission installs, for the trace spec's HotReport
+        Map<String, Map<String, Object>> nextAdmission = new TreeMap<>();
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            if (s.kind.equals("admitInstall")) {
+                Map<String, Object> rec = new LinkedHashMap<>();
+                rec.put("k", s.fields.get("k"));
+                rec.put("v", idOf((String) s.fields.get("v"), writeIdOfValue));
+                rec.put("s", s.fields.get("s"));
+                nextAdmission.put((String) s.fields.get("k"), rec);
+            }
+            s.fields.put("hot", new TlaSet(List.copyOf(nextAdmission.values())));
+        }
+        for (Step s : steps) {
+            Map<String, Object> f = s.fields;
+            Attempt a = s.attempt;
+            switch (s.kind) {
+                case "write" -> {
+                    f.put("w", (long) a.id);
+                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("s", a.replySeq);
+                }
+                case "read" -> {
+                    f.put("r", (long) a.id);
+                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("v", a.how.equals("hit") ? idOf(a.replyValue, writeIdOfValue) : -1L);
+                    f.put("s", a.how.equals("hit") ? a.replySeq : -1L);
+                }
+                case "putReply", "serverPut" -> f.put("w", (long) a.id);
+                case "serverGet" -> f.put("r", (long) a.id);
+                case "giveUp" -> losses++;
+                case "admitInstall" -> admissions++;
+                case "evictStart" -> evictions++;
+                default -> { }
+            }
+            for (String valueField : List.of("v", "sv")) {
+                if (f.get(valueField) instanceof String text) {
+                    f.put(valueField, idOf(text, writeIdOfValue));
+                }
+            }
+            out.add(f);
+        }
+        for (String k : owner.keySet()) {
+            if (owner.get(k) == null) {
+                owner.put(k, servers.isEmpty() ? "none" : servers.iterator().next());
+            }
+        }
+        if (servers.isEmpty()) {
+            servers.add("none");
+        }
+        int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
+        return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions);
+    }
+
+    /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
+    public record TlaSet(List<Map<String, Object>> records) {}
+
+    /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
+    private static long idOf(String text, Map<String, Integer> writeIdOfValue) {
+        if (text.isEmpty()) {
+            return 0;
+        }
+        Integer id = writeIdOfValue.get(text);
+        return id == null ? -2 : id;
+    }
+
+    private Step step(long time, String kind, TraceLine line) {
+        Step s = new Step(time, steps.size(), kind, line.line());
+        steps.add(s);
+        return s;
+    }
+
+    private String key(TraceLine line) {
+        String k = line.string("key");
+        owner.putIfAbsent(k, null);
+        return k;
+    }
+
+    private void add(TraceLine line) {
+        String host = "h" + line.host();
+        long t = line.time();
+        switch (line.event()) {
+            case FarReachTraceEvents.CLIENT_WRITE, FarReachTraceEvents.CLIENT_READ -> {
+                boolean write = line.event().equals(FarReachTraceEvents.CLIENT_WRITE);
+                clients.add(host);
+                if (line.has("delete")) {
+                    throw new TraceFormatException("line " + line.line() + ": a delete (FarReach.tla has no deletes)");
+                }
+                long attempt = line.number("attempt");
+                if (attempt > 1) {
+                    if (write) {
+                        throw new TraceFormatException("line " + line.line()
+                                + ": a write retransmission (the spec's writes are sent once)");
+                    }
+                    step(t, "giveUp", line).fields.put("c", host);
+                }
+                Attempt a = new Attempt(write, host, key(line), write ? line.string("value") : null, line.number("reqId"),
+                        t + clientLinkNanos);
+                a.serial = steps.size();
+                current.put(host, a);
+                attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>()).add(a);
+                Step s = step(a.switchTime, write ? "write" : "read", line);
+                s.attempt = a;
+                s.fields.put("c", host);
+                s.fields.put("k", a.key);
+            }
+            case FarReachTraceEvents.CLIENT_REPLY -> {
+                Attempt a = currentAttempt(host, line);
+                boolean fromSwitch = line.flag("fromSwitch");
+                if (line.string("status").equals("failed")) {
+                    throw new TraceFormatException("line " + line.line() + ": a failed operation (not a FarReach step)");
+                }
+                a.how = fromSwitch ? "hit" : "fwd";
+                a.replySeq = line.number("seq");
+                a.replyValue = line.string("value");
+                current.remove(host);
+                if (!fromSwitch) {
+                    Step s = step(t - clientLinkNanos, a.write ? "putReply" : "getReply", line);
+                    s.attempt = a;
+                    s.fields.put("c", host);
+                    if (!a.write) {
+                        s.fields.put("v", a.replyValue);
+                    }
+                    s.fields.put("s", a.replySeq);
+                }
+            }
+            case FarReachTraceEvents.CLIENT_GAVE_UP -> {
+                currentAttempt(host, line);
+                current.remove(host);
+                step(t, "giveUp", line).fields.put("c", host);
+            }
+            case FarReachTraceEvents.SERVER_PUT, FarReachTraceEvents.SERVER_GET -> {
+                servers.add(host);
+                boolean put = line.event().equals(FarReachTraceEvents.SERVER_PUT);
+                String k = key(line);
+                owner.put(k, host);
+                String client = "h" + line.number("client");
+                long reqId = line.number("reqId");
+                Attempt a = attemptSeenAt(client, reqId, t, line);
+                a.seenByServer = true;
+                Step s = step(t, put ? "serverPut" : "serverGet", line);
+                s.attempt = a;
+                s.fields.put("c", client);
+                s.fields.put("k", k);
+                String prefix = put ? "rec" : "reply";
+                if (put && line.flag("recDeleted")) {
+                    throw new TraceFormatException("line " + line.line() + ": a numbered delete (FarReach.tla has no deletes)");
+                }
+                if (!put) {
+                    s.fields.put("v", recordValue(line, prefix));
+                }
+                s.fields.put("s", line.number(prefix + "Seq"));
+                s.fields.put("sv", recordValue(line, "stored"));
+                s.fields.put("ss", line.number("storedSeq"));
+                s.identity = (put ? "put/" : "get/") + client + "/" + reqId + "/" + line.number(prefix + "Seq")
+                        + "/" + a.serial;
+            }
+            case FarReachTraceEvents.SERVER_EVICT_STORE -> {
+                servers.add(host);
+                String k = key(line);
+                owner.put(k, host);
+                Step s = step(t, "serverEvict", line);
+                s.fields.put("k", k);
+                s.fields.put("v", recordValue(line, "rec"));
+                s.fields.put("s", line.number("recSeq"));
+                s.fields.put("sv", recordValue(line, "stored"));
+                s.fields.put("ss", line.number("storedSeq"));
+                s.identity = "evict/" + k + "/" + line.number("recSeq") + "/" + recordValue(line, "rec");
+            }
+            case FarReachTraceEvents.ADMIT_INSTALL, FarReachTraceEvents.EVICT_STORE -> {
+                Step s = step(t, line.event().equals(FarReachTraceEvents.ADMIT_INSTALL) ? "admitInstall" : "evictStore",
+                        line);
+                s.fields.put("k", key(line));
+                s.fields.put("v", recordValue(line, "rec"));
+                s.fields.put("s", line.number("recSeq"));
+            }
+            case FarReachTraceEvents.ADMIT_VALIDATE, FarReachTraceEvents.EVICT_START, FarReachTraceEvents.EVICT_FINISH -> {
+                String kind = switch (line.event()) {
+                    case FarReachTraceEvents.ADMIT_VALIDATE -> "admitValidate";
+                    case FarReachTraceEvents.EVICT_START -> "evictStart";
+                    default -> "evictFinish";
+                };
+                step(t, kind, line).fields.put("k", key(line));
+            }
+            default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
+        }
+    }
+
+    /** A record's value as text ("" for a deleted or absent record); turned into a write id later. */
+    private static String recordValue(TraceLine line, String prefix) {
+        return line.flag(prefix + "Deleted") ? "" : line.string(prefix + "Value");
+    }
+
+    private Attempt currentAttempt(String host, TraceLine line) {
+        Attempt a = current.get(host);
+        if (a == null || a.reqId != line.number("reqId")) {
+            throw new TraceFormatException("line " + line.line() + ": " + line.event() + " of " + host
+                    + " for a request it did not send last");
+        }
+        return a;
+    }
+
+    /** The attempt of (client, reqId) a server saw at {@code time}: the last one the switch had seen by then. */
+    private Attempt attemptSeenAt(String client, long reqId, long time, TraceLine line) {
+        List<Attempt> attempts = attemptsByRequest.get(client + "/" + reqId);
+        Attempt seen = null;
+        if (attempts != null) {
+            for (Attempt a : attempts) {
+                if (a.switchTime <= time) {
+                    seen = a;
+                }
+            }
+        }
+        if (seen == null) {
+            throw new TraceFormatException("line " + line.line() + ": a server saw request " + reqId + " of " + client
+                    + " before it was sent");
+        }
+        return seen;
+    }
+}

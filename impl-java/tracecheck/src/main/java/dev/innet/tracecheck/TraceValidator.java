@@ -1,0 +1,142 @@
+package dev.innet.tracecheck;
+
+import dev.innet.verify.RunOutcome;
+import dev.innet.verify.TlcOutput;
+import dev.innet.verify.TlcRunner;
+import dev.innet.verify.ToolProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Java API of trace validation: a FarReach run's NDJSON in, TLC's decision out. Converts the run
+ * ({@link FarReachTraceConverter}), writes the model next to copies of FarReach.tla and FarReachTrace.tla
+ * in a work directory, runs TLC in a child JVM (innet-verify's process handling and output parser) and
+ * reads the verdict:
+ * <ul>
+ *   <li>ACCEPTED: TLC reached the end of the trace (the invariant TraceNotFinished was violated);</li>
+ *   <li>REJECTED: TLC explored everything reachable without reaching the end; the first event no behaviour
+ *       could match is named (the cursor's furthest position, printed by CursorReport);</li>
+ *   <li>UNKNOWN: the run could not be converted, TLC failed or ran out of time. Never "accepted".</li>
+ * </ul>
+ */
+public final class TraceValidator {
+    private static final Pattern CURSOR = Pattern.compile("<<\"trace-cursor\", (\\d+)>>");
+
+    public enum Verdict { ACCEPTED, REJECTED, UNKNOWN }
+
+    /**
+     * @param failedEvent 1-based index in the converted trace of the first event no behaviour matched (REJECTED),
+     *                    else 0
+     * @param failedLine  that event's line in the NDJSON file, else 0
+     * @param events      events in the converted trace (0 if conversion failed)
+     */
+    public record Result(Verdict verdict, int events, int failedEvent, long failedLine, String failedDescription,
+            long distinctStates, long millis, String detail, Path model) {
+        public String summary() {
+            return switch (verdict) {
+                case ACCEPTED -> "accepted: the spec admits all " + events + " events (" + distinctStates + " states, "
+                        + millis + " ms)";
+                case REJECTED -> "rejected: no behaviour of the spec matches event " + failedEvent + " of " + events
+                        + " (NDJSON line " + failedLine + ": " + failedDescription + ") (" + distinctStates + " states, "
+                        + millis + " ms)";
+                case UNKNOWN -> "unknown: " + detail;
+            };
+        }
+    }
+
+    private final Path specDirectory;
+    private final Path workDirectory;
+    private final Duration limit;
+    private final long clientLinkNanos;
+    private final Integer cacheSize;
+
+    /**
+     * @param specDirectory   specs/farreach (FarReach.tla and FarReachTrace.tla)
+     * @param workDirectory   where the model, TLC's state and its log go
+     * @param cacheSize       the rack's cache capacity, or null (as many slots as keys)
+     */
+    public TraceValidator(Path specDirectory, Path workDirectory, Duration limit, long clientLinkNanos,
+            Integer cacheSize) {
+        this.specDirectory = specDirectory.toAbsolutePath();
+        this.workDirectory = workDirectory.toAbsolutePath();
+        this.limit = limit;
+        this.clientLinkNanos = clientLinkNanos;
+        this.cacheSize = cacheSize;
+    }
+
+    public Result validate(Path ndjson) throws IOException, InterruptedException {
+        FarReachTraceConverter.Converted run;
+        try {
+            run = new FarReachTraceConverter(clientLinkNanos, cacheSize).convert(NdjsonTrace.read(ndjson));
+        } catch (TraceFormatException e) {
+            return new Result(Verdict.UNKNOWN, 0, 0, 0, "", 0, 0, "cannot convert " + ndjson + ": " + e.getMessage(), null);
+        }
+        String name = "MCTrace";
+        Files.createDirectories(workDirectory);
+        for (String spec : List.of("FarReach.tla", "FarReachTrace.tla")) {
+            Files.copy(specDirectory.resolve(spec), workDirectory.resolve(spec), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path model = workDirectory.resolve(name + ".tla");
+        Files.writeString(model, TraceModel.module(name, run));
+        Files.writeString(workDirectory.resolve("FarReachTraceData.tla"), TraceModel.traceData(run));
+        Files.writeString(workDirectory.resolve(name + ".cfg"), TraceModel.config(run));
+        Path tmp = workDirectory.resolve("tmp");
+        Files.createDirectories(tmp);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        // one worker: CursorReport's TLCGet/TLCSet register is per worker
+        List<String> command = List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m", "-Xmx2g",
+                "-Djava.io.tmpdir=" + tmp, "-cp", TlcRunner.locateTlaJar().toString(), "tlc2.TLC", "-tool", "-deadlock",
+                "-workers", "1", "-metadir", workDirectory.resolve("states").toString(), "-config", name + ".cfg",
+                name + ".tla");
+        ToolProcess.Result tlc = ToolProcess.run(command, workDirectory, workDirectory.resolve("tlc.log"), limit);
+        int events = run.steps().size();
+        if (tlc.timedOut()) {
+            return new Result(Verdict.UNKNOWN, events, 0, 0, "", 0, tlc.millis(),
+                    "TLC timed out after " + limit.toSeconds() + " s (log " + workDirectory.resolve("tlc.log") + ")", model);
+        }
+        TlcOutput.Parsed parsed = TlcOutput.parse(tlc.output(), tlc.exitCode());
+        long distinct = parsed.distinct().orElse(0);
+        if (parsed.verdict() == RunOutcome.Verdict.VIOLATED && "TraceNotFinished".equals(parsed.violated())) {
+            return new Result(Verdict.ACCEPTED, events, 0, 0, "", distinct, tlc.millis(), "", model);
+        }
+        if (parsed.verdict() == RunOutcome.Verdict.HOLDS) {
+            int cursor = furthestCursor(tlc.output());
+            if (cursor < 1 || cursor > events) {
+                return new Result(Verdict.UNKNOWN, events, 0, 0, "", distinct, tlc.millis(),
+                        "TLC found no behaviour to the end but printed no usable cursor (" + cursor + ")", model);
+            }
+            Map<String, Object> stuck = run.steps().get(cursor - 1);
+            return new Result(Verdict.REJECTED, events, cursor, (Long) stuck.get("src"), describe(stuck), distinct,
+                    tlc.millis(), "", model);
+        }
+        return new Result(Verdict.UNKNOWN, events, 0, 0, "", distinct, tlc.millis(), "TLC: " + parsed.detail()
+                + (parsed.violated() != null ? " (violated " + parsed.violated() + ")" : "") + " (log "
+                + workDirectory.resolve("tlc.log") + ")", model);
+    }
+
+    static int furthestCursor(String output) {
+        int max = 0;
+        Matcher m = CURSOR.matcher(output);
+        while (m.find()) {
+            max = Math.max(max, Integer.parseInt(m.group(1)));
+        }
+        return max;
+    }
+
+    private static String describe(Map<String, Object> step) {
+        StringBuilder b = new StringBuilder();
+        step.forEach((k, v) -> {
+            if (!k.equals("src") && !k.equals("hot")) {
+                b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v);
+            }
+        });
+        return b.toString();
+    }
+}

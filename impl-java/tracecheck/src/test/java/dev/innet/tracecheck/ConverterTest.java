@@ -1,0 +1,69 @@
+package dev.innet.tracecheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The converter on hand-written traces: ordering, write ids, request fates, refusals; the command's arguments. */
+class ConverterTest {
+    private static List<TraceLine> lines(String... json) {
+        List<TraceLine> out = new ArrayList<>();
+        for (int i = 0; i < json.length; i++) {
+            out.add(NdjsonTrace.parse(i + 1, json[i]));
+        }
+        return out;
+    }
+
+    @Test
+    void writesAreNumberedInSwitchOrderAndRepliesPlacedAtTheSwitch() {
+        var run = new FarReachTraceConverter(1_000, 2).convert(lines(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":500,\"host\":4,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"b\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":2200,\"host\":4,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"fromSwitch\":true,\"seq\":2,\"value\":\"\"}",
+                "{\"time\":3000,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":3,\"reqId\":1,\"key\":\"k\",\"recSeq\":1,\"recValue\":\"a\",\"recDeleted\":false,\"storedSeq\":1,\"storedValue\":\"a\",\"storedDeleted\":false}"));
+        List<Map<String, Object>> steps = run.steps();
+        assertEquals(List.of("write", "write", "serverPut"), steps.stream().map(s -> s.get("e")).toList());
+        assertEquals(1L, steps.get(0).get("w"));
+        assertEquals("fwd", steps.get(0).get("how"), "a server saw it: forwarded, its reply lost");
+        assertEquals("hit", steps.get(1).get("how"));
+        assertEquals(2L, steps.get(1).get("s"));
+        assertEquals(1L, steps.get(2).get("sv"));
+        assertEquals(2, run.writes());
+        assertEquals(2, run.cacheSize());
+    }
+
+    @Test
+    void unsupportedRunsAreRefusedWithTheLine() {
+        var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
+                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapStart\",\"epoch\":1}")));
+        assertTrue(e.getMessage().startsWith("line 1: event snapStart"), e.getMessage());
+        assertThrows(TraceFormatException.class, () -> NdjsonTrace.parse(7, "{\"time\":1,"));
+    }
+
+    @Test
+    void theCommandRejectsAMissingFileAndReportsAnUnconvertibleRunAsUnknown(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = dev.innet.cli.Cli.run("innet-tracecheck", new ValidateMain(), new String[] {dir.resolve("none").toString()},
+                new PrintStream(out), new PrintStream(err));
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("no such file"), err.toString());
+        Path bad = dir.resolve("bad.ndjson");
+        Files.writeString(bad, "{\"time\":0,\"host\":254,\"incarnation\":1,\"event\":\"admitValidate\",\"key\":\"k\"}\n");
+        Path specs = Path.of(System.getProperty("innet.root", "../.."), "specs", "farreach");
+        code = dev.innet.cli.Cli.run("innet-tracecheck", new ValidateMain(),
+                new String[] {bad.toString(), "--specs", specs.toString()}, new PrintStream(out), new PrintStream(err));
+        assertEquals(ValidateMain.EXIT_UNKNOWN, code);
+        assertTrue(out.toString().contains("unknown: cannot convert"), out.toString());
+    }
+}

@@ -1,0 +1,34 @@
+package dev.innet.tracecheck;
+
+import dev.innet.farreach.FarReachProtocol;
+import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.Rack;
+import dev.innet.rack.RackRuns;
+import dev.innet.rack.workload.Workload;
+import java.nio.file.Path;
+
+/**
+ * Small FarReach rack runs for trace validation: few clients and keys, a short chaos phase with the
+ * campaign's lossy, duplicating, reordering switch-server links, no deletes (the spec has none), and the
+ * events recorded. Sizes are chosen so TLC decides a run in seconds.
+ */
+final class TraceRuns {
+    private TraceRuns() {}
+
+    static final int CACHE_SLOTS = 2;
+
+    /** 2 servers, 3 clients, cache 2, 3 keys (90% skew), half reads, no deletes, hot threshold 2. */
+    static CampaignSettings small(long chaosNanos) {
+        return new CampaignSettings(2, 3, CACHE_SLOTS, new Workload(3, 0.9, 0.5, 0.0, 16, 0), 2, 1_000_000, chaosNanos,
+                5_000_000, 20_000, CampaignSettings.LOSSY);
+    }
+
+    /** Runs {@code protocol} and writes its trace events to {@code out}; returns the rack. */
+    static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out) {
+        Rack rack = small(chaosNanos).rack(RackRuns.root(), protocol, seed).recordTraceEvents(true).out(RackRuns.QUIET)
+                .build();
+        rack.run();
+        rack.simulation().writeTraceEvents(out);
+        return rack;
+    }
+}

@@ -1,0 +1,173 @@
+--------------------------- MODULE FarReachTrace ---------------------------
+(***************************************************************************)
+(* Trace validation of FarReach runs (implementation -> spec).            *)
+(*                                                                         *)
+(* Trace is one simulated rack run, converted by impl-java/tracecheck from *)
+(* the events the Java nodes emitted (docs/conformance.md, "Trace          *)
+(* validation").  The cursor l points at the next event.  An observed      *)
+(* event may only happen as the FarReach action it names, with the         *)
+(* parameters it recorded, and advances the cursor; between events TLC may *)
+(* take the steps nobody observes (the switch's own steps are folded into  *)
+(* the client and controller actions as in FarReach.tla; here only hot     *)
+(* reports and message losses are left unobserved).  The run is admitted   *)
+(* iff some behaviour of the spec consumes the whole trace: the model's    *)
+(* invariant TraceNotFinished is then violated, which is TLC's way of      *)
+(* saying "reached".                                                       *)
+(*                                                                         *)
+(* Abstractions (each also in docs/conformance.md):                        *)
+(*  - no deletes, snapshots, switch or host crashes: the converter refuses *)
+(*    runs that contain them (MaxSnap = MaxSwitchCrash = MaxClientCrash = 0);*)
+(*  - values are write ids numbered in the order the switch serialised the *)
+(*    writes (the converter's order), 0 = no value; sequence numbers are    *)
+(*    the switch's per-slot numbers (equal to the spec's per-key counter  *)
+(*    while no two keys of the run share a slot and the switch never       *)
+(*    restarted);                                                           *)
+(*  - a request the switch never processed (dropped before it was         *)
+(*    programmed, or lost) is "Unprocessed": it opens the client's         *)
+(*    operation without touching the switch.  Only requests the converter  *)
+(*    found without any trace of processing may be explained so;           *)
+(*  - hot reports are not observed: one may be sent at any time but only   *)
+(*    with the record of the key's next observed admission; losses only    *)
+(*    where a client gives up next (the only place a loss is visible);     *)
+(*  - duplicates: a server event the converter saw again later is taken    *)
+(*    with "deliver and keep" (dup = TRUE); duplicated replies, which      *)
+(*    receivers ignore, are not modelled.                                  *)
+(***************************************************************************)
+\* FarReachTraceData is generated per run by impl-java/tracecheck: it defines
+\* Trace, the run as a sequence of event records (field e names the event).
+\* A definition rather than a CONSTANT so that TLC evaluates it once (a
+\* constant overridden with <- in the .cfg is re-evaluated at every use).
+EXTENDS FarReach, Sequences, FarReachTraceData
+
+VARIABLE l       \* cursor: index of the next event of Trace
+
+
+traceVars == <<vars, l>>
+
+Ev == Trace[l]
+TRec(v, s) == [v |-> v, s |-> s]
+
+TraceInit == Init /\ l = 1
+
+-----------------------------------------------------------------------------
+(* A request that never reached the switch's pipeline: the client's        *)
+(* operation is open, nothing else changes (as ClientWriteDropped /        *)
+(* ClientReadDropped, whose only difference is the guard ~up).             *)
+UnprocessedWrite(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ nW' = nW + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
+    /\ act' = [a |-> "UnprocessedWrite", c |-> c, k |-> k, w |-> nW + 1]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+
+UnprocessedRead(c, k) ==
+    /\ up /\ pend[c] = NoOp /\ nR < MaxReads
+    /\ nR' = nR + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
+    /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Observed events.  e.how: "hit" = answered by the switch, "fwd" =        *)
+(* answered by a server, "lost" = never answered (forwarded and lost, or   *)
+(* never processed).  s = -1: the sequence number was not observed.        *)
+
+ObsWrite(e) ==
+    /\ e.e = "write" /\ nW + 1 = e.w
+    /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
+       \/ e.how \in {"fwd", "lost"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+
+ObsRead(e) ==
+    /\ e.e = "read" /\ nR + 1 = e.r
+    /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
+       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+
+ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
+
+ObsPutReply(e) ==
+    /\ e.e = "putReply" /\ pend[e.c].t = "w" /\ pend[e.c].id = e.w
+    /\ \E m \in net : /\ m.t = "putR" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
+                      /\ ClientPutReply(m)
+
+\* The reply reaches the client relayed by the switch: a GET reply, or a
+\* GET_FOR_CACHE reply the switch acts on (SwitchGetReply) on the way.
+ObsGetReply(e) ==
+    /\ e.e = "getReply" /\ pend[e.c].t = "r"
+    /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
+                      /\ m.rec = TRec(e.v, e.s)
+                      /\ IF m.t = "getR" THEN ClientGetReply(m) ELSE SwitchGetReply(m, FALSE)
+
+ObsServerPut(e) ==
+    /\ e.e = "serverPut"
+    /\ \E m \in net : /\ m.t = "put" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
+                      /\ ServerPut(m, e.dup)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
+
+ObsServerGet(e) ==
+    /\ e.e = "serverGet"
+    /\ \E m \in net : /\ m.t = "get" /\ m.c = e.c /\ m.id = e.r /\ m.k = e.k
+                      /\ ServerGet(m, e.dup)
+                      /\ act'.rec = TRec(e.v, e.s)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
+
+ObsServerEvict(e) ==
+    /\ e.e = "serverEvict"
+    /\ \E m \in net : /\ m.t = "evict" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s)
+                      /\ ServerEvict(m, e.dup)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
+
+ObsAdmitInstall(e) ==
+    /\ e.e = "admitInstall"
+    /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s) /\ AdmitInstall(m, FALSE)
+
+ObsAdmitValidate(e) == e.e = "admitValidate" /\ AdmitValidate(e.k)
+
+ObsEvictStart(e) == e.e = "evictStart" /\ EvictStart(e.k)
+
+\* The record the controller sent to the server is the one EvictStart loaded
+\* (the spec loads and sends in one step; this only checks the record).
+ObsEvictStore(e) == e.e = "evictStore" /\ evRec[e.k] = TRec(e.v, e.s) /\ UNCHANGED vars
+
+ObsEvictFinish(e) ==
+    /\ e.e = "evictFinish"
+    /\ \E m \in net : m.t = "evictAck" /\ m.k = e.k /\ EvictFinish(m, FALSE)
+
+Observed(e) ==
+    \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
+    \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
+    \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
+
+-----------------------------------------------------------------------------
+(* Unobserved steps, restricted to the ones that can matter (a restriction  *)
+(* can only make TLC reject more, never accept a run it would otherwise     *)
+(* reject).                                                                *)
+
+\* e.hot (computed by the converter): for each key, the record the key's next
+\* observed admission at or after this event installs, as [k, v, s].  A hot
+\* report is only useful with that record.
+HotReport == \E k \in Key : [k |-> k, v |-> store[k].v, s |-> store[k].s] \in Ev.hot /\ ServerReportHot(k)
+
+\* A loss is visible only through a client giving up: its request or reply.
+LossBeforeGiveUp ==
+    /\ Ev.e = "giveUp"
+    /\ \E m \in net : m.t \in {"put", "putR", "get", "getR", "getRC"} /\ m.c = Ev.c /\ Lose(m)
+
+TraceNext ==
+    \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+    \/ l <= Len(Trace) /\ (HotReport \/ LossBeforeGiveUp) /\ UNCHANGED l
+
+TraceSpec == TraceInit /\ [][TraceNext]_traceVars
+
+\* Violated exactly when the whole trace has been matched: "accepted".
+TraceNotFinished == l <= Len(Trace)
+
+\* State constraint that never prunes: prints the cursor whenever it goes
+\* further than before, so a rejection can name the event it stopped at.
+ASSUME TLCSet(1, 0)
+CursorReport ==
+    IF l > TLCGet(1) THEN TLCSet(1, l) /\ PrintT(<<"trace-cursor", l>>) ELSE TRUE
+=============================================================================

@@ -149,4 +149,9 @@ public final class ReplayContext implements NodeContext {
     public void log(String message) {
         // replays report through their own step log
     }
+
+    @Override
+    public void trace(dev.innet.sim.TraceEvent event) {
+        // a replay compares states after every step; trace events are for runs validated against the spec
+    }
 }

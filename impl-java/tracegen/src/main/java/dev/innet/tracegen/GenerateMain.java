@@ -97,14 +97,14 @@ public final class GenerateMain implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         // argument checks first: nothing runs after a bad one
+        if (simulate == null && model != null) {
+            throw Cli.usageError(spec, "--model is the model to simulate: give --simulate N too");
+        }
         if (simulate == null && pathCoverModel == null) {
             throw Cli.usageError(spec, "nothing to do: give --simulate N (with --model) and/or --path-cover MODEL");
         }
         if (simulate != null && model == null) {
             throw Cli.usageError(spec, "--simulate needs --model MODEL");
-        }
-        if (simulate == null && model != null) {
-            throw Cli.usageError(spec, "--model is the model to simulate: give --simulate N too");
         }
         if (simulate != null && simulate < 1) {
             throw Cli.usageError(spec, "--simulate must be at least 1, got " + simulate);
@@ -174,7 +174,7 @@ public final class GenerateMain implements Callable<Integer> {
         stdout.printf("actions taken: %d/%d (%.0f%%)%n", takenList.size(), coverage.actions().size(),
                 100.0 * takenList.size() / coverage.actions().size());
         for (String a : coverage.notTaken()) {
-            String why = simModel != null ? ActionCoverage.reason(a, specTla, simModel.cfg()) : "";
+            String why = ActionCoverage.reason(a, specTla, (simModel != null ? simModel : coverModel).cfg());
             stdout.println("  not taken: " + a + (why.isEmpty() ? "" : " (" + why + ")"));
         }
         for (String a : coverage.unknown()) {

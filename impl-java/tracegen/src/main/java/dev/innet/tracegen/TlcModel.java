@@ -43,11 +43,15 @@ public record TlcModel(Path specDir, String model) {
      * a path relative to {@code root} (the repository) when the spec lives under it.
      */
     public String specPath(Path root) throws IOException {
-        Matcher m = EXTENDS.matcher(Files.readString(tla()));
-        String module = m.find() ? m.group(1) : model;
-        Path spec = specDir.resolve(module + ".tla");
+        Path spec = specFile();
         Path base = root.toAbsolutePath().normalize();
         return (spec.startsWith(base) ? base.relativize(spec) : spec).toString().replace('\\', '/');
+    }
+
+    /** The spec module's file: the first module the model EXTENDS (the model itself if it extends none). */
+    public Path specFile() throws IOException {
+        Matcher m = EXTENDS.matcher(Files.readString(tla()));
+        return specDir.resolve((m.find() ? m.group(1) : model) + ".tla");
     }
 
     /**

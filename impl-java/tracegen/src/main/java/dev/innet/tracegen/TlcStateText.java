@@ -35,10 +35,17 @@ public final class TlcStateText {
 
     /** Parses {@code /\ v1 = e1 /\ v2 = e2 ...} (or a lone {@code v = e}); offsets in errors are into {@code text}. */
     public static State parseState(String text) {
-        return parseState(text, 0, text.length());
+        return parseBlock(text);
     }
 
+    /** Offsets in errors are into the block {@code text[from, to)}. */
     static State parseState(String text, int from, int to) {
+        return parseBlock(text.substring(from, to));
+    }
+
+    private static State parseBlock(String text) {
+        int from = 0;
+        int to = text.length();
         List<TlaValue.Field> vars = new ArrayList<>();
         int pos = skipSpace(text, from, to);
         boolean conjunction = text.startsWith("/\\", pos);
@@ -61,7 +68,7 @@ public final class TlcStateText {
             if (pos >= to || text.charAt(pos) != '=') {
                 throw new TlaValueParser.ParseException("expected '=' after variable '" + name + "'", pos);
             }
-            TlaValueParser.Prefix value = TlaValueParser.parsePrefix(text.substring(0, to), pos + 1);
+            TlaValueParser.Prefix value = TlaValueParser.parsePrefix(text, pos + 1);
             if (vars.stream().anyMatch(f -> f.name().equals(name))) {
                 throw new TlaValueParser.ParseException("variable '" + name + "' appears twice", nameStart);
             }

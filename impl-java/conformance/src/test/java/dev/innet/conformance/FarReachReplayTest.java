@@ -132,4 +132,44 @@ class FarReachReplayTest {
         }
         assertTrue(passed >= 3, "at least the three replayable curated traces pass");
     }
+
+    /**
+     * A seeded controller bug: an eviction takes any EVICT_STORE_REPLY as its acknowledgement, without
+     * its request id. A curated trace in which an acknowledgement of an earlier eviction arrives during
+     * a later one must then fail where the spec discards it.
+     */
+    @Test
+    void anEvictionThatIgnoresRequestIdsIsCaughtWhereTheSpecDiscardsAStaleAcknowledgement() throws Exception {
+        List<SpecStep> trace = SpecTraces.fromTraceCase(dev.innet.tracegen.TraceCase.read(
+                root().resolve("conformance/farreach/stale-ack-during-later-eviction.trace")));
+        assertInstanceOf(Replayer.Result.Passed.class, replay(trace), "the real controller follows the trace");
+        dev.innet.farreach.spec.FarReachReplay.EvictionFactory ignoringRequestIds = (controller, index, key) ->
+                new dev.innet.farreach.controller.Evict(controller, index, key, false) {
+                    @Override
+                    protected boolean acknowledges(dev.innet.wire.InnetMessage msg) {
+                        return msg.op() == dev.innet.kv.KvOp.EVICT_STORE_REPLY; // seeded bug: request id ignored
+                    }
+                };
+        dev.innet.protocol.spec.SpecConformance buggy = new dev.innet.protocol.spec.SpecConformance() {
+            @Override
+            public String spec() {
+                return "specs/farreach/FarReach.tla";
+            }
+
+            @Override
+            public List<String> conformanceModels() {
+                return List.of();
+            }
+
+            @Override
+            public dev.innet.protocol.spec.SpecReplay newReplay(dev.innet.protocol.spec.ReplayTarget target) {
+                return new dev.innet.farreach.spec.FarReachReplay(target, ignoringRequestIds);
+            }
+        };
+        Replayer.Result r = Replayer.replay(buggy, () -> new P4simReplayTarget(root(), root().resolve("p4/farreach.p4"), 1),
+                trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals("DiscardAck", f.action(), f.toString());
+        assertEquals(firstStep(trace, "DiscardAck"), f.step());
+    }
 }

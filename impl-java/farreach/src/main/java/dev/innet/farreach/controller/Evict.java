@@ -30,7 +30,7 @@ public class Evict implements ControlProcedure {
     private boolean acknowledged;
 
     /** @param resumeAtStore a restarted controller found the record already marked to-be-evicted */
-    Evict(FarReachController controller, int index, byte[] key, boolean resumeAtStore) {
+    protected Evict(FarReachController controller, int index, byte[] key, boolean resumeAtStore) {
         this.controller = controller;
         this.index = index;
         this.key = key;
@@ -84,11 +84,20 @@ public class Evict implements ControlProcedure {
 
     @Override
     public boolean onReply(InnetMessage msg) {
-        if (msg.op() != KvOp.EVICT_STORE_REPLY || msg.reqId() != reqId || stage != 2) {
+        if (stage != 2 || !acknowledges(msg)) {
             return false;
         }
         acknowledged = true;
         return true;
+    }
+
+    /**
+     * Whether {@code msg} acknowledges this eviction's EVICT_STORE: only the reply carrying its request
+     * id does. An acknowledgement of an earlier eviction of the key (duplicated or late) must not finish
+     * this one (the spec's BugAckWithoutSeq).
+     */
+    protected boolean acknowledges(InnetMessage msg) {
+        return msg.op() == KvOp.EVICT_STORE_REPLY && msg.reqId() == reqId;
     }
 
     /** The spec's {@code EvictResend}: the store or its acknowledgement was lost. */

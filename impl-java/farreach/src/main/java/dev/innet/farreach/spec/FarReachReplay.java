@@ -106,15 +106,29 @@ public final class FarReachReplay implements SpecReplay {
     private final Map<Integer, Map<Long, Long>> opOfRequest = new HashMap<>();
     private final List<Flight> net = new ArrayList<>();
     private final Map<String, Admit> admissions = new HashMap<>();
-    private final Map<String, Evict> evictions = new HashMap<>();
+    private final Map<String, Evict> evictionsInFlight = new HashMap<>();
     private final Map<String, KvResult> completed = new HashMap<>();
     private ReplayContext serverContext;
     private ReplayContext controllerContext;
     private FarReachServer server;
     private ReplayController controller;
 
+    /** Builds the eviction procedure the spec's EvictStart begins (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface EvictionFactory {
+        Evict create(FarReachController controller, int index, byte[] key);
+    }
+
+    private final EvictionFactory evictions;
+
     public FarReachReplay(ReplayTarget target) {
+        this(target, null);
+    }
+
+    /** @param evictions the eviction procedure to replay, or null for FarReach's own */
+    public FarReachReplay(ReplayTarget target, EvictionFactory evictions) {
         this.target = target;
+        this.evictions = evictions;
     }
 
     /** FarReach's controller with its procedure factories opened to the replay (and no timers acted on). */
@@ -458,16 +472,17 @@ public final class FarReachReplay implements SpecReplay {
         if (index < 0) {
             throw new ReplayException("EvictStart: " + k + " is not in the switch's key table");
         }
-        Evict evict = controller.evict(index, keyBytes.get(k));
+        Evict evict = evictions != null ? evictions.create(controller, index, keyBytes.get(k))
+                : controller.evict(index, keyBytes.get(k));
         if (evict.step(target.control()) || evict.step(target.control())) {
             throw new ReplayException("EvictStart: the eviction finished without the server's acknowledgement");
         }
-        evictions.put(k, evict);
+        evictionsInFlight.put(k, evict);
         sendFromController("EvictStart");
     }
 
     private void evictResend(String k) {
-        Evict evict = evictions.get(k);
+        Evict evict = evictionsInFlight.get(k);
         if (evict == null) {
             throw new ReplayException("EvictResend: no eviction of " + k + " is in progress");
         }
@@ -488,7 +503,7 @@ public final class FarReachReplay implements SpecReplay {
 
     private void evictFinish(SpecStep before, SpecStep step) {
         String k = name(step.param("k"));
-        Evict evict = evictions.get(k);
+        Evict evict = evictionsInFlight.get(k);
         if (evict == null) {
             throw new ReplayException("EvictFinish: no eviction of " + k + " is in progress");
         }
@@ -505,14 +520,14 @@ public final class FarReachReplay implements SpecReplay {
         if (!evict.step(target.control())) {
             throw new ReplayException("EvictFinish: the eviction did not finish after its acknowledgement");
         }
-        evictions.remove(k);
+        evictionsInFlight.remove(k);
         controllerContext.takeSent();
     }
 
     private void discardAck(SpecStep step) {
         String k = name(step.param("k"));
         Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "evictAck", "k", step.param("k")), false);
-        Evict evict = evictions.get(k);
+        Evict evict = evictionsInFlight.get(k);
         if (evict != null && evict.onReply(decode(f.frame()).message())) {
             throw new ReplayException("DiscardAck: the eviction in progress took a stale acknowledgement as its own");
         }

@@ -75,13 +75,15 @@ class GenerateMainTest {
     }
 
     @Test
-    void anExplicitActionListCountsActionsTheTracesNeverName(@TempDir Path out) {
-        Run r = generate("--spec-dir", COUNTER_DIR.toString(), "--model", "MCCounter", "--simulate", "2", "--depth",
-                "6", "--actions", "Inc,Mark,Reset,Jump,Teleport", "--out", out.toString());
-        assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("/5 ("), r.out());
-        assertTrue(r.out().contains("not taken: Teleport\n") || r.out().contains("not taken: Teleport" + System.lineSeparator()),
-                r.out());
+    void coverageCountsListedActionsOnlyAndFlagsUnknownOnes() {
+        ActionCoverage coverage = new ActionCoverage(List.of("Inc", "Mark", "Reset", "Teleport"));
+        TraceCase.TraceState init = new TraceCase.TraceState(TlaValue.parse("[a |-> \"Init\"]"), List.of());
+        TraceCase.TraceState inc = new TraceCase.TraceState(TlaValue.parse("[a |-> \"Inc\", to |-> 1]"), List.of());
+        TraceCase.TraceState jump = new TraceCase.TraceState(TlaValue.parse("[a |-> \"Jump\"]"), List.of());
+        coverage.add(new TraceCase("s", "m", new TraceCase.Source.PathCover(0, 2), List.of(init, inc, jump), List.of()));
+        assertEquals(List.of("Inc"), coverage.taken(), "Init is the initial state, not an action taken");
+        assertEquals(List.of("Mark", "Reset", "Teleport"), coverage.notTaken());
+        assertEquals(List.of("Jump"), coverage.unknown());
     }
 
     @Test

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * Which of a spec's actions a set of trace cases takes. The action names are those the spec writes
  * into its action variable ({@code act' = [a |-> "Name", ...]}): by the convention every traced spec
  * follows, one per disjunct of Next, named after it. For an action never taken, {@link #reason} looks
- * for a cause in the model: a constant its definition mentions that the model sets to 0 or FALSE
- * (a bound of zero, a bug flag that is off). That is a heuristic reading of the text, not a proof.
+ * for a cause in the model: a guard of its definition on a constant the model sets to 0 or FALSE (a
+ * conjunct {@code /\ BugFlag} with the flag off, or {@code n < MaxBound} with the bound 0). That is a
+ * heuristic reading of the text, not a proof; a guard in a helper operator is not seen.
  */
 public final class ActionCoverage {
     private static final Pattern ACTION_LABEL = Pattern.compile("act'\\s*=\\s*\\[\\s*a\\s*\\|->\\s*\"(\\w+)\"");
@@ -69,8 +70,8 @@ public final class ActionCoverage {
     }
 
     /**
-     * Why {@code action} may be disabled in {@code model}: "its definition mentions MaxClientCrash,
-     * which MCFoo sets to 0", or empty when no such constant is found.
+     * Why {@code action} may be disabled in {@code model}: "guarded by MaxClientCrash, which MCFoo sets
+     * to 0", or empty when no such guard is found.
      */
     public static String reason(String action, Path specTla, Path modelCfg) throws IOException {
         String body = definition(action, Files.readString(specTla));
@@ -87,7 +88,11 @@ public final class ActionCoverage {
         }
         List<String> found = new ArrayList<>();
         for (Map.Entry<String, String> e : off.entrySet()) {
-            if (Pattern.compile("\\b" + Pattern.quote(e.getKey()) + "\\b").matcher(body).find()) {
+            String name = Pattern.quote(e.getKey());
+            String guard = e.getValue().equals("FALSE")
+                    ? "(?m)(==|/\\\\)\\s*" + name + "\\s*(/\\\\|$)" // a conjunct that is the flag itself
+                    : "<\\s*" + name + "\\b";                  // a counter below the bound
+            if (Pattern.compile(guard).matcher(body).find()) {
                 found.add(e.getKey() + " = " + e.getValue());
             }
         }
@@ -95,7 +100,7 @@ public final class ActionCoverage {
             return "";
         }
         String model = modelCfg.getFileName().toString().replaceFirst("\\.cfg$", "");
-        return "its definition mentions " + String.join(", ", found) + " in " + model;
+        return "guarded by " + String.join(", ", found) + " in " + model;
     }
 
     /** The text of {@code Name(...) ==} up to the next line that starts in column 0. */

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -194,7 +195,7 @@ public final class GenerateMain implements Callable<Integer> {
     private int write(TraceCase c, Path file, ActionCoverage coverage) throws IOException {
         c.write(file);
         coverage.add(c);
-        Set<String> distinct = new java.util.TreeSet<>();
+        Set<String> distinct = new TreeSet<>();
         c.states().subList(1, c.states().size()).forEach(s -> distinct.add(s.actionName()));
         stdout.printf("%s: %d steps, %d distinct actions%n", display(file), c.steps(), distinct.size());
         return 1;

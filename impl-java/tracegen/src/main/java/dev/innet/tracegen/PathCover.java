@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Paths from an initial state through a {@link StateGraph} that together take every action label,
@@ -60,7 +62,7 @@ public final class PathCover {
     private final BitSet labelTaken;
     /** The labels some edge carries (a state's label, such as Init's, may be on none). */
     private final BitSet labelsOnEdges = new BitSet();
-    private final java.util.Map<StateGraph.Edge, Integer> edgeIndex = new java.util.HashMap<>();
+    private final Map<StateGraph.Edge, Integer> edgeIndex = new HashMap<>();
 
     private PathCover(StateGraph graph) {
         this.graph = graph;
@@ -149,8 +151,8 @@ public final class PathCover {
         if (radius < 1) {
             return null;
         }
-        java.util.Map<Integer, StateGraph.Edge> via = new java.util.HashMap<>();
-        java.util.Map<Integer, Integer> dist = new java.util.HashMap<>();
+        Map<Integer, StateGraph.Edge> via = new HashMap<>();
+        Map<Integer, Integer> dist = new HashMap<>();
         ArrayDeque<Integer> queue = new ArrayDeque<>();
         dist.put(start, 0);
         queue.add(start);

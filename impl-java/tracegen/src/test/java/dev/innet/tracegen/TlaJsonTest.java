@@ -36,6 +36,23 @@ class TlaJsonTest {
         }
     }
 
+    /** Every variable of a behaviour TLC wrote for MCFarReachCache survives JSON and back. */
+    @Test
+    void realTlcStatesRoundTripThroughJson() throws java.io.IOException {
+        String text = java.nio.file.Files.readString(
+                java.nio.file.Path.of("src/test/resources/tlc-output/farreach-cache-simulate.txt"));
+        int values = 0;
+        for (TlcStateText.State state : TlcStateText.parseBehaviour(text)) {
+            for (TlaValue.Field f : state.vars()) {
+                assertEquals(f.value(), TlaJson.decode(Json.parse(TlaJson.encode(f.value()).write()), f.name()));
+                values++;
+            }
+        }
+        assertTrue(values > 300, "values checked: " + values);
+        assertEquals("{\"fn\":[[{\"mv\":\"k1\"},{\"rec\":{\"v\":-1,\"s\":-1}}]]}",
+                TlaJson.encode(TlcStateText.parseBehaviour(text).getFirst().get("crec")).write());
+    }
+
     @Test
     void jsonThatIsNoTlaValueIsRejectedWithItsPath() {
         assertRejected("{\"rec\":{\"a\":{\"x\":1}}}", "$.rec.a: unknown TLA+ value tag \"x\"");

@@ -9,6 +9,7 @@ import dev.innet.protocol.RackPorts;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.campaign.Campaign;
+import dev.innet.rack.workload.Workload;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -61,6 +62,17 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
     Path out;
 
+    @Option(names = "--keys", description = "keys of the workload (default ${DEFAULT-VALUE})")
+    int keys = CampaignSettings.ci().workload().keys();
+
+    @Option(names = "--deletes", description = "fraction of operations that are deletes (default ${DEFAULT-VALUE})")
+    double deletes = CampaignSettings.ci().workload().deleteFraction();
+
+    @Option(names = "--validate", description = {"check the first N FarReach runs against FarReach.tla with TLC (trace",
+        "validation, docs/conformance.md; runs with deletes, snapshots or crashes come back unknown; TLC's time",
+        "grows with the keys touched: use a few, e.g. --keys 3 --deletes 0)"})
+    int validate;
+
     /** Switch, controller and one server crash at times drawn from the run's seed, each restarting soon after. */
     private static void scheduleCrashes(Rack rack, long chaosNanos) {
         dev.innet.sim.RandomSource r = rack.simulation().random("crash-plan");
@@ -89,14 +101,20 @@ public final class SimMain implements Callable<Integer> {
         if (seeds < 1 || chaosMs < 1 || servers < 1 || clients < 1 || cache < 1) {
             throw Cli.usageError(spec, "--seeds, --chaos-ms, --servers, --clients and --cache must be at least 1");
         }
+        if (!(deletes >= 0 && deletes <= 0.5) || validate < 0 || keys < 1) {
+            throw Cli.usageError(spec, "--deletes must be in 0..0.5, --validate at least 0 and --keys at least 1");
+        }
         return run(protocols, System.out);
     }
 
     int run(List<Protocol> protocols, PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
-        CampaignSettings settings = CampaignSettings.ci().withChaosNanos(chaosMs * 1_000_000)
-                .withRack(servers, clients, cache);
+        CampaignSettings ci = CampaignSettings.ci();
+        Workload w = ci.workload();
+        CampaignSettings settings = ci.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
+                .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, w.valueBytes(), w.thinkNanos()));
+        TraceSample sample = new TraceSample(root, outDir, validate, cache);
         if (crashes) {
             protocols = List.of(ProtocolRegistry.byName("farreach")); // snapshots and recovery are FarReach's
         }
@@ -110,12 +128,14 @@ public final class SimMain implements Callable<Integer> {
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
         Campaign.RunSetup setup = (protocol, seed) -> {
             if (!crashes) {
-                return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet).build());
+                return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
+                        .recordTraceEvents(sample.wants(protocol, seed)).build());
             }
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
             Protocol withSnapshots = ((FarReachProtocol) protocol).withSnapshotPeriodNanos(3_000_000)
                     .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
-            Rack rack = settings.rack(root, withSnapshots, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();
+            Rack rack = settings.rack(root, withSnapshots, seed).out(quiet).rocksdb(durable.resolve("seed" + seed))
+                    .recordTraceEvents(sample.wants(protocol, seed)).build();
             scheduleCrashes(rack, chaosMs * 1_000_000);
             return new Campaign.PreparedRun(rack, () -> monitor[0].violations());
         };
@@ -126,6 +146,7 @@ public final class SimMain implements Callable<Integer> {
             out.printf("%-9s %6d %8d %8d %6d %8d %9s  %s%n", o.protocol(), o.seed(), o.verdict().operations(),
                     o.rack().stats().cacheHits, o.rack().controllerCounters().getOrDefault("evictions", 0L),
                     o.verdict().lostWrites().size(), o.verdict().linearizability(), o.result());
+            sample.check(o, out);
         });
         out.println("histories: " + outDir);
         List<Campaign.Outcome> unsafe = outcomes.stream().filter(Campaign.Outcome::unsafe).toList();
@@ -134,6 +155,10 @@ public final class SimMain implements Callable<Integer> {
         }
         if (!unsafe.isEmpty()) {
             out.println(unsafe.size() + " unsafe run(s): reproduce one with --program P --first-seed S --seeds 1");
+        }
+        if (sample.rejected() > 0) {
+            out.println(sample.rejected() + " run(s) the spec does not admit (trace validation)");
+            return 1;
         }
         return Campaign.exitCode(outcomes);
     }

@@ -25,6 +25,11 @@ public record CampaignSettings(int servers, int clients, int cacheCapacity, Work
                 quietNanos, controlStepNanos, serverLinkFaults);
     }
 
+    public CampaignSettings withWorkload(Workload w) {
+        return new CampaignSettings(servers, clients, cacheCapacity, w, hotThreshold, counterResetNanos, chaosNanos,
+                quietNanos, controlStepNanos, serverLinkFaults);
+    }
+
     public CampaignSettings withRack(int newServers, int newClients, int newCache) {
         return new CampaignSettings(newServers, newClients, newCache, workload, hotThreshold, counterResetNanos,
                 chaosNanos, quietNanos, controlStepNanos, serverLinkFaults);

@@ -93,7 +93,7 @@ public final class ConformMain implements Callable<Integer> {
 
     int run(Path root, Protocol p, SpecConformance conformance, Path outDir, PrintStream stdout) throws Exception {
         Path program = root.resolve(p.p4Program());
-        ConformanceSuite suite = new ConformanceSuite(root, conformance, () -> new P4simReplayTarget(root, program, seed),
+        ConformanceSuite suite = new ConformanceSuite(root, conformance, P4simReplayTarget.factory(root, program, seed),
                 outDir);
         Map<String, TraceCase> cases = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();

@@ -21,9 +21,22 @@ public final class P4simReplayTarget implements ReplayTarget {
 
     /** Compiles {@code program} (with {@code p4/} of the repository on the include path). */
     public P4simReplayTarget(Path repositoryRoot, Path program, long seed) {
-        this.program = P4Sim.compile(program, List.of(repositoryRoot.resolve("p4")));
+        this(P4Sim.compile(program, List.of(repositoryRoot.resolve("p4"))), seed);
+    }
+
+    private P4simReplayTarget(P4Sim.Program program, long seed) {
+        this.program = program;
         this.seed = seed;
         this.sw = fresh();
+    }
+
+    /**
+     * Fresh targets (empty tables and registers) of one program compiled once: a suite replays many
+     * traces, each on a new switch, and compiling the program for each would repeat the same work.
+     */
+    public static java.util.function.Supplier<ReplayTarget> factory(Path repositoryRoot, Path program, long seed) {
+        P4Sim.Program compiled = P4Sim.compile(program, List.of(repositoryRoot.resolve("p4")));
+        return () -> new P4simReplayTarget(compiled, seed);
     }
 
     private P4Switch fresh() {

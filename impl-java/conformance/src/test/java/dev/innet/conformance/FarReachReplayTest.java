@@ -25,9 +25,12 @@ class FarReachReplayTest {
         return SpecTraces.fromTlcBehaviour(Files.readString(Path.of("src/test/resources/traces", resource)));
     }
 
+    /** farreach.p4 compiled once for every replay of this class. */
+    private static final java.util.function.Supplier<dev.innet.protocol.spec.ReplayTarget> FARREACH =
+            P4simReplayTarget.factory(root(), root().resolve("p4/farreach.p4"), 1);
+
     static Replayer.Result replay(List<SpecStep> trace) {
-        return Replayer.replay(new FarReachConformance(),
-                () -> new P4simReplayTarget(root(), root().resolve("p4/farreach.p4"), 1), trace);
+        return Replayer.replay(new FarReachConformance(), FARREACH, trace);
     }
 
     @Test
@@ -166,8 +169,7 @@ class FarReachReplayTest {
                 return new dev.innet.farreach.spec.FarReachReplay(target, ignoringRequestIds);
             }
         };
-        Replayer.Result r = Replayer.replay(buggy, () -> new P4simReplayTarget(root(), root().resolve("p4/farreach.p4"), 1),
-                trace);
+        Replayer.Result r = Replayer.replay(buggy, FARREACH, trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         assertEquals("DiscardAck", f.action(), f.toString());
         assertEquals(firstStep(trace, "DiscardAck"), f.step());

@@ -53,17 +53,30 @@ CONSTANTS
     MaxDup,          \* messages the network may duplicate
     MaxAdmit,        \* admissions the controller may perform
     MaxEvict,        \* evictions the controller may perform
+    MaxSwitchCrash,  \* switch crashes (each followed at once by a restart with empty registers)
+    \* ---- design option ----
+    RestartSeqBase,  \* TRUE: on a fresh switch the controller seeds every seq counter above every
+                     \*   seq assigned before (as FarReach's recovery does).  FALSE: counters restart
+                     \*   at 0, which is what NetCacheController does today (it does not override
+                     \*   freshSwitchProcedure); the LIMITATION model shows what that costs.
     \* ---- bug flags: each TRUE flag replaces one rule by a wrong one ----
     BugRefillUnguarded,  \* NC-8 without "seq >= seq_bound": a GET_FOR_CACHE_REPLY refills an
                          \*   invalid record although a write numbered later may be in flight
     BugServerIgnoresSeq, \* servers apply every PUT_SEQ, newer or not (RecordStore BY_SEQUENCE dropped)
-    BugNoInvalidate      \* NC-4 skipped: a write to a cached key is forwarded without invalidating
+    BugNoInvalidate,     \* NC-4 skipped: a write to a cached key is forwarded without invalidating
                          \*   (or staging into) the cached record
+    \* The next two are each harmless alone (two defences of one rule; see the doc) and
+    \* wrong together: only their combination has a refuted model.
+    BugCommitUnguarded,  \* NC-7 without "seq >= seq_bound": a PUT_REPLY for the staged seq commits
+    BugAdmitKeepsSeq     \* admission does not reset record_seq: the slot keeps the seq (and value)
+                         \*   a write staged before the key's previous eviction
 
 ASSUME Owner \in [Key -> Server]
 ASSUME CacheSize \in Nat \ {0}
-ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict} : n \in Nat
-ASSUME \A b \in {BugRefillUnguarded, BugServerIgnoresSeq, BugNoInvalidate} : b \in BOOLEAN
+ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSwitchCrash} : n \in Nat
+ASSUME RestartSeqBase \in BOOLEAN
+ASSUME \A b \in {BugRefillUnguarded, BugServerIgnoresSeq, BugNoInvalidate,
+                 BugCommitUnguarded, BugAdmitKeepsSeq} : b \in BOOLEAN
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
 SeqNo == 0..MaxWrites                    \* one sequence number per write at most
@@ -96,6 +109,7 @@ VARIABLES
     nDup,      \* messages duplicated so far
     nAdmit,    \* admissions performed
     nEvict,    \* evictions performed
+    nCrash,    \* switch crashes so far
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
     lastRead,  \* the most recent completed read: floor = doneMax[key] when it began, value got.
@@ -103,7 +117,7 @@ VARIABLES
     act        \* the last action and its parameters (for traces; not part of the VIEW)
 
 switchVars == <<cached, valid, rrec, ctr>>
-cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict>>
+cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nCrash>>
 ghostVars  == <<doneMax, lastRead>>
 vars == <<switchVars, store, pend, net, cntVars, ghostVars, act>>
 \* Everything but the action label: model files use this as the VIEW so that
@@ -137,7 +151,7 @@ TypeOK ==
     /\ net \subseteq Msg
     /\ nW \in 0..MaxWrites /\ nR \in 0..MaxReads
     /\ nLoss \in 0..MaxLoss /\ nDup \in 0..MaxDup
-    /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict
+    /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nCrash \in 0..MaxSwitchCrash
     /\ doneMax \in [Key -> Val]
     /\ lastRead \in [floor : Val, got : Val]
 
@@ -150,7 +164,7 @@ Init ==
     /\ store = [k \in Key |-> Init0]
     /\ pend = [c \in Client |-> NoOp]
     /\ net = {}
-    /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0 /\ nAdmit = 0 /\ nEvict = 0
+    /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0 /\ nAdmit = 0 /\ nEvict = 0 /\ nCrash = 0
     /\ doneMax = [k \in Key |-> 0]
     /\ lastRead = NoRead
     /\ act = [a |-> "Init"]
@@ -194,7 +208,7 @@ ClientWrite(c, k) ==
           /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
           /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
           /\ act' = [a |-> "ClientWrite", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> cached[k]]
-    /\ UNCHANGED <<cached, store, nR, nLoss, nDup, nAdmit, nEvict, ghostVars>>
+    /\ UNCHANGED <<cached, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 (* Client reads.  A read records its floor: the newest write to the key     *)
 (* acknowledged before the read began (history for ReadsNotStale).          *)
@@ -206,7 +220,7 @@ ClientReadHit(c, k) ==
     /\ nR' = nR + 1
     /\ lastRead' = [floor |-> doneMax[k], got |-> rrec[k].v]
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> rrec[k].v]
-    /\ UNCHANGED <<switchVars, store, pend, net, nW, nLoss, nDup, nAdmit, nEvict, doneMax>>
+    /\ UNCHANGED <<switchVars, store, pend, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, doneMax>>
 
 \* NC-2: cached and invalid, forwarded as GET_FOR_CACHE (its reply may refill).
 \* NC-3: not cached, forwarded as GET.
@@ -218,7 +232,7 @@ ClientReadForward(c, k) ==
           /\ net' = net \cup {[t |-> "get", c |-> c, k |-> k, id |-> r, cons |-> cached[k]]}
           /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r, floor |-> doneMax[k]]]
           /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cached[k]]
-    /\ UNCHANGED <<switchVars, store, nW, nLoss, nDup, nAdmit, nEvict, ghostVars>>
+    /\ UNCHANGED <<switchVars, store, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* Timeout: nothing of the operation is in flight any more (a request or reply
 \* was lost), so the client abandons it.  The write may or may not have happened.
@@ -254,7 +268,7 @@ ServerPut(m, d) ==
     /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s]}
     /\ CountDup(d)
     /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
-    /\ UNCHANGED <<switchVars, pend, nW, nR, nLoss, nAdmit, nEvict, ghostVars>>
+    /\ UNCHANGED <<switchVars, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* GET / GET_FOR_CACHE: reply with the stored record (and its seq).
 ServerGet(m, d) ==
@@ -263,7 +277,7 @@ ServerGet(m, d) ==
                                  c |-> m.c, k |-> m.k, id |-> m.id, rec |-> store[m.k]]}
     /\ CountDup(d)
     /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> store[m.k], dup |-> d]
-    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nLoss, nAdmit, nEvict, ghostVars>>
+    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Switch: server replies (read_seq_bound: seq_bound = ctr[k]), relayed to  *)
@@ -271,18 +285,23 @@ ServerGet(m, d) ==
 
 \* NC-7: a PUT_REPLY commits the staged record if the key is cached and
 \* invalid, the reply is for the staged write (seq = record_seq /= 0) and no
-\* write was numbered after it (seq >= seq_bound).
+\* write was numbered after it (seq >= seq_bound).  With per-key counters and
+\* admission resetting record_seq, "seq = record_seq" already implies the
+\* bound (every write since the admission was staged, the last one last);
+\* the bound still matters when counters are shared by hashed slots or if
+\* admission kept a stale record_seq (BugAdmitKeepsSeq + BugCommitUnguarded).
 SwitchPutReply(m, d) ==
     /\ m \in net /\ m.t = "putR" /\ DupOK(d)
     /\ LET k == m.k
-       IN IF cached[k] /\ ~valid[k] /\ rrec[k].s /= 0 /\ m.s = rrec[k].s /\ m.s >= ctr[k]
+       IN IF /\ cached[k] /\ ~valid[k] /\ rrec[k].s /= 0 /\ m.s = rrec[k].s
+             /\ (BugCommitUnguarded \/ m.s >= ctr[k])
           THEN valid' = [valid EXCEPT ![k] = TRUE]
           ELSE UNCHANGED valid
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ Complete(m, TRUE)
     /\ act' = [a |-> "SwitchPutReply", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
-    /\ UNCHANGED <<cached, rrec, ctr, store, nW, nR, nLoss, nAdmit, nEvict>>
+    /\ UNCHANGED <<cached, rrec, ctr, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 \* NC-8: a GET_FOR_CACHE_REPLY refills an invalid cached record if no write
 \* was numbered after the record it carries (seq >= seq_bound); otherwise
@@ -299,7 +318,7 @@ SwitchGetReply(m, d) ==
     /\ CountDup(d)
     /\ Complete(m, FALSE)
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<cached, ctr, store, nW, nR, nLoss, nAdmit, nEvict>>
+    /\ UNCHANGED <<cached, ctr, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 \* NC-10: a plain GET_REPLY is relayed unchanged.  (A duplicate reaching the
 \* client changes nothing, so no d.)
@@ -325,9 +344,9 @@ Admit(k) ==
     /\ nAdmit' = nAdmit + 1
     /\ cached' = [cached EXCEPT ![k] = TRUE]
     /\ valid' = [valid EXCEPT ![k] = FALSE]
-    /\ rrec' = [rrec EXCEPT ![k].s = 0]
+    /\ rrec' = IF BugAdmitKeepsSeq THEN rrec ELSE [rrec EXCEPT ![k].s = 0]
     /\ act' = [a |-> "Admit", k |-> k]
-    /\ UNCHANGED <<ctr, store, pend, net, nW, nR, nLoss, nDup, nEvict, ghostVars>>
+    /\ UNCHANGED <<ctr, store, pend, net, nW, nR, nLoss, nDup, nEvict, nCrash, ghostVars>>
 
 \* Eviction (Removal): the server has every write, so nothing is stored on
 \* the way out.  Any cached key may be the victim (the policy is abstracted).
@@ -337,7 +356,30 @@ Evict(k) ==
     /\ cached' = [cached EXCEPT ![k] = FALSE]
     /\ valid' = [valid EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "Evict", k |-> k]
-    /\ UNCHANGED <<rrec, ctr, store, pend, net, nW, nR, nLoss, nDup, nAdmit, ghostVars>>
+    /\ UNCHANGED <<rrec, ctr, store, pend, net, nW, nR, nLoss, nDup, nAdmit, nCrash, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* Switch crash and restart (Rack.crashSwitch).  Every table and register is *)
+(* lost; the controller finds a fresh switch and starts with an empty cache. *)
+(* Servers keep their records.  Messages on the wires are kept: those inside *)
+(* the switch being lost is covered by Lose.  Nothing is stored in the       *)
+(* switch that the servers lack (write-through), so the cache itself loses   *)
+(* nothing; the sequence counters are the problem: restarted at 0, the next  *)
+(* write of a key gets a seq the server already holds, and the server, which *)
+(* keeps only newer records, drops it while acknowledging it.                *)
+\* With RestartSeqBase the counters start at nW, which is at least every seq
+\* assigned so far (each write raises one key's counter and nW by one); this
+\* stands for FarReach-style per-incarnation bases (bring-up count in the high
+\* bits), which make every new seq larger than every old one.
+SwitchRestart ==
+    /\ nCrash < MaxSwitchCrash
+    /\ nCrash' = nCrash + 1
+    /\ cached' = [k \in Key |-> FALSE]
+    /\ valid' = [k \in Key |-> FALSE]
+    /\ rrec' = [k \in Key |-> Init0]
+    /\ ctr' = [k \in Key |-> IF RestartSeqBase THEN nW ELSE 0]
+    /\ act' = [a |-> "SwitchRestart"]
+    /\ UNCHANGED <<store, pend, net, nW, nR, nLoss, nDup, nAdmit, nEvict, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Network faults *)
@@ -347,7 +389,7 @@ Lose(m) ==
     /\ net' = net \ {m}
     /\ nLoss' = nLoss + 1
     /\ act' = [a |-> "Lose", m |-> m]
-    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nDup, nAdmit, nEvict, ghostVars>>
+    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 Next ==
@@ -359,6 +401,7 @@ Next ==
           \/ \E d \in BOOLEAN : ServerPut(m, d) \/ ServerGet(m, d)
                                 \/ SwitchPutReply(m, d) \/ SwitchGetReply(m, d)
     \/ \E k \in Key : Admit(k) \/ Evict(k)
+    \/ SwitchRestart
 
 Spec == Init /\ [][Next]_vars
 

@@ -288,8 +288,8 @@ ServerGet(m, d) ==
 \* write was numbered after it (seq >= seq_bound).  With per-key counters and
 \* admission resetting record_seq, "seq = record_seq" already implies the
 \* bound (every write since the admission was staged, the last one last);
-\* the bound still matters when counters are shared by hashed slots or if
-\* admission kept a stale record_seq (BugAdmitKeepsSeq + BugCommitUnguarded).
+\* the bound is a second defence: it keeps a stale record_seq left by an
+\* admission harmless (BugAdmitKeepsSeq + BugCommitUnguarded fails).
 SwitchPutReply(m, d) ==
     /\ m \in net /\ m.t = "putR" /\ DupOK(d)
     /\ LET k == m.k

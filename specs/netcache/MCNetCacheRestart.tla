@@ -1,0 +1,9 @@
+---- MODULE MCNetCacheRestart ----
+(* Model of NetCache: LIMITATION: switch crash as implemented: counters restart at 0 and servers drop the next writes *)
+EXTENDS NetCache
+CONSTANTS k1, s1
+\* Keys are partitioned over the servers round-robin.
+OwnerMap == [k \in Key |-> s1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

@@ -1,0 +1,9 @@
+---- MODULE MCNetCacheRestartReads ----
+(* Model of NetCache: LIMITATION: the same, checked by the read history only: an acknowledged write after the restart is dropped by the server *)
+EXTENDS NetCache
+CONSTANTS k1, s1
+\* Keys are partitioned over the servers round-robin.
+OwnerMap == [k \in Key |-> s1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

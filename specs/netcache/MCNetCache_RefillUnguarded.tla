@@ -1,0 +1,9 @@
+---- MODULE MCNetCache_RefillUnguarded ----
+(* Model of NetCache: GET_FOR_CACHE_REPLY refills without the seq_bound test *)
+EXTENDS NetCache
+CONSTANTS k1, s1
+\* Keys are partitioned over the servers round-robin.
+OwnerMap == [k \in Key |-> s1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

@@ -5,6 +5,8 @@ import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.cache.CacheControllerStats;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.kv.cache.Removal;
+import dev.innet.kv.cache.SequenceBase;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
 
@@ -26,5 +28,19 @@ public final class NetCacheController extends CacheController {
     @Override
     protected ControlProcedure eviction(int index, byte[] key) {
         return new Removal(this, index, key);
+    }
+
+    /**
+     * A restarted switch numbers writes from 0 again, below what the servers hold: they would ignore
+     * the writes and still acknowledge them. The counters are raised to this incarnation's base before
+     * forwarding is installed, so no write is numbered before (found by specs/netcache,
+     * MCNetCacheRestartReads; the fix is MCNetCacheRestartSeqBase).
+     */
+    @Override
+    protected void programFreshSwitch(SwitchControl control) {
+        if (bringUps() > 1) {
+            SequenceBase.raise(control, SequenceBase.of(bringUps()));
+        }
+        super.programFreshSwitch(control);
     }
 }

@@ -11,8 +11,6 @@ public final class FarReachControlNames {
     public static final String RECORD_SAVED_EPOCH = "MyIngress.record_saved_epoch";
     public static final String SNAPSHOT_EPOCH = "MyIngress.snapshot_epoch";
     public static final String RECOVERING = "MyIngress.recovering";
-    public static final String SEQ_COUNTER = "MyIngress.seq_counter";
-    public static final int SEQ_SLOTS = 32768;
     public static final int CPU_CLONE_SESSION = 100;
 
     private FarReachControlNames() {}

@@ -4,6 +4,7 @@ import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.cache.SequenceBase;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.wire.InnetMessage;
@@ -49,7 +50,7 @@ public class Recover implements ControlProcedure {
                 // request can slip through before it.
                 c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ONE);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.SWITCH_CRASH_SEEN));
-                raiseSequenceCounters(c, sequenceBase());
+                raiseSequenceCounters(c, SequenceBase.of(controller.bringUps()));
                 controller.programRecoveredSwitch(c);
                 stage = 1;
             }
@@ -136,21 +137,9 @@ public class Recover implements ControlProcedure {
      * (docs/p4-programs.md, "After a switch (re)start").
      */
     protected void raiseSequenceCounters(SwitchControl c, long floor) {
-        c.registerWrite(FarReachControlNames.SEQ_COUNTER, 0, FarReachControlNames.SEQ_SLOTS - 1, BigInteger.valueOf(floor));
+        SequenceBase.raise(c, floor);
     }
 
-    /**
-     * The sequence-number base of the current switch incarnation: incarnation g numbers from
-     * (g - 1) * 2^24, so every number a restarted switch assigns exceeds every number of earlier ones
-     * as long as no slot takes 2^24 writes in one incarnation (and at most 256 incarnations fit 32 bits).
-     */
-    private long sequenceBase() {
-        long bringUps = controller.bringUps();
-        if (bringUps > 256) {
-            throw new IllegalStateException("32-bit sequence numbers allow 256 switch incarnations");
-        }
-        return (bringUps - 1) << 24;
-    }
 
     private void requestPreserved(long now) {
         for (int client : controller.config().clients()) {

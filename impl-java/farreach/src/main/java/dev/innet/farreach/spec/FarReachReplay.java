@@ -19,6 +19,7 @@ import dev.innet.kv.KvStatus;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.cache.CacheRegisters;
+import dev.innet.kv.cache.SequenceBase;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.store.RecordStoreOpener;
@@ -70,7 +71,7 @@ public final class FarReachReplay implements SpecReplay {
     private static final int SERVER = 1;
     private static final int FIRST_CLIENT = 2;
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
-    private static final int SEQ_SLOTS = FarReachControlNames.SEQ_SLOTS;
+    private static final int SEQ_SLOTS = SequenceBase.SEQ_SLOTS;
     /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
     private static final long NEVER_HOT = 1_000_000_000L;
 
@@ -728,7 +729,7 @@ public final class FarReachReplay implements SpecReplay {
             valid.put(k, cached && c.registerRead(CacheControlNames.RECORD_VALID, index).signum() != 0);
             latest.put(k, cached && c.registerRead(FarReachControlNames.RECORD_LATEST, index).signum() != 0);
             tbe.put(k, cached && c.registerRead(FarReachControlNames.RECORD_EVICTING, index).signum() != 0);
-            ctr.put(k, c.registerRead(FarReachControlNames.SEQ_COUNTER, (int) slotOf(e.getValue())).longValue());
+            ctr.put(k, c.registerRead(SequenceBase.SEQ_COUNTER, (int) slotOf(e.getValue())).longValue());
             store.put(k, SpecValues.storeOf(server.storedRecord(e.getValue())));
         }
         Map<Object, Object> pres = new LinkedHashMap<>();

@@ -1,0 +1,34 @@
+package dev.innet.kv.cache;
+
+import dev.innet.switchapi.SwitchControl;
+import java.math.BigInteger;
+
+/**
+ * The switch's per-slot sequence counters (p4/include/ingress_cache.p4, shared by netcache.p4 and
+ * farreach.p4) start at 0 on every switch start, but servers keep the numbers earlier incarnations
+ * assigned: writes numbered from 0 again would be ignored as stale while being acknowledged. So the
+ * g-th switch incarnation numbers from (g - 1) * 2^24: every number it assigns exceeds every number of
+ * earlier ones as long as no slot takes 2^24 writes in one incarnation (and at most 256 incarnations
+ * fit the 32-bit numbers).
+ */
+public final class SequenceBase {
+    public static final String SEQ_COUNTER = "MyIngress.seq_counter";
+    public static final int SEQ_SLOTS = 32768;
+    private static final int MAX_INCARNATIONS = 256;
+
+    private SequenceBase() {}
+
+    /** The first sequence number of the {@code bringUp}-th switch incarnation (1 = the first). */
+    public static long of(long bringUp) {
+        if (bringUp < 1 || bringUp > MAX_INCARNATIONS) {
+            throw new IllegalStateException("32-bit sequence numbers allow " + MAX_INCARNATIONS
+                    + " switch incarnations; this is incarnation " + bringUp);
+        }
+        return (bringUp - 1) << 24;
+    }
+
+    /** Raises every counter slot to at least {@code floor}. */
+    public static void raise(SwitchControl control, long floor) {
+        control.registerWrite(SEQ_COUNTER, 0, SEQ_SLOTS - 1, BigInteger.valueOf(floor));
+    }
+}

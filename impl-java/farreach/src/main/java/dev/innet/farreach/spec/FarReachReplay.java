@@ -913,8 +913,9 @@ public final class FarReachReplay implements SpecReplay {
 
     /**
      * The implementation's state as spec values: the switch's key table and record registers (read
-     * through the control API), its sequence counters, the server's store, the clients' preserved
-     * records and outstanding operations, and the messages in flight.
+     * through the control API), its sequence counters, the server's store, whether the switch is in a
+     * snapshot and the controller's last completed snapshot, the clients' preserved records and
+     * outstanding operations, and the messages in flight.
      */
     @Override
     public Map<String, Object> observe() {
@@ -957,11 +958,12 @@ public final class FarReachReplay implements SpecReplay {
         state.put("tbe", new TlaFunction(tbe));
         state.put("ctr", new TlaFunction(ctr));
         state.put("store", new TlaFunction(store));
+        // before pres: a wrong snapshot is reported as itself, not as the preserved records it released
+        state.put("snapOn", c.registerRead(FarReachControlNames.SNAPSHOT_EPOCH, 0).signum() != 0);
+        state.put("snap", snapOf(controller.lastSnapshot()));
         state.put("pres", new TlaFunction(pres));
         state.put("pend", new TlaFunction(busy));
         state.put("net", messages());
-        state.put("snapOn", c.registerRead(FarReachControlNames.SNAPSHOT_EPOCH, 0).signum() != 0);
-        state.put("snap", snapOf(controller.lastSnapshot()));
         return state;
     }
 

@@ -1,0 +1,169 @@
+package dev.innet.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.farreach.controller.CachedRecord;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.controller.Snap;
+import dev.innet.farreach.spec.FarReachConformance;
+import dev.innet.farreach.spec.FarReachReplay;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecConformance;
+import dev.innet.protocol.spec.SpecReplay;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.tracegen.TlcModel;
+import dev.innet.tracegen.TlcSimulation;
+import dev.innet.tracegen.TraceCase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Behaviours with snapshots (and no switch crash) that TLC simulates from MCFarReachSnapConform (a
+ * conformance-only model: 1 key, 2 clients, one admission, no eviction, 3 snapshots), replayed step by
+ * step: SnapStart, each SnapLoad(k), the originals the switch sends inside write hits, and SnapFinish
+ * with its SNAPSHOT_DONE to every client.
+ */
+class FarReachSnapshotReplayTest {
+    private static final int BEHAVIOURS = 30;
+    private static final int DEPTH = 30;
+    private static final long SEED = 1;
+
+    @TempDir
+    static Path work;
+
+    private static List<List<SpecStep>> traces;
+
+    @BeforeAll
+    static void simulate() throws Exception {
+        Path root = FarReachReplayTest.root();
+        traces = new ArrayList<>();
+        for (TraceCase c : TlcSimulation.run(new TlcModel(root.resolve("specs/farreach"), "MCFarReachSnapConform"), root,
+                BEHAVIOURS, DEPTH, SEED, work, Duration.ofMinutes(5)).cases()) {
+            traces.add(SpecTraces.fromTraceCase(c));
+        }
+    }
+
+    private static Replayer.Result replay(SpecConformance conformance, List<SpecStep> trace) {
+        Path root = FarReachReplayTest.root();
+        return Replayer.replay(conformance, () -> new P4simReplayTarget(root, root.resolve("p4/farreach.p4"), 1), trace);
+    }
+
+    /**
+     * Every behaviour replays, or stops where the spec interleaves a snapshot with an admission or an
+     * eviction (the controller runs one procedure at a time) or SnapFinish would release less than the
+     * implementation; several pass end to end through SnapFinish.
+     */
+    @Test
+    void simulatedSnapshotBehavioursReplayOrStopAtANamedInterleaving() {
+        int passedThroughSnapFinish = 0;
+        for (List<SpecStep> trace : traces) {
+            Replayer.Result r = replay(new FarReachConformance(), trace);
+            if (r instanceof Replayer.Result.NotReplayed n) {
+                assertTrue(List.of("SnapStart", "AdmitInstall", "EvictStart", "SnapFinish").contains(n.action()), r.toString());
+                assertTrue(n.reason().contains("one procedure at a time") || n.reason().contains("SNAPSHOT_DONE"),
+                        r.toString());
+                continue;
+            }
+            assertInstanceOf(Replayer.Result.Passed.class, r, r.toString());
+            if (Replayer.actions(trace).contains("SnapFinish")) {
+                passedThroughSnapFinish++;
+            }
+        }
+        assertTrue(passedThroughSnapFinish >= 5, passedThroughSnapFinish + " behaviours passed through SnapFinish");
+    }
+
+    /**
+     * The index of the SnapFinish of the first snapshot in which a record changes (a write hit, which
+     * makes the switch send its original) before SnapLoad loads it; -1 if there is none.
+     */
+    private static int snapFinishAfterAChangeBeforeLoad(List<SpecStep> trace) {
+        boolean changedBeforeLoad = false;
+        for (int i = 1; i < trace.size(); i++) {
+            SpecStep before = trace.get(i - 1);
+            SpecStep step = trace.get(i);
+            String action = step.actionName();
+            if (action.equals("SnapFinish") && changedBeforeLoad) {
+                return i;
+            }
+            if (action.equals("SnapStart")) {
+                changedBeforeLoad = false;
+            }
+            boolean originalSent = !before.var("snapOrig").equals(step.var("snapOrig"));
+            if (originalSent && (action.equals("ClientWriteHit") || action.equals("SwitchGetReply"))) {
+                changedBeforeLoad = true;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A seeded controller bug: the snapshot ignores the originals the switch reports and takes each
+     * record changed since the snapshot point as it is now. On a behaviour where a write hit changes
+     * a record between SnapStart and its SnapLoad, the real controller passes and the seeded one fails
+     * at SnapFinish, on the variable {@code snap}.
+     */
+    @Test
+    void aSnapshotThatIgnoresOriginalsFailsAtSnapFinishOnSnap() {
+        FarReachReplay.SnapshotFactory ignoringOriginals = controller -> new Snap(controller) {
+            @Override
+            protected Map<String, CachedRecord> changedRecords(SwitchControl c) {
+                Map<String, CachedRecord> now = new TreeMap<>();
+                for (String k : awaitingOriginal) {
+                    byte[] key = HexFormat.of().parseHex(k);
+                    for (int index : controller.directory().indices()) {
+                        if (Arrays.equals(controller.directory().keyAt(index), key)) {
+                            now.put(k, new CachedRecord(key, FarReachController.readRecord(c, index))); // seeded bug
+                        }
+                    }
+                }
+                return now;
+            }
+        };
+        SpecConformance buggy = new SpecConformance() {
+            @Override
+            public String spec() {
+                return "specs/farreach/FarReach.tla";
+            }
+
+            @Override
+            public List<String> conformanceModels() {
+                return List.of();
+            }
+
+            @Override
+            public SpecReplay newReplay(ReplayTarget target) {
+                return new FarReachReplay(target, null, ignoringOriginals);
+            }
+        };
+        int checked = 0;
+        for (List<SpecStep> whole : traces) {
+            int finish = snapFinishAfterAChangeBeforeLoad(whole);
+            if (finish < 0) {
+                continue;
+            }
+            List<SpecStep> trace = whole.subList(0, finish + 1); // through that SnapFinish
+            if (!(replay(new FarReachConformance(), trace) instanceof Replayer.Result.Passed)) {
+                continue; // an interleaving the implementation cannot take comes first
+            }
+            Replayer.Result r = replay(buggy, trace);
+            Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+            assertEquals(finish, f.step(), f.toString());
+            assertEquals("SnapFinish", f.action(), f.toString());
+            assertEquals("snap", f.variable(), f.toString());
+            checked++;
+        }
+        assertTrue(checked >= 1, "no simulated behaviour changes a record between SnapStart and its SnapLoad");
+    }
+}

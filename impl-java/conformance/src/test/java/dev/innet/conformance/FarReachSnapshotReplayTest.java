@@ -85,6 +85,51 @@ class FarReachSnapshotReplayTest {
     }
 
     /**
+     * The originals are checked step by step: if the spec has already sent k's original (its
+     * {@code snapSent[k]} is TRUE before a write hit), the switch's SNAPSHOT_ORIGINAL in that write hit
+     * is one the spec does not send, and the replay fails at that step, naming it.
+     */
+    @Test
+    void anOriginalTheSpecDoesNotSendFailsTheStepThatCarriesIt() {
+        int checked = 0;
+        for (List<SpecStep> whole : traces) {
+            int finish = snapFinishAfterAChangeBeforeLoad(whole);
+            if (finish < 0 || !(replay(new FarReachConformance(), whole.subList(0, finish + 1))
+                    instanceof Replayer.Result.Passed)) {
+                continue;
+            }
+            List<SpecStep> trace = new ArrayList<>(whole.subList(0, finish + 1));
+            int hit = firstWriteHitSendingAnOriginal(trace);
+            if (hit < 0) {
+                continue; // the original was sent by a SwitchGetReply
+            }
+            SpecStep before = trace.get(hit - 1);
+            Map<String, Object> vars = new java.util.LinkedHashMap<>(before.vars());
+            Map<Object, Object> sent = new java.util.LinkedHashMap<>(((SpecStep.TlaFunction) vars.get("snapSent")).mapping());
+            sent.replaceAll((k, v) -> true); // the spec "already sent" every original
+            vars.put("snapSent", new SpecStep.TlaFunction(sent));
+            trace.set(hit - 1, new SpecStep(before.action(), vars));
+            Replayer.Result r = replay(new FarReachConformance(), trace);
+            Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+            assertEquals(hit, f.step(), f.toString());
+            assertTrue(f.message().contains("SNAPSHOT_ORIGINAL"), f.message());
+            checked++;
+        }
+        assertTrue(checked >= 1, "no simulated behaviour has a write hit that sends an original");
+    }
+
+    /** The index of the first write hit in which the spec's switch sends an original; -1 if none. */
+    private static int firstWriteHitSendingAnOriginal(List<SpecStep> trace) {
+        for (int i = 1; i < trace.size(); i++) {
+            if (trace.get(i).actionName().equals("ClientWriteHit")
+                    && !trace.get(i - 1).var("snapOrig").equals(trace.get(i).var("snapOrig"))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * The implementation's SNAPSHOT_DONE also covers the records evicted since the last snapshot (the
      * server stores them); the spec's SnapFinish releases only what the snapshot covers. In this
      * behaviour a client's write hit is preserved, the key is evicted, and a snapshot of the then empty

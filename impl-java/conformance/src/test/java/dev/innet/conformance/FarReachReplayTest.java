@@ -116,7 +116,11 @@ class FarReachReplayTest {
         assertEquals(firstStep(trace, "ClientWriteForward"), f.step(), f.toString());
     }
 
-    /** The committed curated traces: none fails; those without snapshots or crashes replay to the end. */
+    /**
+     * The committed curated traces: none fails; those without snapshots or crashes replay to the end;
+     * the others replay or stop at an action the replay does not take (a crash) or at an interleaving of
+     * a snapshot the implementation cannot take (its controller runs one procedure at a time).
+     */
     @Test
     void everyCuratedTraceReplaysOrStopsAtANamedUnreplayableAction() throws Exception {
         int passed = 0;
@@ -125,9 +129,11 @@ class FarReachReplayTest {
             Replayer.Result r = replay(trace);
             boolean snapshotsOrCrash = Replayer.actions(trace).stream()
                     .anyMatch(a -> a.startsWith("Snap") || a.equals("SwitchCrash"));
-            if (snapshotsOrCrash) {
-                Replayer.Result.NotReplayed n = assertInstanceOf(Replayer.Result.NotReplayed.class, r, file + ": " + r);
-                assertTrue(new FarReachConformance().newReplay(null).notReplayable().containsKey(n.action()), file + ": " + r);
+            if (snapshotsOrCrash && r instanceof Replayer.Result.NotReplayed n) {
+                assertTrue(new FarReachConformance().newReplay(null).notReplayable().containsKey(n.action())
+                        || n.reason().contains("one procedure at a time"), file + ": " + r);
+            } else if (snapshotsOrCrash) {
+                assertInstanceOf(Replayer.Result.Passed.class, r, file + ": " + r);
             } else {
                 assertInstanceOf(Replayer.Result.Passed.class, r, file + ": " + r);
                 passed++;

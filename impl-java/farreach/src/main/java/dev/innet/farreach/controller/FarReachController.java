@@ -14,6 +14,7 @@ import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -76,6 +77,19 @@ public class FarReachController extends CacheController {
 
     protected Recover newRecover(boolean resumeAtCollection) {
         return new Recover(this, resumeAtCollection);
+    }
+
+    /**
+     * Which slot a snapshot loads next: a position in {@code unloaded} (the slots cached at the snapshot
+     * point and not loaded yet), or -1 to end this control step's batch. {@code loadedThisStep} records
+     * were loaded in this step already. FarReach loads in directory order, {@link Snap#LOADS_PER_STEP}
+     * per step; the order does not matter to the snapshot (each record is either loaded unchanged or
+     * replaced by its reported original). The conformance replay
+     * ({@code dev.innet.farreach.spec.FarReachReplay}) overrides it to load exactly the one record the
+     * spec's {@code SnapLoad(k)} names, in the spec's step.
+     */
+    protected int nextSnapshotLoad(List<Integer> unloaded, int loadedThisStep) {
+        return loadedThisStep < Snap.LOADS_PER_STEP ? 0 : -1;
     }
 
     // ------------------------------------------------------------------ the loop's extension points
@@ -177,7 +191,8 @@ public class FarReachController extends CacheController {
         return config;
     }
 
-    SnapshotCodec.Snapshot lastSnapshot() {
+    /** The last completed snapshot (kept durably), or null before the first. */
+    public SnapshotCodec.Snapshot lastSnapshot() {
         return lastSnapshot;
     }
 

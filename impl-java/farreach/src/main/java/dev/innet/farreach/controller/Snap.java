@@ -10,6 +10,7 @@ import dev.innet.wire.InnetMessage;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +30,14 @@ import java.util.TreeSet;
 public class Snap implements ControlProcedure {
     private static final String DURABLE_EPOCH = "snapshot-epoch";
     /** Records loaded per control step (one batch read, as P4Runtime allows). */
-    private static final int LOADS_PER_STEP = 32;
+    static final int LOADS_PER_STEP = 32;
     /** How long to wait for the originals the switch reported. */
     private static final long WAIT_NANOS = 5_000_000;
 
     protected final FarReachController controller;
     private long epoch;
     private long started;
+    /** Slots cached at the snapshot point; those from {@code next} on are not loaded yet. */
     private List<Integer> toLoad;
     private int next;
     private final TreeMap<String, CachedRecord> loaded = new TreeMap<>();
@@ -64,11 +66,17 @@ public class Snap implements ControlProcedure {
                 c.registerWrite(FarReachControlNames.SNAPSHOT_EPOCH, 0, BigInteger.valueOf(epoch));
                 controller.hooks().snapshotPoint(epoch);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.SNAP_START).with("epoch", epoch));
-                toLoad = controller.directory().indices();
+                toLoad = new ArrayList<>(controller.directory().indices());
                 stage = 1;
             }
             case 1 -> {
-                for (int n = 0; n < LOADS_PER_STEP && next < toLoad.size(); n++, next++) {
+                for (int n = 0; next < toLoad.size(); n++, next++) {
+                    int position = controller.nextSnapshotLoad(
+                            Collections.unmodifiableList(toLoad.subList(next, toLoad.size())), n);
+                    if (position < 0) {
+                        break;
+                    }
+                    Collections.swap(toLoad, next, next + position); // the chosen slot is loaded now
                     int index = toLoad.get(next);
                     byte[] key = controller.directory().keyAt(index);
                     String k = HexFormat.of().formatHex(key);

@@ -13,6 +13,8 @@ import dev.innet.farreach.controller.Evict;
 import dev.innet.farreach.controller.FarReachControlNames;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.controller.Snap;
+import dev.innet.farreach.controller.SnapshotCodec;
 import dev.innet.farreach.server.FarReachServer;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
@@ -56,16 +58,22 @@ import java.util.zip.CRC32;
 /**
  * FarReach.tla replayed on the implementation: p4/farreach.p4 on the replay target, one
  * {@link FarReachServer}, a {@link FarReachClient} per spec client, and FarReach's controller
- * procedures ({@link Admit}, {@link Evict}) stepped where the spec takes their actions. Every frame
+ * procedures ({@link Admit}, {@link Evict}, {@link Snap}) stepped where the spec takes their actions. Every frame
  * between them is routed by this class, so the spec's choice of which message is delivered, lost or
  * duplicated next is followed exactly; the spec's network {@code net} corresponds to the frames in
  * flight here, each mapped back to the spec message it is (docs/conformance.md, "Refinement mapping").
  *
- * <p>Not replayed yet (such traces are reported as not replayable, never as passed): snapshots
- * ({@code SnapStart}, {@code SnapLoad}, {@code SnapFinish}: the controller's {@code Snap} loads records
- * in batches, not one spec step per key), the switch crash and recovery ({@code SwitchCrash},
- * {@code Recover}, and the {@code *Dropped} actions they enable), and {@code EvictFinishNoAck}, which
- * only a buggy variant enables.
+ * <p>Snapshots: {@code SnapStart} is {@link Snap}'s first stage (the epoch written to the switch),
+ * {@code SnapLoad(k)} one load of exactly k's slot (chosen through
+ * {@link FarReachController#nextSnapshotLoad}), {@code SnapFinish} the rest (epoch back to 0, originals
+ * over loaded records, the snapshot kept, SNAPSHOT_DONE delivered to every client). The originals the
+ * switch clones to the CPU port reach the controller in the step that changed the record, as the spec's
+ * reliable {@code SendOriginal}. The controller runs one procedure at a time, so a snapshot never
+ * overlaps an admission or an eviction: such interleavings are not replayable.
+ *
+ * <p>Not replayed yet (such traces are reported as not replayable, never as passed): the switch crash
+ * and recovery ({@code SwitchCrash}, {@code Recover}, and the {@code *Dropped} actions they enable), and
+ * {@code EvictFinishNoAck}, which only a buggy variant enables.
  */
 public final class FarReachReplay implements SpecReplay {
     private static final int SERVER = 1;
@@ -78,7 +86,8 @@ public final class FarReachReplay implements SpecReplay {
     private static final Set<String> REPLAYABLE = Set.of("ClientWriteHit", "ClientWriteForward", "ClientReadHit",
             "ClientReadForward", "ClientPutReply", "ClientGetReply", "ClientGiveUp", "ClientCrash", "ServerPut",
             "ServerGet", "ServerEvict", "ServerReportHot", "SwitchGetReply", "AdmitInstall", "AdmitValidate",
-            "DiscardHot", "EvictStart", "EvictResend", "EvictFinish", "DiscardAck", "Lose");
+            "DiscardHot", "EvictStart", "EvictResend", "EvictFinish", "DiscardAck", "Lose", "SnapStart", "SnapLoad",
+            "SnapFinish");
 
     /** Where a frame in flight is going, in the implementation's terms. */
     private enum Route {
@@ -113,6 +122,13 @@ public final class FarReachReplay implements SpecReplay {
     private ReplayContext controllerContext;
     private FarReachServer server;
     private ReplayController controller;
+    /** The snapshot in progress (between SnapStart and SnapFinish), or null. */
+    private Snap snapshot;
+    /**
+     * Per key, the seq of the record last evicted since the last SnapFinish: the implementation's
+     * SNAPSHOT_DONE also covers those (the server holds them), the spec's only the snapshot's records.
+     */
+    private final Map<String, Long> evictedSinceSnapshot = new HashMap<>();
 
     /** Builds the eviction procedure the spec's EvictStart begins (tests substitute a seeded bug). */
     @FunctionalInterface
@@ -122,20 +138,56 @@ public final class FarReachReplay implements SpecReplay {
 
     private final EvictionFactory evictions;
 
+    /** Builds the snapshot procedure the spec's SnapStart begins (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface SnapshotFactory {
+        Snap create(FarReachController controller);
+    }
+
+    private final SnapshotFactory snapshots;
+
     public FarReachReplay(ReplayTarget target) {
-        this(target, null);
+        this(target, null, null);
     }
 
     /** @param evictions the eviction procedure to replay, or null for FarReach's own */
     public FarReachReplay(ReplayTarget target, EvictionFactory evictions) {
-        this.target = target;
-        this.evictions = evictions;
+        this(target, evictions, null);
     }
 
-    /** FarReach's controller with its procedure factories opened to the replay (and no timers acted on). */
+    /**
+     * @param evictions the eviction procedure to replay, or null for FarReach's own
+     * @param snapshots the snapshot procedure to replay, or null for FarReach's own
+     */
+    public FarReachReplay(ReplayTarget target, EvictionFactory evictions, SnapshotFactory snapshots) {
+        this.target = target;
+        this.evictions = evictions;
+        this.snapshots = snapshots;
+    }
+
+    /**
+     * FarReach's controller with its procedure factories opened to the replay (and no timers acted on),
+     * and a snapshot that loads only the slot the spec's SnapLoad names.
+     */
     private static final class ReplayController extends FarReachController {
+        /** The slot the next snapshot step loads (SnapLoad), null when it loads none. */
+        private Integer slotToLoad;
+
         ReplayController(CacheControllerConfig config, SwitchHandle handle) {
             super(config, new FarReachSettings(1_000_000, 0), handle, ControllerHooks.NONE);
+        }
+
+        Snap snap() {
+            return newSnap();
+        }
+
+        @Override
+        protected int nextSnapshotLoad(List<Integer> unloaded, int loadedThisStep) {
+            int position = slotToLoad == null || loadedThisStep > 0 ? -1 : unloaded.indexOf(slotToLoad);
+            if (position >= 0) {
+                slotToLoad = null;
+            }
+            return position;
         }
 
         Admit admit(int index, InnetMessage report) {
@@ -223,14 +275,12 @@ public final class FarReachReplay implements SpecReplay {
         return REPLAYABLE;
     }
 
-    private static final String SNAPSHOTS = "not replayed yet: the controller's Snap loads records in batches and runs"
-            + " alone, while the spec loads one key per step and interleaves admissions and evictions";
     private static final String CRASH = "not replayed yet: mapping the restarted switch's sequence base"
             + " ((g-1) * 2^24) onto the spec's counters, and Recover's many steps onto one spec step, is future work";
 
     @Override
     public Map<String, String> notReplayable() {
-        return Map.of("SnapStart", SNAPSHOTS, "SnapLoad", SNAPSHOTS, "SnapFinish", SNAPSHOTS, "SwitchCrash", CRASH,
+        return Map.of("SwitchCrash", CRASH,
                 "Recover", CRASH, "ClientWriteDropped", CRASH, "ClientReadDropped", CRASH,
                 "EvictFinishNoAck", "only the BugEvictBeforeAck variant enables it; the implementation waits for the acknowledgement");
     }
@@ -241,10 +291,10 @@ public final class FarReachReplay implements SpecReplay {
     public void perform(SpecStep before, SpecStep step) {
         String a = step.actionName();
         switch (a) {
-            case "ClientWriteHit" -> clientWrite(step, true);
-            case "ClientWriteForward" -> clientWrite(step, false);
-            case "ClientReadHit" -> clientRead(step, true);
-            case "ClientReadForward" -> clientRead(step, false);
+            case "ClientWriteHit" -> clientWrite(before, step, true);
+            case "ClientWriteForward" -> clientWrite(before, step, false);
+            case "ClientReadHit" -> clientRead(before, step, true);
+            case "ClientReadForward" -> clientRead(before, step, false);
             case "ClientPutReply" -> deliverToClient(take(step, Route.TO_CLIENT, putR(step), false));
             case "ClientGetReply" -> deliverToClient(take(step, Route.TO_CLIENT, getR(step), false));
             case "ClientGiveUp" -> giveUp(name(step.param("c")));
@@ -253,7 +303,7 @@ public final class FarReachReplay implements SpecReplay {
             case "ServerGet" -> serverGet(step);
             case "ServerEvict" -> serverEvict(step);
             case "ServerReportHot" -> reportHot(step);
-            case "SwitchGetReply" -> switchGetReply(step);
+            case "SwitchGetReply" -> switchGetReply(before, step);
             case "AdmitInstall" -> admitInstall(step);
             case "AdmitValidate" -> admitValidate(name(step.param("k")));
             case "DiscardHot" -> take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k")), false);
@@ -262,11 +312,14 @@ public final class FarReachReplay implements SpecReplay {
             case "EvictFinish" -> evictFinish(before, step);
             case "DiscardAck" -> discardAck(step);
             case "Lose" -> lose(asRecord(step.param("m")));
+            case "SnapStart" -> snapStart();
+            case "SnapLoad" -> snapLoad(name(step.param("k")));
+            case "SnapFinish" -> snapFinish(before, step);
             default -> throw new NotReplayable(a + ": " + notReplayable().getOrDefault(a, "not an action of FarReach.tla"));
         }
     }
 
-    private void clientWrite(SpecStep step, boolean hit) {
+    private void clientWrite(SpecStep before, SpecStep step, boolean hit) {
         String c = name(step.param("c"));
         String k = name(step.param("k"));
         long w = asLong(step.param("w"));
@@ -274,7 +327,7 @@ public final class FarReachReplay implements SpecReplay {
         requireIdle(c);
         completed.remove(c);
         client.put(keyBytes.get(k), SpecValues.valueOf(w), r -> completed.put(c, r));
-        List<ReplayTarget.Emitted> out = sendFromClient(c, w);
+        List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, w), before, step, k);
         if (hit) {
             // the switch answers a write-back hit itself, and the reply reaches the client in this step
             expectOnly(out, hostOfClient.get(c), "ClientWriteHit: the switch must answer the write itself");
@@ -286,7 +339,7 @@ public final class FarReachReplay implements SpecReplay {
         }
     }
 
-    private void clientRead(SpecStep step, boolean hit) {
+    private void clientRead(SpecStep before, SpecStep step, boolean hit) {
         String c = name(step.param("c"));
         String k = name(step.param("k"));
         long r = asLong(step.param("r"));
@@ -294,7 +347,7 @@ public final class FarReachReplay implements SpecReplay {
         requireIdle(c);
         completed.remove(c);
         client.get(keyBytes.get(k), res -> completed.put(c, res));
-        List<ReplayTarget.Emitted> out = sendFromClient(c, r);
+        List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, r), before, step, k);
         if (hit) {
             expectOnly(out, hostOfClient.get(c), "ClientReadHit: the switch must answer the read itself");
             client.onPacket(out.get(0).frame());
@@ -431,11 +484,12 @@ public final class FarReachReplay implements SpecReplay {
         route(out.get(0), Route.TO_CONTROLLER);
     }
 
-    private void switchGetReply(SpecStep step) {
+    private void switchGetReply(SpecStep before, SpecStep step) {
         Map<String, Object> m = Map.of("t", "getRC", "c", step.param("c"), "k", step.param("k"), "id", step.param("r"),
                 "rec", step.param("rec"));
         Flight f = take(step, Route.SERVER_TO_SWITCH, m, dup(step));
-        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), f.frame());
+        List<ReplayTarget.Emitted> out = originalsToController(target.inject(RackPorts.portOf(SERVER), f.frame()), before,
+                step, name(step.param("k")));
         String c = name(step.param("c"));
         expectOnly(out, hostOfClient.get(c), "SwitchGetReply: the switch must relay the reply to the client");
         completed.remove(c);
@@ -444,6 +498,7 @@ public final class FarReachReplay implements SpecReplay {
 
     private void admitInstall(SpecStep step) {
         String k = name(step.param("k"));
+        requireNoSnapshot("AdmitInstall");
         Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k"), "rec", step.param("rec")),
                 dup(step));
         InnetMessage report = decode(f.frame()).message();
@@ -469,6 +524,7 @@ public final class FarReachReplay implements SpecReplay {
 
     private void evictStart(SpecStep step) {
         String k = name(step.param("k"));
+        requireNoSnapshot("EvictStart");
         int index = indexOf(target.control(), keyBytes.get(k));
         if (index < 0) {
             throw new ReplayException("EvictStart: " + k + " is not in the switch's key table");
@@ -522,6 +578,7 @@ public final class FarReachReplay implements SpecReplay {
             throw new ReplayException("EvictFinish: the eviction did not finish after its acknowledgement");
         }
         evictionsInFlight.remove(k);
+        evictedSinceSnapshot.put(k, s);
         controllerContext.takeSent();
     }
 
@@ -544,6 +601,154 @@ public final class FarReachReplay implements SpecReplay {
             }
         }
         throw new ReplayException("Lose: no message " + m + " is in flight; in flight: " + messages());
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    /**
+     * The controller runs one procedure at a time (CacheController's task), so it never admits or
+     * evicts while a snapshot is in progress, nor starts one during an admission or eviction. The spec
+     * interleaves them freely (its corner cases: late admissions are left out of the snapshot,
+     * FinishEviction saves the evicted record into snapLoad); those behaviours have no counterpart here.
+     */
+    private void requireNoSnapshot(String action) {
+        if (snapshot != null) {
+            throw new NotReplayable(action + " while snapOn: the implementation's controller runs one procedure at a"
+                    + " time, so it never admits or evicts during a snapshot");
+        }
+    }
+
+    /** The snapshot point: Snap's first stage writes the new epoch to the switch's snapshot_epoch register. */
+    private void snapStart() {
+        if (!admissions.isEmpty() || !evictionsInFlight.isEmpty()) {
+            throw new NotReplayable("SnapStart while " + (admissions.isEmpty() ? "the eviction of "
+                    + evictionsInFlight.keySet() : "the admission of " + admissions.keySet()) + " is in progress: the"
+                    + " implementation's controller runs one procedure at a time, so a snapshot starts only between them");
+        }
+        snapshot = snapshots != null ? snapshots.create(controller) : controller.snap();
+        if (snapshot.step(target.control())) {
+            throw new ReplayException("SnapStart: the snapshot finished at its snapshot point");
+        }
+    }
+
+    /** One load of exactly k's slot (the spec loads one key per step, in any order). */
+    private void snapLoad(String k) {
+        if (snapshot == null) {
+            throw new ReplayException("SnapLoad: no snapshot is in progress");
+        }
+        int index = indexOf(target.control(), keyBytes.get(k));
+        if (index < 0) {
+            throw new ReplayException("SnapLoad: " + k + " is not in the switch's key table");
+        }
+        controller.slotToLoad = index;
+        if (snapshot.step(target.control())) {
+            throw new ReplayException("SnapLoad: the snapshot finished while loading " + k);
+        }
+        if (controller.slotToLoad != null) {
+            controller.slotToLoad = null;
+            throw new ReplayException("SnapLoad: the snapshot has no record of " + k + " (slot " + index
+                    + ") left to load");
+        }
+    }
+
+    /**
+     * Phase 2 and completion: the snapshot's remaining stages run in this one spec step (the epoch back
+     * to 0, originals over loaded records, the snapshot kept), and the controller's SNAPSHOT_DONE frames
+     * pass the switch and reach every client, which release the preserved records they cover.
+     */
+    private void snapFinish(SpecStep before, SpecStep step) {
+        if (snapshot == null) {
+            throw new ReplayException("SnapFinish: no snapshot is in progress");
+        }
+        requireSameRelease(before, step);
+        boolean done = false;
+        for (int stage = 0; stage < 4 && !done; stage++) {
+            done = snapshot.step(target.control());
+        }
+        if (!done) {
+            throw new ReplayException("SnapFinish: the snapshot did not complete (records left to load, or originals"
+                    + " missing)");
+        }
+        snapshot = null;
+        evictedSinceSnapshot.clear();
+        for (byte[] notice : controllerContext.takeSent()) {
+            int client = hostOfFrameDestination(notice);
+            List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, notice);
+            expectOnly(out, client, "SnapFinish: the switch must pass SNAPSHOT_DONE to client host " + client);
+            if (decode(out.get(0).frame()).message().op() != KvOp.SNAPSHOT_DONE) {
+                throw new ReplayException("SnapFinish: the controller sent "
+                        + KvOp.name(decode(out.get(0).frame()).message().op()) + ", expected SNAPSHOT_DONE");
+            }
+            clients.get(clientOfHost.get(client)).onPacket(out.get(0).frame());
+        }
+    }
+
+    /**
+     * The implementation's SNAPSHOT_DONE also covers records evicted since the last snapshot (the server
+     * stores them), so a client may release a preserved record the spec keeps: the spec's SnapFinish
+     * releases only what {@code snap'} covers. Such a step is not replayable (the implementation only
+     * releases more safely-stored records, which the spec does not model).
+     */
+    private void requireSameRelease(SpecStep before, SpecStep step) {
+        Map<Object, Object> snapAfter = ((TlaFunction) step.var("snap")).mapping();
+        for (var byClient : ((TlaFunction) before.var("pres")).mapping().entrySet()) {
+            for (var e : ((TlaFunction) byClient.getValue()).mapping().entrySet()) {
+                Map<String, Object> preserved = asRecord(e.getValue());
+                Long evicted = evictedSinceSnapshot.get(name(e.getKey()));
+                if (preserved.equals(NO_REC) || evicted == null) {
+                    continue;
+                }
+                long s = asLong(preserved.get("s"));
+                Map<String, Object> snapRec = asRecord(snapAfter.get(e.getKey()));
+                boolean specReleases = !snapRec.equals(NO_REC) && s <= asLong(snapRec.get("s"));
+                if (!specReleases && s <= evicted) {
+                    throw new NotReplayable("SnapFinish: client " + name(byClient.getKey()) + " would release its"
+                            + " preserved record of " + name(e.getKey()) + " (seq " + s + "), covered by the eviction"
+                            + " of seq " + evicted + " that the implementation's SNAPSHOT_DONE announces; the spec's"
+                            + " SnapFinish releases only records the snapshot covers");
+                }
+            }
+        }
+    }
+
+    /**
+     * Takes the SNAPSHOT_ORIGINAL frames the switch cloned to the CPU port out of {@code out} and hands
+     * them to the controller now: the spec's SendOriginal is reliable and happens inside the step that
+     * changes the record. The switch must send k's original exactly when the spec's does (snapSent[k]
+     * turns TRUE in this step), and it must carry the record as it was before the step.
+     */
+    private List<ReplayTarget.Emitted> originalsToController(List<ReplayTarget.Emitted> out, SpecStep before,
+            SpecStep step, String k) {
+        List<ReplayTarget.Emitted> rest = new ArrayList<>();
+        List<byte[]> originals = new ArrayList<>();
+        for (ReplayTarget.Emitted e : out) {
+            if (e.port() == RackPorts.CPU_PORT && decode(e.frame()).message().op() == KvOp.SNAPSHOT_ORIGINAL) {
+                originals.add(e.frame());
+            } else {
+                rest.add(e);
+            }
+        }
+        ModelValue key = new ModelValue(k);
+        boolean specSends = !Boolean.TRUE.equals(((TlaFunction) before.var("snapSent")).apply(key))
+                && Boolean.TRUE.equals(((TlaFunction) step.var("snapSent")).apply(key));
+        String action = step.actionName();
+        if (originals.size() != (specSends ? 1 : 0)) {
+            throw new ReplayException(action + ": the switch sent " + originals.size() + " SNAPSHOT_ORIGINAL frames of "
+                    + k + ", the spec " + (specSends ? "one (SendOriginal: snapSent[" + k + "] turns TRUE)"
+                    : "none (snapOn = " + before.var("snapOn") + ", snapSent[" + k + "] = "
+                    + ((TlaFunction) before.var("snapSent")).apply(key) + ")"));
+        }
+        for (byte[] original : originals) {
+            InnetMessage msg = decode(original).message();
+            Map<String, Object> carried = SpecValues.recOf(StoredRecord.carriedBy(msg));
+            Object specOriginal = ((TlaFunction) before.var("crec")).apply(key);
+            if (!k.equals(keyOfHex.get(hex(msg.key()))) || !carried.equals(specOriginal)) {
+                throw new ReplayException(action + ": the switch's SNAPSHOT_ORIGINAL carries " + keyOfHex.get(hex(msg.key()))
+                        + " " + carried + ", the spec's original of " + k + " is " + specOriginal);
+            }
+            controller.onPacket(original);
+        }
+        return rest;
     }
 
     // ------------------------------------------------------------------ the network
@@ -709,8 +914,9 @@ public final class FarReachReplay implements SpecReplay {
 
     /**
      * The implementation's state as spec values: the switch's key table and record registers (read
-     * through the control API), its sequence counters, the server's store, the clients' preserved
-     * records and outstanding operations, and the messages in flight.
+     * through the control API), its sequence counters, the server's store, whether the switch is in a
+     * snapshot and the controller's last completed snapshot, the clients' preserved records and
+     * outstanding operations, and the messages in flight.
      */
     @Override
     public Map<String, Object> observe() {
@@ -753,6 +959,9 @@ public final class FarReachReplay implements SpecReplay {
         state.put("tbe", new TlaFunction(tbe));
         state.put("ctr", new TlaFunction(ctr));
         state.put("store", new TlaFunction(store));
+        // before pres: a wrong snapshot is reported as itself, not as the preserved records it released
+        state.put("snapOn", c.registerRead(FarReachControlNames.SNAPSHOT_EPOCH, 0).signum() != 0);
+        state.put("snap", snapOf(controller.lastSnapshot()));
         state.put("pres", new TlaFunction(pres));
         state.put("pend", new TlaFunction(busy));
         state.put("net", messages());
@@ -785,6 +994,24 @@ public final class FarReachReplay implements SpecReplay {
             }
             default -> specValue;
         };
+    }
+
+    /** The controller's last completed snapshot as the spec's {@code snap}: a record per key it holds. */
+    private TlaFunction snapOf(SnapshotCodec.Snapshot last) {
+        Map<Object, Object> snap = new LinkedHashMap<>();
+        for (String k : keyBytes.keySet()) {
+            snap.put(new ModelValue(k), NO_REC);
+        }
+        if (last != null) {
+            for (var r : last.records()) {
+                String k = keyOfHex.get(r.keyHex());
+                if (k == null) {
+                    throw new ReplayException("the controller's snapshot holds a key no spec key maps to: " + r.keyHex());
+                }
+                snap.put(new ModelValue(k), SpecValues.recOf(r.record()));
+            }
+        }
+        return new TlaFunction(snap);
     }
 
     private static int indexOf(SwitchControl c, byte[] key) {

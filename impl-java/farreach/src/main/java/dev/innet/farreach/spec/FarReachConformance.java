@@ -15,11 +15,12 @@ public final class FarReachConformance implements SpecConformance {
      * One key (admission, eviction, loss), duplication, three keys and two cache slots, then a snapshot
      * with admission and eviction (most of its behaviours replay; the rest interleave the snapshot with
      * an admission or eviction, which the one-procedure-at-a-time controller cannot, and are reported as
-     * not replayed).
+     * not replayed), and client crashes (a conformance-only model: no switch crash, no snapshot).
      */
     @Override
     public java.util.List<String> conformanceModels() {
-        return java.util.List.of("MCFarReachCache", "MCFarReachDup", "MCFarReachCacheLarge", "MCFarReachSnapshot");
+        return java.util.List.of("MCFarReachCache", "MCFarReachDup", "MCFarReachCacheLarge", "MCFarReachSnapshot",
+                "MCFarReachClientCrashConform");
     }
 
     @Override

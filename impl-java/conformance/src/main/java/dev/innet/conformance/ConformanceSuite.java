@@ -93,7 +93,7 @@ public final class ConformanceSuite {
     private Report coverage(List<Outcome> outcomes) throws IOException {
         Set<String> specActions = SpecActions.ofNext(Files.readString(root.resolve(protocol.spec())));
         Set<String> replayed = new TreeSet<>();
-        Map<String, String> why = new TreeMap<>(protocol.newReplay(target.get()).notReplayable());
+        Map<String, String> why = new TreeMap<>(protocol.notReplayable());
         Set<String> generated = new TreeSet<>();
         for (Outcome o : outcomes) {
             List<String> actions = Replayer.actions(o.trace());

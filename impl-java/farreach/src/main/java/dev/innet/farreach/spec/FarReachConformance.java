@@ -24,6 +24,11 @@ public final class FarReachConformance implements SpecConformance {
     }
 
     @Override
+    public java.util.Map<String, String> notReplayable() {
+        return FarReachReplay.NOT_REPLAYABLE;
+    }
+
+    @Override
     public SpecReplay newReplay(ReplayTarget target) {
         return new FarReachReplay(target);
     }

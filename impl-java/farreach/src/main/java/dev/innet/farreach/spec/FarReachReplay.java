@@ -83,12 +83,6 @@ public final class FarReachReplay implements SpecReplay {
     /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
     private static final long NEVER_HOT = 1_000_000_000L;
 
-    private static final Set<String> REPLAYABLE = Set.of("ClientWriteHit", "ClientWriteForward", "ClientReadHit",
-            "ClientReadForward", "ClientPutReply", "ClientGetReply", "ClientGiveUp", "ClientCrash", "ServerPut",
-            "ServerGet", "ServerEvict", "ServerReportHot", "SwitchGetReply", "AdmitInstall", "AdmitValidate",
-            "DiscardHot", "EvictStart", "EvictResend", "EvictFinish", "DiscardAck", "Lose", "SnapStart", "SnapLoad",
-            "SnapFinish");
-
     /** Where a frame in flight is going, in the implementation's terms. */
     private enum Route {
         /** From the switch to the server (a forwarded request, or the controller's EVICT_STORE). */
@@ -270,20 +264,13 @@ public final class FarReachReplay implements SpecReplay {
         return java.util.HexFormat.of().formatHex(key);
     }
 
-    @Override
-    public Set<String> replayableActions() {
-        return REPLAYABLE;
-    }
-
     private static final String CRASH = "not replayed yet: mapping the restarted switch's sequence base"
             + " ((g-1) * 2^24) onto the spec's counters, and Recover's many steps onto one spec step, is future work";
 
-    @Override
-    public Map<String, String> notReplayable() {
-        return Map.of("SwitchCrash", CRASH,
-                "Recover", CRASH, "ClientWriteDropped", CRASH, "ClientReadDropped", CRASH,
-                "EvictFinishNoAck", "only the BugEvictBeforeAck variant enables it; the implementation waits for the acknowledgement");
-    }
+    /** The spec's actions this replay does not perform yet, with the reasons (FarReachConformance reports them). */
+    static final Map<String, String> NOT_REPLAYABLE = Map.of("SwitchCrash", CRASH,
+            "Recover", CRASH, "ClientWriteDropped", CRASH, "ClientReadDropped", CRASH,
+            "EvictFinishNoAck", "only the BugEvictBeforeAck variant enables it; the implementation waits for the acknowledgement");
 
     // ------------------------------------------------------------------ actions
 
@@ -315,7 +302,7 @@ public final class FarReachReplay implements SpecReplay {
             case "SnapStart" -> snapStart();
             case "SnapLoad" -> snapLoad(name(step.param("k")));
             case "SnapFinish" -> snapFinish(before, step);
-            default -> throw new NotReplayable(a + ": " + notReplayable().getOrDefault(a, "not an action of FarReach.tla"));
+            default -> throw new NotReplayable(a + ": " + NOT_REPLAYABLE.getOrDefault(a, "not an action of FarReach.tla"));
         }
     }
 

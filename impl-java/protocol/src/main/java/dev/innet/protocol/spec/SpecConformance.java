@@ -16,4 +16,12 @@ public interface SpecConformance {
      * clients) come from the initial state given to {@link SpecReplay#init}.
      */
     SpecReplay newReplay(ReplayTarget target);
+
+    /**
+     * The spec's actions the replay does not perform yet, each with the reason (reported in coverage).
+     * A property of the protocol's replay, so asking needs no target.
+     */
+    default java.util.Map<String, String> notReplayable() {
+        return java.util.Map.of();
+    }
 }

@@ -1,7 +1,6 @@
 package dev.innet.protocol.spec;
 
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A protocol's refinement of its spec, as a replay: it performs each spec action on the real
@@ -33,14 +32,6 @@ public interface SpecReplay {
      */
     default Object projectSpec(String var, Object specValue) {
         return specValue;
-    }
-
-    /** The spec's actions this replay can perform. */
-    Set<String> replayableActions();
-
-    /** The spec's actions this replay does not perform yet, each with the reason (reported in coverage). */
-    default Map<String, String> notReplayable() {
-        return Map.of();
     }
 
     /** The implementation did something the action does not allow, or could not do what it requires. */

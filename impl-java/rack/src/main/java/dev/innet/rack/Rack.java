@@ -117,11 +117,6 @@ public final class Rack {
         sim.restartAt(restart, host);
     }
 
-    /** The switch as the monitors see it (outside the protocol): its control plane, or null while down. */
-    public dev.innet.switchapi.SwitchControl switchControlForMonitors() {
-        return handle.isUp() ? handle.control() : null;
-    }
-
     /** Runs the chaos phase, heals every fault, and lets outstanding operations finish. */
     public void run() {
         sim.runUntil(config.chaosNanos);

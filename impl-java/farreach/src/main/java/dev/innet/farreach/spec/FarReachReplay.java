@@ -53,7 +53,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.zip.CRC32;
 
 /**
  * FarReach.tla replayed on the implementation: p4/farreach.p4 on the replay target, one
@@ -79,7 +78,6 @@ public final class FarReachReplay implements SpecReplay {
     private static final int SERVER = 1;
     private static final int FIRST_CLIENT = 2;
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
-    private static final int SEQ_SLOTS = SequenceBase.SEQ_SLOTS;
     /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
     private static final long NEVER_HOT = 1_000_000_000L;
 
@@ -255,9 +253,7 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private static long slotOf(byte[] key) {
-        CRC32 crc = new CRC32();
-        crc.update(key);
-        return crc.getValue() % SEQ_SLOTS;
+        return SequenceBase.slotOf(key);
     }
 
     private static String hex(byte[] key) {

@@ -34,8 +34,6 @@ import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
 import dev.innet.protocol.spec.SpecStep.ModelValue;
 import dev.innet.protocol.spec.SpecStep.TlaFunction;
-import dev.innet.switchapi.EntrySpec;
-import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
@@ -43,7 +41,6 @@ import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -998,13 +995,7 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private static int indexOf(SwitchControl c, byte[] key) {
-        BigInteger wanted = CacheControlNames.keyValue(key);
-        for (EntrySpec e : c.readEntries(CacheControlNames.CACHE_LOOKUP)) {
-            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
-                return e.args().get(0).intValue();
-            }
-        }
-        return -1;
+        return CacheRegisters.indexOf(c, key);
     }
 
     /** Read with the mapping's own code, not the controller's, so a bug there cannot hide itself. */

@@ -32,8 +32,6 @@ import dev.innet.protocol.spec.SpecStep;
 import dev.innet.protocol.spec.SpecStep.ModelValue;
 import dev.innet.protocol.spec.SpecStep.TlaFunction;
 import dev.innet.protocol.spec.TlaValues;
-import dev.innet.switchapi.EntrySpec;
-import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
@@ -41,7 +39,6 @@ import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -655,12 +652,6 @@ public final class NetCacheReplay implements SpecReplay {
     }
 
     private static int indexOf(SwitchControl c, byte[] key) {
-        BigInteger wanted = CacheControlNames.keyValue(key);
-        for (EntrySpec e : c.readEntries(CacheControlNames.CACHE_LOOKUP)) {
-            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
-                return e.args().get(0).intValue();
-            }
-        }
-        return -1;
+        return CacheRegisters.indexOf(c, key);
     }
 }

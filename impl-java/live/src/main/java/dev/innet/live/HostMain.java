@@ -4,7 +4,6 @@ import dev.innet.cli.Cli;
 import dev.innet.kv.KvOp;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.protocol.Forwarding;
-import dev.innet.protocol.KvResult;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.protocol.RackNodes;
@@ -23,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -199,14 +197,14 @@ public final class HostMain implements Callable<Integer> {
                 Integer.parseInt(words[3]), Integer.parseInt(words[4]));
         Path out = Path.of(words[5]);
         int from = history.operations().size();
-        CompletableFuture<Map<KvResult.Outcome, Integer>> done = new CompletableFuture<>();
+        CompletableFuture<WorkloadHost.Summary> done = new CompletableFuture<>();
         live.call((Node node) -> {
             ((WorkloadHost) node).begin(run, done::complete);
             return null;
         }).get(5, TimeUnit.SECONDS);
-        Map<KvResult.Outcome, Integer> outcomes = done.get();
+        WorkloadHost.Summary summary = done.get();
         writeHistory(history, from, out);
-        return "done ops=" + run.operations() + " outcomes=" + outcomes.toString().replace(" ", "");
+        return "done ops=" + run.operations() + " " + summary;
     }
 
     /**

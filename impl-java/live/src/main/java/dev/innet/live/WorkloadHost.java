@@ -30,6 +30,14 @@ final class WorkloadHost implements Node {
         }
     }
 
+    /** How a run's operations ended, and how many replies the switch itself sent (cache hits). */
+    record Summary(Map<KvResult.Outcome, Integer> outcomes, int fromSwitch) {
+        @Override
+        public String toString() {
+            return "outcomes=" + outcomes.toString().replace(" ", "") + " from_switch=" + fromSwitch;
+        }
+    }
+
     private final RackNodes protocolNodes;
     private final HistoryRecorder history;
     private NodeContext ctx;
@@ -42,7 +50,8 @@ final class WorkloadHost implements Node {
     private RandomSource random;
     private int issued;
     private Map<KvResult.Outcome, Integer> outcomes;
-    private Consumer<Map<KvResult.Outcome, Integer>> done;
+    private int fromSwitch;
+    private Consumer<Summary> done;
 
     WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
         this.protocolNodes = protocolNodes;
@@ -75,7 +84,7 @@ final class WorkloadHost implements Node {
     }
 
     /** Starts {@code r}; {@code whenDone} gets the count of each outcome once every operation has ended. */
-    void begin(Run r, Consumer<Map<KvResult.Outcome, Integer>> whenDone) {
+    void begin(Run r, Consumer<Summary> whenDone) {
         if (run != null) {
             throw new IllegalStateException("a run is in progress on h" + ctx.hostNumber());
         }
@@ -84,17 +93,18 @@ final class WorkloadHost implements Node {
         random = ctx.random().fork("workload-run-" + (++runs));
         issued = 0;
         outcomes = new EnumMap<>(KvResult.Outcome.class);
+        fromSwitch = 0;
         done = whenDone;
         nextTimer = ctx.timers().schedule(0);
     }
 
     private void issue() {
         if (issued == run.operations()) {
-            Consumer<Map<KvResult.Outcome, Integer>> d = done;
-            Map<KvResult.Outcome, Integer> counts = outcomes;
+            Consumer<Summary> d = done;
+            Summary summary = new Summary(outcomes, fromSwitch);
             run = null;
             done = null;
-            d.accept(counts);
+            d.accept(summary);
             return;
         }
         issued++;
@@ -116,6 +126,9 @@ final class WorkloadHost implements Node {
 
     private void completed(KvResult r) {
         outcomes.merge(r.outcome(), 1, Integer::sum);
+        if (r.fromSwitch()) {
+            fromSwitch++;
+        }
         nextTimer = ctx.timers().schedule(0);
     }
 }

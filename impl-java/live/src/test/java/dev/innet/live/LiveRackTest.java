@@ -35,6 +35,8 @@ class LiveRackTest {
                 + add.output().strip() + "); live racks cannot run here");
         assertTrue(Commands.onPath("ethtool"), "ethtool is not on PATH: ./innet setup installs it (apt-get install ethtool)");
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
+        assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")),
+                "the porcupine checker is not built at .cache/bin/lincheck: ./innet setup builds it");
     }
 
     private static String uniqueName(String prefix) {

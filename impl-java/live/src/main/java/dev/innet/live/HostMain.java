@@ -168,7 +168,13 @@ public final class HostMain implements Callable<Integer> {
                     }
                     yield runWorkload(words, live, history);
                 }
-                default -> throw new IllegalArgumentException("unknown request '" + words[0] + "' (health, run)");
+                case "final-reads" -> {
+                    if (!role.equals("client") || words.length != 3) {
+                        throw new IllegalArgumentException("usage (clients): final-reads KEYS HISTORY_FILE");
+                    }
+                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history);
+                }
+                default -> throw new IllegalArgumentException("unknown request '" + words[0] + "' (health, run, final-reads)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -194,8 +200,11 @@ public final class HostMain implements Callable<Integer> {
             throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE");
         }
         WorkloadHost.Run run = new WorkloadHost.Run(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
-                Integer.parseInt(words[3]), Integer.parseInt(words[4]));
-        Path out = Path.of(words[5]);
+                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false);
+        return runOnClient(run, Path.of(words[5]), live, history);
+    }
+
+    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history) throws Exception {
         int from = history.operations().size();
         CompletableFuture<WorkloadHost.Summary> done = new CompletableFuture<>();
         live.call((Node node) -> {

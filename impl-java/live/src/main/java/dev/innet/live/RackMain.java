@@ -204,7 +204,7 @@ public final class RackMain implements Callable<Integer> {
             RackRun.Result r;
             try {
                 r = RackRun.run(layout, ops, keys, timeoutSeconds * 1000L, parent.out);
-            } catch (IllegalStateException | IllegalArgumentException e) {
+            } catch (IllegalStateException | IllegalArgumentException | IOException e) {
                 parent.err.println("rack run: " + e.getMessage());
                 return EXIT_FAILED;
             }

@@ -18,7 +18,8 @@ import java.util.concurrent.Future;
  * One workload on a live rack that is up: every client host runs its share of the operations at the
  * same time (asked over its command socket), each writes its history, and the run's history is their
  * union, {@code history/run-N.jsonl} (docs/history-format.md: one monotonic clock for all clients, ids
- * unique across the rack).
+ * unique across the rack). After the workload one client reads every key once (the final reads), and
+ * those reads are part of the history too.
  */
 public final class RackRun {
     /** Reads, deletes and writes of a run, in percent (the rest are writes). */
@@ -35,7 +36,7 @@ public final class RackRun {
      * Every client must be healthy first; a client that fails or answers with an error fails the run.
      */
     public static Result run(RackLayout layout, int operations, int keys, long timeoutMillis, PrintStream out)
-            throws InterruptedException {
+            throws InterruptedException, java.io.IOException {
         if (operations < layout.clients().size() || keys < 1) {
             throw new IllegalArgumentException("a run needs at least one operation per client (" + layout.clients().size()
                     + ") and one key, got " + operations + " operations and " + keys + " keys");
@@ -73,6 +74,15 @@ public final class RackRun {
                 }
                 reports.add("h" + layout.clients().get(i) + " " + reply);
             }
+            // after every client has finished: one client reads every key, so the check sees the final state
+            int reader = layout.clients().get(0);
+            Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
+            String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
+            if (!reply.startsWith("done ")) {
+                throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+            }
+            reports.add("h" + reader + " final reads " + reply);
+            parts.add(finalPart);
             Path history = layout.historyDir().resolve("run-" + runNumber + ".jsonl");
             merge(parts, history);
             for (String r : reports) {

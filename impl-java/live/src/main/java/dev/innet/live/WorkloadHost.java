@@ -21,7 +21,12 @@ import java.util.function.Consumer;
  */
 final class WorkloadHost implements Node {
     /** One run's parameters. Fractions: reads {@code readPercent}, deletes {@code deletePercent}, the rest writes. */
-    record Run(int operations, int keys, int readPercent, int deletePercent) {
+    record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder) {
+        /** Reads of keys 0..K-1, one each, in order: the final reads after a workload. */
+        static Run finalReads(int keys) {
+            return new Run(keys, keys, 100, 0, true);
+        }
+
         Run {
             if (operations < 1 || keys < 1 || readPercent < 0 || deletePercent < 0 || readPercent + deletePercent > 100) {
                 throw new IllegalArgumentException("bad workload: " + operations + " operations, " + keys + " keys, "
@@ -108,7 +113,7 @@ final class WorkloadHost implements Node {
             return;
         }
         issued++;
-        byte[] key = keyOf((int) random.nextLong(run.keys()));
+        byte[] key = keyOf(run.everyKeyInOrder() ? issued - 1 : (int) random.nextLong(run.keys()));
         long dice = random.nextLong(100);
         if (dice < run.readPercent()) {
             client.get(key, this::completed);

@@ -78,7 +78,12 @@ class LiveRackTest {
 
             RackRun.Result run = RackRun.run(layout, operations, 6, 120_000, out);
             List<String> lines = Files.readAllLines(run.history());
-            assertEquals(operations, lines.size(), "one history line per operation");
+            assertEquals(operations + 6, lines.size(), "one history line per operation, and the final read of each key");
+            for (int k = 0; k < 6; k++) {
+                String finalRead = lines.get(operations + k);
+                assertTrue(finalRead.contains("\"op\":\"get\"") && finalRead.contains("\"key\":\""
+                        + java.util.HexFormat.of().formatHex(WorkloadHost.keyOf(k)) + "\""), "final read of key " + k + ": " + finalRead);
+            }
             assertTrue(lines.stream().anyMatch(l -> l.contains("\"result\":\"ok\"")), "some operations succeeded");
             Process check = new ProcessBuilder(root.resolve(".cache/bin/lincheck").toString(), "-timeout", "30s",
                     run.history().toString()).redirectErrorStream(true).start();

@@ -1,6 +1,7 @@
 package dev.innet.live;
 
 import dev.innet.cli.Cli;
+import dev.innet.live.workload.WorkloadHost;
 import dev.innet.kv.KvOp;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.protocol.Forwarding;

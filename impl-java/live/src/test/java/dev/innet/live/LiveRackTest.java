@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.innet.live.workload.WorkloadHost;
 import dev.innet.protocol.ProtocolRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

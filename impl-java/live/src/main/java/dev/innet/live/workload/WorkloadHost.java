@@ -1,4 +1,4 @@
-package dev.innet.live;
+package dev.innet.live.workload;
 
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.KvResult;
@@ -19,15 +19,15 @@ import java.util.function.Consumer;
  * recorded by the library in the host's history. Event handling only: it is driven by the host's event
  * loop like any node, and {@link #begin} is called on that loop ({@code LiveHost.call}).
  */
-final class WorkloadHost implements Node {
+public final class WorkloadHost implements Node {
     /** One run's parameters. Fractions: reads {@code readPercent}, deletes {@code deletePercent}, the rest writes. */
-    record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder) {
+    public record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder) {
         /** Reads of keys 0..K-1, one each, in order: the final reads after a workload. */
-        static Run finalReads(int keys) {
+        public static Run finalReads(int keys) {
             return new Run(keys, keys, 100, 0, true);
         }
 
-        Run {
+        public Run {
             if (operations < 1 || keys < 1 || readPercent < 0 || deletePercent < 0 || readPercent + deletePercent > 100) {
                 throw new IllegalArgumentException("bad workload: " + operations + " operations, " + keys + " keys, "
                         + readPercent + "% reads, " + deletePercent + "% deletes");
@@ -36,7 +36,7 @@ final class WorkloadHost implements Node {
     }
 
     /** How a run's operations ended, and how many replies the switch itself sent (cache hits). */
-    record Summary(Map<KvResult.Outcome, Integer> outcomes, int fromSwitch) {
+    public record Summary(Map<KvResult.Outcome, Integer> outcomes, int fromSwitch) {
         @Override
         public String toString() {
             return "outcomes=" + outcomes.toString().replace(" ", "") + " from_switch=" + fromSwitch;
@@ -58,13 +58,13 @@ final class WorkloadHost implements Node {
     private int fromSwitch;
     private Consumer<Summary> done;
 
-    WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
+    public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
         this.protocolNodes = protocolNodes;
         this.history = history;
     }
 
     /** The key-value family's key {@code i}, as the simulated workloads spell it. */
-    static byte[] keyOf(int i) {
+    public static byte[] keyOf(int i) {
         return InnetMessage.key("user" + i);
     }
 
@@ -89,7 +89,7 @@ final class WorkloadHost implements Node {
     }
 
     /** Starts {@code r}; {@code whenDone} gets the count of each outcome once every operation has ended. */
-    void begin(Run r, Consumer<Summary> whenDone) {
+    public void begin(Run r, Consumer<Summary> whenDone) {
         if (run != null) {
             throw new IllegalStateException("a run is in progress on h" + ctx.hostNumber());
         }

@@ -2,7 +2,8 @@
 // bring a rack up, run a workload of unique-value reads, writes and deletes from several clients
 // followed by a final read of every key, take the rack down, and check the history: porcupine
 // linearizability per key (a checker timeout is "unknown", never a pass) and no acknowledged write
-// lost according to the final reads. There are no faults yet (no nemesis).
+// lost according to the final reads; every process still healthy after the run. There are no
+// faults yet (no nemesis).
 package campaign
 
 import (
@@ -81,6 +82,8 @@ type Rack interface {
 	Up(c Config) error
 	// Run runs the workload and the final reads and returns the history file.
 	Run(c Config) (string, error)
+	// Healthy reports nil if every process of the rack is running and answers its health check.
+	Healthy() error
 	// Down removes every process, namespace and link the rack made.
 	Down() error
 	// LogDir holds the rack's per-process logs.
@@ -101,10 +104,12 @@ type Summary struct {
 	UnknownKeys   []string         `json:"unknown_keys,omitempty"`
 	Counts        *lincheck.Counts `json:"counts,omitempty"`
 	FinalState    *FinalState      `json:"final_state,omitempty"`
-	Error         string           `json:"error,omitempty"`
-	Started       time.Time        `json:"started"`
-	Elapsed       time.Duration    `json:"elapsed_ns"`
-	Dir           string           `json:"dir"`
+	// Unhealthy says which process was not running or not healthy after the run ("" if all were).
+	Unhealthy string        `json:"unhealthy,omitempty"`
+	Error     string        `json:"error,omitempty"`
+	Started   time.Time     `json:"started"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+	Dir       string        `json:"dir"`
 }
 
 // Run runs one campaign on rack and writes its results directory; log gets progress lines.
@@ -119,7 +124,8 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	}
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
 		Started: started, Dir: dir, Verdict: Unknown}
-	historyPath, runErr := upAndRun(c, rack, log)
+	historyPath, unhealthy, runErr := upAndRun(c, rack, log)
+	s.Unhealthy = unhealthy
 	// the logs are evidence whatever happened: copy them before the next rack of this name clears them
 	if err := copyDir(rack.LogDir(), filepath.Join(dir, "logs")); err != nil {
 		fmt.Fprintf(log, "campaign: copying logs: %v\n", err)
@@ -140,11 +146,11 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	return s, nil
 }
 
-func upAndRun(c Config, rack Rack, log io.Writer) (historyPath string, err error) {
+func upAndRun(c Config, rack Rack, log io.Writer) (historyPath, unhealthy string, err error) {
 	fmt.Fprintf(log, "campaign: bringing up a %s rack (%d servers, %d clients)\n", c.Protocol, c.Servers, c.Clients)
 	if err := rack.Up(c); err != nil {
 		// Up tears down what it made when it fails; Down is idempotent, so make sure
-		return "", errors.Join(fmt.Errorf("rack up: %w", err), downErr(rack))
+		return "", "", errors.Join(fmt.Errorf("rack up: %w", err), downErr(rack))
 	}
 	defer func() {
 		if derr := downErr(rack); derr != nil {
@@ -154,9 +160,13 @@ func upAndRun(c Config, rack Rack, log io.Writer) (historyPath string, err error
 	fmt.Fprintf(log, "campaign: running %d operations on %d keys, then final reads\n", c.Ops, c.Keys)
 	historyPath, err = rack.Run(c)
 	if err != nil {
-		return "", fmt.Errorf("rack run: %w", err)
+		return "", "", fmt.Errorf("rack run: %w", err)
 	}
-	return historyPath, nil
+	// the third check: every process is still there and healthy (nothing restarts them yet)
+	if herr := rack.Healthy(); herr != nil {
+		unhealthy = herr.Error()
+	}
+	return historyPath, unhealthy, nil
 }
 
 func downErr(rack Rack) error {
@@ -199,16 +209,23 @@ func check(c Config, historyPath, dir string, s *Summary, log io.Writer) error {
 	final := CheckFinalReads(ops)
 	s.FinalState = &final
 	switch {
-	case report.Verdict == lincheck.NotLinearizable || len(final.Lost) > 0:
+	case report.Verdict == lincheck.NotLinearizable || len(final.Lost) > 0 || s.Unhealthy != "":
 		s.Verdict = Invalid
 	case report.Verdict == lincheck.Unknown:
 		s.Verdict = Unknown
 	default:
 		s.Verdict = Valid
 	}
-	fmt.Fprintf(log, "campaign: %d operations, %d keys: porcupine %s; final reads of %d keys, %d lost writes\n",
-		report.Operations, report.DistinctKeys, report.Verdict, final.KeysRead, len(final.Lost))
+	fmt.Fprintf(log, "campaign: %d operations, %d keys: porcupine %s; final reads of %d keys, %d lost writes; %s\n",
+		report.Operations, report.DistinctKeys, report.Verdict, final.KeysRead, len(final.Lost), healthLine(s.Unhealthy))
 	return nil
+}
+
+func healthLine(unhealthy string) string {
+	if unhealthy == "" {
+		return "every process healthy after the run"
+	}
+	return "NOT HEALTHY after the run: " + unhealthy
 }
 
 func writeSummary(dir string, s Summary) error {

@@ -14,6 +14,7 @@ import (
 type fakeRack struct {
 	history string
 	upErr   error
+	sick    error
 	logDir  string
 	calls   []string
 }
@@ -23,6 +24,7 @@ func (f *fakeRack) Run(Config) (string, error) {
 	f.calls = append(f.calls, "run")
 	return f.history, nil
 }
+func (f *fakeRack) Healthy() error { f.calls = append(f.calls, "healthy"); return f.sick }
 func (f *fakeRack) Down() error    { f.calls = append(f.calls, "down"); return nil }
 func (f *fakeRack) LogDir() string { return f.logDir }
 
@@ -71,7 +73,7 @@ func TestAValidRunIsLaidOutLikeJepsensStore(t *testing.T) {
 	if s.Verdict != Valid || s.Verdict.ExitCode() != 0 {
 		t.Fatalf("verdict %s (%+v), want valid", s.Verdict, s)
 	}
-	if got := []string{"up", "run", "down"}; len(rack.calls) != 3 || rack.calls[2] != "down" {
+	if got := []string{"up", "run", "healthy", "down"}; len(rack.calls) != 4 || rack.calls[2] != "healthy" || rack.calls[3] != "down" {
 		t.Fatalf("calls %v, want %v", rack.calls, got)
 	}
 	for _, f := range []string{"history.jsonl", "history.html", "summary.json", "logs/server-h1.log"} {
@@ -101,6 +103,19 @@ func TestAStaleFinalReadMakesTheRunInvalid(t *testing.T) {
 	}
 	if s.Verdict != Invalid || s.Verdict.ExitCode() != 1 || len(s.NonLinearKeys) != 1 || len(s.FinalState.Lost) != 1 {
 		t.Fatalf("got %+v, want invalid with one non-linearizable key and one lost write", s)
+	}
+}
+
+func TestAProcessThatDiedDuringTheRunMakesItInvalid(t *testing.T) {
+	rack := &fakeRack{logDir: logDir(t), sick: errors.New("server-h2 NOT RUNNING"), history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":20,"return":30,"result":"ok","id":2}`)}
+	s, err := Run(config(t), rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Invalid || s.Unhealthy != "server-h2 NOT RUNNING" {
+		t.Fatalf("got %+v, want invalid naming the process", s)
 	}
 }
 

@@ -46,6 +46,19 @@ func (r InnetRack) Run(c Config) (string, error) {
 	return HistoryPathFrom(buf.String())
 }
 
+// Healthy runs ./innet rack status, which exits 0 only if every recorded process runs and every host
+// answers its health check with ready; otherwise the error carries the status listing.
+func (r InnetRack) Healthy() error {
+	var buf bytes.Buffer
+	cmd := r.command("status", "--name", r.Name)
+	cmd.Stdout = io.MultiWriter(r.Out, &buf)
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(buf.String()))
+	}
+	return nil
+}
+
 // Down runs ./innet rack down (idempotent).
 func (r InnetRack) Down() error {
 	return r.runEcho("down", "--name", r.Name)

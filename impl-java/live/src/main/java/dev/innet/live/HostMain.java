@@ -190,8 +190,17 @@ public final class HostMain implements Callable<Integer> {
      * brought the switch up (its forwarding is installed), so traffic can flow.
      */
     private static boolean ready(String role, LiveHost live, SwitchHandle handle) throws Exception {
-        CompletableFuture<Boolean> answer = live.call(node -> !role.equals("controller")
-                || (handle.isUp() && Forwarding.installed(handle.control())));
+        CompletableFuture<Boolean> answer = live.call(node -> {
+            if (!role.equals("controller")) {
+                return true;
+            }
+            try {
+                return handle.isUp() && Forwarding.installed(handle.control());
+            } catch (RuntimeException e) {
+                // the switch is unreachable: not ready; a task that threw would stop the host (LiveHost)
+                return false;
+            }
+        });
         return answer.get(2, TimeUnit.SECONDS);
     }
 

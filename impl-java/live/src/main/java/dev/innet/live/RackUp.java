@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * undone by {@link RackDown} from the plan.
  */
 public final class RackUp {
-    /** The settings of one bring-up. {@code javaOptions} go to every child JVM. */
+    /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
             String javaBinary, String classPath) {}
 

@@ -13,6 +13,7 @@ import dev.innet.farreach.controller.Evict;
 import dev.innet.farreach.controller.FarReachControlNames;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.controller.Recover;
 import dev.innet.farreach.controller.Snap;
 import dev.innet.farreach.controller.SnapshotCodec;
 import dev.innet.farreach.server.FarReachServer;
@@ -158,8 +159,35 @@ public final class FarReachReplay implements SpecReplay {
 
     private final SnapshotFactory snapshots;
 
+    /** Builds a client library for a spec client (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface ClientFactory {
+        FarReachClient create(ReplayContext context, ClientConfig config);
+    }
+
+    /** Builds the recovery procedure the spec's Recover runs (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface RecoveryFactory {
+        Recover create(FarReachController controller);
+    }
+
+    private ClientFactory clientFactory = (ctx, config) -> new FarReachClient(ctx, config, null);
+    private RecoveryFactory recoveries;
+
     public FarReachReplay(ReplayTarget target) {
         this(target, null, null);
+    }
+
+    /** Replays with {@code f}'s clients instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withClients(ClientFactory f) {
+        this.clientFactory = f;
+        return this;
+    }
+
+    /** Replays Recover with {@code f}'s procedure instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withRecovery(RecoveryFactory f) {
+        this.recoveries = f;
+        return this;
     }
 
     /** @param evictions the eviction procedure to replay, or null for FarReach's own */
@@ -184,9 +212,16 @@ public final class FarReachReplay implements SpecReplay {
     private static final class ReplayController extends FarReachController {
         /** The slot the next snapshot step loads (SnapLoad), null when it loads none. */
         private Integer slotToLoad;
+        private final RecoveryFactory recoveries;
 
-        ReplayController(CacheControllerConfig config, SwitchHandle handle) {
+        ReplayController(CacheControllerConfig config, SwitchHandle handle, RecoveryFactory recoveries) {
             super(config, new FarReachSettings(1_000_000, 0), handle, ControllerHooks.NONE);
+            this.recoveries = recoveries;
+        }
+
+        @Override
+        protected Recover newRecover(boolean resumeAtCollection) {
+            return recoveries == null || resumeAtCollection ? super.newRecover(resumeAtCollection) : recoveries.create(this);
         }
 
         Snap snap() {
@@ -240,7 +275,7 @@ public final class FarReachReplay implements SpecReplay {
         CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER), List.copyOf(hostOfClient.values()),
                 keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, (int) NEVER_HOT, List.of());
         controllerContext = new ReplayContext(CONTROLLER, 1);
-        controller = new ReplayController(config, handle);
+        controller = new ReplayController(config, handle, recoveries);
         controller.onStart(controllerContext);
         // the controller's own loop adopts the switch (its first bring-up: forwarding programmed), so a
         // restarted switch later is its second bring-up, recovered by Recover with that incarnation's base
@@ -259,9 +294,9 @@ public final class FarReachReplay implements SpecReplay {
         }
     }
 
-    private static FarReachClient newClient(ReplayContext ctx) {
+    private FarReachClient newClient(ReplayContext ctx) {
         // one attempt: the spec's client gives up after a timeout instead of resending (ClientGiveUp)
-        return new FarReachClient(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000), null);
+        return clientFactory.create(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000));
     }
 
     private static List<String> namesOf(Object function) {
@@ -532,7 +567,8 @@ public final class FarReachReplay implements SpecReplay {
         }
         boolean held = net.stream().anyMatch(f -> f.route() == Route.HELD_AT_SERVER && matches(f.message(), hot));
         Flight f = take(step, held ? Route.HELD_AT_SERVER : Route.TO_CONTROLLER, hot, duplicate);
-        if (!held) {
+        if (!held || step.actionName().equals("DiscardHot")) {
+            // a held report the controller would discard may as well be lost at the crashed switch
             return f.frame();
         }
         List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), f.frame());

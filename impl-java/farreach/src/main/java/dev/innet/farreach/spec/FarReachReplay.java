@@ -171,7 +171,14 @@ public final class FarReachReplay implements SpecReplay {
         Recover create(FarReachController controller);
     }
 
+    /** Builds the server (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        FarReachServer create(ServerConfig config, RecordStoreOpener opener);
+    }
+
     private ClientFactory clientFactory = (ctx, config) -> new FarReachClient(ctx, config, null);
+    private ServerFactory serverFactory = FarReachServer::new;
     private RecoveryFactory recoveries;
 
     public FarReachReplay(ReplayTarget target) {
@@ -181,6 +188,12 @@ public final class FarReachReplay implements SpecReplay {
     /** Replays with {@code f}'s clients instead of FarReach's own; returns this (before {@link #init}). */
     public FarReachReplay withClients(ClientFactory f) {
         this.clientFactory = f;
+        return this;
+    }
+
+    /** Replays with {@code f}'s server instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withServer(ServerFactory f) {
+        this.serverFactory = f;
         return this;
     }
 
@@ -284,7 +297,7 @@ public final class FarReachReplay implements SpecReplay {
             throw new ReplayException("the controller did not bring up the replay's switch quietly");
         }
         serverContext = new ReplayContext(SERVER, 2);
-        server = new FarReachServer(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
+        server = serverFactory.create(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
                 1_000_000_000_000L), RecordStoreOpener.memory());
         server.onStart(serverContext);
         for (String c : clientNames) {

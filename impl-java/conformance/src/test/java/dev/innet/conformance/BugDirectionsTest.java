@@ -60,7 +60,7 @@ import org.junit.jupiter.api.Test;
  *
  * The expected table is asserted, so a bug that stops being caught (or starts being caught: then the
  * table in docs/conformance.md is out of date) fails the test. The replay direction runs by default
- * (about 30 s); trace validation needs a rack run and a TLC run per bug (about 1-2 min on the 2-core
+ * (about 31 s measured); trace validation needs a rack run and a TLC run per bug (about 1-2 min on the 2-core
  * machine), so it runs only with {@code -Dinnet.bugDirections=full} (docs/conformance.md).
  */
 class BugDirectionsTest {

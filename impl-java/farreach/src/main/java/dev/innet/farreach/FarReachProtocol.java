@@ -17,6 +17,7 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
+import dev.innet.kv.client.ClientConfig;
 import java.util.function.Function;
 
 /**
@@ -38,27 +39,36 @@ public final class FarReachProtocol implements Protocol {
         Node create(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle, ControllerHooks hooks);
     }
 
+    /** Builds a client library (tests substitute a subclass that breaks record preservation). */
+    @FunctionalInterface
+    public interface ClientFactory {
+        FarReachClient create(NodeContext context, ClientConfig config, HistoryRecorder history);
+    }
+
     private final FarReachSettings settings;
     private final Function<SwitchHandle, ControllerHooks> hooks;
     private final ServerFactory servers;
     private final ControllerFactory controllers;
+    private final ClientFactory clients;
 
     /** The registry's instance: defaults everywhere. */
     public FarReachProtocol() {
-        this(FarReachSettings.DEFAULTS, h -> ControllerHooks.NONE, FarReachServer::new, FarReachController::new);
+        this(FarReachSettings.DEFAULTS, h -> ControllerHooks.NONE, FarReachServer::new, FarReachController::new,
+                FarReachClient::new);
     }
 
     private FarReachProtocol(FarReachSettings settings, Function<SwitchHandle, ControllerHooks> hooks,
-            ServerFactory servers, ControllerFactory controllers) {
+            ServerFactory servers, ControllerFactory controllers, ClientFactory clients) {
         this.settings = settings;
         this.hooks = hooks;
         this.servers = servers;
         this.controllers = controllers;
+        this.clients = clients;
     }
 
     /** Time between crash-consistent snapshots (default 10 s of simulated time; 0 = none). */
     public FarReachProtocol withSnapshotPeriodNanos(long n) {
-        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers);
+        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers, clients);
     }
 
     /**
@@ -66,15 +76,19 @@ public final class FarReachProtocol implements Protocol {
      * connection to the switch, which they may read as outside observers.
      */
     public FarReachProtocol withHooks(Function<SwitchHandle, ControllerHooks> h) {
-        return new FarReachProtocol(settings, h, servers, controllers);
+        return new FarReachProtocol(settings, h, servers, controllers, clients);
     }
 
     public FarReachProtocol withServers(ServerFactory f) {
-        return new FarReachProtocol(settings, hooks, f, controllers);
+        return new FarReachProtocol(settings, hooks, f, controllers, clients);
     }
 
     public FarReachProtocol withControllers(ControllerFactory f) {
-        return new FarReachProtocol(settings, hooks, servers, f);
+        return new FarReachProtocol(settings, hooks, servers, f, clients);
+    }
+
+    public FarReachProtocol withClients(ClientFactory f) {
+        return new FarReachProtocol(settings, hooks, servers, controllers, f);
     }
 
     @Override
@@ -120,7 +134,7 @@ public final class FarReachProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return new FarReachClient(context, family.clients(), history);
+                return clients.create(context, family.clients(), history);
             }
         };
     }

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * covers it, so that a switch crash cannot lose it; recovery collects these records. Volatile on
  * purpose: a client crash loses them, which is the protocol's documented limitation.
  */
-public final class FarReachClient extends KvClient {
+public class FarReachClient extends KvClient {
     private final TreeMap<String, PreservedRecord> preserved = new TreeMap<>();
 
     /** One preserved write: the record the switch holds for {@code key} after it answered the write. */
@@ -83,10 +83,11 @@ public final class FarReachClient extends KvClient {
         InnetMessage msg = packet.message();
         switch (msg.op()) {
             case KvOp.SNAPSHOT_DONE -> {
-                // (key, seq) entries: the snapshot, or a server after an eviction, holds this seq or newer
+                // (key, seq) entries: the snapshot, a server after an eviction, or the servers after
+                // recovery's replay hold this seq or newer
                 SnapshotCoverage.decode(msg.value(), (k, covered) -> {
                     PreservedRecord p = preserved.get(k);
-                    if (p != null && p.seq() <= covered) {
+                    if (p != null && releases(p, covered)) {
                         preserved.remove(k);
                     }
                 });
@@ -107,6 +108,14 @@ public final class FarReachClient extends KvClient {
                 return false;
             }
         }
+    }
+
+    /**
+     * Whether a notice that the servers or the snapshot hold {@code covered} (a seq of p's key) or newer
+     * makes {@code p} safe to drop: only if p is not newer. (A test-only subclass breaks this rule.)
+     */
+    protected boolean releases(PreservedRecord p, long covered) {
+        return p.seq() <= covered;
     }
 
     /** The records this client currently preserves (for reports and tests). */

@@ -9,7 +9,9 @@ import dev.innet.kv.store.StoredRecord;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.UdpFrame;
+import dev.innet.farreach.wire.SnapshotCoverage;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,7 +19,8 @@ import java.util.TreeMap;
  * Zero-loss recovery of a restarted switch, §3.4; the spec's {@code Recover}: gate client requests,
  * give this switch incarnation a sequence-number base above every number used before, install
  * forwarding, collect every client's preserved records, replay the newest record per key to its server
- * (servers keep it only if newer), re-admit the snapshot's records as outdated, and open the gate.
+ * (servers keep it only if newer), re-admit the snapshot's records as outdated, tell clients which
+ * preserved records the servers now hold (they release them), and open the gate.
  */
 public class Recover implements ControlProcedure {
     private static final long WAIT_NANOS = 5_000_000;
@@ -103,7 +106,9 @@ public class Recover implements ControlProcedure {
                     }
                     return false;
                 }
-                // re-admit the snapshot's records, outdated (reads stay conservative until refreshed)
+                // Re-admit the snapshot's records as they are in the snapshot, outdated (§3.4; the spec's
+                // crec' = snap): reads stay conservative until a server's reply refreshes them, so a newer
+                // record the servers now hold is never hidden by the older cached one.
                 int readmitted = 0;
                 SnapshotCodec.Snapshot last = controller.lastSnapshot();
                 if (last != null) {
@@ -111,10 +116,11 @@ public class Recover implements ControlProcedure {
                         if (controller.directory().isFull() || controller.directory().contains(r.key())) {
                             continue;
                         }
-                        controller.admitNow(c, newest.getOrDefault(r.keyHex(), r));
+                        controller.admitNow(c, r);
                         readmitted++;
                     }
                 }
+                releasePreserved();
                 c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ZERO);
                 controller.stats().recoveries++;
                 int answered = announced.size();
@@ -149,6 +155,24 @@ public class Recover implements ControlProcedure {
             }
         }
         nextResend = now + RESEND_NANOS;
+    }
+
+    /**
+     * Every record replayed is now held by its server (acknowledged), and it is the newest of every
+     * client's preserved record of its key: clients may release those (the spec's {@code pres'} = none
+     * in Recover). The notice is a SNAPSHOT_DONE whose (key, seq) entries the servers hold; a client
+     * releases a preserved record at or below its key's seq, so a write absorbed after the gate opens
+     * (numbered from this incarnation's base, above every replayed seq) is kept.
+     */
+    private void releasePreserved() {
+        List<SnapshotCoverage.Entry> entries = newest.values().stream()
+                .map(r -> new SnapshotCoverage.Entry(r.key(), r.seq())).toList();
+        for (byte[] chunk : SnapshotCoverage.encode(entries)) {
+            for (int client : controller.config().clients()) {
+                controller.sendControl(client, new InnetMessage(KvOp.SNAPSHOT_DONE, 0, 0, round,
+                        new byte[InnetMessage.KEY_BYTES], 0, new byte[0], chunk));
+            }
+        }
     }
 
     private void keepNewest(CachedRecord r) {

@@ -15,12 +15,13 @@ public final class FarReachConformance implements SpecConformance {
      * One key (admission, eviction, loss), duplication, three keys and two cache slots, then a snapshot
      * with admission and eviction (most of its behaviours replay; the rest interleave the snapshot with
      * an admission or eviction, which the one-procedure-at-a-time controller cannot, and are reported as
-     * not replayed), and client crashes (a conformance-only model: no switch crash, no snapshot).
+     * not replayed), client crashes (a conformance-only model: no switch crash, no snapshot), and a
+     * switch crash and recovery with a snapshot and an eviction.
      */
     @Override
     public java.util.List<String> conformanceModels() {
         return java.util.List.of("MCFarReachCache", "MCFarReachDup", "MCFarReachCacheLarge", "MCFarReachSnapshot",
-                "MCFarReachClientCrashConform");
+                "MCFarReachClientCrashConform", "MCFarReachRecovery");
     }
 
     @Override

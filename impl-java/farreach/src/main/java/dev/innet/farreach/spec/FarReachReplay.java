@@ -13,6 +13,7 @@ import dev.innet.farreach.controller.Evict;
 import dev.innet.farreach.controller.FarReachControlNames;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.farreach.controller.FarReachSettings;
+import dev.innet.farreach.controller.Recover;
 import dev.innet.farreach.controller.Snap;
 import dev.innet.farreach.controller.SnapshotCodec;
 import dev.innet.farreach.server.FarReachServer;
@@ -67,9 +68,14 @@ import java.util.function.Predicate;
  * reliable {@code SendOriginal}. The controller runs one procedure at a time, so a snapshot never
  * overlaps an admission or an eviction: such interleavings are not replayable.
  *
- * <p>Not replayed yet (such traces are reported as not replayable, never as passed): the switch crash
- * and recovery ({@code SwitchCrash}, {@code Recover}, and the {@code *Dropped} actions they enable), and
- * {@code EvictFinishNoAck}, which only a buggy variant enables.
+ * <p>Switch crashes: {@code SwitchCrash} replaces the target by an empty switch (requests reaching it
+ * are dropped: the {@code *Dropped} actions), and {@code Recover} is FarReach's {@link
+ * dev.innet.farreach.controller.Recover} run to completion by the controller's own loop. The restarted
+ * switch numbers writes from its incarnation's base ({@link SequenceBase}), the spec from the seq the
+ * server holds: seqs are mapped by that offset per key ({@link #specSeq}).
+ *
+ * <p>Not replayed (reported as not replayable, never as passed): {@code EvictFinishNoAck}, which only a
+ * buggy variant enables, and the interleavings named where they are refused.
  */
 public final class FarReachReplay implements SpecReplay {
     private static final int SERVER = 1;
@@ -87,7 +93,12 @@ public final class FarReachReplay implements SpecReplay {
         /** A server's GET_FOR_CACHE reply, not yet through the switch (the switch acts on it: SwitchGetReply). */
         SERVER_TO_SWITCH,
         /** From the switch's CPU port to the controller. */
-        TO_CONTROLLER
+        TO_CONTROLLER,
+        /**
+         * A server's hot report sent while the switch was down: it is still on the server's link and
+         * crosses the switch when the spec delivers it (the spec's network keeps it across Recover).
+         */
+        HELD_AT_SERVER
     }
 
     /** A frame in flight and the spec message it is. */
@@ -118,6 +129,14 @@ public final class FarReachReplay implements SpecReplay {
      * SNAPSHOT_DONE also covers those (the server holds them), the spec's only the snapshot's records.
      */
     private final Map<String, Long> evictedSinceSnapshot = new HashMap<>();
+    /** Between SwitchCrash and Recover: the switch is the fresh, empty one the crash left (the spec's ~up). */
+    private boolean switchDown;
+    /**
+     * Per key, per switch incarnation after the first: the incarnation's first sequence number (its base,
+     * {@link SequenceBase#of}) -> the spec's counter of the key at that point (Recover's ctr', the seq the
+     * server holds after the replay). The refinement mapping of seqs ({@link #specSeq}).
+     */
+    private final Map<String, TreeMap<Long, Long>> seqFloors = new HashMap<>();
 
     /** Builds the eviction procedure the spec's EvictStart begins (tests substitute a seeded bug). */
     @FunctionalInterface
@@ -135,8 +154,48 @@ public final class FarReachReplay implements SpecReplay {
 
     private final SnapshotFactory snapshots;
 
+    /** Builds a client library for a spec client (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface ClientFactory {
+        FarReachClient create(ReplayContext context, ClientConfig config);
+    }
+
+    /** Builds the recovery procedure the spec's Recover runs (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface RecoveryFactory {
+        Recover create(FarReachController controller);
+    }
+
+    /** Builds the server (tests substitute a seeded bug). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        FarReachServer create(ServerConfig config, RecordStoreOpener opener);
+    }
+
+    private ClientFactory clientFactory = (ctx, config) -> new FarReachClient(ctx, config, null);
+    private ServerFactory serverFactory = FarReachServer::new;
+    private RecoveryFactory recoveries;
+
     public FarReachReplay(ReplayTarget target) {
         this(target, null, null);
+    }
+
+    /** Replays with {@code f}'s clients instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withClients(ClientFactory f) {
+        this.clientFactory = f;
+        return this;
+    }
+
+    /** Replays with {@code f}'s server instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withServer(ServerFactory f) {
+        this.serverFactory = f;
+        return this;
+    }
+
+    /** Replays Recover with {@code f}'s procedure instead of FarReach's own; returns this (before {@link #init}). */
+    public FarReachReplay withRecovery(RecoveryFactory f) {
+        this.recoveries = f;
+        return this;
     }
 
     /** @param evictions the eviction procedure to replay, or null for FarReach's own */
@@ -161,9 +220,16 @@ public final class FarReachReplay implements SpecReplay {
     private static final class ReplayController extends FarReachController {
         /** The slot the next snapshot step loads (SnapLoad), null when it loads none. */
         private Integer slotToLoad;
+        private final RecoveryFactory recoveries;
 
-        ReplayController(CacheControllerConfig config, SwitchHandle handle) {
+        ReplayController(CacheControllerConfig config, SwitchHandle handle, RecoveryFactory recoveries) {
             super(config, new FarReachSettings(1_000_000, 0), handle, ControllerHooks.NONE);
+            this.recoveries = recoveries;
+        }
+
+        @Override
+        protected Recover newRecover(boolean resumeAtCollection) {
+            return recoveries == null || resumeAtCollection ? super.newRecover(resumeAtCollection) : recoveries.create(this);
         }
 
         Snap snap() {
@@ -185,10 +251,6 @@ public final class FarReachReplay implements SpecReplay {
 
         Evict evict(int index, byte[] key) {
             return newEvict(index, key, false);
-        }
-
-        void programSwitch(SwitchControl c) {
-            programFreshSwitch(c);
         }
     }
 
@@ -221,11 +283,16 @@ public final class FarReachReplay implements SpecReplay {
         CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER), List.copyOf(hostOfClient.values()),
                 keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, (int) NEVER_HOT, List.of());
         controllerContext = new ReplayContext(CONTROLLER, 1);
-        controller = new ReplayController(config, handle);
+        controller = new ReplayController(config, handle, recoveries);
         controller.onStart(controllerContext);
-        controller.programSwitch(target.control());
+        // the controller's own loop adopts the switch (its first bring-up: forwarding programmed), so a
+        // restarted switch later is its second bring-up, recovered by Recover with that incarnation's base
+        tickController();
+        if (controller.bringUps() != 1 || !controllerContext.takeSent().isEmpty()) {
+            throw new ReplayException("the controller did not bring up the replay's switch quietly");
+        }
         serverContext = new ReplayContext(SERVER, 2);
-        server = new FarReachServer(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
+        server = serverFactory.create(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
                 1_000_000_000_000L), RecordStoreOpener.memory());
         server.onStart(serverContext);
         for (String c : clientNames) {
@@ -235,9 +302,9 @@ public final class FarReachReplay implements SpecReplay {
         }
     }
 
-    private static FarReachClient newClient(ReplayContext ctx) {
+    private FarReachClient newClient(ReplayContext ctx) {
         // one attempt: the spec's client gives up after a timeout instead of resending (ClientGiveUp)
-        return new FarReachClient(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000), null);
+        return clientFactory.create(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000));
     }
 
     private static List<String> namesOf(Object function) {
@@ -257,12 +324,8 @@ public final class FarReachReplay implements SpecReplay {
         return java.util.HexFormat.of().formatHex(key);
     }
 
-    private static final String CRASH = "not replayed yet: mapping the restarted switch's sequence base"
-            + " ((g-1) * 2^24) onto the spec's counters, and Recover's many steps onto one spec step, is future work";
-
-    /** The spec's actions this replay does not perform yet, with the reasons (FarReachConformance reports them). */
-    static final Map<String, String> NOT_REPLAYABLE = Map.of("SwitchCrash", CRASH,
-            "Recover", CRASH, "ClientWriteDropped", CRASH, "ClientReadDropped", CRASH,
+    /** The spec's actions this replay does not perform, with the reasons (FarReachConformance reports them). */
+    static final Map<String, String> NOT_REPLAYABLE = Map.of(
             "EvictFinishNoAck", "only the BugEvictBeforeAck variant enables it; the implementation waits for the acknowledgement");
 
     // ------------------------------------------------------------------ actions
@@ -286,7 +349,7 @@ public final class FarReachReplay implements SpecReplay {
             case "SwitchGetReply" -> switchGetReply(before, step);
             case "AdmitInstall" -> admitInstall(step);
             case "AdmitValidate" -> admitValidate(name(step.param("k")));
-            case "DiscardHot" -> take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k")), false);
+            case "DiscardHot" -> takeHotReport(step, false);
             case "EvictStart" -> evictStart(step);
             case "EvictResend" -> evictResend(name(step.param("k")));
             case "EvictFinish" -> evictFinish(before, step);
@@ -295,6 +358,10 @@ public final class FarReachReplay implements SpecReplay {
             case "SnapStart" -> snapStart();
             case "SnapLoad" -> snapLoad(name(step.param("k")));
             case "SnapFinish" -> snapFinish(before, step);
+            case "SwitchCrash" -> switchCrash();
+            case "ClientWriteDropped" -> clientDropped(step, true);
+            case "ClientReadDropped" -> clientDropped(step, false);
+            case "Recover" -> recover();
             default -> throw new NotReplayable(a + ": " + NOT_REPLAYABLE.getOrDefault(a, "not an action of FarReach.tla"));
         }
     }
@@ -459,6 +526,10 @@ public final class FarReachReplay implements SpecReplay {
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(CONTROLLER), RackAddressing.hostMac(SERVER),
                 RackAddressing.hostIp(SERVER), RackAddressing.hostIp(CONTROLLER), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT,
                 report.encode());
+        if (switchDown) {
+            route(new ReplayTarget.Emitted(RackPorts.portOf(SERVER), frame.encode()), Route.HELD_AT_SERVER);
+            return;
+        }
         List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), frame.encode());
         expectOnly(out, CONTROLLER, "ServerReportHot: the switch must pass the report to the controller");
         route(out.get(0), Route.TO_CONTROLLER);
@@ -479,9 +550,7 @@ public final class FarReachReplay implements SpecReplay {
     private void admitInstall(SpecStep step) {
         String k = name(step.param("k"));
         requireNoSnapshot("AdmitInstall");
-        Flight f = take(step, Route.TO_CONTROLLER, Map.of("t", "hot", "k", step.param("k"), "rec", step.param("rec")),
-                dup(step));
-        InnetMessage report = decode(f.frame()).message();
+        InnetMessage report = decode(takeHotReport(step, dup(step))).message();
         int index = controller.directory().take(keyBytes.get(k));
         Admit admit = controller.admit(index, report);
         for (int stage = 0; stage < 3; stage++) {
@@ -490,6 +559,27 @@ public final class FarReachReplay implements SpecReplay {
             }
         }
         admissions.put(k, admit);
+    }
+
+    /**
+     * The hot report the spec delivers to the controller, as the controller receives it: one the switch
+     * passed to the CPU port, or one held on the server's link while the switch was down, which crosses
+     * the (recovered) switch now.
+     */
+    private byte[] takeHotReport(SpecStep step, boolean duplicate) {
+        Map<String, Object> hot = new LinkedHashMap<>(Map.of("t", "hot", "k", step.param("k")));
+        if (step.actionName().equals("AdmitInstall")) {
+            hot.put("rec", step.param("rec")); // DiscardHot names only the key
+        }
+        boolean held = net.stream().anyMatch(f -> f.route() == Route.HELD_AT_SERVER && matches(f.message(), hot));
+        Flight f = take(step, held ? Route.HELD_AT_SERVER : Route.TO_CONTROLLER, hot, duplicate);
+        if (!held || step.actionName().equals("DiscardHot")) {
+            // a held report the controller would discard may as well be lost at the crashed switch
+            return f.frame();
+        }
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), f.frame());
+        expectOnly(out, CONTROLLER, step.actionName() + ": the switch must pass the held hot report to the controller");
+        return out.get(0).frame();
     }
 
     private void admitValidate(String k) {
@@ -720,7 +810,7 @@ public final class FarReachReplay implements SpecReplay {
         }
         for (byte[] original : originals) {
             InnetMessage msg = decode(original).message();
-            Map<String, Object> carried = SpecValues.recOf(StoredRecord.carriedBy(msg));
+            Map<String, Object> carried = specRecord(k, StoredRecord.carriedBy(msg));
             Object specOriginal = ((TlaFunction) before.var("crec")).apply(key);
             if (!k.equals(keyOfHex.get(hex(msg.key()))) || !carried.equals(specOriginal)) {
                 throw new ReplayException(action + ": the switch's SNAPSHOT_ORIGINAL carries " + keyOfHex.get(hex(msg.key()))
@@ -729,6 +819,145 @@ public final class FarReachReplay implements SpecReplay {
             controller.onPacket(original);
         }
         return rest;
+    }
+
+    // ------------------------------------------------------------------ switch crash and recovery
+
+    /**
+     * The spec's SwitchCrash: every register and table is lost (the target is replaced by an empty
+     * switch) and every frame in flight with it; the procedures in progress are abandoned. The
+     * controller is not told: its loop notices the new switch at its next step, which Recover takes.
+     */
+    private void switchCrash() {
+        target.crash();
+        handle.attach(target.control());
+        net.clear();
+        admissions.clear();
+        evictionsInFlight.clear();
+        snapshot = null;
+        switchDown = true;
+    }
+
+    /** A client's request reaching the crashed switch, which has no routes yet and drops it. */
+    private void clientDropped(SpecStep step, boolean write) {
+        String action = step.actionName();
+        if (!switchDown) {
+            throw new ReplayException(action + ": the switch is up");
+        }
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long id = asLong(step.param(write ? "w" : "r"));
+        requireIdle(c);
+        completed.remove(c);
+        if (write) {
+            clients.get(c).put(keyBytes.get(k), SpecValues.valueOf(id), r -> completed.put(c, r));
+        } else {
+            clients.get(c).get(keyBytes.get(k), r -> completed.put(c, r));
+        }
+        List<ReplayTarget.Emitted> out = sendFromClient(c, id);
+        if (!out.isEmpty()) {
+            throw new ReplayException(action + ": the crashed switch must drop the request; it emitted " + out.size()
+                    + " frames");
+        }
+    }
+
+    /** Bound on the controller steps of one recovery: it needs four (gate, collection, replay, re-admission). */
+    private static final int RECOVERY_STEPS = 16;
+
+    /**
+     * The spec's Recover is one atomic step; here it is FarReach's {@code Recover} procedure run to
+     * completion: the controller's loop adopts the new switch (its second bring-up, so the procedure is
+     * Recover), then each of its steps runs and every frame it sends is carried through the switch to
+     * its host and the host's answers back (PRESERVED_REQUEST to every client, their PRESERVED_RECORDs,
+     * RECOVER_STORE to the server and its acknowledgement, the closing SNAPSHOT_DONE that releases the
+     * clients' preserved records). Time stands still, so every client answers before the deadline, as
+     * the spec's Recover (all live clients' records) assumes.
+     */
+    private void recover() {
+        if (!switchDown) {
+            throw new ReplayException("Recover: the switch is up");
+        }
+        long recoveries = controller.stats().recoveries;
+        for (int step = 0; step < RECOVERY_STEPS && controller.stats().recoveries == recoveries; step++) {
+            tickController();
+            carryControllerTraffic();
+        }
+        if (controller.stats().recoveries == recoveries) {
+            throw new ReplayException("Recover: the controller's recovery did not complete in " + RECOVERY_STEPS
+                    + " steps (procedure: " + controller.currentProcedure() + ")");
+        }
+        switchDown = false;
+        // The restarted switch numbers k's writes from its base; the spec's from the seq the server holds
+        // now (Recover's ctr'). Seqs at or above the base map to the spec's by that offset.
+        long base = SequenceBase.of(controller.bringUps());
+        for (var e : keyBytes.entrySet()) {
+            long held = server.storedRecord(e.getValue()).map(StoredRecord::seq).orElse(0L);
+            if (held >= base) {
+                throw new ReplayException("Recover: the server holds seq " + held + " of " + e.getKey()
+                        + ", at or above the new incarnation's base " + base);
+            }
+            seqFloors.computeIfAbsent(e.getKey(), x -> new TreeMap<>()).put(base, specSeq(e.getKey(), held));
+        }
+    }
+
+    /** Fires the controller's pending timers: its loop's step (and its counter reset, which nothing here reads). */
+    private void tickController() {
+        for (long timer : controllerContext.pendingTimers()) {
+            if (controllerContext.fire(timer)) {
+                controller.onTimer(timer);
+            }
+        }
+    }
+
+    /**
+     * Carries the controller's frames through the switch (CPU port in) to their hosts, and the hosts'
+     * answers back through the switch to the controller, until nothing more is sent.
+     */
+    private void carryControllerTraffic() {
+        for (int round = 0; round < RECOVERY_STEPS; round++) {
+            List<byte[]> fromController = controllerContext.takeSent();
+            if (fromController.isEmpty()) {
+                return;
+            }
+            for (byte[] frame : fromController) {
+                int host = hostOfFrameDestination(frame);
+                List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, frame);
+                expectOnly(out, host, "Recover: the switch must pass the controller's "
+                        + KvOp.name(decode(frame).message().op()) + " to host " + host);
+                ReplayContext ctx = host == SERVER ? serverContext : clientContexts.get(clientOfHost.get(host));
+                if (host == SERVER) {
+                    server.onPacket(out.get(0).frame());
+                } else {
+                    clients.get(clientOfHost.get(host)).onPacket(out.get(0).frame());
+                }
+                for (byte[] answer : ctx.takeSent()) {
+                    List<ReplayTarget.Emitted> back = target.inject(RackPorts.portOf(host), answer);
+                    expectOnly(back, CONTROLLER, "Recover: the switch must pass host " + host + "'s "
+                            + KvOp.name(decode(answer).message().op()) + " to the controller");
+                    controller.onPacket(back.get(0).frame());
+                }
+            }
+        }
+        throw new ReplayException("Recover: the controller and the hosts kept exchanging frames");
+    }
+
+    /**
+     * The spec's seq of k for an implementation seq: the same number in the switch's first incarnation;
+     * in a later one, whose counters start at its base ((g-1) * 2^24), the seq minus the base plus the
+     * spec's counter of k at that recovery. Both number k's writes consecutively from there, and every
+     * seq of an incarnation is above every seq of the earlier ones in both, so the order is kept.
+     */
+    private long specSeq(String k, long seq) {
+        TreeMap<Long, Long> floors = seqFloors.get(k);
+        var floor = floors == null ? null : floors.floorEntry(seq);
+        return floor == null ? seq : seq - floor.getKey() + floor.getValue();
+    }
+
+    /** A record of k as the spec's record: its write id and the spec's seq. */
+    private Map<String, Object> specRecord(String k, StoredRecord r) {
+        Map<String, Object> rec = SpecValues.recOf(r);
+        rec.put("s", specSeq(k, r.seq()));
+        return rec;
     }
 
     // ------------------------------------------------------------------ the network
@@ -828,7 +1057,8 @@ public final class FarReachReplay implements SpecReplay {
         InnetPacket p = decode(frame);
         InnetMessage msg = p.message();
         Map<String, Object> m = new LinkedHashMap<>();
-        ModelValue k = new ModelValue(keyOfHex.getOrDefault(hex(msg.key()), "?" + hex(msg.key())));
+        String keyName = keyOfHex.getOrDefault(hex(msg.key()), "?" + hex(msg.key()));
+        ModelValue k = new ModelValue(keyName);
         int clientHost = msg.isReply() ? RackAddressing.hostOfIp(p.frame().dstIp()) : RackAddressing.hostOfIp(p.frame().srcIp());
         switch (msg.op()) {
             case KvOp.PUT_SEQ, KvOp.PUT_REPLY -> {
@@ -836,14 +1066,14 @@ public final class FarReachReplay implements SpecReplay {
                 m.put("c", new ModelValue(clientOfHost.get(clientHost)));
                 m.put("k", k);
                 m.put("id", opOf(clientHost, msg.reqId()));
-                m.put("s", msg.seq());
+                m.put("s", specSeq(keyName, msg.seq()));
             }
             case KvOp.GET, KvOp.GET_FOR_CACHE, KvOp.GET_EMBED -> {
                 m.put("t", "get");
                 m.put("c", new ModelValue(clientOfHost.get(clientHost)));
                 m.put("k", k);
                 m.put("id", opOf(clientHost, msg.reqId()));
-                m.put("emb", msg.op() == KvOp.GET_EMBED ? SpecValues.recOf(StoredRecord.carriedBy(msg)) : NO_REC);
+                m.put("emb", msg.op() == KvOp.GET_EMBED ? specRecord(keyName, StoredRecord.carriedBy(msg)) : NO_REC);
                 m.put("cons", msg.op() == KvOp.GET_FOR_CACHE);
             }
             case KvOp.GET_REPLY, KvOp.GET_FOR_CACHE_REPLY -> {
@@ -851,22 +1081,22 @@ public final class FarReachReplay implements SpecReplay {
                 m.put("c", new ModelValue(clientOfHost.get(clientHost)));
                 m.put("k", k);
                 m.put("id", opOf(clientHost, msg.reqId()));
-                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg))); // nothing stored: value empty, seq 0
+                m.put("rec", specRecord(keyName, StoredRecord.carriedBy(msg))); // nothing stored: value empty, seq 0
             }
             case KvOp.HOT_REPORT -> {
                 m.put("t", "hot");
                 m.put("k", k);
-                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg)));
+                m.put("rec", specRecord(keyName, StoredRecord.carriedBy(msg)));
             }
             case KvOp.EVICT_STORE -> {
                 m.put("t", "evict");
                 m.put("k", k);
-                m.put("rec", SpecValues.recOf(StoredRecord.carriedBy(msg)));
+                m.put("rec", specRecord(keyName, StoredRecord.carriedBy(msg)));
             }
             case KvOp.EVICT_STORE_REPLY -> {
                 m.put("t", "evictAck");
                 m.put("k", k);
-                m.put("s", msg.seq());
+                m.put("s", specSeq(keyName, msg.seq()));
             }
             default -> throw new ReplayException("the implementation sent " + KvOp.name(msg.op())
                     + ", which has no counterpart among the spec's messages");
@@ -911,12 +1141,12 @@ public final class FarReachReplay implements SpecReplay {
             ModelValue k = new ModelValue(e.getKey());
             int index = indexOf(c, e.getValue());
             boolean cached = index >= 0;
-            crec.put(k, cached ? SpecValues.recOf(cachedRecord(c, index)) : NO_REC);
+            crec.put(k, cached ? specRecord(e.getKey(), cachedRecord(c, index)) : NO_REC);
             valid.put(k, cached && c.registerRead(CacheControlNames.RECORD_VALID, index).signum() != 0);
             latest.put(k, cached && c.registerRead(FarReachControlNames.RECORD_LATEST, index).signum() != 0);
             tbe.put(k, cached && c.registerRead(FarReachControlNames.RECORD_EVICTING, index).signum() != 0);
-            ctr.put(k, c.registerRead(SequenceBase.SEQ_COUNTER, (int) slotOf(e.getValue())).longValue());
-            store.put(k, SpecValues.storeOf(server.storedRecord(e.getValue())));
+            ctr.put(k, specSeq(e.getKey(), c.registerRead(SequenceBase.SEQ_COUNTER, (int) slotOf(e.getValue())).longValue()));
+            store.put(k, server.storedRecord(e.getValue()).map(r -> specRecord(e.getKey(), r)).orElse(SpecValues.rec(0, 0)));
         }
         Map<Object, Object> pres = new LinkedHashMap<>();
         Map<Object, Object> busy = new LinkedHashMap<>();
@@ -927,7 +1157,7 @@ public final class FarReachReplay implements SpecReplay {
             }
             for (FarReachClient.PreservedRecord p : clients.get(client).preservedRecords()) {
                 String k = keyOfHex.get(hex(p.key()));
-                preserved.put(new ModelValue(k), rec(p.deleted() ? 0 : SpecValues.writeIdOf(p.value()), p.seq()));
+                preserved.put(new ModelValue(k), rec(p.deleted() ? 0 : SpecValues.writeIdOf(p.value()), specSeq(k, p.seq())));
             }
             pres.put(new ModelValue(client), new TlaFunction(preserved));
             busy.put(new ModelValue(client), clients.get(client).busy());
@@ -988,7 +1218,7 @@ public final class FarReachReplay implements SpecReplay {
                 if (k == null) {
                     throw new ReplayException("the controller's snapshot holds a key no spec key maps to: " + r.keyHex());
                 }
-                snap.put(new ModelValue(k), SpecValues.recOf(r.record()));
+                snap.put(new ModelValue(k), specRecord(k, r.record()));
             }
         }
         return new TlaFunction(snap);

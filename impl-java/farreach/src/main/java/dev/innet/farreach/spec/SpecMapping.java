@@ -22,10 +22,10 @@ public final class SpecMapping {
         // clients (dev.innet.farreach.FarReachClient, kv.client.KvClient) and the switch's answers to them
         m.put("ClientWriteHit", "p4/farreach.p4 FR-6/FR-7 (write absorbed by a valid cached record); FarReachClient.onSwitchAnsweredWrite preserves it");
         m.put("ClientWriteForward", "p4/farreach.p4 FR-8/FR-9/FR-10 (write forwarded as PUT_SEQ/DEL_SEQ); KvClient.put/delete");
-        m.put("ClientWriteDropped", "environment: loss of a client request (sim LinkFaults)");
+        m.put("ClientWriteDropped", "p4/farreach.p4: a request reaching a restarted switch before the controller programs it (no routes) or while recovery's gate is closed (DROP_RECOVERING)");
         m.put("ClientReadHit", "p4/farreach.p4 FR-2/FR-3 (read answered from a latest record); KvClient.get");
         m.put("ClientReadForward", "p4/farreach.p4 FR-1/FR-4/FR-5 (GET, GET_FOR_CACHE or GET_EMBED to the server)");
-        m.put("ClientReadDropped", "environment: loss of a client request (sim LinkFaults)");
+        m.put("ClientReadDropped", "p4/farreach.p4: a request reaching a restarted switch before the controller programs it (no routes) or while recovery's gate is closed (DROP_RECOVERING)");
         m.put("ClientPutReply", "KvClient.onPacket (write reply)");
         m.put("ClientGetReply", "KvClient.onPacket (read reply)");
         m.put("ClientGiveUp", "KvClient.onTimer (attempts exhausted: the operation ends unknown)");
@@ -49,7 +49,7 @@ public final class SpecMapping {
         m.put("SnapLoad", "Snap.step stage 1");
         m.put("SnapFinish", "Snap.step stages 2-3 (Snap.changedRecords takes the reported originals)");
         m.put("SwitchCrash", "environment: Rack.crashSwitch (every table and register lost)");
-        m.put("Recover", "Recover.step (gate, counters, preserved records, replay, re-admission)");
+        m.put("Recover", "Recover.step run to completion (gate, counters raised to the incarnation's base, preserved records collected, replayed to servers, snapshot re-admitted outdated, preserved records released); seqs map by the base (docs/conformance.md)");
         m.put("Lose", "environment: loss of any message (sim LinkFaults)");
         return m;
     }

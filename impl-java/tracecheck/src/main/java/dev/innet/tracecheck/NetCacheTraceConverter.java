@@ -331,7 +331,8 @@ public final class NetCacheTraceConverter {
                 s.implSeq = line.number(prefix + "Seq");
                 s.fields.put("sv", recordValue(line, "stored"));
                 s.fields.put("ss", line.number("storedSeq"));
-                s.identity = (put ? "put/" : "get/") + client + "/" + a.serial + "/" + line.number(prefix + "Seq");
+                // one request message: a PUT_SEQ carries its seq; a GET delivered twice may be answered differently
+                s.identity = (put ? "put/" + line.number("recSeq") + "/" : "get/") + client + "/" + a.serial;
             }
             case NetCacheTraceEvents.ADMIT, NetCacheTraceEvents.EVICT ->
                     step(t, line.event().equals(NetCacheTraceEvents.ADMIT) ? "admit" : "evict", line).fields

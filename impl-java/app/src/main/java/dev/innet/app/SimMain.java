@@ -68,8 +68,8 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--deletes", description = "fraction of operations that are deletes (default ${DEFAULT-VALUE})")
     double deletes = CampaignSettings.ci().workload().deleteFraction();
 
-    @Option(names = "--validate", description = {"check the first N FarReach runs against FarReach.tla with TLC (trace",
-        "validation, docs/conformance.md; runs with deletes, snapshots or crashes come back unknown; TLC's time",
+    @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
+        "NetCache) against its spec with TLC (docs/conformance.md; runs with deletes, snapshots or crashes come back unknown; TLC's time",
         "grows with the keys touched: use a few, e.g. --keys 3 --deletes 0)"})
     int validate;
 

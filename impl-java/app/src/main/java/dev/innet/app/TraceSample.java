@@ -2,16 +2,20 @@ package dev.innet.app;
 
 import dev.innet.rack.campaign.Campaign;
 import dev.innet.protocol.Protocol;
-import dev.innet.tracecheck.FarReachTraceConverter;
+import dev.innet.tracecheck.TraceConversion;
+import dev.innet.tracecheck.TraceConversions;
+import dev.innet.tracecheck.TraceSettings;
 import dev.innet.tracecheck.TraceValidator;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * The runs of a campaign that are validated against FarReach.tla (implementation -> spec): the first
- * {@code n} FarReach runs record their trace events, which are written next to their history and
+ * The runs of a campaign that are validated against their protocol's spec (implementation -> spec): the
+ * first {@code n} runs of each protocol with trace validation (FarReach, NetCache) record their trace events, which are written next to their history and
  * handed to the trace validator. A rejected run is a finding; an unknown verdict (a run the converter
  * cannot model, or TLC out of time) is reported with its reason and is never a pass.
  */
@@ -20,7 +24,7 @@ final class TraceSample {
     private final Path outDir;
     private final int n;
     private final int cacheSize;
-    private int taken;
+    private final Map<String, Integer> taken = new HashMap<>();
     private int rejected;
 
     TraceSample(Path root, Path outDir, int n, int cacheSize) {
@@ -32,21 +36,23 @@ final class TraceSample {
 
     /** Whether the run about to be built is sampled (it must then record its trace events). */
     boolean wants(Protocol protocol, long seed) {
-        return protocol.name().equals("farreach") && taken < n;
+        return TraceConversions.covers(protocol.name()) && taken.getOrDefault(protocol.name(), 0) < n;
     }
 
     void check(Campaign.Outcome o, PrintStream out) {
-        if (!o.protocol().equals("farreach") || taken >= n) {
+        if (!TraceConversions.covers(o.protocol()) || taken.getOrDefault(o.protocol(), 0) >= n) {
             return;
         }
-        taken++;
+        taken.merge(o.protocol(), 1, Integer::sum);
+        TraceConversion conversion = TraceConversions.of(o.protocol());
         String name = o.protocol() + "-seed" + o.seed();
         Path ndjson = outDir.resolve(name + ".events.ndjson");
         TraceValidator.Result r;
         try {
             o.rack().simulation().writeTraceEvents(ndjson);
-            r = new TraceValidator(root.resolve("specs/farreach"), outDir.resolve("validation").resolve(name),
-                    Duration.ofMinutes(10), FarReachTraceConverter.DEFAULT_CLIENT_LINK_NANOS, cacheSize).validate(ndjson);
+            r = new TraceValidator(conversion, root.resolve(conversion.specDirectory()),
+                    outDir.resolve("validation").resolve(name), Duration.ofMinutes(10), TraceSettings.rack(cacheSize))
+                    .validate(ndjson);
         } catch (IOException e) {
             out.println("  trace validation: unknown: " + e.getMessage());
             return;

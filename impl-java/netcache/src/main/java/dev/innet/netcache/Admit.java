@@ -3,6 +3,8 @@ package dev.innet.netcache;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.netcache.trace.NetCacheTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.switchapi.SwitchControl;
 import java.math.BigInteger;
 
@@ -33,6 +35,9 @@ final class Admit implements ControlProcedure {
             case 1 -> {
                 c.addEntry(CacheRegisters.lookupEntry(key, index));
                 controller.admitted();
+                // the spec's Admit: from here packets of the key see the slot (invalid, nothing staged)
+                controller.context().trace(TraceEvent.of(NetCacheTraceEvents.ADMIT)
+                        .with("key", NetCacheTraceEvents.key(key)).with("index", index));
                 return true;
             }
             default -> throw new IllegalStateException("admission past its last stage");

@@ -4,8 +4,9 @@ import dev.innet.kv.cache.CacheController;
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.cache.CacheControllerStats;
 import dev.innet.kv.cache.ControlProcedure;
-import dev.innet.kv.cache.Removal;
 import dev.innet.kv.cache.SequenceBase;
+import dev.innet.netcache.trace.NetCacheTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
@@ -30,7 +31,7 @@ public class NetCacheController extends CacheController {
 
     @Override
     protected ControlProcedure eviction(int index, byte[] key) {
-        return new Removal(this, index, key);
+        return new Evict(this, index, key);
     }
 
     /**
@@ -41,9 +42,19 @@ public class NetCacheController extends CacheController {
      */
     @Override
     protected void programFreshSwitch(SwitchControl control) {
-        if (bringUps() > 1) {
-            SequenceBase.raise(control, SequenceBase.of(bringUps()));
-        }
+        long base = bringUps() > 1 ? raiseSequenceCounters(control, SequenceBase.of(bringUps())) : 0;
         super.programFreshSwitch(control);
+        // the spec's SwitchRestart (bringUp > 1): from here the fresh switch forwards, counters at base
+        context().trace(TraceEvent.of(NetCacheTraceEvents.SWITCH_PROGRAMMED).with("bringUp", bringUps())
+                .with("seqBase", base));
+    }
+
+    /**
+     * Raises every sequence counter to {@code base}; returns the floor the counters now have. Overridden
+     * only by tests that seed the restart bug.
+     */
+    protected long raiseSequenceCounters(SwitchControl control, long base) {
+        SequenceBase.raise(control, base);
+        return base;
     }
 }

@@ -2,8 +2,8 @@ package dev.innet.netcache;
 
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.FamilyRack;
-import dev.innet.kv.client.KvClient;
-import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -13,8 +13,46 @@ import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
 
-/** NetCache as the harness runs it: p4/netcache.p4, the family's storage servers and client, {@link NetCacheController}. */
+/**
+ * NetCache as the harness runs it: p4/netcache.p4, the family's storage servers and client (with
+ * NetCache's trace events: {@link NetCacheServer}, {@link NetCacheClient}), {@link NetCacheController}.
+ * The node factories are set with {@code with...}; tests use them to inject a seeded bug as a
+ * test-only subclass.
+ */
 public final class NetCacheProtocol implements Protocol {
+    /** Builds a server node (tests substitute a subclass). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        Node create(ServerConfig config, RecordStoreOpener opener);
+    }
+
+    /** Builds a controller node (tests substitute a subclass). */
+    @FunctionalInterface
+    public interface ControllerFactory {
+        Node create(CacheControllerConfig config, SwitchHandle handle);
+    }
+
+    private final ServerFactory servers;
+    private final ControllerFactory controllers;
+
+    /** The registry's instance. */
+    public NetCacheProtocol() {
+        this(NetCacheServer::new, NetCacheController::new);
+    }
+
+    private NetCacheProtocol(ServerFactory servers, ControllerFactory controllers) {
+        this.servers = servers;
+        this.controllers = controllers;
+    }
+
+    public NetCacheProtocol withServers(ServerFactory f) {
+        return new NetCacheProtocol(f, controllers);
+    }
+
+    public NetCacheProtocol withControllers(ControllerFactory f) {
+        return new NetCacheProtocol(servers, f);
+    }
+
     @Override
     public String name() {
         return "netcache";
@@ -47,17 +85,17 @@ public final class NetCacheProtocol implements Protocol {
         return new RackNodes() {
             @Override
             public Node server(int host) {
-                return new StorageServer(family.servers(), family.stores());
+                return servers.create(family.servers(), family.stores());
             }
 
             @Override
             public Node controller() {
-                return new NetCacheController(controllerConfig, switchHandle);
+                return controllers.create(controllerConfig, switchHandle);
             }
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return new KvClient(context, family.clients(), history);
+                return new NetCacheClient(context, family.clients(), history);
             }
         };
     }

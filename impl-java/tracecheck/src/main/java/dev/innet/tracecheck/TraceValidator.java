@@ -15,10 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Java API of trace validation: a FarReach run's NDJSON in, TLC's decision out. Converts the run
- * ({@link FarReachTraceConverter}), writes the model next to copies of FarReach.tla and FarReachTrace.tla
- * in a work directory, runs TLC in a child JVM (innet-verify's process handling and output parser) and
- * reads the verdict:
+ * The Java API of trace validation: a run's NDJSON in, TLC's decision out, for any protocol with a
+ * {@link TraceConversion}. Converts the run, writes the model next to copies of the protocol's spec and
+ * trace spec in a work directory, runs TLC in a child JVM (innet-verify's process handling and output
+ * parser) and reads the verdict:
  * <ul>
  *   <li>ACCEPTED: TLC reached the end of the trace (the invariant TraceNotFinished was violated);</li>
  *   <li>REJECTED: TLC explored everything reachable without reaching the end; the first event no behaviour
@@ -51,42 +51,55 @@ public final class TraceValidator {
         }
     }
 
+    private final TraceConversion conversion;
     private final Path specDirectory;
     private final Path workDirectory;
     private final Duration limit;
-    private final long clientLinkNanos;
-    private final Integer cacheSize;
+    private final TraceSettings settings;
 
     /**
+     * @param conversion    the protocol's plug-in
+     * @param specDirectory the directory with the protocol's spec and trace spec ({@link TraceConversion#specFiles})
+     * @param workDirectory where the model, TLC's state and its log go
+     */
+    public TraceValidator(TraceConversion conversion, Path specDirectory, Path workDirectory, Duration limit,
+            TraceSettings settings) {
+        this.conversion = conversion;
+        this.specDirectory = specDirectory.toAbsolutePath();
+        this.workDirectory = workDirectory.toAbsolutePath();
+        this.limit = limit;
+        this.settings = settings;
+    }
+
+    /**
+     * FarReach, as before trace validation covered other protocols.
+     *
      * @param specDirectory   specs/farreach (FarReach.tla and FarReachTrace.tla)
      * @param workDirectory   where the model, TLC's state and its log go
      * @param cacheSize       the rack's cache capacity, or null (as many slots as keys)
      */
     public TraceValidator(Path specDirectory, Path workDirectory, Duration limit, long clientLinkNanos,
             Integer cacheSize) {
-        this.specDirectory = specDirectory.toAbsolutePath();
-        this.workDirectory = workDirectory.toAbsolutePath();
-        this.limit = limit;
-        this.clientLinkNanos = clientLinkNanos;
-        this.cacheSize = cacheSize;
+        this(new FarReachTraceConversion(), specDirectory, workDirectory, limit,
+                new TraceSettings(clientLinkNanos, cacheSize));
     }
 
     public Result validate(Path ndjson) throws IOException, InterruptedException {
-        FarReachTraceConverter.Converted run;
+        ConvertedTrace run;
         try {
-            run = new FarReachTraceConverter(clientLinkNanos, cacheSize).convert(NdjsonTrace.read(ndjson));
+            run = conversion.convert(NdjsonTrace.read(ndjson), settings);
         } catch (TraceFormatException e) {
             return new Result(Verdict.UNKNOWN, 0, 0, 0, "", 0, 0, "cannot convert " + ndjson + ": " + e.getMessage(), null);
         }
         String name = "MCTrace";
         Files.createDirectories(workDirectory);
-        for (String spec : List.of("FarReach.tla", "FarReachTrace.tla")) {
+        for (String spec : conversion.specFiles()) {
             Files.copy(specDirectory.resolve(spec), workDirectory.resolve(spec), StandardCopyOption.REPLACE_EXISTING);
         }
         Path model = workDirectory.resolve(name + ".tla");
-        Files.writeString(model, TraceModel.module(name, run));
-        Files.writeString(workDirectory.resolve("FarReachTraceData.tla"), TraceModel.traceData(run));
-        Files.writeString(workDirectory.resolve(name + ".cfg"), TraceModel.config(run));
+        for (Map.Entry<String, String> file : run.modelFiles(name).entrySet()) {
+            Files.writeString(workDirectory.resolve(file.getKey()), file.getValue());
+        }
         Path tmp = workDirectory.resolve("tmp");
         Files.createDirectories(tmp);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -113,7 +126,7 @@ public final class TraceValidator {
                         "TLC found no behaviour to the end but printed no usable cursor (" + cursor + ")", model);
             }
             Map<String, Object> stuck = run.steps().get(cursor - 1);
-            return new Result(Verdict.REJECTED, events, cursor, (Long) stuck.get("src"), describe(stuck), distinct,
+            return new Result(Verdict.REJECTED, events, cursor, (Long) stuck.get("src"), run.describe(stuck), distinct,
                     tlc.millis(), "", model);
         }
         return new Result(Verdict.UNKNOWN, events, 0, 0, "", distinct, tlc.millis(), "TLC: " + parsed.detail()
@@ -128,15 +141,5 @@ public final class TraceValidator {
             max = Math.max(max, Integer.parseInt(m.group(1)));
         }
         return max;
-    }
-
-    private static String describe(Map<String, Object> step) {
-        StringBuilder b = new StringBuilder();
-        step.forEach((k, v) -> {
-            if (!k.equals("src") && !k.equals("hot")) {
-                b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v);
-            }
-        });
-        return b.toString();
     }
 }

@@ -136,11 +136,12 @@ public class KvClient implements KvClientLibrary {
         if (packet.frame().dstPort() == KvOp.CONTROL_PORT) {
             return onControl(packet);
         }
-        if (pending == null || packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
+        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
             return false;
         }
         InnetMessage reply = packet.message();
-        if (reply.reqId() != pending.request.reqId() || !isReplyTo(reply.op(), pending.request.op())) {
+        if (pending == null || reply.reqId() != pending.request.reqId() || !isReplyTo(reply.op(), pending.request.op())) {
+            onReplyIgnored(reply);
             return false; // a late reply to an earlier attempt's operation, or a duplicate: ignore
         }
         if (reply.status() == KvStatus.UNAVAILABLE) {
@@ -189,6 +190,13 @@ public class KvClient implements KvClientLibrary {
 
     /** The operation is abandoned after its last timeout (outcome unknown). A trace hook; nothing by default. */
     protected void onGaveUp(InnetMessage request) {}
+
+    /**
+     * A message from a server's port that ends no pending operation: a late or duplicated reply. It
+     * passed the switch on its way, which may have acted on it (a cache refilled by a late reply), so
+     * trace validation needs to see it. A trace hook; nothing by default.
+     */
+    protected void onReplyIgnored(InnetMessage reply) {}
 
     /**
      * A write the switch acknowledged itself (a write-back cache absorbed it), with the sequence number

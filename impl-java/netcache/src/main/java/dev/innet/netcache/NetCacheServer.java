@@ -1,0 +1,64 @@
+package dev.innet.netcache;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.netcache.trace.NetCacheTraceEvents;
+import dev.innet.sim.TraceEvent;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+
+/**
+ * NetCache's storage server: the family's server (numbered writes keep the higher sequence number), plus
+ * the trace events of the spec's ServerPut and ServerGet: what arrived, what was answered and what the
+ * server holds afterwards. Not final: tests inject seeded bugs as subclasses.
+ */
+public class NetCacheServer extends StorageServer {
+    public NetCacheServer(ServerConfig config, RecordStoreOpener opener) {
+        super(config, opener);
+    }
+
+    /** Error replies (wrong partition, bad op) are not protocol steps and emit nothing. */
+    @Override
+    protected void afterRequest(UdpFrame frame, InnetMessage request, InnetMessage reply) {
+        if (reply.status() != KvStatus.OK && reply.status() != KvStatus.NOT_FOUND) {
+            return;
+        }
+        TraceEvent e;
+        switch (request.op()) {
+            case KvOp.PUT_SEQ, KvOp.DEL_SEQ -> {
+                e = TraceEvent.of(NetCacheTraceEvents.SERVER_PUT);
+                requestFields(e, frame, request);
+                NetCacheTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+            }
+            case KvOp.GET, KvOp.GET_FOR_CACHE -> {
+                e = TraceEvent.of(NetCacheTraceEvents.SERVER_GET);
+                requestFields(e, frame, request).with("op", KvOp.name(request.op()));
+                if (reply.status() == KvStatus.OK || (reply.flags() & KvOp.FLAG_DELETED) != 0) {
+                    NetCacheTraceEvents.withRecord(e, "reply", StoredRecord.carriedBy(reply));
+                } else {
+                    NetCacheTraceEvents.withNoRecord(e, "reply");
+                }
+            }
+            default -> {
+                return;
+            }
+        }
+        var stored = storedRecord(request.key());
+        if (stored.isPresent()) {
+            NetCacheTraceEvents.withRecord(e, "stored", stored.get());
+        } else {
+            NetCacheTraceEvents.withNoRecord(e, "stored");
+        }
+        context().trace(e);
+    }
+
+    private static TraceEvent requestFields(TraceEvent e, UdpFrame frame, InnetMessage request) {
+        return e.with("client", RackAddressing.hostOfIp(frame.srcIp())).with("reqId", request.reqId())
+                .with("key", NetCacheTraceEvents.key(request.key()));
+    }
+}

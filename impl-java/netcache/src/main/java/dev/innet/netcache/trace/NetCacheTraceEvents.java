@@ -1,0 +1,82 @@
+package dev.innet.netcache.trace;
+
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.sim.TraceEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * The trace events NetCache's nodes emit where actions of specs/netcache/NetCache.tla happen (trace
+ * validation, docs/conformance.md "Trace validation", NetCache): their kinds, and how keys, values and
+ * records are written. The converter in impl-java/tracecheck (NetCacheTraceConverter) reads exactly these.
+ *
+ * <p>The switch runs the P4 program and emits nothing; its steps are seen where they show: a request at
+ * the client that sent it, a reply at the client it reaches (every reply passes the switch on its way,
+ * and client links are clean), the controller's table writes at the controller.
+ */
+public final class NetCacheTraceEvents {
+    private NetCacheTraceEvents() {}
+
+    // clients (NetCacheClient): ClientWrite, ClientReadHit/ClientReadForward, the reply steps, ClientGiveUp
+    /** A write request sent: key, value, reqId, attempt (delete: value "" and delete true). */
+    public static final String CLIENT_WRITE = "clientWrite";
+    /** A read request sent or retransmitted: key, reqId, attempt. */
+    public static final String CLIENT_READ = "clientRead";
+    /** The reply that ended the operation: op (write/read), key, reqId, status, fromSwitch, seq, value. */
+    public static final String CLIENT_REPLY = "clientReply";
+    /**
+     * A reply that ended nothing (late, or a duplicate), seen at the client after the switch acted on it:
+     * op (write/read), key, reqId, status, seq, value.
+     */
+    public static final String CLIENT_STALE_REPLY = "clientStaleReply";
+    /** The operation abandoned after its last timeout: op, key, reqId. */
+    public static final String CLIENT_GAVE_UP = "clientGaveUp";
+
+    // servers (NetCacheServer): ServerPut, ServerGet
+    /** PUT_SEQ handled: client, reqId, key, the record carried (rec*), the record stored afterwards (stored*). */
+    public static final String SERVER_PUT = "serverPut";
+    /** GET / GET_FOR_CACHE answered: client, reqId, key, op, the record returned (reply*), stored*. */
+    public static final String SERVER_GET = "serverGet";
+
+    // controller (NetCacheController): Admit, Evict, SwitchRestart
+    /** Admission's last step: the key's lookup entry installed (slot invalid, record_seq 0): key, index. */
+    public static final String ADMIT = "admit";
+    /** Eviction: the key's lookup entry deleted: key, index. */
+    public static final String EVICT = "evict";
+    /**
+     * A fresh switch programmed (forwarding installed): bringUp (1 = the first switch), seqBase (the
+     * floor its sequence counters were raised to; 0 = not raised).
+     */
+    public static final String SWITCH_PROGRAMMED = "switchProgrammed";
+
+    /** A key as trace text: the key bytes without their zero padding. */
+    public static String key(byte[] key) {
+        int end = key.length;
+        while (end > 0 && key[end - 1] == 0) {
+            end--;
+        }
+        return text(Arrays.copyOf(key, end));
+    }
+
+    /** Bytes as trace text: the text itself when printable ASCII, else 0x and hex (distinct values stay distinct). */
+    public static String text(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0x20 || b > 0x7e) {
+                return "0x" + HexFormat.of().formatHex(bytes);
+            }
+        }
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    /** Adds a record's fields under a prefix: {prefix}Seq, {prefix}Value, {prefix}Deleted. */
+    public static TraceEvent withRecord(TraceEvent e, String prefix, StoredRecord r) {
+        return e.with(prefix + "Seq", r.seq()).with(prefix + "Value", r.deleted() ? "" : text(r.value()))
+                .with(prefix + "Deleted", r.deleted());
+    }
+
+    /** Adds "no record" under a prefix (a server that stores nothing for the key): seq 0, deleted. */
+    public static TraceEvent withNoRecord(TraceEvent e, String prefix) {
+        return e.with(prefix + "Seq", 0).with(prefix + "Value", "").with(prefix + "Deleted", true);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.innet.tracecheck;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** FarReach's plug-in: {@link FarReachTraceConverter} and {@link TraceModel} against specs/farreach/FarReachTrace.tla. */
+public final class FarReachTraceConversion implements TraceConversion {
+    @Override
+    public String protocol() {
+        return "farreach";
+    }
+
+    @Override
+    public String specDirectory() {
+        return "specs/farreach";
+    }
+
+    @Override
+    public List<String> specFiles() {
+        return List.of("FarReach.tla", "FarReachTrace.tla");
+    }
+
+    @Override
+    public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
+        FarReachTraceConverter.Converted run = new FarReachTraceConverter(settings.clientLinkNanos(), settings.cacheSize())
+                .convert(lines);
+        return new ConvertedTrace() {
+            @Override
+            public List<Map<String, Object>> steps() {
+                return run.steps();
+            }
+
+            @Override
+            public Map<String, String> modelFiles(String modelName) {
+                Map<String, String> files = new LinkedHashMap<>();
+                files.put(modelName + ".tla", TraceModel.module(modelName, run));
+                files.put("FarReachTraceData.tla", TraceModel.traceData(run));
+                files.put(modelName + ".cfg", TraceModel.config(run));
+                return files;
+            }
+
+            /** hot: the next-admission table every event carries (long, and no help in a report). */
+            @Override
+            public Set<String> hiddenFields() {
+                return Set.of("hot");
+            }
+        };
+    }
+}

@@ -1,0 +1,38 @@
+package dev.innet.tracecheck;
+
+import java.util.List;
+import java.util.Map;
+
+/** NetCache's plug-in: {@link NetCacheTraceConverter} and {@link NetCacheTraceModel} against specs/netcache/NetCacheTrace.tla. */
+public final class NetCacheTraceConversion implements TraceConversion {
+    @Override
+    public String protocol() {
+        return "netcache";
+    }
+
+    @Override
+    public String specDirectory() {
+        return "specs/netcache";
+    }
+
+    @Override
+    public List<String> specFiles() {
+        return List.of("NetCache.tla", "NetCacheTrace.tla");
+    }
+
+    @Override
+    public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
+        NetCacheTraceConverter.Converted run = new NetCacheTraceConverter(settings).convert(lines);
+        return new ConvertedTrace() {
+            @Override
+            public List<Map<String, Object>> steps() {
+                return run.steps();
+            }
+
+            @Override
+            public Map<String, String> modelFiles(String modelName) {
+                return NetCacheTraceModel.files(modelName, run);
+            }
+        };
+    }
+}

@@ -1,0 +1,398 @@
+package dev.innet.tracecheck;
+
+import dev.innet.kv.cache.SequenceBase;
+import dev.innet.netcache.trace.NetCacheTraceEvents;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Turns one NetCache run's trace events (NetCacheTraceEvents) into the event sequence
+ * specs/netcache/NetCacheTrace.tla walks, and picks the model's constants from the run.
+ *
+ * <p><b>Order.</b> NetCache.tla lets the switch handle a client request in the client's step and a server
+ * reply in the step that delivers it to the client. Client links are clean fixed-delay links in the rack
+ * (only switch-server links are faulty), so a request is placed at its send time plus the link delay and
+ * every reply a client receives (the one that ends its operation, or a late or duplicated one it
+ * ignores) at its arrival time minus that delay: where the switch saw them. Controller steps act on the
+ * switch at once; server events happen at the server. Events at the same instant keep their file order.
+ *
+ * <p><b>Values</b> are write ids 1..MaxWrites in the order the switch numbered the writes (the order
+ * above); each workload value (unique per write; writes are never retransmitted) maps to its write's id,
+ * no value (a key never written) to 0, and a value no write produced to -2, which no spec state holds.
+ *
+ * <p><b>Sequence numbers.</b> The switch's per-slot counters equal the spec's per-key counters while no
+ * two keys of the run share a slot. After a restart the g-th switch numbers from (g-1) x 2^24
+ * ({@link SequenceBase}); the spec's SwitchRestart (with RestartSeqBase) starts every counter at the
+ * number of writes so far, nW. So a seq s of incarnation g = s / 2^24 + 1 becomes s - (g-1) x 2^24 + nW
+ * at g's restart step. A switch that did not raise its counters produces seqs this mapping sends below
+ * the spec's, and the run is rejected.
+ *
+ * <p><b>Request fates.</b> A reply flagged FROM_SWITCH to a read is a hit; a request with a reply or a
+ * server event was forwarded; one with neither was forwarded and lost, or never processed (dropped before
+ * the switch was programmed). A read retransmission is a new read after the client gave up on the
+ * previous one (the client's timeout is far above any link delay).
+ *
+ * <p><b>Duplicates.</b> A server step or a reply seen again later (same request, same record) is taken
+ * with "deliver and keep" the first time (dup = TRUE).
+ *
+ * <p>Runs with deletes or host restarts are refused ({@link TraceFormatException}): NetCache.tla has no
+ * deletes and NetCacheTrace.tla no host crashes.
+ */
+public final class NetCacheTraceConverter {
+    private static final long INCARNATION_SPAN = 1L << 24;
+
+    /** The model: constants and the trace, ready to be written as TLA+. */
+    public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
+            Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
+            int evictions, int restarts) {
+        public Set<String> keys() {
+            return owner.keySet();
+        }
+    }
+
+    /** One attempt of a client request: a spec-level write or read. */
+    private static final class Attempt {
+        final boolean write;
+        final String key;
+        final String value;
+        final long reqId;
+        final long switchTime;
+        final int serial;
+        String how = "lost";
+        long replySeq = -1;
+        String replyValue;
+        boolean seenByServer;
+        int id;
+
+        Attempt(boolean write, String key, String value, long reqId, long switchTime, int serial) {
+            this.write = write;
+            this.key = key;
+            this.value = value;
+            this.reqId = reqId;
+            this.switchTime = switchTime;
+            this.serial = serial;
+        }
+    }
+
+    private static final class Step {
+        final long time;
+        final int order;
+        final String kind;
+        final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
+        Attempt attempt;
+        /** Steps with equal identities are one message handled again: all but the last take "deliver and keep". */
+        String identity;
+        /** An implementation seq to map to the spec's once the restarts are placed. */
+        long implSeq = -1;
+
+        Step(long time, int order, String kind, int line) {
+            this.time = time;
+            this.order = order;
+            this.kind = kind;
+            fields.put("e", kind);
+            fields.put("src", (long) line);
+        }
+    }
+
+    private final TraceSettings settings;
+    private final List<Step> steps = new ArrayList<>();
+    private final Map<String, Attempt> current = new HashMap<>();
+    private final Map<String, List<Attempt>> attemptsByRequest = new HashMap<>();
+    private final Map<String, String> owner = new TreeMap<>();
+    private final Set<String> clients = new TreeSet<>();
+    private final Set<String> servers = new TreeSet<>();
+
+    public NetCacheTraceConverter(TraceSettings settings) {
+        this.settings = settings;
+    }
+
+    public Converted convert(List<TraceLine> lines) {
+        for (TraceLine line : lines) {
+            if (line.incarnation() != 0) {
+                throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
+                        + line.incarnation() + "); host crashes are not covered by NetCacheTrace.tla");
+            }
+            add(line);
+        }
+        if (steps.stream().noneMatch(s -> s.attempt != null)) {
+            throw new TraceFormatException("the trace holds no NetCache client events");
+        }
+        steps.sort(Comparator.<Step>comparingLong(s -> s.time).thenComparingInt(s -> s.order));
+        int writes = 0;
+        int reads = 0;
+        int restarts = 0;
+        Map<String, Integer> writeIdOfValue = new HashMap<>();
+        // the spec's counter base of each switch incarnation: nW at its restart step
+        Map<Long, Integer> specBase = new HashMap<>();
+        specBase.put(1L, 0);
+        for (Step s : steps) {
+            switch (s.kind) {
+                case "write" -> {
+                    s.attempt.id = ++writes;
+                    writeIdOfValue.put(s.attempt.value, writes);
+                }
+                case "read" -> s.attempt.id = ++reads;
+                case "restart" -> {
+                    restarts++;
+                    specBase.put((Long) s.fields.remove("bringUp"), writes);
+                }
+                default -> { }
+            }
+        }
+        int duplicates = 0;
+        Set<String> laterIdentities = new HashSet<>();
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            if (s.identity != null) {
+                boolean dup = !laterIdentities.add(s.identity);
+                s.fields.put("dup", dup);
+                duplicates += dup ? 1 : 0;
+            }
+        }
+        int losses = 0;
+        int admissions = 0;
+        int evictions = 0;
+        List<Map<String, Object>> out = new ArrayList<>(steps.size());
+        for (Step s : steps) {
+            Map<String, Object> f = s.fields;
+            Attempt a = s.attempt;
+            switch (s.kind) {
+                case "write" -> {
+                    f.put("w", (long) a.id);
+                    f.put("how", a.seenByServer || !a.how.equals("lost") ? "fwd" : "lost");
+                    f.put("s", specSeq(a.replySeq, specBase));
+                }
+                case "read" -> {
+                    f.put("r", (long) a.id);
+                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    boolean hit = a.how.equals("hit");
+                    f.put("v", hit ? idOf(a.replyValue, writeIdOfValue) : -1L);
+                    f.put("s", hit ? specSeq(a.replySeq, specBase) : -1L);
+                }
+                case "putReply", "serverPut" -> f.put("w", (long) a.id);
+                case "getReply", "serverGet" -> f.put("r", (long) a.id);
+                case "giveUp" -> losses++;
+                case "admit" -> admissions++;
+                case "evict" -> evictions++;
+                default -> { }
+            }
+            if (s.implSeq >= 0) {
+                f.put("s", specSeq(s.implSeq, specBase));
+            }
+            for (String valueField : List.of("v", "sv")) {
+                if (f.get(valueField) instanceof String text) {
+                    f.put(valueField, idOf(text, writeIdOfValue));
+                }
+            }
+            if (f.get("ss") instanceof Long stored && s.kind.startsWith("server")) {
+                f.put("ss", specSeq(stored, specBase));
+            }
+            out.add(f);
+        }
+        for (Map.Entry<String, String> e : owner.entrySet()) {
+            if (e.getValue() == null) {
+                e.setValue(servers.isEmpty() ? "none" : servers.iterator().next());
+            }
+        }
+        if (servers.isEmpty()) {
+            servers.add("none");
+        }
+        int slots = settings.cacheSize() != null ? settings.cacheSize() : Math.max(1, owner.size());
+        return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions,
+                restarts);
+    }
+
+    /**
+     * The spec's seq of an implementation seq: the offset in its switch incarnation plus that incarnation's
+     * spec base. -1 (not observed) and 0 (no record) stay; a seq of an incarnation that never started is
+     * left as it is (no spec state will match it).
+     */
+    private static long specSeq(long seq, Map<Long, Integer> specBase) {
+        if (seq <= 0) {
+            return seq;
+        }
+        long incarnation = seq / INCARNATION_SPAN + 1;
+        Integer base = specBase.get(incarnation);
+        return base == null ? seq : seq - SequenceBase.of(incarnation) + base;
+    }
+
+    /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
+    private static long idOf(String text, Map<String, Integer> writeIdOfValue) {
+        if (text.isEmpty()) {
+            return 0;
+        }
+        Integer id = writeIdOfValue.get(text);
+        return id == null ? -2 : id;
+    }
+
+    private Step step(long time, String kind, TraceLine line) {
+        Step s = new Step(time, steps.size(), kind, line.line());
+        steps.add(s);
+        return s;
+    }
+
+    private String key(TraceLine line) {
+        String k = line.string("key");
+        owner.putIfAbsent(k, null);
+        return k;
+    }
+
+    private void add(TraceLine line) {
+        String host = "h" + line.host();
+        long t = line.time();
+        long link = settings.clientLinkNanos();
+        switch (line.event()) {
+            case NetCacheTraceEvents.CLIENT_WRITE, NetCacheTraceEvents.CLIENT_READ -> {
+                boolean write = line.event().equals(NetCacheTraceEvents.CLIENT_WRITE);
+                clients.add(host);
+                if (line.has("delete")) {
+                    throw new TraceFormatException("line " + line.line() + ": a delete (NetCache.tla has no deletes)");
+                }
+                long attempt = line.number("attempt");
+                if (attempt > 1) {
+                    if (write) {
+                        throw new TraceFormatException("line " + line.line()
+                                + ": a write retransmission (the spec's writes are sent once)");
+                    }
+                    step(t, "giveUp", line).fields.put("c", host);
+                }
+                Attempt a = new Attempt(write, key(line), write ? line.string("value") : null, line.number("reqId"),
+                        t + link, steps.size());
+                current.put(host, a);
+                attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>()).add(a);
+                Step s = step(a.switchTime, write ? "write" : "read", line);
+                s.attempt = a;
+                s.fields.put("c", host);
+                s.fields.put("k", a.key);
+            }
+            case NetCacheTraceEvents.CLIENT_REPLY -> {
+                Attempt a = current.get(host);
+                if (a == null || a.reqId != line.number("reqId")) {
+                    throw new TraceFormatException("line " + line.line() + ": a reply to " + host
+                            + " for a request it did not send last");
+                }
+                current.remove(host);
+                boolean fromSwitch = line.flag("fromSwitch");
+                if (line.string("status").equals("failed") || (a.write && fromSwitch)) {
+                    throw new TraceFormatException("line " + line.line() + ": a failed operation or a write the switch "
+                            + "answered (neither is a NetCache step)");
+                }
+                a.how = fromSwitch ? "hit" : "fwd";
+                a.replySeq = line.number("seq");
+                a.replyValue = line.string("value");
+                if (!fromSwitch) {
+                    reply(line, t - link, a, false);
+                }
+            }
+            case NetCacheTraceEvents.CLIENT_STALE_REPLY -> {
+                boolean write = line.string("op").equals("write");
+                Attempt a = answeredAttempt(host, line.number("reqId"), write, t - link, line);
+                reply(line, t - link, a, true);
+            }
+            case NetCacheTraceEvents.CLIENT_GAVE_UP -> {
+                Attempt a = current.remove(host);
+                if (a == null || a.reqId != line.number("reqId")) {
+                    throw new TraceFormatException("line " + line.line() + ": " + host
+                            + " gave up on a request it did not send last");
+                }
+                step(t, "giveUp", line).fields.put("c", host);
+            }
+            case NetCacheTraceEvents.SERVER_PUT, NetCacheTraceEvents.SERVER_GET -> {
+                servers.add(host);
+                boolean put = line.event().equals(NetCacheTraceEvents.SERVER_PUT);
+                String k = key(line);
+                owner.put(k, host);
+                String client = "h" + line.number("client");
+                Attempt a = attemptSeenAt(client, line.number("reqId"), t, line);
+                a.seenByServer = true;
+                if (put && a.replySeq < 0) {
+                    a.replySeq = line.number("recSeq"); // the seq the switch gave the write, if its reply is lost
+                }
+                Step s = step(t, put ? "serverPut" : "serverGet", line);
+                s.attempt = a;
+                s.fields.put("c", client);
+                s.fields.put("k", k);
+                String prefix = put ? "rec" : "reply";
+                if (line.flag(prefix + "Deleted") && (put || line.number(prefix + "Seq") != 0)) {
+                    throw new TraceFormatException("line " + line.line() + ": a delete (NetCache.tla has no deletes)");
+                }
+                if (!put) {
+                    s.fields.put("cons", line.string("op").equals("GET_FOR_CACHE"));
+                    s.fields.put("v", recordValue(line, prefix));
+                }
+                s.implSeq = line.number(prefix + "Seq");
+                s.fields.put("sv", recordValue(line, "stored"));
+                s.fields.put("ss", line.number("storedSeq"));
+                // one request message: a PUT_SEQ carries its seq; a GET delivered twice may be answered differently
+                s.identity = (put ? "put/" + line.number("recSeq") + "/" : "get/") + client + "/" + a.serial;
+            }
+            case NetCacheTraceEvents.ADMIT, NetCacheTraceEvents.EVICT ->
+                    step(t, line.event().equals(NetCacheTraceEvents.ADMIT) ? "admit" : "evict", line).fields
+                            .put("k", key(line));
+            case NetCacheTraceEvents.SWITCH_PROGRAMMED -> {
+                long bringUp = line.number("bringUp");
+                if (bringUp > 1) {
+                    step(t, "restart", line).fields.put("bringUp", bringUp);
+                }
+            }
+            default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
+        }
+    }
+
+    /** A reply the switch handled on its way to the client: ended the operation, or came too late (stale). */
+    private void reply(TraceLine line, long switchTime, Attempt a, boolean stale) {
+        Step s = step(switchTime, a.write ? "putReply" : "getReply", line);
+        s.attempt = a;
+        s.fields.put("c", "h" + line.host());
+        s.fields.put("stale", stale);
+        if (!a.write) {
+            s.fields.put("v", line.string("status").equals("ok") ? line.string("value") : "");
+        }
+        s.implSeq = line.number("seq");
+        s.identity = (a.write ? "putR/" : "getR/") + s.fields.get("c") + "/" + a.serial + "/" + line.number("seq") + "/"
+                + s.fields.get("v");
+    }
+
+    /** A record's value as text ("" for an absent record); turned into a write id later. */
+    private static String recordValue(TraceLine line, String prefix) {
+        return line.flag(prefix + "Deleted") ? "" : line.string(prefix + "Value");
+    }
+
+    /** The attempt of (client, reqId) a server saw at {@code time}: the last one the switch had seen by then. */
+    private Attempt attemptSeenAt(String client, long reqId, long time, TraceLine line) {
+        Attempt seen = null;
+        for (Attempt a : attemptsByRequest.getOrDefault(client + "/" + reqId, List.of())) {
+            if (a.switchTime <= time) {
+                seen = a;
+            }
+        }
+        if (seen == null) {
+            throw new TraceFormatException("line " + line.line() + ": a server saw request " + reqId + " of " + client
+                    + " before it was sent");
+        }
+        return seen;
+    }
+
+    /** The attempt a stale reply answers: the last one of (client, reqId) a server had seen by then. */
+    private Attempt answeredAttempt(String client, long reqId, boolean write, long time, TraceLine line) {
+        Attempt answered = null;
+        for (Attempt a : attemptsByRequest.getOrDefault(client + "/" + reqId, List.of())) {
+            if (a.write == write && a.seenByServer && a.switchTime <= time) {
+                answered = a;
+            }
+        }
+        if (answered == null) {
+            throw new TraceFormatException("line " + line.line() + ": a reply to " + client + " for request " + reqId
+                    + " that no server answered");
+        }
+        return answered;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.innet.tracecheck;
+
+import java.util.List;
+
+/**
+ * What one protocol plugs into trace validation (docs/conformance.md, "Trace validation"): where its spec
+ * and trace spec live, and how one run's NDJSON events become the TLA+ model TLC checks. Implementations
+ * are registered in {@code META-INF/services/dev.innet.tracecheck.TraceConversion} and found through
+ * {@link TraceConversions}; {@link TraceValidator} runs any of them the same way.
+ */
+public interface TraceConversion {
+    /** The protocol's registry name ({@code farreach}, {@code netcache}). */
+    String protocol();
+
+    /** The directory holding the spec and its trace spec, relative to the repository root. */
+    String specDirectory();
+
+    /** The files of {@link #specDirectory()} TLC needs (the spec, the trace spec): copied next to the model. */
+    List<String> specFiles();
+
+    /**
+     * Converts one run. A run the trace spec does not cover, or malformed events, are refused with a
+     * {@link TraceFormatException} naming the line (the verdict is then "unknown", never "accepted").
+     */
+    ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings);
+}

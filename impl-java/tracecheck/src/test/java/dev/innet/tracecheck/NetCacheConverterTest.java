@@ -1,0 +1,91 @@
+package dev.innet.tracecheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The NetCache converter on hand-written traces (order, seq mapping, stale replies, refusals) and the plug-in registry. */
+class NetCacheConverterTest {
+    private static List<TraceLine> lines(String... json) {
+        List<TraceLine> out = new ArrayList<>();
+        for (int i = 0; i < json.length; i++) {
+            out.add(NdjsonTrace.parse(i + 1, json[i]));
+        }
+        return out;
+    }
+
+    private static NetCacheTraceConverter.Converted convert(String... json) {
+        return new NetCacheTraceConverter(TraceSettings.rack(1)).convert(lines(json));
+    }
+
+    @Test
+    void seqsOfALaterSwitchIncarnationAreMappedOntoTheSpecsRestartBase() {
+        long base2 = 1L << 24;
+        var run = convert(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":5000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"seq\":1,\"value\":\"\",\"fromSwitch\":false}",
+                "{\"time\":9000,\"host\":4,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"b\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":20000,\"host\":254,\"incarnation\":0,\"event\":\"switchProgrammed\",\"bringUp\":2,\"seqBase\":" + base2 + "}",
+                "{\"time\":30000,\"host\":5,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"c\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":32000,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":5,\"reqId\":1,\"key\":\"k\",\"recSeq\":" + (base2 + 1)
+                        + ",\"recValue\":\"c\",\"recDeleted\":false,\"storedSeq\":" + (base2 + 1) + ",\"storedValue\":\"c\",\"storedDeleted\":false}");
+        List<Map<String, Object>> steps = run.steps();
+        assertEquals(List.of("write", "putReply", "write", "restart", "write", "serverPut"),
+                steps.stream().map(s -> s.get("e")).toList());
+        assertEquals("lost", steps.get(2).get("how"), "no reply, no server event: lost or never processed");
+        assertEquals(3L, steps.get(4).get("s"), "2 writes before the restart: the spec's counter starts at 2");
+        assertEquals(3L, steps.get(5).get("s"));
+        assertEquals(3L, steps.get(5).get("sv"));
+        assertEquals(1, run.restarts());
+    }
+
+    @Test
+    void aLateReplyIsPlacedAtTheSwitchAndAnswersTheAttemptAServerSaw() {
+        var run = convert(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":7,\"attempt\":1}",
+                "{\"time\":3000,\"host\":1,\"incarnation\":0,\"event\":\"serverGet\",\"client\":3,\"reqId\":7,\"key\":\"k\",\"op\":\"GET\",\"replySeq\":0,\"replyValue\":\"\",\"replyDeleted\":true,\"storedSeq\":0,\"storedValue\":\"\",\"storedDeleted\":true}",
+                "{\"time\":4000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":7,\"status\":\"notFound\",\"seq\":0,\"value\":\"\",\"fromSwitch\":false}",
+                "{\"time\":6000,\"host\":3,\"incarnation\":0,\"event\":\"clientStaleReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":7,\"status\":\"notFound\",\"seq\":0,\"value\":\"\"}");
+        List<Map<String, Object>> steps = run.steps();
+        assertEquals(List.of("read", "serverGet", "getReply", "getReply"), steps.stream().map(s -> s.get("e")).toList());
+        assertEquals(false, steps.get(1).get("cons"));
+        assertEquals(false, steps.get(2).get("stale"));
+        assertEquals(true, steps.get(2).get("dup"), "the same reply seen again later: deliver and keep");
+        assertEquals(true, steps.get(3).get("stale"));
+        assertEquals(1L, steps.get(3).get("r"));
+        assertEquals(1, run.duplicates());
+    }
+
+    @Test
+    void deletesAndHostRestartsAreRefusedWithTheLine() {
+        var e = assertThrows(TraceFormatException.class, () -> convert(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"\",\"delete\":true,\"reqId\":1,\"attempt\":1}"));
+        assertTrue(e.getMessage().startsWith("line 1: a delete"), e.getMessage());
+        e = assertThrows(TraceFormatException.class, () -> convert(
+                "{\"time\":0,\"host\":3,\"incarnation\":1,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}"));
+        assertTrue(e.getMessage().contains("restarted"), e.getMessage());
+    }
+
+    @Test
+    void bothProtocolsArePluggedInAndTheCommandNamesTheCoveredOnes(@TempDir Path dir) throws Exception {
+        assertEquals(List.of("farreach", "netcache"), TraceConversions.all().stream().map(TraceConversion::protocol).toList());
+        Path ndjson = dir.resolve("run.ndjson");
+        Files.writeString(ndjson, "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = dev.innet.cli.Cli.run("innet-tracecheck", new ValidateMain(),
+                new String[] {ndjson.toString(), "--protocol", "nocache"}, new PrintStream(out), new PrintStream(err));
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("covered: [farreach, netcache]"), err.toString());
+    }
+}

@@ -1,0 +1,181 @@
+--------------------------- MODULE NetCacheTrace ---------------------------
+(***************************************************************************)
+(* Trace validation of NetCache runs (implementation -> spec).            *)
+(*                                                                         *)
+(* Trace is one simulated rack run, converted by impl-java/tracecheck      *)
+(* (NetCacheTraceConverter) from the events the Java nodes emitted         *)
+(* (docs/conformance.md, "Trace validation", NetCache).  The cursor l      *)
+(* points at the next event.  An observed event may only happen as the     *)
+(* NetCache action it names, with the parameters it recorded, and         *)
+(* advances the cursor; between events TLC may take the one step nobody    *)
+(* observes: the loss of a message of an operation its client gives up on  *)
+(* next.  (The switch emits nothing, but each of its steps is seen: a      *)
+(* request at the client that sent it, a reply at the client it reaches,   *)
+(* late and duplicated ones included; controller steps at the controller.) *)
+(* The run is admitted iff some behaviour of the spec consumes the whole   *)
+(* trace: the model's invariant TraceNotFinished is then violated, which   *)
+(* is TLC's way of saying "reached".                                       *)
+(*                                                                         *)
+(* Abstractions (each also in docs/conformance.md):                        *)
+(*  - no deletes and no host crashes (the converter refuses such runs);    *)
+(*    switch restarts are the spec's SwitchRestart with RestartSeqBase,    *)
+(*    the implementation's sequence base mapped onto nW by the converter;  *)
+(*  - values are write ids in the order the switch numbered the writes,    *)
+(*    0 = no value; seqs are the switch's per-slot numbers (equal to the   *)
+(*    spec's per-key counters while no two keys of the run share a slot);  *)
+(*  - a request the switch never processed (dropped before it was          *)
+(*    programmed) is "Unprocessed": it opens the client's operation        *)
+(*    without touching the switch.  Only requests the converter found      *)
+(*    without any trace of processing may be explained so;                 *)
+(*  - the switch refills nothing from a NOT_FOUND reply (netcache.p4 NC-8  *)
+(*    requires status OK): a GET_FOR_CACHE reply carrying the initial      *)
+(*    record (seq 0) is relayed without touching the cache (NetCache.tla   *)
+(*    lets it refill, A7, an extra behaviour that would make the spec      *)
+(*    predict hits the switch never serves);                               *)
+(*  - duplicates: a server step or reply the converter saw again later is  *)
+(*    taken with "deliver and keep" (dup = TRUE), a plain GET_REPLY too    *)
+(*    (GetRKeep: ClientGetReply keeping its message).                      *)
+(***************************************************************************)
+\* NetCacheTraceData is generated per run by impl-java/tracecheck: it defines
+\* Trace, the run as a sequence of event records (field e names the event).
+\* A definition rather than a CONSTANT so that TLC evaluates it once.
+EXTENDS NetCache, Sequences, NetCacheTraceData
+
+VARIABLE l       \* cursor: index of the next event of Trace
+
+traceVars == <<vars, l>>
+\* act only labels steps: leaving it out of the view keeps states few
+TraceView == <<viewVars, l>>
+
+Ev == Trace[l]
+TRec(v, s) == [v |-> v, s |-> s]
+
+TraceInit == Init /\ l = 1
+
+-----------------------------------------------------------------------------
+(* Steps the trace needs beyond NetCache.tla's actions.                     *)
+
+\* A request that never reached the switch's pipeline: the client's operation
+\* is open, nothing else changes.
+UnprocessedWrite(c, k) ==
+    /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ nW' = nW + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
+    /\ act' = [a |-> "UnprocessedWrite", c |-> c, k |-> k, w |-> nW + 1]
+    /\ UNCHANGED <<switchVars, store, net, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+
+UnprocessedRead(c, k) ==
+    /\ pend[c] = NoOp /\ nR < MaxReads
+    /\ nR' = nR + 1
+    /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
+    /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
+    /\ UNCHANGED <<switchVars, store, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+
+\* NC-9 for a NOT_FOUND GET_FOR_CACHE_REPLY (the initial record): relayed, the
+\* cache unchanged (SwitchGetReply without its refill branch).
+GetRCNotFound(m, d) ==
+    /\ m \in net /\ m.t = "getRC" /\ m.rec = Init0 /\ DupOK(d)
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
+    /\ Complete(m, FALSE)
+    /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
+    /\ UNCHANGED <<switchVars, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+
+\* ClientGetReply of a GET_REPLY the network duplicated: the copy stays.
+GetRKeep(m) ==
+    /\ m \in net /\ m.t = "getR" /\ DupOK(TRUE)
+    /\ CountDup(TRUE)
+    /\ Complete(m, FALSE)
+    /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
+    /\ UNCHANGED <<switchVars, store, net, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+
+-----------------------------------------------------------------------------
+(* Observed events.  how: "hit" = answered by the switch, "fwd" = seen by  *)
+(* a server or answered by one, "lost" = neither (forwarded and lost, or    *)
+(* never processed).  s = -1: the sequence number was not observed.        *)
+(* stale = TRUE: a reply the client ignored (late or duplicated).          *)
+
+ObsWrite(e) ==
+    /\ e.e = "write" /\ nW + 1 = e.w
+    /\ \/ ClientWrite(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+
+ObsRead(e) ==
+    /\ e.e = "read" /\ nR + 1 = e.r
+    /\ \/ e.how = "hit" /\ rrec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
+       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+
+ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
+
+\* The reply ends the client's operation (stale = FALSE) or ends nothing.
+Awaited(m, type, stale) == (pend[m.c].t = type /\ pend[m.c].id = m.id) = ~stale
+
+ObsPutReply(e) ==
+    /\ e.e = "putReply"
+    /\ \E m \in net : /\ m.t = "putR" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
+                      /\ Awaited(m, "w", e.stale)
+                      /\ SwitchPutReply(m, e.dup)
+
+\* The client cannot tell a GET_REPLY from a GET_FOR_CACHE_REPLY (the switch
+\* turns the latter into the former): the message in flight says which.
+ObsGetReply(e) ==
+    /\ e.e = "getReply"
+    /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = e.r
+                      /\ m.rec = TRec(e.v, e.s)
+                      /\ Awaited(m, "r", e.stale)
+                      /\ CASE m.t = "getRC" /\ m.rec = Init0 -> GetRCNotFound(m, e.dup)
+                           [] m.t = "getRC"                 -> SwitchGetReply(m, e.dup)
+                           [] e.dup                         -> GetRKeep(m)
+                           [] OTHER                         -> ClientGetReply(m)
+
+ObsServerPut(e) ==
+    /\ e.e = "serverPut"
+    /\ \E m \in net : /\ m.t = "put" /\ m.c = e.c /\ m.id = e.w /\ m.k = e.k /\ m.s = e.s
+                      /\ ServerPut(m, e.dup)
+                      /\ store'[m.k] = TRec(e.sv, e.ss)
+
+ObsServerGet(e) ==
+    /\ e.e = "serverGet"
+    /\ \E m \in net : /\ m.t = "get" /\ m.c = e.c /\ m.id = e.r /\ m.k = e.k /\ m.cons = e.cons
+                      /\ store[m.k] = TRec(e.v, e.s)
+                      /\ store[m.k] = TRec(e.sv, e.ss)
+                      /\ ServerGet(m, e.dup)
+
+ObsAdmit(e) == e.e = "admit" /\ Admit(e.k)
+
+ObsEvict(e) == e.e = "evict" /\ Evict(e.k)
+
+ObsRestart(e) == e.e = "restart" /\ SwitchRestart
+
+Observed(e) ==
+    \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
+    \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsAdmit(e) \/ ObsEvict(e) \/ ObsRestart(e)
+
+-----------------------------------------------------------------------------
+(* The unobserved step: a loss is visible only through a client giving up, *)
+(* and only the loss of a message of the operation it gives up on helps    *)
+(* (ClientGiveUp needs none of them in flight).  Restricting unobserved    *)
+(* steps can only make TLC reject more, never accept a run it would        *)
+(* otherwise reject.                                                       *)
+LossBeforeGiveUp ==
+    /\ Ev.e = "giveUp"
+    /\ \E m \in net : /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
+                      /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
+                      /\ Lose(m)
+
+TraceNext ==
+    \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED l
+
+TraceSpec == TraceInit /\ [][TraceNext]_traceVars
+
+\* Violated exactly when the whole trace has been matched: "accepted".
+TraceNotFinished == l <= Len(Trace)
+
+\* State constraint that never prunes: prints the cursor whenever it goes
+\* further than before, so a rejection can name the event it stopped at.
+ASSUME TLCSet(1, 0)
+CursorReport ==
+    IF l > TLCGet(1) THEN TLCSet(1, l) /\ PrintT(<<"trace-cursor", l>>) ELSE TRUE
+=============================================================================

@@ -1,0 +1,250 @@
+package dev.innet.p4sim.compiler;
+
+import dev.innet.p4sim.frontend.Ast.*;
+import dev.innet.p4sim.frontend.CallTarget;
+import dev.innet.p4sim.frontend.CheckedProgram;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which branches of a program are register guards (coverage reports them apart): a branch whose
+ * condition reads a value that came from a register, or one whose outcomes contain a register write.
+ *
+ * "Came from a register" is a data-flow approximation over the whole program, insensitive to order
+ * and control flow: a place is register-derived if some {@code r.read(place, i)} writes it, or some
+ * assignment (or initialised local) gives it a value computed from a register-derived place or a
+ * register read. Places are named by their path ({@code meta.seq_bound}, {@code hdr.innet.seq}; the
+ * same path in every control, since v1model hands all controls the same headers and metadata), locals
+ * by their declaration. Not followed: implicit flows (an assignment under a register guard), values
+ * passed through action or function parameters, and {@code ?:} is not a branch point.
+ * "Contains a register write" looks through direct action and function calls, applied tables (any of
+ * their actions) and applied control instances.
+ */
+final class RegisterGuards {
+    /** Register-derived places, by path. */
+    private final Set<String> derived = new HashSet<>();
+    private final Map<VarDecl, Integer> localIds = new IdentityHashMap<>();
+    private final Map<Object, Boolean> writes = new IdentityHashMap<>();
+    /** Actions a table may run: the control's own actions by name, then global ones. */
+    private final Map<TableDecl, List<ActionDecl>> tableActions = new IdentityHashMap<>();
+
+    private record Flow(String target, Expr value) { }
+
+    RegisterGuards(CheckedProgram prog) {
+        List<Flow> flows = new ArrayList<>();
+        Map<String, ActionDecl> global = new HashMap<>();
+        for (ActionDecl a : prog.globalActions()) {
+            global.put(a.name, a);
+        }
+        for (Decl d : prog.ast().decls()) {
+            switch (d) {
+                case ActionDecl a -> collect(a.body, flows);
+                case FunctionDecl fn -> collect(fn.body, flows);
+                case ParserDecl pd -> {
+                    pd.locals.forEach(s -> collect(s, flows));
+                    pd.states.forEach(st -> st.stmts.forEach(s -> collect(s, flows)));
+                }
+                case ControlDecl cd -> {
+                    Map<String, ActionDecl> local = new HashMap<>();
+                    for (Node n : cd.locals) {
+                        if (n instanceof ActionDecl a) {
+                            local.put(a.name, a);
+                            collect(a.body, flows);
+                        } else if (n instanceof VarDecl v) {
+                            collect(v, flows);
+                        }
+                    }
+                    for (Node n : cd.locals) {
+                        if (n instanceof TableDecl t) {
+                            List<ActionDecl> as = new ArrayList<>();
+                            for (ActionRef r : t.actions) {
+                                ActionDecl a = local.getOrDefault(r.name(), global.get(r.name()));
+                                if (a != null) {
+                                    as.add(a);
+                                }
+                            }
+                            tableActions.put(t, as);
+                        }
+                    }
+                    collect(cd.apply, flows);
+                }
+                default -> { }
+            }
+        }
+        // to a fixed point: each round adds places, and there are finitely many
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Flow fl : flows) {
+                if (!derived.contains(fl.target()) && readsRegister(fl.value())) {
+                    derived.add(fl.target());
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    /** Whether an {@code if} with these parts is a register guard. */
+    boolean ifGuard(If i) {
+        return readsRegister(i.cond) || writesRegister(i.then) || writesRegister(i.otherwise);
+    }
+
+    /** Whether a {@code switch} is a register guard: its subject reads one, or a case body writes one. */
+    boolean switchGuard(Switch sw) {
+        if (!(sw.subject.type instanceof dev.innet.p4sim.frontend.Type.ApplyResult) && readsRegister(sw.subject)) {
+            return true;
+        }
+        for (SwitchCase c : sw.cases) {
+            if (c.body() != null && writesRegister(c.body())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a parser {@code select} is a register guard: one of its keys reads a register-derived value. */
+    boolean selectGuard(State st) {
+        return st.selectOn.stream().anyMatch(this::readsRegister);
+    }
+
+    // ---------------------------------------------------------------- data flow
+
+    private void collect(Stmt s, List<Flow> flows) {
+        switch (s) {
+            case Block b -> b.stmts.forEach(x -> collect(x, flows));
+            case If i -> {
+                collect(i.then, flows);
+                if (i.otherwise != null) {
+                    collect(i.otherwise, flows);
+                }
+            }
+            case Switch sw -> sw.cases.forEach(c -> {
+                if (c.body() != null) {
+                    collect(c.body(), flows);
+                }
+            });
+            case Assign a -> {
+                String t = path(a.lhs);
+                if (t != null) {
+                    flows.add(new Flow(t, a.rhs));
+                }
+            }
+            case VarDecl v -> {
+                if (v.init != null) {
+                    flows.add(new Flow(local(v), v.init));
+                }
+            }
+            case CallStmt c -> {
+                if (isRegister(c.call, "read") && c.call.args.size() == 2) {
+                    String t = path(c.call.args.get(0));
+                    if (t != null) {
+                        derived.add(t);
+                    }
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** Whether evaluating {@code e} reads a register or a register-derived place. */
+    boolean readsRegister(Expr e) {
+        if (e == null) {
+            return false;
+        }
+        String p = path(e);
+        if (p != null && overlapsDerived(p)) {
+            return true;
+        }
+        return switch (e) {
+            case Member m -> readsRegister(m.target);
+            case Index i -> readsRegister(i.target) || readsRegister(i.index);
+            case Slice s -> readsRegister(s.target);
+            case Unary u -> readsRegister(u.operand);
+            case Binary b -> readsRegister(b.left) || readsRegister(b.right);
+            case Conditional c -> readsRegister(c.cond) || readsRegister(c.then) || readsRegister(c.otherwise);
+            case Cast c -> readsRegister(c.operand);
+            case ListExpr l -> l.elements.stream().anyMatch(this::readsRegister);
+            case Call c -> isRegister(c, "read") || readsRegister(c.callee) || c.args.stream().anyMatch(this::readsRegister);
+            default -> false;
+        };
+    }
+
+    /** A place and a derived one overlap when one is the other or contains it ({@code meta} and {@code meta.x}). */
+    private boolean overlapsDerived(String p) {
+        for (String d : derived) {
+            if (d.equals(p) || d.startsWith(p + ".") || d.startsWith(p + "[") || p.startsWith(d + ".")
+                    || p.startsWith(d + "[")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The path of a place expression, or null if it is not one. */
+    private String path(Expr e) {
+        return switch (e) {
+            case Name n -> n.decl instanceof VarDecl v ? local(v) : n.name;
+            case Member m -> {
+                String t = path(m.target);
+                yield t == null ? null : t + "." + m.member;
+            }
+            case Index i -> {
+                String t = path(i.target);
+                yield t == null ? null : t + "[]";
+            }
+            case Slice s -> path(s.target);
+            default -> null;
+        };
+    }
+
+    private String local(VarDecl v) {
+        return "local#" + localIds.computeIfAbsent(v, x -> localIds.size()) + ":" + v.name;
+    }
+
+    private static boolean isRegister(Call c, String method) {
+        return c.target instanceof CallTarget.ExternMethod em && em.extern().name.equals("register")
+                && em.method().name.equals(method);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    boolean writesRegister(Stmt s) {
+        if (s == null) {
+            return false;
+        }
+        return switch (s) {
+            case Block b -> b.stmts.stream().anyMatch(this::writesRegister);
+            case If i -> writesRegister(i.then) || writesRegister(i.otherwise);
+            case Switch sw -> sw.cases.stream().anyMatch(c -> c.body() != null && writesRegister(c.body()));
+            case CallStmt c -> callWrites(c.call);
+            default -> false;
+        };
+    }
+
+    private boolean callWrites(Call c) {
+        return switch ((CallTarget) c.target) {
+            case CallTarget.ExternMethod em -> isRegister(c, "write");
+            case CallTarget.ActionCall ac -> memo(ac.action(), () -> writesRegister(ac.action().body));
+            case CallTarget.FunctionCall fc -> memo(fc.function(), () -> writesRegister(fc.function().body));
+            case CallTarget.TableApply ta -> memo(ta.table(), () -> tableActions.getOrDefault(ta.table(), List.of())
+                    .stream().anyMatch(a -> writesRegister(a.body)));
+            case CallTarget.ControlApply ca -> memo(ca.control(), () -> writesRegister(ca.control().apply)
+                    || ca.control().locals.stream().anyMatch(n -> n instanceof ActionDecl a && writesRegister(a.body)));
+            default -> false;
+        };
+    }
+
+    private boolean memo(Object decl, java.util.function.BooleanSupplier compute) {
+        Boolean known = writes.get(decl);
+        if (known == null) {
+            known = compute.getAsBoolean();
+            writes.put(decl, known);
+        }
+        return known;
+    }
+}

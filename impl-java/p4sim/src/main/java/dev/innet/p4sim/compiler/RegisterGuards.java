@@ -20,15 +20,19 @@ import java.util.Set;
  * assignment (or initialised local) gives it a value computed from a register-derived place or a
  * register read. Places are named by their path ({@code meta.seq_bound}, {@code hdr.innet.seq}; the
  * same path in every control, since v1model hands all controls the same headers and metadata), locals
- * by their declaration. Not followed: implicit flows (an assignment under a register guard), values
- * passed through action or function parameters, and {@code ?:} is not a branch point.
+ * and the parameters of actions and functions by their declaration; arguments of direct calls flow
+ * into their parameters. Not followed: implicit flows (an assignment under a register guard), values
+ * copied back through {@code out}/{@code inout} parameters, and values passed in function calls
+ * inside expressions. ({@code ?:} is not a branch point.)
  * "Contains a register write" looks through direct action and function calls, applied tables (any of
  * their actions) and applied control instances.
  */
 final class RegisterGuards {
     /** Register-derived places, by path. */
     private final Set<String> derived = new HashSet<>();
-    private final Map<VarDecl, Integer> localIds = new IdentityHashMap<>();
+    private final Map<Object, Integer> localIds = new IdentityHashMap<>();
+    /** Parameters of actions and functions (named by declaration; control and parser parameters by name). */
+    private final Map<Param, Boolean> callParams = new IdentityHashMap<>();
     private final Map<Object, Boolean> writes = new IdentityHashMap<>();
     /** Actions a table may run: the control's own actions by name, then global ones. */
     private final Map<TableDecl, List<ActionDecl>> tableActions = new IdentityHashMap<>();
@@ -40,6 +44,18 @@ final class RegisterGuards {
         Map<String, ActionDecl> global = new HashMap<>();
         for (ActionDecl a : prog.globalActions()) {
             global.put(a.name, a);
+        }
+        for (Decl d : prog.ast().decls()) {
+            switch (d) {
+                case ActionDecl a -> a.params.forEach(p -> callParams.put(p, true));
+                case FunctionDecl fn -> fn.params.forEach(p -> callParams.put(p, true));
+                case ControlDecl cd -> cd.locals.forEach(n -> {
+                    if (n instanceof ActionDecl a) {
+                        a.params.forEach(p -> callParams.put(p, true));
+                    }
+                });
+                default -> { }
+            }
         }
         for (Decl d : prog.ast().decls()) {
             switch (d) {
@@ -136,7 +152,7 @@ final class RegisterGuards {
             }
             case VarDecl v -> {
                 if (v.init != null) {
-                    flows.add(new Flow(local(v), v.init));
+                    flows.add(new Flow(local(v, v.name), v.init));
                 }
             }
             case CallStmt c -> {
@@ -144,6 +160,17 @@ final class RegisterGuards {
                     String t = path(c.call.args.get(0));
                     if (t != null) {
                         derived.add(t);
+                    }
+                }
+                List<Param> params = switch (c.call.target) {
+                    case CallTarget.ActionCall ac -> ac.action().params;
+                    case CallTarget.FunctionCall fc -> fc.function().params;
+                    default -> List.of();
+                };
+                // arguments flow into in, inout and directionless parameters
+                for (int i = 0; i < params.size() && i < c.call.args.size(); i++) {
+                    if (params.get(i).dir != Direction.OUT) {
+                        flows.add(new Flow(local(params.get(i), params.get(i).name), c.call.args.get(i)));
                     }
                 }
             }
@@ -157,8 +184,9 @@ final class RegisterGuards {
             return false;
         }
         String p = path(e);
-        if (p != null && overlapsDerived(p)) {
-            return true;
+        if (p != null) {
+            // a field is read, not the struct around it: only index expressions along the path read more
+            return overlapsDerived(p) || indexReads(e);
         }
         return switch (e) {
             case Member m -> readsRegister(m.target);
@@ -170,6 +198,16 @@ final class RegisterGuards {
             case Cast c -> readsRegister(c.operand);
             case ListExpr l -> l.elements.stream().anyMatch(this::readsRegister);
             case Call c -> isRegister(c, "read") || readsRegister(c.callee) || c.args.stream().anyMatch(this::readsRegister);
+            default -> false;
+        };
+    }
+
+    /** Whether an index expression inside the place expression {@code e} reads a register. */
+    private boolean indexReads(Expr e) {
+        return switch (e) {
+            case Member m -> indexReads(m.target);
+            case Index i -> readsRegister(i.index) || indexReads(i.target);
+            case Slice s -> indexReads(s.target);
             default -> false;
         };
     }
@@ -188,7 +226,7 @@ final class RegisterGuards {
     /** The path of a place expression, or null if it is not one. */
     private String path(Expr e) {
         return switch (e) {
-            case Name n -> n.decl instanceof VarDecl v ? local(v) : n.name;
+            case Name n -> n.decl instanceof VarDecl || callParams.containsKey(n.decl) ? local(n.decl, n.name) : n.name;
             case Member m -> {
                 String t = path(m.target);
                 yield t == null ? null : t + "." + m.member;
@@ -202,8 +240,9 @@ final class RegisterGuards {
         };
     }
 
-    private String local(VarDecl v) {
-        return "local#" + localIds.computeIfAbsent(v, x -> localIds.size()) + ":" + v.name;
+    /** Locals and action/function parameters are distinct places even where their names repeat. */
+    private String local(Object decl, String name) {
+        return "local#" + localIds.computeIfAbsent(decl, x -> localIds.size()) + ":" + name;
     }
 
     private static boolean isRegister(Call c, String method) {

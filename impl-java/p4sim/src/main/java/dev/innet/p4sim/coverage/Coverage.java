@@ -73,6 +73,24 @@ public final class Coverage {
         return new Coverage(List.copyOf(all), Arrays.copyOf(sum, all.size()));
     }
 
+    /**
+     * The same counts with file names under {@code dir} written relative to it (positions name files as
+     * the compiler was given them: absolute when the program was given by an absolute path).
+     */
+    public Coverage relativeTo(java.nio.file.Path dir) {
+        java.nio.file.Path base = dir.toAbsolutePath().normalize();
+        List<CoveragePoint> out = new ArrayList<>(points.size());
+        for (CoveragePoint p : points) {
+            String file = p.file();
+            java.nio.file.Path f = java.nio.file.Path.of(file);
+            if (f.isAbsolute() && f.normalize().startsWith(base)) {
+                file = base.relativize(f.normalize()).toString();
+            }
+            out.add(new CoveragePoint(p.kind(), file, p.line(), p.col(), p.name(), p.outcome(), p.text(), p.registerGuard()));
+        }
+        return new Coverage(List.copyOf(out), counts);
+    }
+
     /** Points never hit, by file, line and column. */
     public List<CoveragePoint> unexercised() {
         List<CoveragePoint> out = new ArrayList<>();

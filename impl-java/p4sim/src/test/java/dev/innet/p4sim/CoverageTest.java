@@ -157,6 +157,16 @@ class CoverageTest {
     }
 
     @Test
+    void aParserSelectOnAFieldIngressFillsFromARegisterIsNoRegisterGuard() {
+        // ingress writes hdr.h.k from a register, but the parser reads the next packet's own k
+        String program = PROGRAM.replace("action remember() { last.write(0, hdr.h.v); }",
+                "action remember() { last.write(0, hdr.h.v); last.read(hdr.h.k, 1); }");
+        Coverage c = P4Sim.compileText("cov2.p4", program).instantiate(SwitchConfig.defaults().withCoverage(true)).coverage();
+        assertFalse(point(c, 9, "case 1 -> accept").registerGuard());
+        assertTrue(point(c, PLAIN_IF_LINE, "true").registerGuard(), "in ingress hdr.h.k may now come from 'last'");
+    }
+
+    @Test
     void aSwitchWithoutCoverageHasNoProbesAndSaysSo() {
         P4Switch off = COMPILED.instantiate();
         send(off, 1, 5);

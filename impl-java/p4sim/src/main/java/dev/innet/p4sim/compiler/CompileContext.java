@@ -57,6 +57,8 @@ final class CompileContext {
     final CoverageRecorder coverage;
     /** Which branches are register guards; null without coverage. */
     final RegisterGuards guards;
+    /** Whether a parser is being compiled (its register guards are judged apart, see {@link RegisterGuards}). */
+    boolean inParser;
     /** Per table: its hit and miss point ids (-1: no hit point, the table has no key). */
     final Map<TableRuntime, int[]> tablePoints = new IdentityHashMap<>();
 

@@ -45,6 +45,16 @@ final class ParserCompiler {
     }
 
     Exec compile(ParserDecl pd) {
+        boolean outer = cx.inParser;
+        cx.inParser = true;
+        try {
+            return compileStates(pd);
+        } finally {
+            cx.inParser = outer;
+        }
+    }
+
+    private Exec compileStates(ParserDecl pd) {
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < pd.states.size(); i++) {
             index.put(pd.states.get(i).name, i);

@@ -15,8 +15,8 @@ import java.util.Set;
  * Which branches of a program are register guards (coverage reports them apart): a branch whose
  * condition reads a value that came from a register, or one whose outcomes contain a register write.
  *
- * "Came from a register" is a data-flow approximation over the whole program, insensitive to order
- * and control flow: a place is register-derived if some {@code r.read(place, i)} writes it, or some
+ * "Came from a register" is a data-flow approximation over the whole program (the parsers apart),
+ * insensitive to order and control flow: a place is register-derived if some {@code r.read(place, i)} writes it, or some
  * assignment (or initialised local) gives it a value computed from a register-derived place or a
  * register read. Places are named by their path ({@code meta.seq_bound}, {@code hdr.innet.seq}; the
  * same path in every control, since v1model hands all controls the same headers and metadata), locals
@@ -28,8 +28,15 @@ import java.util.Set;
  * their actions) and applied control instances.
  */
 final class RegisterGuards {
-    /** Register-derived places, by path. */
-    private final Set<String> derived = new HashSet<>();
+    /**
+     * Register-derived places, by path: those of the controls, and apart from them those of the
+     * parsers, which start every pass on freshly extracted headers (a header field a control fills
+     * from a register is not register-derived when the parser reads the next packet's).
+     */
+    private final Set<String> controlDerived = new HashSet<>();
+    private final Set<String> parserDerived = new HashSet<>();
+    /** The one of the two sets the methods below use. */
+    private Set<String> derived = controlDerived;
     private final Map<Object, Integer> localIds = new IdentityHashMap<>();
     /** Parameters of actions and functions (named by declaration; control and parser parameters by name). */
     private final Map<Param, Boolean> callParams = new IdentityHashMap<>();
@@ -41,6 +48,7 @@ final class RegisterGuards {
 
     RegisterGuards(CheckedProgram prog) {
         List<Flow> flows = new ArrayList<>();
+        List<Flow> parserFlows = new ArrayList<>();
         Map<String, ActionDecl> global = new HashMap<>();
         for (ActionDecl a : prog.globalActions()) {
             global.put(a.name, a);
@@ -62,8 +70,10 @@ final class RegisterGuards {
                 case ActionDecl a -> collect(a.body, flows);
                 case FunctionDecl fn -> collect(fn.body, flows);
                 case ParserDecl pd -> {
-                    pd.locals.forEach(s -> collect(s, flows));
-                    pd.states.forEach(st -> st.stmts.forEach(s -> collect(s, flows)));
+                    derived = parserDerived;
+                    pd.locals.forEach(s -> collect(s, parserFlows));
+                    pd.states.forEach(st -> st.stmts.forEach(s -> collect(s, parserFlows)));
+                    derived = controlDerived;
                 }
                 case ControlDecl cd -> {
                     Map<String, ActionDecl> local = new HashMap<>();
@@ -92,7 +102,13 @@ final class RegisterGuards {
                 default -> { }
             }
         }
-        // to a fixed point: each round adds places, and there are finitely many
+        propagate(flows, controlDerived);
+        propagate(parserFlows, parserDerived);
+    }
+
+    /** To a fixed point: each round adds places, and there are finitely many. */
+    private void propagate(List<Flow> flows, Set<String> into) {
+        derived = into;
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -103,11 +119,15 @@ final class RegisterGuards {
                 }
             }
         }
+        derived = controlDerived;
     }
 
-    /** Whether an {@code if} with these parts is a register guard. */
-    boolean ifGuard(If i) {
-        return readsRegister(i.cond) || writesRegister(i.then) || writesRegister(i.otherwise);
+    /** Whether an {@code if} (in a parser state or elsewhere) is a register guard. */
+    boolean ifGuard(If i, boolean inParser) {
+        derived = inParser ? parserDerived : controlDerived;
+        boolean guard = readsRegister(i.cond) || writesRegister(i.then) || writesRegister(i.otherwise);
+        derived = controlDerived;
+        return guard;
     }
 
     /** Whether a {@code switch} is a register guard: its subject reads one, or a case body writes one. */
@@ -125,7 +145,10 @@ final class RegisterGuards {
 
     /** Whether a parser {@code select} is a register guard: one of its keys reads a register-derived value. */
     boolean selectGuard(State st) {
-        return st.selectOn.stream().anyMatch(this::readsRegister);
+        derived = parserDerived;
+        boolean guard = st.selectOn.stream().anyMatch(this::readsRegister);
+        derived = controlDerived;
+        return guard;
     }
 
     // ---------------------------------------------------------------- data flow

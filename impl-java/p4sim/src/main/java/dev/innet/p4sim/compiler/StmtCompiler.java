@@ -53,7 +53,7 @@ final class StmtCompiler {
                 Exec then = compile(i.then);
                 Exec otherwise = i.otherwise == null ? null : compile(i.otherwise);
                 if (cx.coverageOn()) {
-                    boolean guard = cx.guards.ifGuard(i);
+                    boolean guard = cx.guards.ifGuard(i, cx.inParser);
                     String name = cx.branchName("if");
                     then = cx.probed(then, CoveragePoint.Kind.BRANCH, i.pos, name, "true", guard);
                     otherwise = cx.probed(otherwise, CoveragePoint.Kind.BRANCH, i.pos, name, "false", guard);

@@ -54,6 +54,15 @@ class ConformMainTest {
     }
 
     @Test
+    void netCacheCuratedTracesAndSimulatedBehavioursReplay() {
+        Run r = conform("--protocol", "netcache", "--simulate", "3", "--seed", "1", "--model", "MCNetCacheConform");
+        assertEquals(0, r.code(), r.out());
+        // 6 curated (one stops, by design, at the restart refill the implementation refuses) + 3 simulated
+        assertTrue(r.out().contains("9 traces: 8 passed, 0 failed, 1 not fully replayed"), r.out());
+        assertTrue(r.out().contains("spec actions replayed: 13 of 13"), r.out());
+    }
+
+    @Test
     void aTraceTheImplementationCannotFollowFailsIsKeptAndCanBeReplayedAlone() throws Exception {
         TraceCase real = TlcSimulation.run(new TlcModel(RackRuns.root().resolve("specs/farreach"), "MCFarReachCache"),
                 RackRuns.root(), 1, 40, 5, out.resolve("gen"), Duration.ofMinutes(5)).cases().get(0);

@@ -72,7 +72,7 @@ public final class Replayer {
     private static Result.Failed compare(SpecReplay replay, SpecStep step, int index) {
         Map<String, Object> observed = replay.observe();
         for (var e : observed.entrySet()) {
-            Object expected = replay.projectSpec(e.getKey(), step.var(e.getKey()));
+            Object expected = replay.projectSpec(e.getKey(), step);
             if (!Objects.equals(expected, e.getValue())) {
                 return new Result.Failed(index, index, step.actionName(), e.getKey(), expected, e.getValue(),
                         "variable " + e.getKey() + " differs");

@@ -14,8 +14,11 @@ import dev.innet.wire.InnetMessage;
  * NetCache's controller and switch OS: the cache controller's loop, where an admission installs the key
  * invalid ({@link Admit}) and an eviction simply removes it (the servers hold every value, so nothing
  * is stored on the way out).
+ *
+ * <p>Not final: the spec replay ({@code netcache.spec.NetCacheReplay}) subclasses it to start an
+ * eviction of the key the spec names, where the loop would pick a victim by sampling.
  */
-public final class NetCacheController extends CacheController {
+public class NetCacheController extends CacheController {
     public NetCacheController(CacheControllerConfig config, SwitchHandle handle) {
         super(config, handle, new CacheControllerStats());
     }

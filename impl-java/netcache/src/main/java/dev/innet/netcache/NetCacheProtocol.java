@@ -36,6 +36,11 @@ public final class NetCacheProtocol implements Protocol {
     }
 
     @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.netcache.spec.NetCacheConformance());
+    }
+
+    @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         FamilyRack family = FamilyRack.of(rack);
         CacheControllerConfig controllerConfig = CacheControllerConfig.of(rack);

@@ -21,20 +21,31 @@ class CuratedTracesTest {
 
     @Test
     void everyCommittedFarReachCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("farreach", "FarReach.tla", 34);
+    }
+
+    @Test
+    void everyCommittedNetCacheCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("netcache", "NetCache.tla", 17);
+    }
+
+    /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
+    private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
         List<Path> files;
-        try (Stream<Path> s = Files.list(ROOT.resolve("conformance/farreach"))) {
+        try (Stream<Path> s = Files.list(ROOT.resolve("conformance").resolve(protocol))) {
             files = s.filter(p -> p.toString().endsWith(".trace")).sorted().toList();
         }
         assertTrue(files.size() >= 3, "a curated set: " + files);
-        List<String> actions = ActionCoverage.actionsOf(ROOT.resolve("specs/farreach/FarReach.tla"));
+        Path specDir = ROOT.resolve("specs").resolve(protocol);
+        List<String> actions = ActionCoverage.actionsOf(specDir.resolve(specFile));
         for (Path f : files) {
             TraceCase c = TraceCase.read(f); // also requires the '# why:' line
-            assertTrue(Files.isRegularFile(ROOT.resolve(c.spec())), f + " names " + c.spec());
-            assertTrue(Files.isRegularFile(ROOT.resolve("specs/farreach").resolve(c.model() + ".cfg")), f + ": " + c.model());
+            assertEquals(ROOT.resolve(c.spec()), specDir.resolve(specFile), f + " names " + c.spec());
+            assertTrue(Files.isRegularFile(specDir.resolve(c.model() + ".cfg")), f + ": " + c.model());
             assertEquals(TlaValue.parse("[a |-> \"Init\"]"), c.states().getFirst().action(), f.toString());
             for (TraceCase.TraceState s : c.states()) {
                 assertEquals(s.action(), s.get("act"), f + ": the action is the state's act");
-                assertEquals(34, s.vars().size(), f + ": every FarReach variable");
+                assertEquals(variables, s.vars().size(), f + ": every variable of " + specFile);
             }
             for (TraceCase.TraceState s : c.states().subList(1, c.states().size())) {
                 assertTrue(actions.contains(s.actionName()), f + ": " + s.actionName() + " is an action of Next");

@@ -34,8 +34,6 @@ import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
 import dev.innet.protocol.spec.SpecStep.ModelValue;
 import dev.innet.protocol.spec.SpecStep.TlaFunction;
-import dev.innet.switchapi.EntrySpec;
-import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
@@ -43,7 +41,6 @@ import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -53,7 +50,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.zip.CRC32;
 
 /**
  * FarReach.tla replayed on the implementation: p4/farreach.p4 on the replay target, one
@@ -79,7 +75,6 @@ public final class FarReachReplay implements SpecReplay {
     private static final int SERVER = 1;
     private static final int FIRST_CLIENT = 2;
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
-    private static final int SEQ_SLOTS = SequenceBase.SEQ_SLOTS;
     /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
     private static final long NEVER_HOT = 1_000_000_000L;
 
@@ -255,9 +250,7 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private static long slotOf(byte[] key) {
-        CRC32 crc = new CRC32();
-        crc.update(key);
-        return crc.getValue() % SEQ_SLOTS;
+        return SequenceBase.slotOf(key);
     }
 
     private static String hex(byte[] key) {
@@ -1002,13 +995,7 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private static int indexOf(SwitchControl c, byte[] key) {
-        BigInteger wanted = CacheControlNames.keyValue(key);
-        for (EntrySpec e : c.readEntries(CacheControlNames.CACHE_LOOKUP)) {
-            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
-                return e.args().get(0).intValue();
-            }
-        }
-        return -1;
+        return CacheRegisters.indexOf(c, key);
     }
 
     /** Read with the mapping's own code, not the controller's, so a bug there cannot hide itself. */

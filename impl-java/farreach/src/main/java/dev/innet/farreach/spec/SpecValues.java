@@ -1,9 +1,8 @@
 package dev.innet.farreach.spec;
 
 import dev.innet.kv.store.StoredRecord;
-import dev.innet.protocol.spec.SpecStep.ModelValue;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import dev.innet.kv.spec.WriteIds;
+import dev.innet.protocol.spec.TlaValues;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,26 +19,16 @@ final class SpecValues {
     private SpecValues() {}
 
     static Map<String, Object> rec(long v, long s) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("v", v);
-        r.put("s", s);
-        return r;
+        return WriteIds.rec(v, s);
     }
 
     static byte[] valueOf(long writeId) {
-        return ("w" + writeId).getBytes(StandardCharsets.US_ASCII);
+        return WriteIds.valueOf(writeId);
     }
 
     /** The write id a value carries; 0 for an empty value; an error for a value no replayed write produced. */
     static long writeIdOf(byte[] value) {
-        if (value.length == 0) {
-            return 0;
-        }
-        String s = new String(value, StandardCharsets.US_ASCII);
-        if (!s.matches("w[1-9][0-9]{0,8}")) {
-            throw new IllegalStateException("value '" + s + "' was not written by the replay");
-        }
-        return Long.parseLong(s.substring(1));
+        return WriteIds.writeIdOf(value);
     }
 
     /** A stored or cached record as a spec record (a deleted record has no value: id 0). */
@@ -53,15 +42,14 @@ final class SpecValues {
     }
 
     static long asLong(Object o) {
-        return ((Number) o).longValue();
+        return TlaValues.asLong(o);
     }
 
     static String name(Object modelValue) {
-        return ((ModelValue) modelValue).name();
+        return TlaValues.name(modelValue);
     }
 
-    @SuppressWarnings("unchecked")
     static Map<String, Object> asRecord(Object o) {
-        return (Map<String, Object>) o;
+        return TlaValues.asRecord(o);
     }
 }

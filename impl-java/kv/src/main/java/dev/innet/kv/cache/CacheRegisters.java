@@ -45,6 +45,17 @@ public final class CacheRegisters {
                 CacheControlNames.SET_CACHE_INDEX, List.of(BigInteger.valueOf(index)));
     }
 
+    /** The record slot {@code key}'s key-table entry maps it to, or -1 when the key is not cached. */
+    public static int indexOf(SwitchControl c, byte[] key) {
+        BigInteger wanted = CacheControlNames.keyValue(key);
+        for (EntrySpec e : c.readEntries(CacheControlNames.CACHE_LOOKUP)) {
+            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
+                return e.args().get(0).intValue();
+            }
+        }
+        return -1;
+    }
+
     public static void deleteLookupEntry(SwitchControl c, byte[] key) {
         c.deleteEntry(CacheControlNames.CACHE_LOOKUP, List.of(new Match.Exact(CacheControlNames.keyValue(key))), 0);
     }

@@ -2,6 +2,7 @@ package dev.innet.kv.cache;
 
 import dev.innet.switchapi.SwitchControl;
 import java.math.BigInteger;
+import java.util.zip.CRC32;
 
 /**
  * The switch's per-slot sequence counters (p4/include/ingress_cache.p4, shared by netcache.p4 and
@@ -25,6 +26,16 @@ public final class SequenceBase {
                     + " switch incarnations; this is incarnation " + bringUp);
         }
         return (bringUp - 1) << 24;
+    }
+
+    /**
+     * The counter slot that numbers {@code key}'s writes: CRC-32 of the 16-byte wire key modulo the
+     * slot count, as assign_seq in p4/include/ingress_cache.p4 computes it. Keys may share a slot.
+     */
+    public static int slotOf(byte[] key) {
+        CRC32 crc = new CRC32();
+        crc.update(key);
+        return (int) (crc.getValue() % SEQ_SLOTS);
     }
 
     /** Raises every counter slot to at least {@code floor}. */

@@ -34,6 +34,15 @@ public interface SpecReplay {
         return specValue;
     }
 
+    /**
+     * The spec's value of {@code var} in {@code state} as this replay compares it, for projections that
+     * depend on other variables of the state (a register whose content is meaningful only while its
+     * record is cached). By default {@link #projectSpec(String, Object)} of the variable alone.
+     */
+    default Object projectSpec(String var, SpecStep state) {
+        return projectSpec(var, state.var(var));
+    }
+
     /** The implementation did something the action does not allow, or could not do what it requires. */
     final class ReplayException extends RuntimeException {
         public ReplayException(String message) {

@@ -1,0 +1,165 @@
+package dev.innet.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.store.RecordStore;
+import dev.innet.netcache.spec.NetCacheConformance;
+import dev.innet.netcache.spec.NetCacheReplay;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecConformance;
+import dev.innet.protocol.spec.SpecReplay;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.tracegen.TraceCase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** NetCache.tla's behaviours replayed step by step on netcache.p4, the storage server, clients and NetCache's controller. */
+class NetCacheReplayTest {
+    private static final Path ROOT = FarReachReplayTest.root();
+    /** netcache.p4 compiled once for every replay of this class. */
+    private static final Supplier<ReplayTarget> NETCACHE =
+            P4simReplayTarget.factory(ROOT, ROOT.resolve("p4/netcache.p4"), 1);
+
+    private static List<SpecStep> curated(String name) throws Exception {
+        return SpecTraces.fromTraceCase(TraceCase.read(ROOT.resolve("conformance/netcache").resolve(name)));
+    }
+
+    private static Replayer.Result replay(List<SpecStep> trace) {
+        return Replayer.replay(new NetCacheConformance(), NETCACHE, trace);
+    }
+
+    /** The index of the first step taking {@code action} that {@code also} accepts. */
+    private static int firstStep(List<SpecStep> trace, String action, java.util.function.Predicate<Integer> also) {
+        for (int i = 1; i < trace.size(); i++) {
+            if (trace.get(i).actionName().equals(action) && also.test(i)) {
+                return i;
+            }
+        }
+        throw new AssertionError("the trace never takes " + action + " as wanted");
+    }
+
+    @Test
+    void everyCuratedTracePassesExceptTheRestartRefillTheImplementationRefusesByDesign() throws Exception {
+        int passed = 0;
+        for (Path file : ConformanceSuite.traceFiles(ROOT.resolve("conformance/netcache"))) {
+            List<SpecStep> trace = SpecTraces.fromTraceCase(TraceCase.read(file));
+            Replayer.Result r = replay(trace);
+            if (file.getFileName().toString().equals("restart-refill-not-replayed.trace")) {
+                Replayer.Result.NotReplayed n = assertInstanceOf(Replayer.Result.NotReplayed.class, r, r.toString());
+                assertEquals("SwitchGetReply", n.action());
+                assertEquals(17, n.step());
+                assertTrue(n.reason().contains("restart"), n.reason());
+            } else {
+                assertInstanceOf(Replayer.Result.Passed.class, r, file + ": " + r);
+                assertEquals(trace.size(), r.steps());
+                passed++;
+            }
+        }
+        assertEquals(5, passed, "the five replayable curated traces");
+    }
+
+    @Test
+    void aCorruptedTraceFailsAtTheCorruptedStepNamingTheVariableAndBothValues() throws Exception {
+        List<SpecStep> trace = new ArrayList<>(curated("invalidate-then-refill.trace"));
+        int at = firstStep(trace, "SwitchGetReply", i -> true);
+        SpecStep real = trace.get(at);
+        Map<String, Object> vars = new LinkedHashMap<>(real.vars());
+        Map<Object, Object> ctr = new LinkedHashMap<>(((SpecStep.TlaFunction) vars.get("ctr")).mapping());
+        ctr.replaceAll((k, v) -> 9L); // no step sets a counter to 9
+        vars.put("ctr", new SpecStep.TlaFunction(ctr));
+        trace.set(at, new SpecStep(real.action(), vars));
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, replay(trace));
+        assertEquals(at, f.step());
+        assertEquals("SwitchGetReply", f.action());
+        assertEquals("ctr", f.variable());
+        assertTrue(f.expected().toString().contains("9") && !f.actual().toString().contains("9"), f.toString());
+    }
+
+    /**
+     * A seeded bug in the server: it applies every numbered write as it arrives, newer or not (a
+     * test-only subclass). The reordered write overwrites the newer record, and the replay fails there.
+     */
+    @Test
+    void aServerThatIgnoresSequenceNumbersFailsAtTheLateWrite() throws Exception {
+        List<SpecStep> trace = curated("reordered-write-ignored.trace");
+        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target,
+                (config, stores) -> new StorageServer(config, stores) {
+                    @Override
+                    protected RecordStore.Ordering numberedOrdering() {
+                        return RecordStore.Ordering.ARRIVAL; // seeded bug: sequence numbers ignored
+                    }
+                });
+        Replayer.Result r = Replayer.replay(conformance(buggy), NETCACHE, trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        int late = firstStep(trace, "ServerPut", i -> ((Number) trace.get(i).param("s")).longValue() == 1L);
+        assertEquals(late, f.step(), f.toString());
+        assertEquals("ServerPut", f.action());
+        assertEquals("store", f.variable());
+    }
+
+    @TempDir
+    Path mutantRoot;
+
+    /**
+     * A seeded bug in the switch: NC-8 refills an invalid record from any GET_FOR_CACHE_REPLY, without
+     * "seq >= seq_bound" (a copy of p4/ with the guard removed). The stale reply is cached, and the
+     * replay fails where the spec drops it.
+     */
+    @Test
+    void aSwitchWithoutTheRefillSeqGuardFailsAtTheStaleReply() throws Exception {
+        Path p4 = mutantRoot.resolve("p4");
+        try (var files = Files.walk(ROOT.resolve("p4"))) {
+            for (Path f : files.toList()) {
+                Path to = p4.resolve(ROOT.resolve("p4").relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Path program = p4.resolve("netcache.p4");
+        String source = Files.readString(program);
+        String guard = "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed\n"
+                + "                        && hdr.innet.seq >= meta.seq_bound) {";
+        assertEquals(1, source.split(java.util.regex.Pattern.quote(guard), -1).length - 1, "the mutated rule moved");
+        Files.writeString(program, source.replace(guard,
+                "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed) { /* seeded bug */"));
+        List<SpecStep> trace = curated("stale-refill-dropped.trace");
+        Replayer.Result r = Replayer.replay(new NetCacheConformance(),
+                () -> new P4simReplayTarget(mutantRoot, program, 1), trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(firstStep(trace, "SwitchGetReply", i -> true), f.step(), f.toString());
+        assertEquals("valid", f.variable());
+    }
+
+    private static SpecConformance conformance(Function<ReplayTarget, SpecReplay> replay) {
+        return new SpecConformance() {
+            @Override
+            public String spec() {
+                return "specs/netcache/NetCache.tla";
+            }
+
+            @Override
+            public List<String> conformanceModels() {
+                return List.of();
+            }
+
+            @Override
+            public SpecReplay newReplay(ReplayTarget target) {
+                return replay.apply(target);
+            }
+        };
+    }
+}

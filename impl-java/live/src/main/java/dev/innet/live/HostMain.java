@@ -1,0 +1,249 @@
+package dev.innet.live;
+
+import dev.innet.cli.Cli;
+import dev.innet.live.workload.WorkloadHost;
+import dev.innet.kv.KvOp;
+import dev.innet.p4sim.cli.RemoteSwitchControl;
+import dev.innet.protocol.Forwarding;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.ProtocolRegistry;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeFactory;
+import dev.innet.sim.SeededRandom;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.sim.live.AddressBook;
+import dev.innet.sim.live.FileDurableStore;
+import dev.innet.sim.live.LiveHost;
+import dev.innet.switchapi.SwitchHandle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * One host process of a live rack ({@code rack up} starts it inside the host's network namespace): the
+ * protocol's own server, controller or client node, from the protocol's {@link RackNodes} as in the
+ * simulator, on a {@link LiveHost} (real UDP sockets on the rack address, monotonic clock, durable files).
+ * It answers {@code health} on its command socket, and a client host runs workloads asked for there.
+ */
+@Command(name = "innet-host", sortOptions = false, usageHelpAutoWidth = true,
+        description = "One host of a live rack (started by ./innet rack up; docs/live-rack.md).")
+public final class HostMain implements Callable<Integer> {
+    /** How long the controller keeps trying to reach p4sim's control port while the switch starts. */
+    private static final long SWITCH_CONNECT_MILLIS = 30_000;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--rack", required = true, paramLabel = "NAME", description = "the rack's name")
+    private String rack;
+
+    @Option(names = "--state", required = true, paramLabel = "DIR", description = "the rack's state directory")
+    private Path state;
+
+    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "a registered protocol")
+    private String protocolName;
+
+    @Option(names = "--servers", required = true, paramLabel = "N", description = "servers in the rack")
+    private int servers;
+
+    @Option(names = "--clients", required = true, paramLabel = "N", description = "clients in the rack")
+    private int clients;
+
+    @Option(names = "--host", required = true, paramLabel = "H", description = "this host's number")
+    private int host;
+
+    @Option(names = "--seed", paramLabel = "S", description = "the rack's seed (default: ${DEFAULT-VALUE})")
+    private long seed = 1;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    private boolean help;
+
+    public static void main(String[] args) {
+        Cli.main("innet-host", new HostMain(), args);
+    }
+
+    /** The shape every process of the rack derives from the same arguments, so they all agree on it. */
+    static RackSpec rackSpec(RackLayout layout) {
+        return new RackSpec(layout.servers(), layout.clients(), layout.controllerHost(), 16, 0,
+                // hot reports and counter resets once a second: live time is real time
+                1_000_000_000L,
+                // one control-plane step every millisecond
+                1_000_000L, List.of(),
+                // a live round trip crosses p4sim on AF_PACKET: a few hundred microseconds when idle, far
+                // more on a loaded machine; reads are retried, writes end unknown after one timeout
+                200_000_000L, true);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        RackLayout layout;
+        Protocol protocol;
+        String role;
+        try {
+            layout = RackLayout.of(rack, state, servers, clients);
+            protocol = ProtocolRegistry.byName(protocolName);
+            role = layout.roleOf(host);
+        } catch (IllegalArgumentException e) {
+            throw Cli.usageError(spec, e.getMessage());
+        }
+        SwitchHandle handle = new SwitchHandle();
+        RemoteSwitchControl control = role.equals("controller") ? connectToSwitch() : null;
+        if (control != null) {
+            handle.attach(control);
+        }
+        RackNodes nodes = protocol.nodes(rackSpec(layout), handle);
+        // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
+        HistoryRecorder history = new HistoryRecorder(System::nanoTime);
+        NodeFactory factory = switch (role) {
+            case "server" -> () -> nodes.server(host);
+            case "controller" -> nodes::controller;
+            default -> () -> new WorkloadHost(nodes, history);
+        };
+        List<Integer> ports = switch (role) {
+            case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
+            case "controller" -> List.of(KvOp.CONTROL_PORT);
+            default -> List.of(familyClientPort(), KvOp.CONTROL_PORT);
+        };
+        FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
+        LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
+                new SeededRandom(seed * 1_000_003L + host), durable, System.out);
+        live.start();
+        String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
+        CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
+                request -> answer(request, identity, role, live, handle, history));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            socket.close();
+            live.close();
+        }));
+        System.out.println("innet-host: " + identity + " started, command socket " + layout.socketOf(host));
+        // The node runs on the host's threads; this one only watches for a handler that threw, which
+        // stops the host: the process then exits so that health checks and rack status see it.
+        while (live.failure() == null) {
+            Thread.sleep(200);
+        }
+        System.out.println("innet-host: h" + host + " stopped: " + live.failure());
+        return 1;
+    }
+
+    /** The client library's source port in the key-value family (FamilyRack's client configuration). */
+    private static int familyClientPort() {
+        return 40000;
+    }
+
+    private static RemoteSwitchControl connectToSwitch() throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + SWITCH_CONNECT_MILLIS * 1_000_000;
+        while (true) {
+            try {
+                return new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT);
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("cannot reach the switch's control port " + RackLayout.SWITCH_CONTROL_PORT
+                            + " within " + SWITCH_CONNECT_MILLIS + " ms: " + e.getMessage(), e);
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private String answer(String request, String identity, String role, LiveHost live, SwitchHandle handle,
+            HistoryRecorder history) {
+        String[] words = request.split(" ");
+        try {
+            return switch (words[0]) {
+                case "health" -> "ok " + identity + " ready=" + (ready(role, live, handle) ? "yes" : "no");
+                case "run" -> {
+                    if (!role.equals("client")) {
+                        throw new IllegalArgumentException("only clients run workloads");
+                    }
+                    yield runWorkload(words, live, history);
+                }
+                case "final-reads" -> {
+                    if (!role.equals("client") || words.length != 3) {
+                        throw new IllegalArgumentException("usage (clients): final-reads KEYS HISTORY_FILE");
+                    }
+                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history);
+                }
+                default -> throw new IllegalArgumentException("unknown request '" + words[0] + "' (health, run, final-reads)");
+            };
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "error: interrupted";
+        } catch (Exception e) {
+            return "error: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Ready: the event loop answers (the node has started and is not stuck); a controller has also
+     * brought the switch up (its forwarding is installed), so traffic can flow.
+     */
+    private static boolean ready(String role, LiveHost live, SwitchHandle handle) throws Exception {
+        CompletableFuture<Boolean> answer = live.call(node -> {
+            if (!role.equals("controller")) {
+                return true;
+            }
+            try {
+                return handle.isUp() && Forwarding.installed(handle.control());
+            } catch (RuntimeException e) {
+                // the switch is unreachable: not ready; a task that threw would stop the host (LiveHost)
+                return false;
+            }
+        });
+        return answer.get(2, TimeUnit.SECONDS);
+    }
+
+    /** {@code run OPS KEYS READ% DELETE% HISTORY_FILE}: runs the operations, writes their history, says how they ended. */
+    private String runWorkload(String[] words, LiveHost live, HistoryRecorder history) throws Exception {
+        if (words.length != 6) {
+            throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE");
+        }
+        WorkloadHost.Run run = new WorkloadHost.Run(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
+                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false);
+        return runOnClient(run, Path.of(words[5]), live, history);
+    }
+
+    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history) throws Exception {
+        int from = history.operations().size();
+        CompletableFuture<WorkloadHost.Summary> done = new CompletableFuture<>();
+        live.call((Node node) -> {
+            ((WorkloadHost) node).begin(run, done::complete);
+            return null;
+        }).get(5, TimeUnit.SECONDS);
+        WorkloadHost.Summary summary = done.get();
+        writeHistory(history, from, out);
+        return "done ops=" + run.operations() + " " + summary;
+    }
+
+    /**
+     * Writes this run's operations as history lines, with ids made unique across the rack's clients
+     * (each process numbers its own operations from 1): host * 10^9 + the process's id.
+     */
+    private void writeHistory(HistoryRecorder history, int from, Path out) {
+        String[] lines = history.toJsonLines().split("\n");
+        StringBuilder sb = new StringBuilder();
+        for (int i = from; i < lines.length; i++) {
+            String line = lines[i];
+            int at = line.lastIndexOf(",\"id\":");
+            long id = Long.parseLong(line.substring(at + 6, line.length() - 1));
+            sb.append(line, 0, at).append(",\"id\":").append(host * 1_000_000_000L + id).append("}\n");
+        }
+        try {
+            Files.createDirectories(out.toAbsolutePath().getParent());
+            Files.writeString(out, sb.toString(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + out, e);
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package dev.innet.live;
+
+import dev.innet.cli.Cli;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.ProtocolRegistry;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./innet rack up|run|status|down}: live racks of real processes on this machine
+ * (docs/live-rack.md). Every subcommand acts on the rack's state directory
+ * {@code .cache/rack/NAME/}, where {@code up} records what it makes.
+ */
+@Command(name = "rack", sortOptions = false, usageHelpAutoWidth = true,
+        description = "Live racks of real processes in network namespaces around p4sim (docs/live-rack.md).",
+        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Down.class})
+public final class RackMain implements Callable<Integer> {
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "the repository root (default: the innet.root property, else .)")
+    Path root;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
+
+    final PrintStream out;
+    final PrintStream err;
+
+    RackMain(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        RackMain m = new RackMain(System.out, System.err);
+        System.exit(Cli.run("rack", m, args, System.out, System.err));
+    }
+
+    @Override
+    public Integer call() {
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status or down");
+    }
+
+    Path root() {
+        if (root != null) {
+            return root.toAbsolutePath().normalize();
+        }
+        return Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+    }
+
+    Path stateDir(String name) {
+        return root().resolve(".cache").resolve("rack").resolve(name);
+    }
+
+    /** The layout recorded by {@code up} (a rack's shape is its plan's, not the command line's). */
+    RackLayout recordedLayout(CommandSpec sub, String name) {
+        Path planFile = stateDir(name).resolve("plan.txt");
+        if (!Files.exists(planFile)) {
+            throw Cli.usageError(sub, "rack '" + name + "' is not up (no " + planFile + ")");
+        }
+        RackPlan plan = RackPlan.read(planFile);
+        return RackLayout.of(name, stateDir(name), Integer.parseInt(plan.setting("servers")),
+                Integer.parseInt(plan.setting("clients")));
+    }
+
+    static String checkedName(CommandSpec sub, String name) {
+        try {
+            RackLayout.requireName(name);
+            return name;
+        } catch (IllegalArgumentException e) {
+            throw Cli.usageError(sub, "--name: " + e.getMessage());
+        }
+    }
+
+    @Command(name = "up", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Create namespaces and links, start p4sim and one process per host, wait until all are healthy.")
+    static final class Up implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "a registered protocol")
+        String protocol;
+        @Option(names = "--servers", paramLabel = "N", description = "storage servers (default: ${DEFAULT-VALUE})")
+        int servers = 2;
+        @Option(names = "--clients", paramLabel = "N", description = "client hosts (default: ${DEFAULT-VALUE})")
+        int clients = 2;
+        @Option(names = "--target", paramLabel = "p4sim|bmv2", description = "the switch (default: ${DEFAULT-VALUE})")
+        String target = "p4sim";
+        @Option(names = "--seed", paramLabel = "S", description = "seed of the switch and the hosts (default: ${DEFAULT-VALUE})")
+        long seed = 1;
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait for every host to be healthy (default: ${DEFAULT-VALUE})")
+        int timeoutSeconds = 90;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            checkedName(spec, name);
+            Protocol p;
+            RackLayout layout;
+            try {
+                p = ProtocolRegistry.byName(protocol);
+                layout = RackLayout.of(name, parent.stateDir(name), servers, clients);
+            } catch (IllegalArgumentException e) {
+                throw Cli.usageError(spec, e.getMessage());
+            }
+            if (timeoutSeconds < 1) {
+                throw Cli.usageError(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
+            }
+            switch (target) {
+                case "p4sim" -> { }
+                case "bmv2" -> {
+                    if (!Commands.onPath("simple_switch")) {
+                        parent.err.println("rack up: --target bmv2 needs simple_switch on PATH, and it is not there "
+                                + "(bmv2 cannot be installed on this machine: use --target p4sim)");
+                    } else {
+                        parent.err.println("rack up: --target bmv2: simple_switch is on PATH, but innet has no bmv2 driver "
+                                + "yet (its runtime CLI speaks Thrift; the controller speaks p4sim's text control port)");
+                    }
+                    return EXIT_FAILED;
+                }
+                default -> throw Cli.usageError(spec, "--target must be p4sim or bmv2, got '" + target + "'");
+            }
+            for (String tool : List.of("ip", "ethtool", "setsid")) {
+                if (!Commands.onPath(tool)) {
+                    parent.err.println("rack up: " + tool + " is not on PATH (./innet rack installs iproute2 and ethtool "
+                            + "when it can: apt-get install iproute2 ethtool util-linux)");
+                    return EXIT_FAILED;
+                }
+            }
+            if (!Files.isRegularFile(parent.root().resolve(p.p4Program()))) {
+                throw Cli.usageError(spec, "no " + p.p4Program() + " under " + parent.root() + " (--root)");
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")));
+            try {
+                new RackUp(settings, parent.out).up();
+                return EXIT_OK;
+            } catch (RackUp.NotUp e) {
+                parent.err.println("rack up: " + e.getMessage());
+                return EXIT_FAILED;
+            } catch (IllegalStateException e) {
+                parent.err.println("rack up: " + e.getMessage());
+                return EXIT_FAILED;
+            }
+        }
+    }
+
+    @Command(name = "run", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Run a workload on every client of a rack that is up, write its history and check it with porcupine.")
+    static final class Run implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--ops", paramLabel = "N", description = "operations in all, split over the clients (default: ${DEFAULT-VALUE})")
+        int ops = 400;
+        @Option(names = "--keys", paramLabel = "K", description = "keys (default: ${DEFAULT-VALUE})")
+        int keys = 8;
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "bound on the whole run (default: ${DEFAULT-VALUE})")
+        int timeoutSeconds = 300;
+        @Option(names = "--lincheck", paramLabel = "FILE", description = "the porcupine checker (default: .cache/bin/lincheck under the root)")
+        Path lincheck;
+        @Option(names = "--no-check", description = "only write the history")
+        boolean noCheck;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            checkedName(spec, name);
+            if (ops < 1 || keys < 1 || timeoutSeconds < 1) {
+                throw Cli.usageError(spec, "--ops, --keys and --timeout must be positive");
+            }
+            Path checker = lincheck != null ? lincheck : parent.root().resolve(".cache/bin/lincheck");
+            if (!noCheck && !Files.isExecutable(checker)) {
+                throw Cli.usageError(spec, "no porcupine checker at " + checker + " (./innet setup builds it; or --no-check)");
+            }
+            RackLayout layout = parent.recordedLayout(spec, name);
+            RackRun.Result r;
+            try {
+                r = RackRun.run(layout, ops, keys, timeoutSeconds * 1000L, parent.out);
+            } catch (IllegalStateException | IllegalArgumentException | IOException e) {
+                parent.err.println("rack run: " + e.getMessage());
+                return EXIT_FAILED;
+            }
+            parent.out.println("rack run: history " + r.history());
+            if (noCheck) {
+                return EXIT_OK;
+            }
+            return check(checker, r.history());
+        }
+
+        /** Porcupine's verdict is the exit status: 0 linearizable, 1 not, 2 unknown (docs/lincheck.md). */
+        private int check(Path checker, Path history) throws IOException, InterruptedException {
+            Path html = history.resolveSibling(history.getFileName().toString().replace(".jsonl", ".html"));
+            Process p = new ProcessBuilder(checker.toString(), "-timeout", "60s", "-html", html.toString(), history.toString())
+                    .redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                parent.err.println("rack run: lincheck did not finish");
+                return 2;
+            }
+            parent.out.print(text);
+            return p.exitValue();
+        }
+    }
+
+    @Command(name = "status", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Show what a rack's plan records: processes (alive, health), namespaces.")
+    static final class Status implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() {
+            checkedName(spec, name);
+            Path planFile = parent.stateDir(name).resolve("plan.txt");
+            if (!Files.exists(planFile)) {
+                parent.out.println("rack '" + name + "' is not up");
+                return EXIT_FAILED;
+            }
+            RackPlan plan = RackPlan.read(planFile);
+            RackLayout layout = parent.recordedLayout(spec, name);
+            boolean allWell = true;
+            parent.out.println("rack '" + name + "': protocol " + plan.setting("protocol") + ", state " + layout.stateDir());
+            for (RackPlan.Process p : plan.processes()) {
+                boolean alive = Pids.alive(p.pid(), p.startTicks());
+                String health = "";
+                if (p.name().contains("-h")) {
+                    int h = Integer.parseInt(p.name().substring(p.name().lastIndexOf("-h") + 2));
+                    health = alive ? "  " + Health.ask(layout, h) : "";
+                    allWell &= alive && Health.ready(health.strip());
+                } else {
+                    allWell &= alive;
+                }
+                parent.out.printf("  %-16s pid %-8d %s%s%n", p.name(), p.pid(), alive ? "running" : "NOT RUNNING", health);
+            }
+            List<String> missing = new ArrayList<>();
+            for (String ns : plan.namespaces()) {
+                if (!Files.exists(RackDown.namespaceFile(ns))) {
+                    missing.add(ns);
+                }
+            }
+            parent.out.println("  namespaces: " + plan.namespaces().size() + (missing.isEmpty() ? ", all present" : ", missing " + missing));
+            allWell &= missing.isEmpty();
+            return allWell ? EXIT_OK : EXIT_FAILED;
+        }
+    }
+
+    @Command(name = "down", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Stop every process and delete every namespace and link the rack's plan records (by pid and name).")
+    static final class Down implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            checkedName(spec, name);
+            List<String> left = RackDown.down(parent.stateDir(name).resolve("plan.txt"), parent.out);
+            if (!left.isEmpty()) {
+                parent.err.println("rack down: could not remove " + left);
+                return EXIT_FAILED;
+            }
+            return EXIT_OK;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.innet.live;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * One workload on a live rack that is up: every client host runs its share of the operations at the
+ * same time (asked over its command socket), each writes its history, and the run's history is their
+ * union, {@code history/run-N.jsonl} (docs/history-format.md: one monotonic clock for all clients, ids
+ * unique across the rack). After the workload one client reads every key once (the final reads), and
+ * those reads are part of the history too.
+ */
+public final class RackRun {
+    /** Reads, deletes and writes of a run, in percent (the rest are writes). */
+    public static final int READ_PERCENT = 50;
+    public static final int DELETE_PERCENT = 15;
+
+    private RackRun() {}
+
+    /** The history file of the run and what each client said when it finished. */
+    public record Result(Path history, List<String> clientReports) {}
+
+    /**
+     * Runs {@code operations} operations in all (split evenly over the clients) on {@code keys} keys.
+     * Every client must be healthy first; a client that fails or answers with an error fails the run.
+     */
+    public static Result run(RackLayout layout, int operations, int keys, long timeoutMillis, PrintStream out)
+            throws InterruptedException, java.io.IOException {
+        if (operations < layout.clients().size() || keys < 1) {
+            throw new IllegalArgumentException("a run needs at least one operation per client (" + layout.clients().size()
+                    + ") and one key, got " + operations + " operations and " + keys + " keys");
+        }
+        for (int h : layout.allHosts()) {
+            String answer = Health.ask(layout, h);
+            if (!Health.ready(answer)) {
+                throw new IllegalStateException("h" + h + " is not healthy: " + answer);
+            }
+        }
+        int runNumber = nextRunNumber(layout);
+        Path dir = layout.historyDir().resolve("run-" + runNumber);
+        List<Path> parts = new ArrayList<>();
+        List<Future<String>> replies = new ArrayList<>();
+        try (ExecutorService waiters = Executors.newVirtualThreadPerTaskExecutor()) {
+            int clients = layout.clients().size();
+            for (int i = 0; i < clients; i++) {
+                int h = layout.clients().get(i);
+                int share = operations / clients + (i < operations % clients ? 1 : 0);
+                Path part = dir.resolve("h" + h + ".jsonl");
+                parts.add(part);
+                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part;
+                replies.add(waiters.submit(() -> CommandSocket.ask(layout.socketOf(h), request, timeoutMillis)));
+            }
+            List<String> reports = new ArrayList<>();
+            for (int i = 0; i < replies.size(); i++) {
+                String reply;
+                try {
+                    reply = replies.get(i).get();
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + e.getCause().getMessage(), e);
+                }
+                if (!reply.startsWith("done ")) {
+                    throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + reply);
+                }
+                reports.add("h" + layout.clients().get(i) + " " + reply);
+            }
+            // after every client has finished: one client reads every key, so the check sees the final state
+            int reader = layout.clients().get(0);
+            Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
+            String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
+            if (!reply.startsWith("done ")) {
+                throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+            }
+            reports.add("h" + reader + " final reads " + reply);
+            parts.add(finalPart);
+            Path history = layout.historyDir().resolve("run-" + runNumber + ".jsonl");
+            merge(parts, history);
+            for (String r : reports) {
+                out.println("rack run: " + r);
+            }
+            return new Result(history, reports);
+        }
+    }
+
+    private static int nextRunNumber(RackLayout layout) {
+        int n = 1;
+        while (Files.exists(layout.historyDir().resolve("run-" + n + ".jsonl"))) {
+            n++;
+        }
+        return n;
+    }
+
+    private static void merge(List<Path> parts, Path history) {
+        try {
+            Files.createDirectories(history.getParent());
+            Files.writeString(history, "", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+            for (Path part : parts) {
+                Files.writeString(history, Files.readString(part, StandardCharsets.UTF_8), StandardCharsets.UTF_8,
+                        StandardOpenOption.APPEND);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + history, e);
+        }
+    }
+}

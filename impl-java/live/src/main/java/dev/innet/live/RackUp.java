@@ -1,0 +1,301 @@
+package dev.innet.live;
+
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackPorts;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Brings a live rack up on this machine: namespaces and veth links ({@link RackLayout}), p4sim on
+ * AF_PACKET ports in the switch's namespace, then one process per host ({@link HostMain}); then waits,
+ * bounded, until every host answers its health check with ready. Every namespace, link and process is
+ * recorded in the plan before or as it is made, so a failure (here, or a crash of this process) is
+ * undone by {@link RackDown} from the plan.
+ */
+public final class RackUp {
+    /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
+    public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+            String javaBinary, String classPath) {}
+
+    /** Thrown when the rack did not come up; the message names the process and carries its log's tail. */
+    public static final class NotUp extends Exception {
+        NotUp(String message) {
+            super(message);
+        }
+    }
+
+    private static final String HOST_MAIN = "dev.innet.live.HostMain";
+    private static final String SWITCH_MAIN = "dev.innet.p4sim.Main";
+    private static final int LOG_TAIL_LINES = 15;
+
+    private final Settings s;
+    private final RackLayout layout;
+    private final PrintStream out;
+    private RackPlan plan;
+
+    public RackUp(Settings settings, PrintStream out) {
+        this.s = settings;
+        this.layout = settings.layout();
+        this.out = out;
+    }
+
+    /**
+     * Brings the rack up. On failure it tears down what it made and throws {@link NotUp}; the state
+     * directory keeps the logs.
+     */
+    public void up() throws NotUp, InterruptedException {
+        if (Files.exists(layout.planFile())) {
+            throw new IllegalStateException("rack '" + layout.name() + "' is up already (" + layout.planFile()
+                    + "): ./innet rack down --name " + layout.name() + " first");
+        }
+        freshStateDirectory();
+        plan = RackPlan.create(layout.planFile());
+        try {
+            record();
+            network();
+            long started = System.nanoTime();
+            startSwitch();
+            startHosts();
+            awaitHealthy();
+            out.printf("rack up: %s rack '%s' is up in %.1f s (%d servers, %d clients, controller h%d; state %s)%n",
+                    s.protocol().name(), layout.name(), (System.nanoTime() - started) / 1e9, layout.servers().size(),
+                    layout.clients().size(), layout.controllerHost(), layout.stateDir());
+        } catch (NotUp | RuntimeException e) {
+            out.println("rack up: failed, tearing down what was made");
+            List<String> left = RackDown.down(layout.planFile(), out);
+            if (!left.isEmpty()) {
+                out.println("rack up: could not remove " + left);
+            }
+            throw e;
+        }
+    }
+
+    /** Durable files of an earlier rack of this name would be old data to a new history: start empty. */
+    private void freshStateDirectory() {
+        try {
+            for (Path dir : List.of(layout.stateDir().resolve("hosts"), layout.logDir(), layout.socketDir(),
+                    layout.historyDir())) {
+                if (Files.exists(dir)) {
+                    try (Stream<Path> walk = Files.walk(dir)) {
+                        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                            Files.delete(p);
+                        }
+                    }
+                }
+            }
+            Files.createDirectories(layout.logDir());
+            Files.deleteIfExists(layout.stateDir().resolve("plan.down.txt"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("preparing " + layout.stateDir(), e);
+        }
+    }
+
+    private void record() {
+        plan.setting("rack", layout.name());
+        plan.setting("protocol", s.protocol().name());
+        plan.setting("servers", Integer.toString(layout.servers().size()));
+        plan.setting("clients", Integer.toString(layout.clients().size()));
+        plan.setting("seed", Long.toString(s.seed()));
+        plan.setting("target", "p4sim");
+    }
+
+    // ------------------------------------------------------------------ network
+
+    private void network() {
+        String sw = layout.switchNamespace();
+        addNamespace(sw);
+        batch(sw, List.of("link set lo up"));
+        for (int h : layout.ownNamespaceHosts()) {
+            String ns = layout.namespaceOf(h);
+            addNamespace(ns);
+            plan.link(sw, layout.switchInterfaceOf(h));
+            Commands.run("ip", "link", "add", RackLayout.HOST_INTERFACE, "netns", ns, "type", "veth", "peer", "name",
+                    layout.switchInterfaceOf(h), "netns", sw);
+            configureHostEnd(ns, h);
+            batch(sw, List.of("link set " + layout.switchInterfaceOf(h) + " up"));
+        }
+        // the controller's link: both ends in the switch's namespace (ctl0 is the host's, p64 p4sim's)
+        plan.link(sw, RackLayout.CONTROLLER_INTERFACE);
+        Commands.run("ip", "-n", sw, "link", "add", RackLayout.CONTROLLER_INTERFACE, "type", "veth", "peer", "name",
+                layout.switchInterfaceOf(layout.controllerHost()));
+        configureHostEnd(sw, layout.controllerHost());
+        batch(sw, List.of("link set " + layout.switchInterfaceOf(layout.controllerHost()) + " up"));
+    }
+
+    private void addNamespace(String ns) {
+        plan.namespace(ns);
+        Commands.run("ip", "netns", "add", ns);
+        // no IPv6 chatter (router solicitations) on the rack's links: p4sim would only count and drop it
+        Commands.tryRun("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
+        Commands.tryRun("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
+    }
+
+    /**
+     * The host's end: its rack MAC and address, up, static neighbours for every other host (the P4
+     * programs forward IPv4 only, so ARP would never be answered), and transmit checksum offload off: a
+     * veth hands an offloaded packet over with its UDP checksum unfinished, p4sim forwards those bytes
+     * as they are, and the receiving kernel would drop the datagram as corrupt.
+     */
+    private void configureHostEnd(String ns, int h) {
+        String dev = layout.hostInterfaceOf(h);
+        List<String> cmds = new ArrayList<>();
+        cmds.add("link set lo up");
+        cmds.add("link set " + dev + " address " + RackLayout.mac(h));
+        cmds.add("addr add " + RackLayout.ip(h) + "/24 dev " + dev);
+        cmds.add("link set " + dev + " up");
+        for (int other : layout.allHosts()) {
+            if (other != h) {
+                cmds.add("neigh replace " + RackLayout.ip(other) + " lladdr " + RackLayout.mac(other) + " dev " + dev
+                        + " nud permanent");
+            }
+        }
+        batch(ns, cmds);
+        Commands.run("ip", "netns", "exec", ns, "ethtool", "-K", dev, "tx", "off");
+    }
+
+    /** Runs {@code ip -n NS -batch FILE}: one process for many commands; the file stays in the state directory. */
+    private void batch(String ns, List<String> cmds) {
+        Path file = layout.stateDir().resolve("ip").resolve(ns + "-" + Integer.toHexString(cmds.hashCode()) + ".batch");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, String.join("\n", cmds) + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + file, e);
+        }
+        Commands.run("ip", "-n", ns, "-batch", file.toString());
+    }
+
+    // ------------------------------------------------------------------ processes
+
+    private void startSwitch() throws NotUp, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
+                "-I", s.repositoryRoot().resolve("p4").toString(),
+                "--control-port", Integer.toString(RackLayout.SWITCH_CONTROL_PORT), "--seed", Long.toString(s.seed())));
+        for (int h : layout.allHosts()) {
+            args.add("-i");
+            args.add(RackPorts.portOf(h) + "@" + layout.switchInterfaceOf(h));
+        }
+        RackPlan.Process p = start("switch", layout.switchNamespace(), SWITCH_MAIN, List.of("-Xmx512m"), args);
+        // p4sim prints this line once its ports and control port are open
+        long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
+        while (!logContains(p.log(), "p4sim: running")) {
+            if (!Pids.alive(p.pid(), p.startTicks())) {
+                throw new NotUp("the switch (p4sim) exited while starting; " + tail(p.log()));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new NotUp("the switch (p4sim) did not start within " + s.healthTimeoutMillis() + " ms; " + tail(p.log()));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private void startHosts() {
+        for (int h : layout.allHosts()) {
+            List<String> args = List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
+                    "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
+                    "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
+                    "--seed", Long.toString(s.seed()));
+            start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"), args);
+        }
+    }
+
+    /**
+     * Starts a JVM inside namespace {@code ns}, in a session of its own (so a Ctrl-C on {@code rack up}
+     * does not reach the rack), output to its log file, and records it. {@code ip netns exec} and
+     * {@code setsid} both exec their command, so the pid is the JVM's.
+     */
+    private RackPlan.Process start(String name, String ns, String main, List<String> jvmOptions, List<String> args) {
+        Path log = layout.logOf(name);
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid", s.javaBinary(),
+                "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", s.classPath(), main));
+        cmd.addAll(args);
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("starting " + name, e);
+        }
+        long ticks = Pids.startTicks(p.pid()).orElseThrow(() -> new IllegalStateException(name + " exited at once; see " + log));
+        RackPlan.Process rec = new RackPlan.Process(name, p.pid(), ticks, log);
+        plan.process(rec);
+        return rec;
+    }
+
+    // ------------------------------------------------------------------ health
+
+    private void awaitHealthy() throws NotUp, InterruptedException {
+        long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
+        Map<Integer, String> lastAnswer = new LinkedHashMap<>();
+        for (int h : layout.allHosts()) {
+            lastAnswer.put(h, "no answer yet");
+        }
+        while (true) {
+            for (int h : List.copyOf(lastAnswer.keySet())) {
+                String answer = Health.ask(layout, h);
+                if (Health.ready(answer)) {
+                    lastAnswer.remove(h);
+                    out.println("rack up: h" + h + " healthy: " + answer);
+                } else {
+                    lastAnswer.put(h, answer);
+                }
+            }
+            for (RackPlan.Process p : plan.processes()) {
+                if (!Pids.alive(p.pid(), p.startTicks())) {
+                    throw new NotUp(p.name() + " exited while the rack was coming up; " + tail(p.log()));
+                }
+            }
+            if (lastAnswer.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                int h = lastAnswer.keySet().iterator().next();
+                String name = layout.roleOf(h) + "-h" + h;
+                throw new NotUp(name + " did not answer its health check with ready within " + s.healthTimeoutMillis()
+                        + " ms (last answer: " + lastAnswer.get(h) + "); " + tail(layout.logOf(name)));
+            }
+            Thread.sleep(300);
+        }
+    }
+
+    /** The class path with every entry absolute: the host processes must not depend on the caller's directory. */
+    public static String absoluteClassPath(String classPath) {
+        List<String> entries = new ArrayList<>();
+        for (String e : classPath.split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(Path.of(e).toAbsolutePath().normalize().toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static boolean logContains(Path log, String text) {
+        try {
+            return Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static String tail(Path log) {
+        try {
+            List<String> lines = Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
+            List<String> last = lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
+            return "the end of " + log + ":\n  " + String.join("\n  ", last);
+        } catch (IOException e) {
+            return "cannot read " + log + ": " + e.getMessage();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.innet.live.workload;
+
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.RackNodes;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.RandomSource;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.wire.InnetMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A live client host: the protocol's client library, idle until {@link #begin} hands it a run, then a
+ * closed loop of unique-value reads, writes and deletes on a small key set, one operation at a time,
+ * recorded by the library in the host's history. Event handling only: it is driven by the host's event
+ * loop like any node, and {@link #begin} is called on that loop ({@code LiveHost.call}).
+ */
+public final class WorkloadHost implements Node {
+    /** One run's parameters. Fractions: reads {@code readPercent}, deletes {@code deletePercent}, the rest writes. */
+    public record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder) {
+        /** Reads of keys 0..K-1, one each, in order: the final reads after a workload. */
+        public static Run finalReads(int keys) {
+            return new Run(keys, keys, 100, 0, true);
+        }
+
+        public Run {
+            if (operations < 1 || keys < 1 || readPercent < 0 || deletePercent < 0 || readPercent + deletePercent > 100) {
+                throw new IllegalArgumentException("bad workload: " + operations + " operations, " + keys + " keys, "
+                        + readPercent + "% reads, " + deletePercent + "% deletes");
+            }
+        }
+    }
+
+    /** How a run's operations ended, and how many replies the switch itself sent (cache hits). */
+    public record Summary(Map<KvResult.Outcome, Integer> outcomes, int fromSwitch) {
+        @Override
+        public String toString() {
+            return "outcomes=" + outcomes.toString().replace(" ", "") + " from_switch=" + fromSwitch;
+        }
+    }
+
+    private final RackNodes protocolNodes;
+    private final HistoryRecorder history;
+    private NodeContext ctx;
+    private KvClientLibrary client;
+    private long nextTimer = -1;
+    private long written;
+    private int runs;
+
+    private Run run;
+    private RandomSource random;
+    private int issued;
+    private Map<KvResult.Outcome, Integer> outcomes;
+    private int fromSwitch;
+    private Consumer<Summary> done;
+
+    public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
+        this.protocolNodes = protocolNodes;
+        this.history = history;
+    }
+
+    /** The key-value family's key {@code i}, as the simulated workloads spell it. */
+    public static byte[] keyOf(int i) {
+        return InnetMessage.key("user" + i);
+    }
+
+    @Override
+    public void onStart(NodeContext context) {
+        this.ctx = context;
+        this.client = protocolNodes.client(context, history);
+    }
+
+    @Override
+    public void onPacket(byte[] frame) {
+        client.onPacket(frame);
+    }
+
+    @Override
+    public void onTimer(long timerId) {
+        if (timerId == nextTimer) {
+            issue();
+        } else {
+            client.onTimer(timerId);
+        }
+    }
+
+    /** Starts {@code r}; {@code whenDone} gets the count of each outcome once every operation has ended. */
+    public void begin(Run r, Consumer<Summary> whenDone) {
+        if (run != null) {
+            throw new IllegalStateException("a run is in progress on h" + ctx.hostNumber());
+        }
+        run = r;
+        // one stream per run: a random source forks each name once
+        random = ctx.random().fork("workload-run-" + (++runs));
+        issued = 0;
+        outcomes = new EnumMap<>(KvResult.Outcome.class);
+        fromSwitch = 0;
+        done = whenDone;
+        nextTimer = ctx.timers().schedule(0);
+    }
+
+    private void issue() {
+        if (issued == run.operations()) {
+            Consumer<Summary> d = done;
+            Summary summary = new Summary(outcomes, fromSwitch);
+            run = null;
+            done = null;
+            d.accept(summary);
+            return;
+        }
+        issued++;
+        byte[] key = keyOf(run.everyKeyInOrder() ? issued - 1 : (int) random.nextLong(run.keys()));
+        long dice = random.nextLong(100);
+        if (dice < run.readPercent()) {
+            client.get(key, this::completed);
+        } else if (dice < run.readPercent() + run.deletePercent()) {
+            client.delete(key, this::completed);
+        } else {
+            client.put(key, uniqueValue(), this::completed);
+        }
+    }
+
+    /** Unique across hosts, incarnations and runs, so the checker can tell every write apart. */
+    private byte[] uniqueValue() {
+        return ("h" + ctx.hostNumber() + "i" + ctx.incarnation() + "n" + (++written)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void completed(KvResult r) {
+        outcomes.merge(r.outcome(), 1, Integer::sum);
+        if (r.fromSwitch()) {
+            fromSwitch++;
+        }
+        nextTimer = ctx.timers().schedule(0);
+    }
+}

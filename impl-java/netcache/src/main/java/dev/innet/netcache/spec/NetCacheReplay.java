@@ -1,0 +1,657 @@
+package dev.innet.netcache.spec;
+
+import static dev.innet.protocol.spec.TlaValues.asLong;
+import static dev.innet.protocol.spec.TlaValues.asRecord;
+import static dev.innet.protocol.spec.TlaValues.at;
+import static dev.innet.protocol.spec.TlaValues.name;
+
+import dev.innet.kv.KvOp;
+import dev.innet.kv.KvStatus;
+import dev.innet.kv.cache.CacheControlNames;
+import dev.innet.kv.cache.CacheControllerConfig;
+import dev.innet.kv.cache.CacheRegisters;
+import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.cache.SequenceBase;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.client.KvClient;
+import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.spec.WriteIds;
+import dev.innet.kv.store.MemoryRecordStore;
+import dev.innet.kv.store.RecordStore;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.netcache.NetCacheController;
+import dev.innet.protocol.KvResult;
+import dev.innet.protocol.RackPorts;
+import dev.innet.protocol.spec.ReplayContext;
+import dev.innet.protocol.spec.ReplayNetwork;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecReplay;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.protocol.spec.SpecStep.ModelValue;
+import dev.innet.protocol.spec.SpecStep.TlaFunction;
+import dev.innet.protocol.spec.TlaValues;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+import dev.innet.wire.WireException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * NetCache.tla replayed on the implementation: p4/netcache.p4 on the replay target, one
+ * {@link StorageServer}, a {@link KvClient} per spec client, and {@link NetCacheController} driven
+ * through its own loop (a hot report, then control steps until it is idle) or, for the spec's
+ * {@code Evict(k)}, through its eviction procedure of exactly k. Every frame between them is routed by
+ * this class, so the spec's choice of which message is delivered, lost or duplicated next is followed
+ * exactly (docs/conformance.md, "NetCache").
+ *
+ * <p>The refinement mapping ({@link #observe}) reads the switch through the control API (key table,
+ * record registers, sequence counters), the server's store, the clients' outstanding operations, the
+ * frames in flight, and what the clients were told (acknowledged writes, the last read's value).
+ * Sequence numbers of the g-th switch incarnation start at {@link SequenceBase#of}(g); the spec's
+ * restarted counters start at the number of writes issued so far (RestartSeqBase), so a number
+ * {@code base(g) + i} of incarnation g is the spec's {@code writesBefore(g) + i}.
+ */
+public final class NetCacheReplay implements SpecReplay {
+    private static final int SERVER = 1;
+    private static final int FIRST_CLIENT = 2;
+    private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
+    /** High enough that the switch flags no request hot: admissions are the spec's Admit only. */
+    private static final int NEVER_HOT = 1_000_000_000;
+    /** Control steps an admission may take before the replay calls the controller stuck. */
+    private static final int MAX_CONTROL_STEPS = 16;
+    /** A cached record's register content the spec leaves unspecified (invalid, nothing staged). */
+    private static final String UNCACHED = "not cached";
+
+    /** Where a frame in flight is going. */
+    private enum Route {
+        /** Through the switch to the server (a forwarded request). */
+        TO_SERVER,
+        /** A server's reply, not yet through the switch (the switch acts on it in the step that delivers it). */
+        SERVER_TO_SWITCH
+    }
+
+    /** Builds the storage server the replay runs (tests substitute one with a seeded bug). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        StorageServer create(ServerConfig config, RecordStoreOpener stores);
+    }
+
+    /** The first sequence number of an incarnation, in the implementation and in the spec. */
+    private record Incarnation(long implBase, long specBase) {}
+
+    /** A client's outstanding operation, as the replay issued it. */
+    private record Op(boolean write, String key, long id, long floor) {}
+
+    /**
+     * NetCache's controller with its eviction opened to the replay: the spec names the victim, where
+     * the loop samples popularity counters.
+     */
+    private static final class ReplayController extends NetCacheController {
+        ReplayController(CacheControllerConfig config, SwitchHandle handle) {
+            super(config, handle);
+        }
+
+        ControlProcedure evict(int index, byte[] key) {
+            return eviction(index, key);
+        }
+    }
+
+    private final ReplayTarget target;
+    private final ServerFactory servers;
+    private final SwitchHandle handle = new SwitchHandle();
+    private final Map<String, byte[]> keyBytes = new TreeMap<>();
+    private final Map<String, String> keyOfHex = new HashMap<>();
+    private final Map<String, Integer> hostOfClient = new TreeMap<>();
+    private final Map<Integer, String> clientOfHost = new HashMap<>();
+    private final Map<String, ReplayContext> clientContexts = new HashMap<>();
+    private final Map<String, KvClient> clients = new HashMap<>();
+    /** Per client host: request id -> the spec's write or read id of that operation. */
+    private final Map<Integer, Map<Long, Long>> opOfRequest = new HashMap<>();
+    private final Map<String, Op> outstanding = new HashMap<>();
+    private final ReplayNetwork<Route> net = new ReplayNetwork<>();
+    private final List<Incarnation> incarnations = new ArrayList<>();
+    /** Per key, the largest write id a client was told is done (the spec's doneMax, from the clients' results). */
+    private final Map<String, Long> acknowledged = new TreeMap<>();
+    /** The last completed read: the newest acknowledged write when it began, and the value it returned. */
+    private Map<String, Object> lastRead = readRecord(0, 0);
+    private long writesIssued;
+    private ReplayContext serverContext;
+    private ReplayContext controllerContext;
+    private StorageServer server;
+    private ReplayController controller;
+
+    public NetCacheReplay(ReplayTarget target) {
+        this(target, StorageServer::new);
+    }
+
+    /** @param servers the storage server to replay (tests pass one with a seeded bug) */
+    public NetCacheReplay(ReplayTarget target, ServerFactory servers) {
+        this.target = target;
+        this.servers = servers;
+    }
+
+    // ------------------------------------------------------------------ set-up
+
+    /**
+     * Clients are hosts 2, 3, ... in name order, the one server host 1 (the spec's servers differ only
+     * in which keys they own, which no spec variable shows), the controller the CPU port. Every key
+     * starts at the server with the spec's initial record, value 0 with seq 0 (loaded into its store
+     * before it starts, as a benchmark's load phase would); the switch is brought up by the
+     * controller's own loop.
+     */
+    @Override
+    public void init(SpecStep initial) {
+        List<String> keys = TlaValues.domainNames(initial.var("cached"));
+        Map<Integer, String> slots = new HashMap<>();
+        RecordStore store = new MemoryRecordStore();
+        for (String k : keys) {
+            byte[] key = InnetMessage.key(k);
+            String clash = slots.put(SequenceBase.slotOf(key), k);
+            if (clash != null) {
+                throw new NotReplayable("keys " + clash + " and " + k + " share a sequence-number slot of the switch");
+            }
+            keyBytes.put(k, key);
+            keyOfHex.put(hex(key), k);
+            acknowledged.put(k, 0L);
+            store.apply(key, StoredRecord.value(WriteIds.valueOf(0), 0), RecordStore.Ordering.ARRIVAL);
+        }
+        int host = FIRST_CLIENT;
+        for (String c : TlaValues.domainNames(initial.var("pend"))) {
+            hostOfClient.put(c, host);
+            clientOfHost.put(host, c);
+            host++;
+        }
+        List<Integer> hosts = new ArrayList<>(List.of(SERVER));
+        hosts.addAll(hostOfClient.values());
+        hosts.add(CONTROLLER);
+        // capacity = every key: the spec's CacheSize guards Admit, the controller never has to make room
+        CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER),
+                List.copyOf(hostOfClient.values()), keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, NEVER_HOT,
+                List.of());
+        controllerContext = new ReplayContext(CONTROLLER, 1);
+        controller = new ReplayController(config, handle);
+        controller.onStart(controllerContext);
+        bringUpSwitch();
+        serverContext = new ReplayContext(SERVER, 2);
+        server = servers.create(new ServerConfig(List.of(SERVER), CONTROLLER, InnetMessage.MAX_VALUE_BYTES, 64,
+                1_000_000_000_000L), dir -> store);
+        server.onStart(serverContext);
+        for (var c : hostOfClient.entrySet()) {
+            ReplayContext ctx = new ReplayContext(c.getValue(), 3);
+            clientContexts.put(c.getKey(), ctx);
+            // one attempt: the spec's client gives up after a timeout instead of resending (ClientGiveUp)
+            clients.put(c.getKey(), new KvClient(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000), null));
+        }
+    }
+
+    /**
+     * A (new) switch is attached; the controller's loop notices the new generation, counts the bring-up
+     * and programs it (forwarding, and from the second incarnation on, the sequence base).
+     */
+    private void bringUpSwitch() {
+        handle.attach(target.control());
+        long before = controller.bringUps();
+        crankController();
+        if (controller.bringUps() != before + 1) {
+            throw new ReplayException("the controller did not bring up the new switch");
+        }
+        incarnations.add(new Incarnation(SequenceBase.of(controller.bringUps()), writesIssued));
+    }
+
+    /** One round of the controller's pending timers (its control-step tick and its counter reset). */
+    private void crankController() {
+        for (long timer : controllerContext.pendingTimers()) {
+            if (controllerContext.fire(timer)) {
+                controller.onTimer(timer);
+            }
+        }
+    }
+
+    private static String hex(byte[] key) {
+        return HexFormat.of().formatHex(key);
+    }
+
+    /** The spec's actions this replay does not perform, with the reasons (none: every action of Next is replayed). */
+    static final Map<String, String> NOT_REPLAYABLE = Map.of();
+
+    // ------------------------------------------------------------------ actions
+
+    @Override
+    public void perform(SpecStep before, SpecStep step) {
+        String a = step.actionName();
+        switch (a) {
+            case "ClientWrite" -> clientWrite(step);
+            case "ClientReadHit" -> clientRead(step, true);
+            case "ClientReadForward" -> clientRead(step, false);
+            case "ClientGiveUp" -> giveUp(name(step.param("c")));
+            case "ServerPut" -> serverRequest(step, "put", "w");
+            case "ServerGet" -> serverRequest(step, "get", "r");
+            case "SwitchPutReply" -> switchReply(step, Map.of("t", "putR", "c", step.param("c"), "k", step.param("k"),
+                    "id", step.param("w"), "s", step.param("s")), dup(step));
+            case "SwitchGetReply" -> switchGetReply(before, step);
+            case "ClientGetReply" -> switchReply(step, getR(step), false);
+            case "Admit" -> admit(name(step.param("k")));
+            case "Evict" -> evict(name(step.param("k")));
+            case "SwitchRestart" -> restartSwitch();
+            case "Lose" -> net.lose(asRecord(step.param("m")));
+            default -> throw new NotReplayable(a + ": not an action of NetCache.tla");
+        }
+    }
+
+    private static boolean dup(SpecStep step) {
+        return Boolean.TRUE.equals(step.param("dup"));
+    }
+
+    /** NC-4 / NC-6: the switch numbers the write (and invalidates and stages a cached key) and forwards it. */
+    private void clientWrite(SpecStep step) {
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long w = asLong(step.param("w"));
+        start(c, new Op(true, k, w, 0));
+        writesIssued++;
+        clients.get(c).put(keyBytes.get(k), WriteIds.valueOf(w), r -> completed(c, r));
+        List<ReplayTarget.Emitted> out = sendFromClient(c, w);
+        expectOnly(out, SERVER, "ClientWrite: the switch must forward the write to the server");
+        net.put(specMessageOf(out.get(0).frame()), Route.TO_SERVER, out.get(0).frame());
+    }
+
+    /** NC-1 (hit: the switch answers with the spec's value) or NC-2 / NC-3 (forwarded, GET_FOR_CACHE iff cached). */
+    private void clientRead(SpecStep step, boolean hit) {
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long r = asLong(step.param("r"));
+        start(c, new Op(false, k, r, acknowledged.get(k)));
+        clients.get(c).get(keyBytes.get(k), res -> completed(c, res));
+        List<ReplayTarget.Emitted> out = sendFromClient(c, r);
+        if (hit) {
+            expectOnly(out, hostOfClient.get(c), "ClientReadHit: the switch must answer the read itself");
+            deliverToClient(c, out.get(0).frame());
+            if (outstanding.containsKey(c)) {
+                throw new ReplayException("ClientReadHit: the client did not take the switch's answer");
+            }
+        } else {
+            expectOnly(out, SERVER, "ClientReadForward: the switch must forward the read to the server");
+            net.put(specMessageOf(out.get(0).frame()), Route.TO_SERVER, out.get(0).frame());
+        }
+    }
+
+    private void start(String c, Op op) {
+        if (clients.get(c).busy()) {
+            throw new ReplayException("client " + c + " still has an operation outstanding");
+        }
+        outstanding.put(c, op);
+    }
+
+    /** What the client library reported for its operation: the replay's record of replies received. */
+    private void completed(String c, KvResult result) {
+        Op op = outstanding.remove(c);
+        boolean ok = result.outcome() == KvResult.Outcome.OK || result.outcome() == KvResult.Outcome.NOT_FOUND;
+        if (op == null || !ok) {
+            return; // gave up (ClientGiveUp checks that separately)
+        }
+        if (op.write()) {
+            acknowledged.merge(op.key(), op.id(), Math::max);
+        } else {
+            lastRead = readRecord(op.floor(), WriteIds.writeIdOf(result.value()));
+        }
+    }
+
+    private static Map<String, Object> readRecord(long floor, long got) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("floor", floor);
+        r.put("got", got);
+        return r;
+    }
+
+    /** Passes the client's newly sent request through the switch; remembers which spec operation it is. */
+    private List<ReplayTarget.Emitted> sendFromClient(String c, long specOpId) {
+        int host = hostOfClient.get(c);
+        List<byte[]> sent = clientContexts.get(c).takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException("client " + c + " sent " + sent.size() + " frames for one operation");
+        }
+        opOfRequest.computeIfAbsent(host, h -> new HashMap<>()).put(decode(sent.get(0)).message().reqId(), specOpId);
+        return target.inject(RackPorts.portOf(host), sent.get(0));
+    }
+
+    private void deliverToClient(String c, byte[] frame) {
+        clients.get(c).onPacket(frame);
+    }
+
+    /** The client's timer fires; with one attempt it must give up, sending nothing. */
+    private void giveUp(String c) {
+        ReplayContext ctx = clientContexts.get(c);
+        KvClient client = clients.get(c);
+        if (!client.busy()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
+        }
+        for (long timer : ctx.pendingTimers()) {
+            if (ctx.fire(timer)) {
+                client.onTimer(timer);
+            }
+        }
+        if (client.busy() || !ctx.takeSent().isEmpty()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
+        }
+        outstanding.remove(c);
+    }
+
+    /** ServerPut / ServerGet: the request is handed to the server; its one reply waits before the switch. */
+    private void serverRequest(SpecStep step, String type, String idParam) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", type);
+        m.put("c", step.param("c"));
+        m.put("k", step.param("k"));
+        m.put("id", step.param(idParam));
+        if (type.equals("put")) {
+            m.put("s", step.param("s"));
+        }
+        ReplayNetwork.Flight<Route> f = net.take(step.actionName(), Route.TO_SERVER, m, dup(step));
+        server.onPacket(f.frame());
+        List<byte[]> sent = serverContext.takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException(step.actionName() + ": the server sent " + sent.size()
+                    + " frames, the spec one reply");
+        }
+        net.put(specMessageOf(sent.get(0)), Route.SERVER_TO_SWITCH, sent.get(0));
+    }
+
+    /** The plain GET_REPLY the spec delivers (picked by the value it carries, as two may differ only there). */
+    private static Predicate<Map<String, Object>> getR(SpecStep step) {
+        Map<String, Object> fields = Map.of("t", "getR", "c", step.param("c"), "k", step.param("k"), "id", step.param("r"));
+        return new Predicate<>() {
+            @Override
+            public boolean test(Map<String, Object> m) {
+                return ReplayNetwork.matches(m, fields) && asRecord(m.get("rec")).get("v").equals(step.param("v"));
+            }
+
+            @Override
+            public String toString() {
+                return fields + " with value " + step.param("v");
+            }
+        };
+    }
+
+    private void switchReply(SpecStep step, Map<String, Object> pattern, boolean duplicate) {
+        switchReply(step, m -> ReplayNetwork.matches(m, pattern), pattern.toString(), duplicate);
+    }
+
+    private void switchReply(SpecStep step, Predicate<Map<String, Object>> wanted, boolean duplicate) {
+        switchReply(step, wanted, wanted.toString(), duplicate);
+    }
+
+    /**
+     * NC-7 / NC-8 / NC-10: the server's reply passes the switch, which may commit or refill the record,
+     * and reaches the client in the same step; the client completes its operation if it still waits for it.
+     */
+    private void switchReply(SpecStep step, Predicate<Map<String, Object>> wanted, String what, boolean duplicate) {
+        ReplayNetwork.Flight<Route> f = net.take(step.actionName(), Route.SERVER_TO_SWITCH, new Predicate<>() {
+            @Override
+            public boolean test(Map<String, Object> m) {
+                return wanted.test(m);
+            }
+
+            @Override
+            public String toString() {
+                return what;
+            }
+        }, duplicate);
+        String c = name(step.param("c"));
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), f.frame());
+        expectOnly(out, hostOfClient.get(c), step.actionName() + ": the switch must relay the reply to the client");
+        InnetMessage relayed = decode(out.get(0).frame()).message();
+        if (relayed.op() == KvOp.GET_FOR_CACHE_REPLY) {
+            throw new ReplayException(step.actionName() + ": the switch relayed GET_FOR_CACHE_REPLY; a client asked GET");
+        }
+        deliverToClient(c, out.get(0).frame());
+    }
+
+    /**
+     * NC-8 / NC-9. One refill the spec allows and the implementation refuses, by design: after a
+     * restart the spec's counters stand at the writes issued so far, so a reply carrying a record
+     * numbered that high (the newest write of all, or the initial record when nothing was written yet)
+     * passes its bound; the implementation's counters stand at the new incarnation's base, above every
+     * earlier number, so no record written before the restart refills (until the key is written again).
+     */
+    private void switchGetReply(SpecStep before, SpecStep step) {
+        String k = name(step.param("k"));
+        boolean specRefills = Boolean.FALSE.equals(at(before, "valid", k)) && Boolean.TRUE.equals(at(step, "valid", k));
+        Map<String, Object> pattern = Map.of("t", "getRC", "c", step.param("c"), "k", step.param("k"), "id",
+                step.param("r"), "rec", step.param("rec"));
+        long carriedSeq = asLong(asRecord(step.param("rec")).get("s"));
+        if (specRefills && incarnations.size() > 1 && carriedSeq <= current().specBase()) {
+            throw new NotReplayable("SwitchGetReply: the spec refills " + k + " from a record numbered before the"
+                    + " switch restart (its seq " + carriedSeq + " reaches the restarted counter, the writes issued"
+                    + " then); the implementation's counters restart above every earlier number, so it never does");
+        }
+        switchReply(step, pattern, dup(step));
+    }
+
+    /**
+     * The spec abstracts hotness: any uncached key may be admitted. The replay sends the report the
+     * server would send (its record of k) through the switch to the controller, whose loop then admits
+     * k in its own control steps (Admit: registers, then the key-table entry).
+     */
+    private void admit(String k) {
+        byte[] key = keyBytes.get(k);
+        StoredRecord r = server.storedRecord(key).orElse(null);
+        int status = r == null || r.deleted() ? KvStatus.NOT_FOUND : KvStatus.OK;
+        InnetMessage report = new InnetMessage(KvOp.HOT_REPORT, 0, status, 0, key, r == null ? 0 : r.seq(),
+                new byte[0], r == null ? new byte[0] : r.value());
+        UdpFrame frame = new UdpFrame(RackAddressing.hostMac(CONTROLLER), RackAddressing.hostMac(SERVER),
+                RackAddressing.hostIp(SERVER), RackAddressing.hostIp(CONTROLLER), KvOp.CONTROL_PORT, KvOp.CONTROL_PORT,
+                report.encode());
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), frame.encode());
+        expectOnly(out, CONTROLLER, "Admit: the switch must pass the hot report to the controller");
+        controller.onPacket(out.get(0).frame());
+        for (int i = 0; i < MAX_CONTROL_STEPS; i++) {
+            crankController();
+            if (controller.directory().contains(key) && controller.currentProcedure().equals("idle")) {
+                return;
+            }
+        }
+        throw new ReplayException("Admit: the controller did not admit " + k + " within " + MAX_CONTROL_STEPS
+                + " control steps (now: " + controller.currentProcedure() + ")");
+    }
+
+    /** Removal of exactly k (the spec's victim), run to completion: one control step. */
+    private void evict(String k) {
+        int index = indexOf(target.control(), keyBytes.get(k));
+        if (index < 0) {
+            throw new ReplayException("Evict: " + k + " is not in the switch's key table");
+        }
+        ControlProcedure eviction = controller.evict(index, keyBytes.get(k));
+        for (int i = 0; !eviction.step(target.control()); i++) {
+            if (i >= MAX_CONTROL_STEPS) {
+                throw new ReplayException("Evict: the eviction of " + k + " did not finish");
+            }
+        }
+    }
+
+    /**
+     * The switch loses every table and register and comes back empty; the frames on the wires stay (the
+     * spec's choice; those inside the switch are Lose steps). The controller's loop sees the new
+     * generation, counts the bring-up durably and programs the switch, sequence base included.
+     */
+    private void restartSwitch() {
+        handle.detach();
+        target.crash();
+        bringUpSwitch();
+    }
+
+    private Incarnation current() {
+        return incarnations.getLast();
+    }
+
+    // ------------------------------------------------------------------ frames and spec messages
+
+    private void expectOnly(List<ReplayTarget.Emitted> out, int host, String what) {
+        if (out.size() != 1 || out.get(0).port() != RackPorts.portOf(host)) {
+            List<String> got = new ArrayList<>();
+            for (ReplayTarget.Emitted e : out) {
+                got.add("port " + e.port() + ": " + KvOp.name(decode(e.frame()).message().op()));
+            }
+            throw new ReplayException(what + "; the switch emitted " + got);
+        }
+    }
+
+    private static InnetPacket decode(byte[] frame) {
+        try {
+            return InnetPacket.decode(frame);
+        } catch (WireException e) {
+            throw new ReplayException("the implementation emitted a malformed frame: " + e.getMessage());
+        }
+    }
+
+    /** The spec message a frame in flight is: put, putR, get (cons = GET_FOR_CACHE), getR, getRC. */
+    private Map<String, Object> specMessageOf(byte[] frame) {
+        InnetPacket p = decode(frame);
+        InnetMessage msg = p.message();
+        int clientHost = RackAddressing.hostOfIp(msg.isReply() ? p.frame().dstIp() : p.frame().srcIp());
+        String client = clientOfHost.get(clientHost);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", switch (msg.op()) {
+            case KvOp.PUT_SEQ -> "put";
+            case KvOp.PUT_REPLY -> "putR";
+            case KvOp.GET, KvOp.GET_FOR_CACHE -> "get";
+            case KvOp.GET_REPLY -> "getR";
+            case KvOp.GET_FOR_CACHE_REPLY -> "getRC";
+            default -> throw new ReplayException("the implementation sent " + KvOp.name(msg.op())
+                    + ", which has no counterpart among the spec's messages");
+        });
+        m.put("c", new ModelValue(client == null ? "host" + clientHost : client));
+        m.put("k", new ModelValue(keyOfHex.getOrDefault(hex(msg.key()), "?" + hex(msg.key()))));
+        Long id = opOfRequest.getOrDefault(clientHost, Map.of()).get(msg.reqId());
+        if (id == null) {
+            throw new ReplayException("request id " + msg.reqId() + " of host " + clientHost
+                    + " belongs to no replayed operation");
+        }
+        m.put("id", id);
+        switch (msg.op()) {
+            case KvOp.PUT_SEQ, KvOp.PUT_REPLY -> m.put("s", specSeq(msg.seq()));
+            case KvOp.GET, KvOp.GET_FOR_CACHE -> m.put("cons", msg.op() == KvOp.GET_FOR_CACHE);
+            default -> m.put("rec", recOf(StoredRecord.carriedBy(msg)));
+        }
+        return m;
+    }
+
+    // ------------------------------------------------------------------ the refinement mapping
+
+    /**
+     * The spec's sequence number of an implementation's: incarnation g's numbers start at
+     * {@code SequenceBase.of(g)}, the spec's at the writes issued before g's bring-up.
+     */
+    private long specSeq(long implSeq) {
+        Incarnation in = incarnations.getFirst();
+        for (Incarnation i : incarnations) {
+            if (i.implBase() <= implSeq) {
+                in = i;
+            }
+        }
+        return in.specBase() + implSeq - in.implBase();
+    }
+
+    private Map<String, Object> recOf(StoredRecord r) {
+        return WriteIds.rec(r.deleted() ? -1 : WriteIds.writeIdOf(r.value()), specSeq(r.seq()));
+    }
+
+    /**
+     * The implementation's state as spec values: the switch's key table, record registers and sequence
+     * counters (read through the control API), the server's store, the clients' outstanding operations,
+     * the frames in flight, and what the clients were told (acknowledged writes, the last read).
+     */
+    @Override
+    public Map<String, Object> observe() {
+        SwitchControl c = target.control();
+        Map<Object, Object> cached = new LinkedHashMap<>();
+        Map<Object, Object> valid = new LinkedHashMap<>();
+        Map<Object, Object> rrec = new LinkedHashMap<>();
+        Map<Object, Object> ctr = new LinkedHashMap<>();
+        Map<Object, Object> store = new LinkedHashMap<>();
+        Map<Object, Object> doneMax = new LinkedHashMap<>();
+        for (var e : keyBytes.entrySet()) {
+            ModelValue k = new ModelValue(e.getKey());
+            int index = indexOf(c, e.getValue());
+            boolean isCached = index >= 0;
+            boolean isValid = isCached && c.registerRead(CacheControlNames.RECORD_VALID, index).signum() != 0;
+            cached.put(k, isCached);
+            valid.put(k, isValid);
+            rrec.put(k, isCached ? registers(isValid, recOf(StoredRecord.value(CacheRegisters.readValue(c, index),
+                    c.registerRead(CacheControlNames.RECORD_SEQ, index).longValue()))) : UNCACHED);
+            ctr.put(k, specSeq(c.registerRead(SequenceBase.SEQ_COUNTER, SequenceBase.slotOf(e.getValue())).longValue()));
+            store.put(k, server.storedRecord(e.getValue()).map(this::recOf).orElse(WriteIds.rec(-1, -1)));
+            doneMax.put(k, acknowledged.get(e.getKey()));
+        }
+        Map<Object, Object> busy = new LinkedHashMap<>();
+        for (String client : hostOfClient.keySet()) {
+            busy.put(new ModelValue(client), clients.get(client).busy());
+        }
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("cached", new TlaFunction(cached));
+        state.put("valid", new TlaFunction(valid));
+        state.put("rrec", new TlaFunction(rrec));
+        state.put("ctr", new TlaFunction(ctr));
+        state.put("store", new TlaFunction(store));
+        state.put("pend", new TlaFunction(busy));
+        state.put("net", net.messages());
+        state.put("doneMax", new TlaFunction(doneMax));
+        state.put("lastRead", lastRead);
+        return state;
+    }
+
+    /**
+     * What a cached slot's registers say in spec terms: the record while valid or while a write is
+     * staged (seq not 0); with nothing staged only the seq, since the value registers then hold whatever
+     * an earlier record of the slot left (the spec keeps the key's own old value there, the switch the
+     * slot's, possibly another key's), which nothing reads.
+     */
+    private static Object registers(boolean isValid, Map<String, Object> rec) {
+        return isValid || asLong(rec.get("s")) != 0 ? rec : Map.of("s", rec.get("s"));
+    }
+
+    /**
+     * What the implementation can show of the spec's variables: {@code pend} only as whether each client
+     * has an operation outstanding (the read floor is history, kept by the replay as {@code lastRead});
+     * {@code rrec} only where the key is cached, and without the value where nothing is staged.
+     */
+    @Override
+    public Object projectSpec(String var, SpecStep state) {
+        Object specValue = state.var(var);
+        return switch (var) {
+            case "pend" -> {
+                Map<Object, Object> busy = new LinkedHashMap<>();
+                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
+                    busy.put(e.getKey(), !"none".equals(asRecord(e.getValue()).get("t")));
+                }
+                yield new TlaFunction(busy);
+            }
+            case "rrec" -> {
+                Map<Object, Object> shown = new LinkedHashMap<>();
+                TlaFunction cached = (TlaFunction) state.var("cached");
+                TlaFunction valid = (TlaFunction) state.var("valid");
+                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
+                    shown.put(e.getKey(), Boolean.TRUE.equals(cached.apply(e.getKey()))
+                            ? registers(Boolean.TRUE.equals(valid.apply(e.getKey())), asRecord(e.getValue())) : UNCACHED);
+                }
+                yield new TlaFunction(shown);
+            }
+            default -> specValue;
+        };
+    }
+
+    private static int indexOf(SwitchControl c, byte[] key) {
+        return CacheRegisters.indexOf(c, key);
+    }
+}

@@ -1,0 +1,152 @@
+package campaign
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// fakeRack stands for ./innet rack: it hands out a prepared history and records what was asked.
+type fakeRack struct {
+	history string
+	upErr   error
+	sick    error
+	logDir  string
+	calls   []string
+}
+
+func (f *fakeRack) Up(Config) error { f.calls = append(f.calls, "up"); return f.upErr }
+func (f *fakeRack) Run(Config) (string, error) {
+	f.calls = append(f.calls, "run")
+	return f.history, nil
+}
+func (f *fakeRack) Healthy() error { f.calls = append(f.calls, "healthy"); return f.sick }
+func (f *fakeRack) Down() error    { f.calls = append(f.calls, "down"); return nil }
+func (f *fakeRack) LogDir() string { return f.logDir }
+
+const key = `"key":"6b000000000000000000000000000000"`
+
+func fixture(t *testing.T, lines ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run-1.jsonl")
+	data := ""
+	for _, l := range lines {
+		data += l + "\n"
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func config(t *testing.T) Config {
+	return Config{Protocol: "farreach", Servers: 2, Clients: 2, Ops: 2, Keys: 1, Seed: 7, CheckTimeout: 10 * time.Second,
+		ResultsRoot: filepath.Join(t.TempDir(), "results", "jepsen")}
+}
+
+func logDir(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "server-h1.log"), []byte("h1 up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func clock() func() time.Time {
+	t := time.Date(2026, 11, 24, 1, 2, 3, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Second); return t }
+}
+
+func TestAValidRunIsLaidOutLikeJepsensStore(t *testing.T) {
+	rack := &fakeRack{logDir: logDir(t), history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":20,"return":30,"result":"ok","id":2}`)}
+	c := config(t)
+	s, err := Run(c, rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Valid || s.Verdict.ExitCode() != 0 {
+		t.Fatalf("verdict %s (%+v), want valid", s.Verdict, s)
+	}
+	if got := []string{"up", "run", "healthy", "down"}; len(rack.calls) != 4 || rack.calls[2] != "healthy" || rack.calls[3] != "down" {
+		t.Fatalf("calls %v, want %v", rack.calls, got)
+	}
+	for _, f := range []string{"history.jsonl", "history.html", "summary.json", "logs/server-h1.log"} {
+		if _, err := os.Stat(filepath.Join(s.Dir, f)); err != nil {
+			t.Errorf("results lack %s: %v", f, err)
+		}
+	}
+	latest, err := filepath.EvalSymlinks(filepath.Join(c.ResultsRoot, "latest"))
+	if err != nil || latest != s.Dir {
+		t.Fatalf("latest -> %q (%v), want %q", latest, err, s.Dir)
+	}
+	var back Summary
+	data, _ := os.ReadFile(filepath.Join(s.Dir, "summary.json"))
+	if err := json.Unmarshal(data, &back); err != nil || back.Verdict != Valid || back.FinalState.KeysRead != 1 {
+		t.Fatalf("summary.json = %s (%v)", data, err)
+	}
+}
+
+func TestAStaleFinalReadMakesTheRunInvalid(t *testing.T) {
+	rack := &fakeRack{logDir: logDir(t), history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":1,"op":"put",`+key+`,"value":"v2","call":20,"return":30,"result":"ok","id":2}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":40,"return":50,"result":"ok","id":3}`)}
+	s, err := Run(config(t), rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Invalid || s.Verdict.ExitCode() != 1 || len(s.NonLinearKeys) != 1 || len(s.FinalState.Lost) != 1 {
+		t.Fatalf("got %+v, want invalid with one non-linearizable key and one lost write", s)
+	}
+}
+
+func TestAProcessThatDiedDuringTheRunMakesItInvalid(t *testing.T) {
+	rack := &fakeRack{logDir: logDir(t), sick: errors.New("server-h2 NOT RUNNING"), history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":20,"return":30,"result":"ok","id":2}`)}
+	s, err := Run(config(t), rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Invalid || s.Unhealthy != "server-h2 NOT RUNNING" {
+		t.Fatalf("got %+v, want invalid naming the process", s)
+	}
+}
+
+func TestARackThatDoesNotComeUpIsUnknownAndTornDown(t *testing.T) {
+	rack := &fakeRack{logDir: logDir(t), upErr: errors.New("h3 did not answer")}
+	s, err := Run(config(t), rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Unknown || s.Verdict.ExitCode() != 2 || s.Error == "" {
+		t.Fatalf("got %+v, want unknown with the error", s)
+	}
+	if len(rack.calls) != 2 || rack.calls[1] != "down" {
+		t.Fatalf("calls %v, want up then down", rack.calls)
+	}
+}
+
+func TestBadSettingsAreNamed(t *testing.T) {
+	c := config(t)
+	c.Ops = 1
+	if err := c.Validate(); err == nil || err.Error() != "-ops must be at least one per client (2), got 1" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTheHistoryPathIsFoundInRackRunsOutput(t *testing.T) {
+	got, err := HistoryPathFrom("rack run: h3 done ops=1\nrack run: history /x/run-1.jsonl\n")
+	if err != nil || got != "/x/run-1.jsonl" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := HistoryPathFrom("nothing"); err == nil {
+		t.Fatal("want an error without the line")
+	}
+}

@@ -1,0 +1,89 @@
+package campaign
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// InnetRack drives a live rack through the repository's ./innet rack command (docs/live-rack.md).
+type InnetRack struct {
+	// Root is the repository root (where ./innet is).
+	Root string
+	// Name is the rack's name (its namespaces are innet-<name>-...).
+	Name string
+	// Out gets the command's output as it runs.
+	Out io.Writer
+}
+
+func (r InnetRack) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(r.Root, "innet"), append([]string{"rack"}, args...)...)
+	cmd.Dir = r.Root
+	return cmd
+}
+
+// Up runs ./innet rack up; it waits until every process is healthy, or tears down and fails.
+func (r InnetRack) Up(c Config) error {
+	return r.runEcho("up", "--name", r.Name, "--protocol", c.Protocol, "--servers", strconv.Itoa(c.Servers),
+		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10))
+}
+
+// Run runs ./innet rack run --no-check (the campaign checks the history itself) and returns the
+// history file the command names.
+func (r InnetRack) Run(c Config) (string, error) {
+	var buf bytes.Buffer
+	cmd := r.command("run", "--name", r.Name, "--ops", strconv.Itoa(c.Ops), "--keys", strconv.Itoa(c.Keys), "--no-check")
+	cmd.Stdout = io.MultiWriter(r.Out, &buf)
+	cmd.Stderr = r.Out
+	if err := cmd.Run(); err != nil {
+		return "", err
+	}
+	return HistoryPathFrom(buf.String())
+}
+
+// Healthy runs ./innet rack status, which exits 0 only if every recorded process runs and every host
+// answers its health check with ready; otherwise the error carries the status listing.
+func (r InnetRack) Healthy() error {
+	var buf bytes.Buffer
+	cmd := r.command("status", "--name", r.Name)
+	cmd.Stdout = io.MultiWriter(r.Out, &buf)
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(buf.String()))
+	}
+	return nil
+}
+
+// Down runs ./innet rack down (idempotent).
+func (r InnetRack) Down() error {
+	return r.runEcho("down", "--name", r.Name)
+}
+
+// LogDir is where ./innet rack keeps the rack's per-process logs.
+func (r InnetRack) LogDir() string {
+	return filepath.Join(r.Root, ".cache", "rack", r.Name, "logs")
+}
+
+func (r InnetRack) runEcho(args ...string) error {
+	cmd := r.command(args...)
+	cmd.Stdout = r.Out
+	cmd.Stderr = r.Out
+	return cmd.Run()
+}
+
+// HistoryPathFrom finds the "rack run: history PATH" line in the output of ./innet rack run.
+func HistoryPathFrom(output string) (string, error) {
+	const prefix = "rack run: history "
+	scanner := bufio.NewScanner(strings.NewReader(output))
+	for scanner.Scan() {
+		if line := scanner.Text(); strings.HasPrefix(line, prefix) {
+			return strings.TrimSpace(strings.TrimPrefix(line, prefix)), nil
+		}
+	}
+	return "", fmt.Errorf("no %q line in the output of rack run", strings.TrimSpace(prefix))
+}

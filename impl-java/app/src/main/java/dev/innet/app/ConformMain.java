@@ -2,6 +2,7 @@ package dev.innet.app;
 
 import dev.innet.cli.Cli;
 import dev.innet.conformance.ConformanceSuite;
+import dev.innet.conformance.P4Coverage;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "innet conform", mixinStandardHelpOptions = true, description = {
     "Replays spec behaviours on the P4 program and the protocol's Java nodes, comparing the implementation's",
-    "state with the spec's after every step; prints each trace's result, then the spec-action coverage."})
+    "state with the spec's after every step; prints each trace's result, then the spec-action coverage and the",
+    "P4 coverage (tables, actions, branches, register guards; every count in OUT/p4-coverage.json)."})
 public final class ConformMain implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -93,8 +95,9 @@ public final class ConformMain implements Callable<Integer> {
 
     int run(Path root, Protocol p, SpecConformance conformance, Path outDir, PrintStream stdout) throws Exception {
         Path program = root.resolve(p.p4Program());
-        ConformanceSuite suite = new ConformanceSuite(root, conformance, P4simReplayTarget.factory(root, program, seed),
-                outDir);
+        P4Coverage p4Coverage = new P4Coverage();
+        ConformanceSuite suite = new ConformanceSuite(root, conformance,
+                P4simReplayTarget.factory(root, program, seed, p4Coverage), outDir);
         Map<String, TraceCase> cases = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();
         List<Path> given = traces.isEmpty() ? List.of(root.resolve("conformance").resolve(protocol)) : traces;
@@ -118,6 +121,7 @@ public final class ConformMain implements Callable<Integer> {
         }
         stdout.printf("innet conform: %s on %s (%s), %d traces%n", p.name(), target, p.p4Program(), cases.size());
         ConformanceSuite.Report report = suite.run(cases, stdout);
+        p4Coverage.report(root, outDir, stdout);
         return report.failed() > 0 ? 1 : 0;
     }
 }

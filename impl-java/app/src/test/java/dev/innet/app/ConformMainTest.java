@@ -48,6 +48,9 @@ class ConformMainTest {
         assertEquals(0, r.code(), r.out());
         assertTrue(r.out().contains("20 traces: 20 passed, 0 failed"), r.out());
         assertTrue(r.out().contains("spec actions replayed:"), r.out());
+        // then the P4 coverage of the 20 switches, every count in the output directory
+        assertTrue(r.out().contains("P4 coverage: tables ") && r.out().contains("(20 switches)"), r.out());
+        assertTrue(java.nio.file.Files.exists(out.resolve(dev.innet.conformance.P4Coverage.JSON_FILE)), r.out());
     }
 
     @Test

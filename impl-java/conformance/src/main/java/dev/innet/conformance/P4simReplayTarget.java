@@ -17,16 +17,19 @@ import java.util.List;
 public final class P4simReplayTarget implements ReplayTarget {
     private final P4Sim.Program program;
     private final long seed;
+    /** Where each new switch's coverage goes, or null: switches without coverage probes. */
+    private final P4Coverage coverage;
     private P4Switch sw;
 
     /** Compiles {@code program} (with {@code p4/} of the repository on the include path). */
     public P4simReplayTarget(Path repositoryRoot, Path program, long seed) {
-        this(P4Sim.compile(program, List.of(repositoryRoot.resolve("p4"))), seed);
+        this(P4Sim.compile(program, List.of(repositoryRoot.resolve("p4"))), seed, null);
     }
 
-    private P4simReplayTarget(P4Sim.Program program, long seed) {
+    private P4simReplayTarget(P4Sim.Program program, long seed, P4Coverage coverage) {
         this.program = program;
         this.seed = seed;
+        this.coverage = coverage;
         this.sw = fresh();
     }
 
@@ -35,12 +38,22 @@ public final class P4simReplayTarget implements ReplayTarget {
      * traces, each on a new switch, and compiling the program for each would repeat the same work.
      */
     public static java.util.function.Supplier<ReplayTarget> factory(Path repositoryRoot, Path program, long seed) {
+        return factory(repositoryRoot, program, seed, null);
+    }
+
+    /** The same, with every switch counting its P4 coverage into {@code coverage} (null: none). */
+    public static java.util.function.Supplier<ReplayTarget> factory(Path repositoryRoot, Path program, long seed,
+            P4Coverage coverage) {
         P4Sim.Program compiled = P4Sim.compile(program, List.of(repositoryRoot.resolve("p4")));
-        return () -> new P4simReplayTarget(compiled, seed);
+        return () -> new P4simReplayTarget(compiled, seed, coverage);
     }
 
     private P4Switch fresh() {
-        return program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(seed));
+        P4Switch s = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(seed).withCoverage(coverage != null));
+        if (coverage != null) {
+            coverage.add(s.coverageSource());
+        }
+        return s;
     }
 
     @Override

@@ -20,7 +20,8 @@ public final class P4Sim {
     /** A checked program; each {@link #instantiate} creates an independent switch (own tables, registers). */
     public record Program(CheckedProgram checked) {
         public P4Switch instantiate(SwitchConfig config) {
-            return new P4Switch(Compiler.compile(checked, RandomSource.seeded(config.randomSeed()), config.specialize()), config);
+            return new P4Switch(Compiler.compile(checked, RandomSource.seeded(config.randomSeed()), config.specialize(),
+                    config.coverage()), config);
         }
 
         public P4Switch instantiate() {

@@ -48,6 +48,22 @@ class RepoProgramsTest {
                 })));
     }
 
+    /** With coverage probes compiled in the scenario behaves the same, and its packets are counted. */
+    @TestFactory
+    Stream<DynamicTest> runEachProgramsStfWithCoverage() throws IOException {
+        return programs().stream()
+                .filter(p -> Files.exists(stf(p)))
+                .map(p -> DynamicTest.dynamicTest(stf(p).getFileName() + " (coverage)", () -> {
+                    P4Switch sw = P4Sim.compile(p).instantiate(
+                            dev.innet.p4sim.v1model.SwitchConfig.defaults().withCoverage(true));
+                    List<String> failures = new StfRunner(sw).run(stf(p).toString(), Files.readString(stf(p)));
+                    assertEquals(List.of(), failures, String.join("\n", failures));
+                    dev.innet.p4sim.coverage.Coverage.Summary s = sw.coverage().summary();
+                    org.junit.jupiter.api.Assertions.assertTrue(s.tablesHit() > 0 && s.actionsHit() > 0
+                            && s.branchesHit() > 0 && s.branchesHit() < s.branches(), s.toString());
+                }));
+    }
+
     /**
      * Every frame of the program's scenario cut at every length, plus random bytes, after the scenario
      * has set the switch up: nothing throws, and every frame is transmitted, dropped or sent to the CPU.

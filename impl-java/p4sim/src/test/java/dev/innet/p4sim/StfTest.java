@@ -36,6 +36,11 @@ class StfTest {
                     P4Switch sw = P4Sim.compile(program).instantiate(SwitchConfig.defaults().withSpecialization(specialize));
                     List<String> failures = new StfRunner(sw).run(script.getFileName().toString(), Files.readString(script));
                     assertEquals(List.of(), failures, String.join("\n", failures));
+                    // and with coverage probes compiled in: the same behaviour
+                    P4Switch counted = P4Sim.compile(program)
+                            .instantiate(SwitchConfig.defaults().withSpecialization(specialize).withCoverage(true));
+                    failures = new StfRunner(counted).run(script.getFileName().toString(), Files.readString(script));
+                    assertEquals(List.of(), failures, "with coverage: " + String.join("\n", failures));
                 })));
     }
 }

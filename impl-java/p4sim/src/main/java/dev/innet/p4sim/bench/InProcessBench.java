@@ -47,7 +47,13 @@ public final class InProcessBench {
     private InProcessBench() { }
 
     public static Result run(Path program, Path stf, int packetIndex, double warmupSeconds, double seconds) throws IOException {
-        P4Switch sw = P4Sim.compile(program).instantiate();
+        return run(program, stf, packetIndex, warmupSeconds, seconds, false);
+    }
+
+    /** {@code coverage}: the switch counts coverage (what that costs per packet). */
+    public static Result run(Path program, Path stf, int packetIndex, double warmupSeconds, double seconds, boolean coverage)
+            throws IOException {
+        P4Switch sw = P4Sim.compile(program).instantiate(dev.innet.p4sim.v1model.SwitchConfig.defaults().withCoverage(coverage));
         List<String> lines = Files.readAllLines(stf);
         List<String> prefix = new ArrayList<>();
         String workload = null;
@@ -133,13 +139,17 @@ public final class InProcessBench {
         @Mixin
         private WorkloadArguments w;
 
+        @Option(names = "--coverage", description = "instantiate the switch with coverage counting on")
+        private boolean coverage;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         private boolean help;
 
         @Override
         public Integer call() throws Exception {
             w.check(spec);
-            System.out.println(run(w.program, w.scenario, w.packetIndex, 2, w.seconds));
+            System.out.println(run(w.program, w.scenario, w.packetIndex, 2, w.seconds, coverage)
+                    + (coverage ? " [coverage on]" : ""));
             return 0;
         }
     }

@@ -162,6 +162,27 @@ final class CallCompiler {
                 fill[i] = f -> buf[off] = v.eval(f);
             }
         }
+        int[] points = cx.tablePoints.get(rt);
+        if (points != null) {
+            // coverage: the result's low bit says hit or miss (TableRuntime.apply)
+            dev.innet.p4sim.coverage.CoverageRecorder rec = cx.coverage;
+            int hit = points[0];
+            int miss = points[1];
+            return f -> {
+                for (Exec e : fill) {
+                    e.run(f);
+                }
+                long r = rt.apply(f);
+                if ((r & 1) != 0) {
+                    if (hit >= 0) {
+                        rec.hit(hit);
+                    }
+                } else {
+                    rec.hit(miss);
+                }
+                return r;
+            };
+        }
         return f -> {
             for (Exec e : fill) {
                 e.run(f);

@@ -10,6 +10,9 @@ import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.Exec;
 import dev.innet.p4sim.runtime.RegisterArray;
 import dev.innet.p4sim.runtime.TableRuntime;
+import dev.innet.p4sim.coverage.CoveragePoint;
+import dev.innet.p4sim.coverage.CoverageRecorder;
+import dev.innet.p4sim.frontend.SourcePos;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,7 +53,18 @@ final class CompileContext {
     /** Name of the parser or control being compiled, for fully qualified object names. */
     String blockName = "";
 
-    CompileContext(CheckedProgram prog, ArchState arch, boolean specialize) {
+    /** Coverage counters of this instance, or null: without coverage no probe is compiled in at all. */
+    final CoverageRecorder coverage;
+    /** Which branches are register guards; null without coverage. */
+    final RegisterGuards guards;
+    /** Whether a parser is being compiled (its register guards are judged apart, see {@link RegisterGuards}). */
+    boolean inParser;
+    /** Per table: its hit and miss point ids (-1: no hit point, the table has no key). */
+    final Map<TableRuntime, int[]> tablePoints = new IdentityHashMap<>();
+
+    CompileContext(CheckedProgram prog, ArchState arch, boolean specialize, boolean coverage) {
+        this.coverage = coverage ? new CoverageRecorder() : null;
+        this.guards = coverage ? new RegisterGuards(prog) : null;
         this.spec = new Specializer(specialize);
         this.prog = prog;
         this.constEval = prog.constEval();
@@ -64,6 +78,38 @@ final class CompileContext {
 
     int errorCode(String member) {
         return prog.errorType().members().indexOf(member);
+    }
+
+    boolean coverageOn() {
+        return coverage != null;
+    }
+
+    /** Registers a point at {@code pos} (the source line is its text); returns its id. */
+    int point(CoveragePoint.Kind kind, SourcePos pos, String name, String outcome, boolean registerGuard) {
+        return coverage.add(new CoveragePoint(kind, pos.file(), pos.line(), pos.col(), name, outcome,
+                prog.sourceLine(pos.file(), pos.line()), registerGuard));
+    }
+
+    /** A statement counting point {@code id}. */
+    Exec probe(int id) {
+        CoverageRecorder r = coverage;
+        return f -> r.hit(id);
+    }
+
+    /** {@code body} (null: nothing) preceded by a probe of a new point. */
+    Exec probed(Exec body, CoveragePoint.Kind kind, SourcePos pos, String name, String outcome, boolean registerGuard) {
+        Exec probe = probe(point(kind, pos, name, outcome, registerGuard));
+        return body == null ? probe : spec.block(new Exec[] {probe, body});
+    }
+
+    /** The name of a branch point: its kind, in the block being compiled. */
+    String branchName(String kind) {
+        return blockName.isEmpty() ? kind : blockName + ": " + kind;
+    }
+
+    /** p4sim's own prelude files (core.p4, v1model.p4): their declarations are not the program's coverage. */
+    static boolean isPrelude(SourcePos pos) {
+        return pos.file().equals("core.p4") || pos.file().equals("v1model.p4") || pos == SourcePos.BUILTIN;
     }
 
     String qualify(String name) {

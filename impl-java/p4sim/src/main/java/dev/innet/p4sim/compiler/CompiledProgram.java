@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * One executable instance of a v1model program: the six compiled blocks, the frame layout, and the
- * run-time objects (tables, registers, counters) the control plane manipulates.
+ * run-time objects (tables, registers, counters) the control plane manipulates. {@code coverage}: the
+ * instance's coverage counters, or null if it was compiled without them.
  */
 public record CompiledProgram(
         int slots,
@@ -33,7 +34,8 @@ public record CompiledProgram(
         Map<String, CounterArray> counters,
         Map<String, dev.innet.p4sim.runtime.MeterArray> meters,
         Map<Integer, List<int[]>> fieldLists,
-        List<String> errorNames) {
+        List<String> errorNames,
+        dev.innet.p4sim.coverage.CoverageRecorder coverage) {
 
     public int sm(String field) {
         Integer off = smFields.get(field);

@@ -2,6 +2,7 @@ package dev.innet.p4sim.compiler;
 
 import dev.innet.switchapi.ControlException;
 import dev.innet.p4sim.control.EntryEncoder;
+import dev.innet.p4sim.coverage.CoveragePoint;
 import dev.innet.switchapi.Match;
 import dev.innet.p4sim.frontend.Ast;
 import dev.innet.p4sim.frontend.Ast.*;
@@ -40,8 +41,8 @@ public final class Compiler {
     private final CallCompiler calls;
     private final StmtCompiler stmts;
 
-    private Compiler(CheckedProgram prog, RandomSource random, boolean specialize) {
-        this.cx = new CompileContext(prog, new ArchState(random), specialize);
+    private Compiler(CheckedProgram prog, RandomSource random, boolean specialize, boolean coverage) {
+        this.cx = new CompileContext(prog, new ArchState(random), specialize, coverage);
         this.ex = new ExprCompiler(cx);
         this.calls = new CallCompiler(cx, ex);
         ex.calls = calls;
@@ -50,7 +51,15 @@ public final class Compiler {
 
     /** {@code specialize}: one class per combinator node (fast packets, ~100 ms per instance) or plain closures. */
     public static CompiledProgram compile(CheckedProgram prog, RandomSource random, boolean specialize) {
-        return new Compiler(prog, random, specialize).run();
+        return compile(prog, random, specialize, false);
+    }
+
+    /**
+     * {@code coverage}: also count tables hit and missed, actions run and branch outcomes
+     * ({@link CompiledProgram#coverage}); off, not one probe is compiled in.
+     */
+    public static CompiledProgram compile(CheckedProgram prog, RandomSource random, boolean specialize, boolean coverage) {
+        return new Compiler(prog, random, specialize, coverage).run();
     }
 
     private CompiledProgram run() {
@@ -87,7 +96,7 @@ public final class Compiler {
                 Layout.slots(p.metadataType()), cx.smBase, Layout.slots(cx.sm), smFields,
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
                 publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
-                fieldLists(p.metadataType()), List.copyOf(p.errorType().members()));
+                fieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
     }
 
     private void bindParams(List<Param> params, int[] bases) {
@@ -272,7 +281,12 @@ public final class Compiler {
         cx.actions.put(a, ar);
         cx.actionsByName.put(name, ar);
         // an action can only call actions declared before it, so its body can be compiled right away
-        ar.body = stmts.block(a.body.stmts);
+        Exec body = stmts.block(a.body.stmts);
+        if (cx.coverageOn() && !CompileContext.isPrelude(a.pos)) {
+            // in the body, so a run from a table and a direct call both count
+            body = cx.probed(body, CoveragePoint.Kind.ACTION, a.pos, name, "run", false);
+        }
+        ar.body = body;
     }
 
     // ---------------------------------------------------------------- tables
@@ -333,6 +347,12 @@ public final class Compiler {
         }
         cx.tables.put(t, rt);
         cx.tablesByName.put(name, rt);
+        if (cx.coverageOn()) {
+            // a keyless table can only miss: no hit point
+            int hit = n == 0 ? -1 : cx.point(CoveragePoint.Kind.TABLE, t.pos, name, "hit", false);
+            int miss = cx.point(CoveragePoint.Kind.TABLE, t.pos, name, "miss", false);
+            cx.tablePoints.put(rt, new int[] {hit, miss});
+        }
     }
 
     private ActionRuntime actionRuntime(ActionRef ref) {

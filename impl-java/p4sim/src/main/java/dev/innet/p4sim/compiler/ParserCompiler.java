@@ -1,5 +1,6 @@
 package dev.innet.p4sim.compiler;
 
+import dev.innet.p4sim.coverage.CoveragePoint;
 import dev.innet.p4sim.frontend.Ast.*;
 import dev.innet.p4sim.frontend.CompileError;
 import dev.innet.p4sim.frontend.Type;
@@ -44,6 +45,16 @@ final class ParserCompiler {
     }
 
     Exec compile(ParserDecl pd) {
+        boolean outer = cx.inParser;
+        cx.inParser = true;
+        try {
+            return compileStates(pd);
+        } finally {
+            cx.inParser = outer;
+        }
+    }
+
+    private Exec compileStates(ParserDecl pd) {
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < pd.states.size(); i++) {
             index.put(pd.states.get(i).name, i);
@@ -149,22 +160,70 @@ final class ParserCompiler {
             }
         }
         long[] vals = new long[nk];
+        if (cx.coverageOn()) {
+            return probedSelect(st, keys, vals, lo, hi, isRange, targets, noMatch);
+        }
         return f -> {
             for (int k = 0; k < nk; k++) {
                 vals[k] = keys[k].eval(f);
             }
-            for (int c = 0; c < nc; c++) {
-                boolean ok = true;
-                for (int k = 0; k < nk && ok; k++) {
-                    if (isRange[c][k]) {
-                        ok = Long.compareUnsigned(vals[k], lo[c][k]) >= 0 && Long.compareUnsigned(vals[k], hi[c][k]) <= 0;
-                    } else {
-                        ok = (vals[k] & hi[c][k]) == lo[c][k];
-                    }
+            int c = matchingCase(vals, lo, hi, isRange);
+            if (c >= 0) {
+                return targets[c];
+            }
+            f.parserError = noMatch;
+            return REJECT;
+        };
+    }
+
+    /** The first select case whose keysets all match {@code vals}, or -1. */
+    private static int matchingCase(long[] vals, long[][] lo, long[][] hi, boolean[][] isRange) {
+        for (int c = 0; c < lo.length; c++) {
+            boolean ok = true;
+            for (int k = 0; k < vals.length && ok; k++) {
+                if (isRange[c][k]) {
+                    ok = Long.compareUnsigned(vals[k], lo[c][k]) >= 0 && Long.compareUnsigned(vals[k], hi[c][k]) <= 0;
+                } else {
+                    ok = (vals[k] & hi[c][k]) == lo[c][k];
                 }
-                if (ok) {
-                    return targets[c];
-                }
+            }
+            if (ok) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
+    /** The select with a coverage point per case, and one for "no case matched" unless a case matches everything. */
+    private Next probedSelect(State st, LExpr[] keys, long[] vals, long[][] lo, long[][] hi, boolean[][] isRange,
+                              int[] targets, int noMatch) {
+        boolean guard = cx.guards.selectGuard(st);
+        String name = cx.branchName("select in state " + st.name);
+        int[] casePoints = new int[targets.length];
+        boolean catchAll = false;
+        for (int c = 0; c < targets.length; c++) {
+            SelectCase sc = st.cases.get(c);
+            casePoints[c] = cx.point(CoveragePoint.Kind.BRANCH, sc.pos(), name, "case " + (c + 1) + " -> " + sc.next(), guard);
+            boolean all = true;
+            for (int k = 0; k < keys.length; k++) {
+                all &= !isRange[c][k] && hi[c][k] == 0;
+            }
+            catchAll |= all;
+        }
+        int noMatchPoint = catchAll ? -1
+                : cx.point(CoveragePoint.Kind.BRANCH, st.transitionPos, name, "no case matched -> reject", guard);
+        dev.innet.p4sim.coverage.CoverageRecorder rec = cx.coverage;
+        return f -> {
+            for (int k = 0; k < keys.length; k++) {
+                vals[k] = keys[k].eval(f);
+            }
+            int c = matchingCase(vals, lo, hi, isRange);
+            if (c >= 0) {
+                rec.hit(casePoints[c]);
+                return targets[c];
+            }
+            if (noMatchPoint >= 0) {
+                rec.hit(noMatchPoint);
             }
             f.parserError = noMatch;
             return REJECT;

@@ -1,5 +1,6 @@
 package dev.innet.p4sim.compiler;
 
+import dev.innet.p4sim.coverage.CoveragePoint;
 import dev.innet.p4sim.frontend.Ast.*;
 import dev.innet.p4sim.frontend.CompileError;
 import dev.innet.p4sim.frontend.Type;
@@ -51,6 +52,12 @@ final class StmtCompiler {
                 LExpr cond = ex.narrow(i.cond);
                 Exec then = compile(i.then);
                 Exec otherwise = i.otherwise == null ? null : compile(i.otherwise);
+                if (cx.coverageOn()) {
+                    boolean guard = cx.guards.ifGuard(i, cx.inParser);
+                    String name = cx.branchName("if");
+                    then = cx.probed(then, CoveragePoint.Kind.BRANCH, i.pos, name, "true", guard);
+                    otherwise = cx.probed(otherwise, CoveragePoint.Kind.BRANCH, i.pos, name, "false", guard);
+                }
                 return cx.spec.ifElse(cond, then == null ? Specializer.NOP : then, otherwise);
             }
             case Exit e -> {
@@ -142,6 +149,30 @@ final class StmtCompiler {
         return bodies;
     }
 
+    /** With coverage, each case label's body (fall-through labels share one) preceded by the label's own probe. */
+    private Exec[] probedCases(Switch sw, Exec[] bodies) {
+        if (!cx.coverageOn()) {
+            return bodies;
+        }
+        boolean guard = cx.guards.switchGuard(sw);
+        Exec[] out = new Exec[bodies.length];
+        for (int k = 0; k < bodies.length; k++) {
+            SwitchCase c = sw.cases.get(k);
+            String label = c.isDefault() ? "default" : "case " + (c.label() != null ? c.label() : ExprText.of(c.value()));
+            out[k] = cx.probed(bodies[k], CoveragePoint.Kind.BRANCH, c.pos(), cx.branchName("switch"), label, guard);
+        }
+        return out;
+    }
+
+    /** With coverage and no default label, the probe of "no label matched" (nothing runs); else null. */
+    private Exec noCaseProbe(Switch sw) {
+        if (!cx.coverageOn()) {
+            return null;
+        }
+        return cx.probed(null, CoveragePoint.Kind.BRANCH, sw.pos, cx.branchName("switch"), "no case",
+                cx.guards.switchGuard(sw));
+    }
+
     /** switch (t.apply().action_run): dispatch on the index of the action the table ran. */
     private Exec actionRunSwitch(Switch sw) {
         Call applyCall = (Call) ((Member) sw.subject).target;
@@ -149,7 +180,7 @@ final class StmtCompiler {
         TableDecl t = ((Type.ApplyResult) sw.subject.type).decl();
         TableRuntime rt = cx.tables.get(t);
         Exec[] byAction = new Exec[rt.actions.length];
-        Exec[] bodies = caseBodies(sw);
+        Exec[] bodies = probedCases(sw, caseBodies(sw));
         Exec dflt = null;
         for (int k = 0; k < sw.cases.size(); k++) {
             SwitchCase c = sw.cases.get(k);
@@ -163,7 +194,7 @@ final class StmtCompiler {
                 }
             }
         }
-        Exec fallback = dflt;
+        Exec fallback = dflt != null ? dflt : noCaseProbe(sw);
         return f -> {
             long r = apply.eval(f);
             if (f.flow != Frame.NORMAL) {
@@ -182,7 +213,7 @@ final class StmtCompiler {
     /** switch on a bit<N>/int<N>/enum/error value with constant labels. */
     private Exec valueSwitch(Switch sw) {
         LExpr subject = ex.narrow(sw.subject);
-        Exec[] bodies = caseBodies(sw);
+        Exec[] bodies = probedCases(sw, caseBodies(sw));
         int n = 0;
         for (SwitchCase c : sw.cases) {
             if (!c.isDefault()) {
@@ -202,7 +233,7 @@ final class StmtCompiler {
                 targets[k++] = bodies[i];
             }
         }
-        Exec fallback = dflt;
+        Exec fallback = dflt != null ? dflt : noCaseProbe(sw);
         return f -> {
             long v = subject.eval(f);
             if (f.flow != Frame.NORMAL) {

@@ -23,7 +23,20 @@ public record CheckedProgram(
         Type.Enum errorType,
         Map<Object, BigInteger> constValues,
         List<Ast.ActionDecl> globalActions,
-        List<Ast.FunctionDecl> functions) {
+        List<Ast.FunctionDecl> functions,
+        Map<String, List<String>> sourceLines) {
+
+    /** The same program with the source files' lines (by position file name) attached. */
+    public CheckedProgram withSourceLines(Map<String, List<String>> lines) {
+        return new CheckedProgram(ast, parser, verifyChecksum, ingress, egress, computeChecksum, deparser, headersType,
+                metadataType, standardMetadataType, errorType, constValues, globalActions, functions, Map.copyOf(lines));
+    }
+
+    /** Line {@code line} (from 1) of {@code file}, stripped, or "" when the text is not known. */
+    public String sourceLine(String file, int line) {
+        List<String> lines = sourceLines.get(file);
+        return lines == null || line < 1 || line > lines.size() ? "" : lines.get(line - 1).strip();
+    }
 
     public ConstEval constEval() {
         return new ConstEval(constValues);

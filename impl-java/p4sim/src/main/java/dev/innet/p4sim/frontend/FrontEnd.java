@@ -8,13 +8,15 @@ public final class FrontEnd {
     private FrontEnd() { }
 
     public static CheckedProgram check(Path program, List<Path> includePath) {
-        List<Token> toks = new Preprocessor(includePath).run(program);
-        return new TypeChecker().check(new Parser(toks).parseProgram());
+        Preprocessor pre = new Preprocessor(includePath);
+        List<Token> toks = pre.run(program);
+        return new TypeChecker().check(new Parser(toks).parseProgram()).withSourceLines(pre.sources());
     }
 
     /** For tests and tools: source text with a file name used in positions. */
     public static CheckedProgram checkText(String fileName, String source) {
-        List<Token> toks = new Preprocessor(List.of()).runText(fileName, null, source);
-        return new TypeChecker().check(new Parser(toks).parseProgram());
+        Preprocessor pre = new Preprocessor(List.of());
+        List<Token> toks = pre.runText(fileName, null, source);
+        return new TypeChecker().check(new Parser(toks).parseProgram()).withSourceLines(pre.sources());
     }
 }

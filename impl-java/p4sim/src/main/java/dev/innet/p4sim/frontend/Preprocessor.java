@@ -28,6 +28,8 @@ public final class Preprocessor {
     private final List<Path> includePath;
     private final Map<String, List<Token>> macros = new HashMap<>();
     private final List<Token> out = new ArrayList<>();
+    /** Each file's lines by the name its positions use (coverage reports quote them). */
+    private final Map<String, List<String>> sources = new HashMap<>();
     private int includeDepth;
 
     public Preprocessor(List<Path> includePath) {
@@ -54,6 +56,11 @@ public final class Preprocessor {
         return out;
     }
 
+    /** The lines of every file read so far, by the file name in their tokens' positions. */
+    public Map<String, List<String>> sources() {
+        return Map.copyOf(sources);
+    }
+
     private static int lastLine(String text) {
         return (int) text.lines().count() + 1;
     }
@@ -63,6 +70,7 @@ public final class Preprocessor {
             throw new CompileError(new SourcePos(name, 1, 1), "#include nested too deeply (include cycle?)");
         }
         String[] lines = text.split("\r?\n", -1);
+        sources.putIfAbsent(name, List.of(lines));
         boolean[] inComment = {false};
         Deque<boolean[]> conds = new ArrayDeque<>(); // each: {active, anyBranchTaken, parentActive}
         for (int ln = 0; ln < lines.length; ln++) {

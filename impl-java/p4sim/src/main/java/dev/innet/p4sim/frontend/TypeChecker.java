@@ -572,7 +572,7 @@ public final class TypeChecker {
         expectParams(controls[3], controls[3].params, new Type[] {h, m}, new Direction[] {io, io});
         expectParams(controls[4], controls[4].params, new Type[] {packetOut, h}, new Direction[] {Direction.NONE, Direction.IN});
         return new CheckedProgram(program, parser, controls[0], controls[1], controls[2], controls[3], controls[4],
-                h, m, stdMeta, errorType, constValues, globalActions, functions);
+                h, m, stdMeta, errorType, constValues, globalActions, functions, Map.of());
     }
 
     private static void expectParams(Decl block, List<Param> params, Type[] types, Direction[] dirs) {

@@ -1,10 +1,13 @@
 package dev.innet.p4sim.v1model;
 
 import dev.innet.p4sim.compiler.CompiledProgram;
+import dev.innet.p4sim.coverage.Coverage;
+import dev.innet.p4sim.coverage.CoverageRecorder;
 import dev.innet.switchapi.SwitchControl;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One p4sim switch: a compiled program instance, its v1model packet path and its control plane.
@@ -77,6 +80,32 @@ public final class P4Switch {
             throw new dev.innet.switchapi.ControlException("unknown table '" + name + "' (tables: " + prog.tables().keySet() + ")");
         }
         return t;
+    }
+
+    /**
+     * How often each table hit and missed, each action ran and each branch outcome happened since
+     * this switch started, as an immutable snapshot.
+     *
+     * @throws IllegalStateException if the switch was instantiated without {@link SwitchConfig#withCoverage}
+     */
+    public Coverage coverage() {
+        return coverageRecorder().snapshot();
+    }
+
+    /**
+     * Snapshots of this switch's coverage whenever asked, through a supplier that holds the counters but
+     * not the switch (a suite keeps one per switch it ran without keeping the switches' registers alive).
+     */
+    public Supplier<Coverage> coverageSource() {
+        CoverageRecorder r = coverageRecorder();
+        return r::snapshot;
+    }
+
+    private CoverageRecorder coverageRecorder() {
+        if (prog.coverage() == null) {
+            throw new IllegalStateException("this switch counts no coverage: instantiate it with SwitchConfig.withCoverage(true)");
+        }
+        return prog.coverage();
     }
 
     public CompiledProgram program() {

@@ -9,32 +9,38 @@ import java.util.function.LongSupplier;
  * frames arrive from there (-1: no CPU port). {@code maxPassesPerPacket} bounds resubmit plus
  * recirculate passes started by one received packet. {@code clockMicros} feeds the timestamp fields
  * (inject simulated time; the default is a clock stuck at 0, so nothing depends on wall time).
+ * {@code coverage}: compile coverage probes in (docs/p4sim.md, "Coverage"); without it there are none.
  */
 public record SwitchConfig(long randomSeed, int cpuPort, int maxPacketBytes, int maxPassesPerPacket, LongSupplier clockMicros,
-                           boolean specialize) {
+                           boolean specialize, boolean coverage) {
     public static final int DROP_PORT = 511;
 
     public static SwitchConfig defaults() {
-        return new SwitchConfig(1, 255, 9216, 16, () -> 0L, true);
+        return new SwitchConfig(1, 255, 9216, 16, () -> 0L, true, false);
     }
 
     public SwitchConfig withSeed(long seed) {
-        return new SwitchConfig(seed, cpuPort, maxPacketBytes, maxPassesPerPacket, clockMicros, specialize);
+        return new SwitchConfig(seed, cpuPort, maxPacketBytes, maxPassesPerPacket, clockMicros, specialize, coverage);
     }
 
     public SwitchConfig withCpuPort(int port) {
-        return new SwitchConfig(randomSeed, port, maxPacketBytes, maxPassesPerPacket, clockMicros, specialize);
+        return new SwitchConfig(randomSeed, port, maxPacketBytes, maxPassesPerPacket, clockMicros, specialize, coverage);
     }
 
     public SwitchConfig withSpecialization(boolean on) {
-        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, maxPassesPerPacket, clockMicros, on);
+        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, maxPassesPerPacket, clockMicros, on, coverage);
+    }
+
+    /** Count table hits and misses, actions run and branch outcomes ({@link P4Switch#coverage}); off by default. */
+    public SwitchConfig withCoverage(boolean on) {
+        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, maxPassesPerPacket, clockMicros, specialize, on);
     }
 
     public SwitchConfig withMaxPassesPerPacket(int passes) {
-        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, passes, clockMicros, specialize);
+        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, passes, clockMicros, specialize, coverage);
     }
 
     public SwitchConfig withClock(LongSupplier clock) {
-        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, maxPassesPerPacket, clock, specialize);
+        return new SwitchConfig(randomSeed, cpuPort, maxPacketBytes, maxPassesPerPacket, clock, specialize, coverage);
     }
 }

@@ -313,8 +313,11 @@ public final class FarReachTraceConverter {
                 s.fields.put("s", line.number(prefix + "Seq"));
                 s.fields.put("sv", recordValue(line, "stored"));
                 s.fields.put("ss", line.number("storedSeq"));
-                s.identity = (put ? "put/" : "get/") + client + "/" + reqId + "/" + line.number(prefix + "Seq")
-                        + "/" + a.serial;
+                // The identity is the request the switch sent, never the server's answer: a duplicated GET
+                // delivered again after a newer write gets a newer record back, and is still the same message.
+                // A PUT_SEQ carries its sequence number, so it is part of the request.
+                s.identity = put ? "put/" + client + "/" + reqId + "/" + line.number("recSeq") + "/" + a.serial
+                        : "get/" + client + "/" + reqId + "/" + a.serial;
             }
             case FarReachTraceEvents.SERVER_EVICT_STORE -> {
                 servers.add(host);

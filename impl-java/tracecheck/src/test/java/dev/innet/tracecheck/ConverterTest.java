@@ -43,6 +43,24 @@ class ConverterTest {
     }
 
     @Test
+    void aGetDeliveredTwiceIsOneMessageEvenWhenTheAnswersDiffer() {
+        String get = "{\"time\":%d,\"host\":1,\"incarnation\":0,\"event\":\"serverGet\",\"client\":5,\"reqId\":7,"
+                + "\"key\":\"k\",\"op\":\"GET\",\"replySeq\":%d,\"replyValue\":\"%s\",\"replyDeleted\":false,"
+                + "\"storedSeq\":%d,\"storedValue\":\"%s\",\"storedDeleted\":false}";
+        var run = new FarReachTraceConverter(1_000, 2).convert(lines(
+                "{\"time\":0,\"host\":5,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":7,\"attempt\":1}",
+                get.formatted(5_000, 0, "", 0, ""),
+                "{\"time\":6000,\"host\":5,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":7,\"status\":\"ok\",\"fromSwitch\":false,\"seq\":0,\"value\":\"\"}",
+                "{\"time\":6000,\"host\":5,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":8,\"attempt\":1}",
+                "{\"time\":8000,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":5,\"reqId\":8,\"key\":\"k\",\"recSeq\":1,\"recValue\":\"a\",\"recDeleted\":false,\"storedSeq\":1,\"storedValue\":\"a\",\"storedDeleted\":false}",
+                get.formatted(9_000, 1, "a", 1, "a")));
+        List<Map<String, Object>> gets = run.steps().stream().filter(s -> s.get("e").equals("serverGet")).toList();
+        assertEquals(List.of(true, false), gets.stream().map(s -> s.get("dup")).toList(),
+                "the first delivery keeps the message for the second");
+        assertEquals(1, run.duplicates());
+    }
+
+    @Test
     void unsupportedRunsAreRefusedWithTheLine() {
         var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
                 "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapStart\",\"epoch\":1}")));

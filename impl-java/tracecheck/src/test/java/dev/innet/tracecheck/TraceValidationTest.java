@@ -42,6 +42,25 @@ class TraceValidationTest {
         return r;
     }
 
+    /**
+     * Regression (campaign `--seeds 3 --chaos-ms 2 --keys 3 --deletes 0`, seed 3, its first 95 events): a GET
+     * the network duplicated reaches the server again (NDJSON line 90) after the client's read completed and
+     * after a newer write, so the second answer carries a newer record. It was rejected when the converter told
+     * the two deliveries apart by the record answered instead of by the request.
+     */
+    @Test
+    void aGetDeliveredAgainAfterTheReadCompletedIsAccepted() throws Exception {
+        Path work = Path.of("target", "trace-validation", "duplicated-get-after-reply");
+        Path ndjson = work.resolve("run.ndjson");
+        java.nio.file.Files.createDirectories(work);
+        try (var in = TraceValidationTest.class.getResourceAsStream("duplicated-get-after-reply.ndjson")) {
+            java.nio.file.Files.copy(in, ndjson, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        TraceValidator.Result r = new TraceValidator(SPECS, work.resolve("tlc"), Duration.ofSeconds(120),
+                FarReachTraceConverter.DEFAULT_CLIENT_LINK_NANOS, 8).validate(ndjson);
+        assertEquals(TraceValidator.Verdict.ACCEPTED, r.verdict(), r.summary());
+    }
+
     @Test
     void aCleanFarReachRunIsAccepted() throws Exception {
         TraceValidator.Result r = validate(new FarReachProtocol(), 1, "clean-seed1");

@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * at the server. Events at the same instant keep their order in the file.
  *
  * <p><b>Values.</b> The spec's values are write ids 1..MaxWrites in the order the switch serialised the
- * writes (0 = no value). With the order above, the switch serialised writes in the order of their write
+ * writes (0 = no record). With the order above, the switch serialised writes in the order of their write
  * events, so the converter numbers writes in that order and maps each implementation value (unique per
  * write in the rack's workload) to its write's id; for one key a larger id is then a later write, exactly
  * as the switch's sequence numbers say. Reads, stored records and admitted or evicted records are written
@@ -34,7 +34,10 @@ import java.util.TreeSet;
  * after the client gave up on the previous one (the previous one was lost: the client's timeout is far
  * above any link delay).
  *
- * <p>Runs with deletes, write retransmissions, snapshots, crashes or recovery are refused
+ * <p><b>Deletes</b> are writes (of a deleted record) with their own write id; a deleted record has no value,
+ * so it is identified by its key and sequence number ({@link ValueRef}).
+ *
+ * <p>Runs with write retransmissions, snapshots, crashes or recovery are refused
  * ({@link TraceFormatException}): FarReachTrace.tla does not cover them (docs/conformance.md).
  */
 public final class FarReachTraceConverter {
@@ -64,7 +67,9 @@ public final class FarReachTraceConverter {
         final long switchTime;
         String how = "lost";
         long replySeq = -1;
-        String replyValue;
+        /** The sequence number the server saw this write with (PUT_SEQ), -1 if none did. */
+        long serverSeq = -1;
+        ValueRef replyValue;
         boolean seenByServer;
         int id;
         /** Distinguishes the attempts of one request (a read's retransmissions share its reqId). */
@@ -137,14 +142,24 @@ public final class FarReachTraceConverter {
         int writes = 0;
         int reads = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
+        Map<String, Integer> writeIdOfKeySeq = new HashMap<>();
         for (Step s : steps) {
+            Attempt a = s.attempt;
             if (s.kind.equals("write")) {
-                s.attempt.id = ++writes;
-                writeIdOfValue.put(s.attempt.value, writes);
+                a.id = ++writes;
+                if (a.value != null) {
+                    writeIdOfValue.put(a.value, writes);
+                }
+                for (long seq : new long[] {a.replySeq, a.serverSeq}) {
+                    if (seq > 0) {
+                        writeIdOfKeySeq.put(a.key + "/" + seq, writes);
+                    }
+                }
             } else if (s.kind.equals("read")) {
-                s.attempt.id = ++reads;
+                a.id = ++reads;
             }
         }
+        Ids ids = new Ids(writeIdOfValue, writeIdOfKeySeq);
         int losses = 0;
         int duplicates = 0;
         int admissions = 0;
@@ -166,7 +181,7 @@ public final class FarReachTraceConverter {
             if (s.kind.equals("admitInstall")) {
                 Map<String, Object> rec = new LinkedHashMap<>();
                 rec.put("k", s.fields.get("k"));
-                rec.put("v", idOf((String) s.fields.get("v"), writeIdOfValue));
+                rec.put("v", ids.of((ValueRef) s.fields.get("v")));
                 rec.put("s", s.fields.get("s"));
                 nextAdmission.put((String) s.fields.get("k"), rec);
             }
@@ -184,7 +199,7 @@ public final class FarReachTraceConverter {
                 case "read" -> {
                     f.put("r", (long) a.id);
                     f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
-                    f.put("v", a.how.equals("hit") ? idOf(a.replyValue, writeIdOfValue) : -1L);
+                    f.put("v", a.how.equals("hit") ? ids.of(a.replyValue) : -1L);
                     f.put("s", a.how.equals("hit") ? a.replySeq : -1L);
                 }
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
@@ -195,8 +210,8 @@ public final class FarReachTraceConverter {
                 default -> { }
             }
             for (String valueField : List.of("v", "sv")) {
-                if (f.get(valueField) instanceof String text) {
-                    f.put(valueField, idOf(text, writeIdOfValue));
+                if (f.get(valueField) instanceof ValueRef ref) {
+                    f.put(valueField, ids.of(ref));
                 }
             }
             out.add(f);
@@ -216,13 +231,44 @@ public final class FarReachTraceConverter {
     /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
     public record TlaSet(List<Map<String, Object>> records) {}
 
-    /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
-    private static long idOf(String text, Map<String, Integer> writeIdOfValue) {
-        if (text.isEmpty()) {
-            return 0;
+    /**
+     * A record's value as the implementation wrote it: the value text, or (text null) a deleted record of
+     * {@code key} with sequence number {@code seq}. A deleted record carries no value to tell deletes apart,
+     * so it is told by its sequence number: seq 0 is "no record" (the spec's initial value 0), any other seq
+     * is the delete the switch numbered so.
+     */
+    record ValueRef(String text, String key, long seq) {
+        static ValueRef value(String text) {
+            return new ValueRef(text, null, -1);
         }
-        Integer id = writeIdOfValue.get(text);
-        return id == null ? -2 : id;
+
+        static ValueRef deleted(String key, long seq) {
+            return new ValueRef(null, key, seq);
+        }
+
+        @Override
+        public String toString() {
+            return text != null ? text : "deleted(" + key + "," + seq + ")";
+        }
+    }
+
+    /**
+     * Spec values of implementation values: a written value is its write's id, a deleted record the id of the
+     * delete with its key and sequence number ("no record", seq 0, is 0); anything no write produced is -2,
+     * which no spec state holds, so a node inventing a value or a sequence number is rejected.
+     */
+    private record Ids(Map<String, Integer> byValue, Map<String, Integer> byKeySeq) {
+        long of(ValueRef ref) {
+            if (ref.text() != null) {
+                Integer id = byValue.get(ref.text());
+                return id == null ? -2 : id;
+            }
+            if (ref.seq() == 0) {
+                return 0;
+            }
+            Integer id = byKeySeq.get(ref.key() + "/" + ref.seq());
+            return id == null ? -2 : id;
+        }
     }
 
     private Step step(long time, String kind, TraceLine line) {
@@ -244,9 +290,9 @@ public final class FarReachTraceConverter {
             case FarReachTraceEvents.CLIENT_WRITE, FarReachTraceEvents.CLIENT_READ -> {
                 boolean write = line.event().equals(FarReachTraceEvents.CLIENT_WRITE);
                 clients.add(host);
-                if (line.has("delete")) {
-                    throw new TraceFormatException("line " + line.line() + ": a delete (FarReach.tla has no deletes)");
-                }
+                // A delete is a write of a deleted record (the spec's write ids do not care what is written);
+                // it has no value, so it is known by its key and sequence number (ValueRef).
+                boolean delete = write && line.has("delete") && line.flag("delete");
                 long attempt = line.number("attempt");
                 if (attempt > 1) {
                     if (write) {
@@ -255,7 +301,8 @@ public final class FarReachTraceConverter {
                     }
                     step(t, "giveUp", line).fields.put("c", host);
                 }
-                Attempt a = new Attempt(write, host, key(line), write ? line.string("value") : null, line.number("reqId"),
+                Attempt a = new Attempt(write, host, key(line), write && !delete ? line.string("value") : null,
+                        line.number("reqId"),
                         t + clientLinkNanos);
                 a.serial = steps.size();
                 current.put(host, a);
@@ -273,7 +320,8 @@ public final class FarReachTraceConverter {
                 }
                 a.how = fromSwitch ? "hit" : "fwd";
                 a.replySeq = line.number("seq");
-                a.replyValue = line.string("value");
+                a.replyValue = line.string("status").equals("notFound") ? ValueRef.deleted(a.key, a.replySeq)
+                        : ValueRef.value(line.string("value"));
                 current.remove(host);
                 if (!fromSwitch) {
                     Step s = step(t - clientLinkNanos, a.write ? "putReply" : "getReply", line);
@@ -304,8 +352,8 @@ public final class FarReachTraceConverter {
                 s.fields.put("c", client);
                 s.fields.put("k", k);
                 String prefix = put ? "rec" : "reply";
-                if (put && line.flag("recDeleted")) {
-                    throw new TraceFormatException("line " + line.line() + ": a numbered delete (FarReach.tla has no deletes)");
+                if (put) {
+                    a.serverSeq = line.number("recSeq");
                 }
                 if (!put) {
                     s.fields.put("v", recordValue(line, prefix));
@@ -350,9 +398,10 @@ public final class FarReachTraceConverter {
         }
     }
 
-    /** A record's value as text ("" for a deleted or absent record); turned into a write id later. */
-    private static String recordValue(TraceLine line, String prefix) {
-        return line.flag(prefix + "Deleted") ? "" : line.string(prefix + "Value");
+    /** A record's value (a deleted or absent record by its key and seq); turned into a write id later. */
+    private static ValueRef recordValue(TraceLine line, String prefix) {
+        return line.flag(prefix + "Deleted") ? ValueRef.deleted(line.string("key"), line.number(prefix + "Seq"))
+                : ValueRef.value(line.string(prefix + "Value"));
     }
 
     private Attempt currentAttempt(String host, TraceLine line) {

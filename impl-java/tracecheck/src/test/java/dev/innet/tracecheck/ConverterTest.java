@@ -61,6 +61,23 @@ class ConverterTest {
     }
 
     @Test
+    void aDeletedRecordIsTheDeleteWithItsKeyAndSequenceNumber() {
+        var run = new FarReachTraceConverter(1_000, 2).convert(lines(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":2000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"fromSwitch\":true,\"seq\":1,\"value\":\"\"}",
+                "{\"time\":2000,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"\",\"delete\":true,\"reqId\":2,\"attempt\":1}",
+                "{\"time\":4000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":2,\"status\":\"ok\",\"fromSwitch\":true,\"seq\":2,\"value\":\"\"}",
+                "{\"time\":4000,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":3,\"attempt\":1}",
+                "{\"time\":6000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":3,\"status\":\"notFound\",\"fromSwitch\":true,\"seq\":2,\"value\":\"\"}",
+                "{\"time\":6000,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":4,\"attempt\":1}",
+                "{\"time\":8000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":4,\"status\":\"notFound\",\"fromSwitch\":true,\"seq\":7,\"value\":\"\"}"));
+        List<Map<String, Object>> reads = run.steps().stream().filter(s -> s.get("e").equals("read")).toList();
+        assertEquals(2L, reads.get(0).get("v"), "the delete is write 2, numbered 2 by the switch");
+        assertEquals(-2L, reads.get(1).get("v"), "no delete of k was numbered 7: an invented record");
+        assertEquals(2, run.writes());
+    }
+
+    @Test
     void unsupportedRunsAreRefusedWithTheLine() {
         var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
                 "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapStart\",\"epoch\":1}")));

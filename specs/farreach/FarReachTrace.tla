@@ -39,15 +39,16 @@
 \* constant overridden with <- in the .cfg is re-evaluated at every use).
 EXTENDS FarReach, Sequences, FarReachTraceData
 
-VARIABLE l       \* cursor: index of the next event of Trace
+VARIABLES
+    l,       \* cursor: index of the next event of Trace
+    adm      \* adm[k]: admissions of k matched so far (a function of l; indexes TraceAdmissions)
 
-
-traceVars == <<vars, l>>
+traceVars == <<vars, l, adm>>
 
 Ev == Trace[l]
 TRec(v, s) == [v |-> v, s |-> s]
 
-TraceInit == Init /\ l = 1
+TraceInit == Init /\ l = 1 /\ adm = [k \in Key |-> 0]
 
 -----------------------------------------------------------------------------
 (* A request that never reached the switch's pipeline: the client's        *)
@@ -146,10 +147,13 @@ Observed(e) ==
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
 
-\* e.hot (computed by the converter): for each key, the record the key's next
-\* observed admission at or after this event installs, as [k, v, s].  A hot
-\* report is only useful with that record.
-HotReport == \E k \in Key : [k |-> k, v |-> store[k].v, s |-> store[k].s] \in Ev.hot /\ ServerReportHot(k)
+\* TraceAdmissions[k] (computed by the converter): the records the admissions
+\* of k install, in order.  A hot report is only useful with the record of the
+\* key's next admission.
+HotReport ==
+    \E k \in Key : /\ adm[k] < Len(TraceAdmissions[k])
+                  /\ TraceAdmissions[k][adm[k] + 1] = [v |-> store[k].v, s |-> store[k].s]
+                  /\ ServerReportHot(k)
 
 \* A loss is visible only through a client giving up: its request or reply.
 LossBeforeGiveUp ==
@@ -157,8 +161,9 @@ LossBeforeGiveUp ==
     /\ \E m \in net : m.t \in {"put", "putR", "get", "getR", "getRC"} /\ m.c = Ev.c /\ Lose(m)
 
 TraceNext ==
-    \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
-    \/ l <= Len(Trace) /\ (HotReport \/ LossBeforeGiveUp) /\ UNCHANGED l
+    \/ /\ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+       /\ adm' = IF Ev.e = "admitInstall" THEN [adm EXCEPT ![Ev.k] = @ + 1] ELSE adm
+    \/ l <= Len(Trace) /\ (HotReport \/ LossBeforeGiveUp) /\ UNCHANGED <<l, adm>>
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

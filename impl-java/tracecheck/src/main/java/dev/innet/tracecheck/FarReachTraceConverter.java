@@ -49,7 +49,8 @@ public final class FarReachTraceConverter {
             FarReachTraceEvents.SERVER_RECOVER_STORE);
 
     /** The model: constants and the trace, ready to be written as TLA+. */
-    public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
+    public record Converted(List<Map<String, Object>> steps, Map<String, List<Map<String, Object>>> admissionsByKey,
+            Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
             int evictions) {
         public Set<String> keys() {
@@ -174,19 +175,10 @@ public final class FarReachTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
-        // walking backwards: the record each key's next admission installs, for the trace spec's HotReport
-        Map<String, Map<String, Object>> nextAdmission = new TreeMap<>();
-        for (int i = steps.size() - 1; i >= 0; i--) {
-            Step s = steps.get(i);
-            if (s.kind.equals("admitInstall")) {
-                Map<String, Object> rec = new LinkedHashMap<>();
-                rec.put("k", s.fields.get("k"));
-                rec.put("v", ids.of((ValueRef) s.fields.get("v")));
-                rec.put("s", s.fields.get("s"));
-                nextAdmission.put((String) s.fields.get("k"), rec);
-            }
-            s.fields.put("hot", new TlaSet(List.copyOf(nextAdmission.values())));
-        }
+        // per key, the records its admissions install, in order: the trace spec's HotReport may send a report
+        // only with the record of the key's next admission (a table per key rather than one per event, which
+        // made the trace grow with events x keys)
+        Map<String, List<Map<String, Object>>> admissionsByKey = new TreeMap<>();
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
@@ -205,7 +197,13 @@ public final class FarReachTraceConverter {
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
                 case "serverGet" -> f.put("r", (long) a.id);
                 case "giveUp" -> losses++;
-                case "admitInstall" -> admissions++;
+                case "admitInstall" -> {
+                    admissions++;
+                    Map<String, Object> rec = new LinkedHashMap<>();
+                    rec.put("v", ids.of((ValueRef) f.get("v")));
+                    rec.put("s", f.get("s"));
+                    admissionsByKey.computeIfAbsent((String) f.get("k"), x -> new ArrayList<>()).add(rec);
+                }
                 case "evictStart" -> evictions++;
                 default -> { }
             }
@@ -225,11 +223,12 @@ public final class FarReachTraceConverter {
             servers.add("none");
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
-        return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions);
+        for (String k : owner.keySet()) {
+            admissionsByKey.putIfAbsent(k, List.of());
+        }
+        return new Converted(out, admissionsByKey, clients, servers, owner, slots, writes, reads, losses, duplicates,
+                admissions, evictions);
     }
-
-    /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
-    public record TlaSet(List<Map<String, Object>> records) {}
 
     /**
      * A record's value as the implementation wrote it: the value text, or (text null) a deleted record of

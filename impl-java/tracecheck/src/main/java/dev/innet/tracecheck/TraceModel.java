@@ -44,7 +44,14 @@ public final class TraceModel {
         for (int i = 0; i < run.steps().size(); i++) {
             b.append("  ").append(record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
         }
-        b.append(">>\n====\n");
+        b.append(">>\n");
+        b.append("\\* Per key, the records its admissions install, in trace order (for HotReport).\n");
+        b.append("TraceAdmissions == [k \\in ").append(set(run.admissionsByKey().keySet())).append(" |-> CASE ");
+        b.append(run.admissionsByKey().entrySet().stream()
+                .map(e -> "k = " + str(e.getKey()) + " -> " + e.getValue().stream().map(TraceModel::record)
+                        .collect(Collectors.joining(", ", "<<", ">>")))
+                .collect(Collectors.joining("\n    [] ")));
+        b.append("]\n====\n");
         return b.toString();
     }
 
@@ -76,9 +83,6 @@ public final class TraceModel {
     private static String value(Object v) {
         if (v instanceof String s) {
             return str(s);
-        }
-        if (v instanceof FarReachTraceConverter.TlaSet set) {
-            return set.records().stream().map(TraceModel::record).collect(Collectors.joining(", ", "{", "}"));
         }
         if (v instanceof Boolean bool) {
             return bool ? "TRUE" : "FALSE";

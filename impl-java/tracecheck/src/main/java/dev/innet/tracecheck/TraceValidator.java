@@ -133,7 +133,7 @@ public final class TraceValidator {
     private static String describe(Map<String, Object> step) {
         StringBuilder b = new StringBuilder();
         step.forEach((k, v) -> {
-            if (!k.equals("src") && !k.equals("hot")) {
+            if (!k.equals("src")) {
                 b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v);
             }
         });

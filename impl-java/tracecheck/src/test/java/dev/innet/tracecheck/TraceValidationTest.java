@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.farreach.FarReachProtocol;
+import dev.innet.farreach.controller.Admit;
+import dev.innet.farreach.controller.FarReachControlNames;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.wire.InnetMessage;
+import java.math.BigInteger;
 import dev.innet.farreach.server.FarReachServer;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.store.RecordStore;
@@ -15,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Trace validation end to end: small FarReach rack runs (lossy, duplicating, reordering switch-server
  * links) are converted and checked by TLC against FarReachTrace.tla. The real protocol is accepted; a
- * server that ignores sequence numbers is rejected at the event where it keeps an older record.
+ * server that ignores sequence numbers is rejected at the event where it keeps an older record, an admission
+ * that marks its record latest at a read the switch answered from it.
  */
 class TraceValidationTest {
     private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "farreach");
@@ -30,6 +37,30 @@ class TraceValidationTest {
         protected RecordStore.Ordering numberedOrdering() {
             return RecordStore.Ordering.ARRIVAL;
         }
+    }
+
+    /**
+     * Seeded bug (test-only): admission marks the new record latest as it makes it valid (the spec's
+     * BugAdmitLatest). A write forwarded to the server between the hot report and the installation makes the
+     * cached record stale, and reads are then answered from it; the spec only lets a write or a server's read
+     * reply mark a record latest (§3.2).
+     */
+    static FarReachProtocol admissionMarkingLatest(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Admit newAdmit(int index, InnetMessage report) {
+                return new Admit(this, index, report) {
+                    @Override
+                    public boolean step(SwitchControl c) {
+                        boolean validated = super.step(c);
+                        if (validated) {
+                            c.registerWrite(FarReachControlNames.RECORD_LATEST, index, BigInteger.ONE);
+                        }
+                        return validated;
+                    }
+                };
+            }
+        });
     }
 
     private static TraceValidator.Result validate(FarReachProtocol protocol, long seed, String name) throws Exception {
@@ -74,5 +105,13 @@ class TraceValidationTest {
                 Long.getLong("bugSeed", 3), "server-ignores-seq");
         assertEquals(TraceValidator.Verdict.REJECTED, r.verdict(), r.summary());
         assertTrue(r.failedDescription().startsWith("e=serverPut"), r.summary());
+    }
+
+    @Test
+    void admissionMarkingRecordsLatestIsRejectedAtAReadTheSwitchAnswered() throws Exception {
+        TraceValidator.Result r = validate(admissionMarkingLatest(new FarReachProtocol()),
+                Long.getLong("bugSeed", 1), "admission-marks-latest");
+        assertEquals(TraceValidator.Verdict.REJECTED, r.verdict(), r.summary());
+        assertTrue(r.failedDescription().startsWith("e=read") && r.failedDescription().contains("how=hit"), r.summary());
     }
 }

@@ -8,15 +8,16 @@
 (* event may only happen as the FarReach action it names, with the         *)
 (* parameters it recorded, and advances the cursor; between events TLC may *)
 (* take the steps nobody observes (the switch's own steps are folded into  *)
-(* the client and controller actions as in FarReach.tla; here only hot     *)
-(* reports and message losses are left unobserved).  The run is admitted   *)
+(* the client and controller actions as in FarReach.tla; here only        *)
+(* message losses are left unobserved).  The run is admitted              *)
 (* iff some behaviour of the spec consumes the whole trace: the model's    *)
 (* invariant TraceNotFinished is then violated, which is TLC's way of      *)
 (* saying "reached".                                                       *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no deletes, snapshots, switch or host crashes: the converter refuses *)
+(*  - no snapshots, switch or host crashes: the converter refuses          *)
 (*    runs that contain them (MaxSnap = MaxSwitchCrash = MaxClientCrash = 0);*)
+(*    a delete is a write (its id stands for the deleted record);           *)
 (*  - values are write ids numbered in the order the switch serialised the *)
 (*    writes (the converter's order), 0 = no value; sequence numbers are    *)
 (*    the switch's per-slot numbers (equal to the spec's per-key counter  *)
@@ -26,9 +27,9 @@
 (*    programmed, or lost) is "Unprocessed": it opens the client's         *)
 (*    operation without touching the switch.  Only requests the converter  *)
 (*    found without any trace of processing may be explained so;           *)
-(*  - hot reports are not observed: one may be sent at any time but only   *)
-(*    with the record of the key's next observed admission; losses only    *)
-(*    where a client gives up next (the only place a loss is visible);     *)
+(*  - hot reports are not observed: the converter places one before each  *)
+(*    admission (HotReportPlacement.java); losses happen only where a      *)
+(*    client gives up next (the only place a loss is visible);             *)
 (*  - duplicates: a server event the converter saw again later is taken    *)
 (*    with "deliver and keep" (dup = TRUE); duplicated replies, which      *)
 (*    receivers ignore, are not modelled.                                  *)
@@ -39,16 +40,14 @@
 \* constant overridden with <- in the .cfg is re-evaluated at every use).
 EXTENDS FarReach, Sequences, FarReachTraceData
 
-VARIABLES
-    l,       \* cursor: index of the next event of Trace
-    adm      \* adm[k]: admissions of k matched so far (a function of l; indexes TraceAdmissions)
+VARIABLE l       \* cursor: index of the next event of Trace
 
-traceVars == <<vars, l, adm>>
+traceVars == <<vars, l>>
 
 Ev == Trace[l]
 TRec(v, s) == [v |-> v, s |-> s]
 
-TraceInit == Init /\ l = 1 /\ adm = [k \in Key |-> 0]
+TraceInit == Init /\ l = 1
 
 -----------------------------------------------------------------------------
 (* A request that never reached the switch's pipeline: the client's        *)
@@ -121,6 +120,10 @@ ObsServerEvict(e) ==
                       /\ ServerEvict(m, e.dup)
                       /\ store'[m.k] = TRec(e.sv, e.ss)
 
+\* A hot report, placed by the converter before the admission it leads to
+\* (HotReportPlacement.java says where and why that place loses nothing).
+ObsHot(e) == e.e = "hot" /\ store[e.k] = TRec(e.v, e.s) /\ ServerReportHot(e.k)
+
 ObsAdmitInstall(e) ==
     /\ e.e = "admitInstall"
     /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s) /\ AdmitInstall(m, FALSE)
@@ -140,20 +143,12 @@ ObsEvictFinish(e) ==
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
-    \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
+    \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
 
 -----------------------------------------------------------------------------
 (* Unobserved steps, restricted to the ones that can matter (a restriction  *)
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
-
-\* TraceAdmissions[k] (computed by the converter): the records the admissions
-\* of k install, in order.  A hot report is only useful with the record of the
-\* key's next admission.
-HotReport ==
-    \E k \in Key : /\ adm[k] < Len(TraceAdmissions[k])
-                  /\ TraceAdmissions[k][adm[k] + 1] = [v |-> store[k].v, s |-> store[k].s]
-                  /\ ServerReportHot(k)
 
 \* A loss is visible only through a client giving up: its request or reply.
 LossBeforeGiveUp ==
@@ -161,9 +156,8 @@ LossBeforeGiveUp ==
     /\ \E m \in net : m.t \in {"put", "putR", "get", "getR", "getRC"} /\ m.c = Ev.c /\ Lose(m)
 
 TraceNext ==
-    \/ /\ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
-       /\ adm' = IF Ev.e = "admitInstall" THEN [adm EXCEPT ![Ev.k] = @ + 1] ELSE adm
-    \/ l <= Len(Trace) /\ (HotReport \/ LossBeforeGiveUp) /\ UNCHANGED <<l, adm>>
+    \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED l
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -49,8 +49,7 @@ public final class FarReachTraceConverter {
             FarReachTraceEvents.SERVER_RECOVER_STORE);
 
     /** The model: constants and the trace, ready to be written as TLA+. */
-    public record Converted(List<Map<String, Object>> steps, Map<String, List<Map<String, Object>>> admissionsByKey,
-            Set<String> clients, Set<String> servers,
+    public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
             int evictions) {
         public Set<String> keys() {
@@ -175,10 +174,6 @@ public final class FarReachTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
-        // per key, the records its admissions install, in order: the trace spec's HotReport may send a report
-        // only with the record of the key's next admission (a table per key rather than one per event, which
-        // made the trace grow with events x keys)
-        Map<String, List<Map<String, Object>>> admissionsByKey = new TreeMap<>();
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
@@ -197,13 +192,7 @@ public final class FarReachTraceConverter {
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
                 case "serverGet" -> f.put("r", (long) a.id);
                 case "giveUp" -> losses++;
-                case "admitInstall" -> {
-                    admissions++;
-                    Map<String, Object> rec = new LinkedHashMap<>();
-                    rec.put("v", ids.of((ValueRef) f.get("v")));
-                    rec.put("s", f.get("s"));
-                    admissionsByKey.computeIfAbsent((String) f.get("k"), x -> new ArrayList<>()).add(rec);
-                }
+                case "admitInstall" -> admissions++;
                 case "evictStart" -> evictions++;
                 default -> { }
             }
@@ -223,10 +212,7 @@ public final class FarReachTraceConverter {
             servers.add("none");
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
-        for (String k : owner.keySet()) {
-            admissionsByKey.putIfAbsent(k, List.of());
-        }
-        return new Converted(out, admissionsByKey, clients, servers, owner, slots, writes, reads, losses, duplicates,
+        return new Converted(HotReportPlacement.place(out), clients, servers, owner, slots, writes, reads, losses, duplicates,
                 admissions, evictions);
     }
 

@@ -44,14 +44,7 @@ public final class TraceModel {
         for (int i = 0; i < run.steps().size(); i++) {
             b.append("  ").append(record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
         }
-        b.append(">>\n");
-        b.append("\\* Per key, the records its admissions install, in trace order (for HotReport).\n");
-        b.append("TraceAdmissions == [k \\in ").append(set(run.admissionsByKey().keySet())).append(" |-> CASE ");
-        b.append(run.admissionsByKey().entrySet().stream()
-                .map(e -> "k = " + str(e.getKey()) + " -> " + e.getValue().stream().map(TraceModel::record)
-                        .collect(Collectors.joining(", ", "<<", ">>")))
-                .collect(Collectors.joining("\n    [] ")));
-        b.append("]\n====\n");
+        b.append(">>\n====\n");
         return b.toString();
     }
 

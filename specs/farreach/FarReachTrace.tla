@@ -70,21 +70,22 @@ UnprocessedRead(c, k) ==
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
-(* Observed events.  e.how: "hit" = answered by the switch, "fwd" =        *)
-(* answered by a server, "lost" = never answered (forwarded and lost, or   *)
-(* never processed).  s = -1: the sequence number was not observed.        *)
+(* Observed events.  e.how: "hit" = answered by the switch, "fwd" = seen  *)
+(* by a server, "lost" = forwarded and lost before any server saw it,      *)
+(* "early" = no trace, sent before the switch was known to process         *)
+(* requests (lost, or never processed).  s = -1: the seq was not observed. *)
 
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
-       \/ e.how \in {"fwd", "lost"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
-       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
-       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
 
@@ -150,10 +151,16 @@ Observed(e) ==
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
 
-\* A loss is visible only through a client giving up: its request or reply.
+\* A loss is visible only through a client giving up: the request or reply of
+\* the operation it gives up on (OpMsgInFlight's messages; losing any other
+\* message, e.g. a stale duplicated reply, changes nothing observable and
+\* only multiplied TLC's states).
 LossBeforeGiveUp ==
     /\ Ev.e = "giveUp"
-    /\ \E m \in net : m.t \in {"put", "putR", "get", "getR", "getRC"} /\ m.c = Ev.c /\ Lose(m)
+    /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
+                      /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
+                      /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
+                      /\ Lose(m)
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1

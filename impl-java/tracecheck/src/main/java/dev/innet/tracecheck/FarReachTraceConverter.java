@@ -160,6 +160,7 @@ public final class FarReachTraceConverter {
             }
         }
         Ids ids = new Ids(writeIdOfValue, writeIdOfKeySeq);
+        long switchWorking = firstProcessing();
         int losses = 0;
         int duplicates = 0;
         int admissions = 0;
@@ -180,12 +181,12 @@ public final class FarReachTraceConverter {
             switch (s.kind) {
                 case "write" -> {
                     f.put("w", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("how", fate(a, switchWorking));
                     f.put("s", a.replySeq);
                 }
                 case "read" -> {
                     f.put("r", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("how", fate(a, switchWorking));
                     f.put("v", a.how.equals("hit") ? ids.of(a.replyValue) : -1L);
                     f.put("s", a.how.equals("hit") ? a.replySeq : -1L);
                 }
@@ -381,6 +382,39 @@ public final class FarReachTraceConverter {
             }
             default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
         }
+    }
+
+    /**
+     * When the switch is known to process requests: the first moment it answered one or forwarded one to a
+     * server. From then on (no switch restarts in a converted run) every request reaches its pipeline.
+     */
+    private long firstProcessing() {
+        long first = Long.MAX_VALUE;
+        for (Step s : steps) {
+            boolean processed = s.kind.equals("serverPut") || s.kind.equals("serverGet")
+                    || (s.attempt != null && s.attempt.how.equals("hit") && (s.kind.equals("write") || s.kind.equals("read")));
+            if (processed) {
+                first = Math.min(first, s.kind.startsWith("server") ? s.time : s.attempt.switchTime);
+            }
+        }
+        return first;
+    }
+
+    /**
+     * The fate of a request in the trace spec's terms: "hit", "fwd" (a server saw it), "lost" (forwarded,
+     * then lost on the way to the server), or "early" (no trace, sent before the switch was known to
+     * process requests: lost, or dropped by a switch not yet programmed). Telling "lost" from "early"
+     * matters: both explanations of every silent request would stay apart in TLC's states (the loss counter
+     * differs) and double them per request.
+     */
+    private static String fate(Attempt a, long switchWorking) {
+        if (!a.how.equals("lost")) {
+            return a.how;
+        }
+        if (a.seenByServer) {
+            return "fwd";
+        }
+        return a.switchTime > switchWorking ? "lost" : "early";
     }
 
     /** A record's value (a deleted or absent record by its key and seq); turned into a write id later. */

@@ -20,14 +20,17 @@ final class TraceSample {
     private final Path outDir;
     private final int n;
     private final int cacheSize;
+    private final Duration limit;
     private int taken;
+    private int accepted;
     private int rejected;
 
-    TraceSample(Path root, Path outDir, int n, int cacheSize) {
+    TraceSample(Path root, Path outDir, int n, int cacheSize, Duration limit) {
         this.root = root;
         this.outDir = outDir;
         this.n = n;
         this.cacheSize = cacheSize;
+        this.limit = limit;
     }
 
     /** Whether the run about to be built is sampled (it must then record its trace events). */
@@ -46,7 +49,7 @@ final class TraceSample {
         try {
             o.rack().simulation().writeTraceEvents(ndjson);
             r = new TraceValidator(root.resolve("specs/farreach"), outDir.resolve("validation").resolve(name),
-                    Duration.ofMinutes(10), FarReachTraceConverter.DEFAULT_CLIENT_LINK_NANOS, cacheSize).validate(ndjson);
+                    limit, FarReachTraceConverter.DEFAULT_CLIENT_LINK_NANOS, cacheSize).validate(ndjson);
         } catch (IOException e) {
             out.println("  trace validation: unknown: " + e.getMessage());
             return;
@@ -55,13 +58,23 @@ final class TraceSample {
             out.println("  trace validation: unknown: interrupted");
             return;
         }
-        if (r.verdict() == TraceValidator.Verdict.REJECTED) {
-            rejected++;
+        switch (r.verdict()) {
+            case ACCEPTED -> accepted++;
+            case REJECTED -> rejected++;
+            case UNKNOWN -> { } // reported below with its reason; never counted as accepted
         }
         out.println("  trace validation: " + r.summary() + " [" + ndjson + "]");
     }
 
     int rejected() {
         return rejected;
+    }
+
+    /** One line: how many sampled runs the spec admitted, rejected, or could not decide. */
+    void summary(PrintStream out) {
+        if (taken > 0) {
+            out.println("trace validation: " + taken + " run(s) sampled: " + accepted + " accepted, " + rejected
+                    + " rejected, " + (taken - accepted - rejected) + " unknown");
+        }
     }
 }

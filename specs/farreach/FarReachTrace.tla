@@ -14,8 +14,8 @@
 (* then prints a cursor past the last event and stops TLC.                 *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no snapshots, switch or host crashes: the converter refuses          *)
-(*    runs that contain them (MaxSnap = MaxSwitchCrash = MaxClientCrash = 0);*)
+(*  - no switch or host crashes, no abandoned snapshots: the converter     *)
+(*    refuses runs that contain them (MaxSwitchCrash = MaxClientCrash = 0); *)
 (*    a delete is a write (its id stands for the deleted record);           *)
 (*  - values are write ids numbered in the order the switch serialised the *)
 (*    writes (the converter's order), 0 = no record; sequence numbers are   *)
@@ -141,9 +141,26 @@ ObsEvictFinish(e) ==
     /\ e.e = "evictFinish"
     /\ \E m \in net : m.t = "evictAck" /\ m.k = e.k /\ EvictFinish(m, FALSE)
 
+\* Snapshots (§3.4).  The controller loads every record cached at the point
+\* (loaded = FALSE: the record changed since the point, so the switch's
+\* original stands and the load's record does not matter); the snapshot it
+\* keeps must be exactly the spec's.
+ObsSnapStart(e) == e.e = "snapStart" /\ SnapStart
+
+ObsSnapLoad(e) ==
+    /\ e.e = "snapLoad" /\ SnapLoad(e.k)
+    /\ e.loaded => act'.rec = TRec(e.v, e.s)
+
+ObsSnapFinish(e) ==
+    /\ e.e = "snapFinish" /\ SnapFinish
+    /\ \A k \in Key : IF \E r \in e.snap : r.k = k
+                      THEN \E r \in e.snap : r.k = k /\ snap'[k] = TRec(r.v, r.s)
+                      ELSE snap'[k] = NoRec
+
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
+    \/ ObsSnapStart(e) \/ ObsSnapLoad(e) \/ ObsSnapFinish(e)
     \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
 
 -----------------------------------------------------------------------------

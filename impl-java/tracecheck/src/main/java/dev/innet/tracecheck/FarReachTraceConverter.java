@@ -44,14 +44,13 @@ public final class FarReachTraceConverter {
     /** LinkFaults.CLEAN, the rack's client links: a fixed 1 us. */
     public static final long DEFAULT_CLIENT_LINK_NANOS = 1_000;
 
-    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SNAP_START, FarReachTraceEvents.SNAP_FINISH,
-            FarReachTraceEvents.SWITCH_CRASH_SEEN, FarReachTraceEvents.RECOVER_DONE,
-            FarReachTraceEvents.SERVER_RECOVER_STORE);
+    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SWITCH_CRASH_SEEN,
+            FarReachTraceEvents.RECOVER_DONE, FarReachTraceEvents.SERVER_RECOVER_STORE);
 
     /** The model: constants and the trace, ready to be written as TLA+. */
     public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
-            int evictions) {
+            int evictions, int snapshots) {
         public Set<String> keys() {
             return owner.keySet();
         }
@@ -131,7 +130,7 @@ public final class FarReachTraceConverter {
             }
             if (UNSUPPORTED.contains(line.event())) {
                 throw new TraceFormatException("line " + line.line() + ": event " + line.event()
-                        + " (snapshots, switch crashes and recovery are not covered by FarReachTrace.tla)");
+                        + " (switch crashes and recovery are not covered by FarReachTrace.tla)");
             }
             add(line);
         }
@@ -165,6 +164,7 @@ public final class FarReachTraceConverter {
         int duplicates = 0;
         int admissions = 0;
         int evictions = 0;
+        int snapshots = 0;
         Set<String> laterIdentities = new java.util.HashSet<>();
         List<Map<String, Object>> out = new ArrayList<>(steps.size());
         for (int i = steps.size() - 1; i >= 0; i--) {
@@ -195,6 +195,18 @@ public final class FarReachTraceConverter {
                 case "giveUp" -> losses++;
                 case "admitInstall" -> admissions++;
                 case "evictStart" -> evictions++;
+                case "snapStart" -> snapshots++;
+                case "snapFinish" -> {
+                    @SuppressWarnings("unchecked")
+                    List<Map<String, Object>> kept = (List<Map<String, Object>>) f.get("snap");
+                    List<Map<String, Object>> resolved = new ArrayList<>();
+                    for (Map<String, Object> r : kept) {
+                        Map<String, Object> copy = new LinkedHashMap<>(r);
+                        copy.put("v", ids.of((ValueRef) r.get("v")));
+                        resolved.add(copy);
+                    }
+                    f.put("snap", new TlaSet(resolved));
+                }
                 default -> { }
             }
             for (String valueField : List.of("v", "sv")) {
@@ -214,8 +226,11 @@ public final class FarReachTraceConverter {
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
         return new Converted(HotReportPlacement.place(out), clients, servers, owner, slots, writes, reads, losses, duplicates,
-                admissions, evictions);
+                admissions, evictions, snapshots);
     }
+
+    /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
+    public record TlaSet(List<Map<String, Object>> records) {}
 
     /**
      * A record's value as the implementation wrote it: the value text, or (text null) a deleted record of
@@ -380,6 +395,32 @@ public final class FarReachTraceConverter {
                 };
                 step(t, kind, line).fields.put("k", key(line));
             }
+            case FarReachTraceEvents.SNAP_START -> step(t, "snapStart", line);
+            case FarReachTraceEvents.SNAP_LOAD -> {
+                Step s = step(t, "snapLoad", line);
+                s.fields.put("k", key(line));
+                boolean loaded = line.flag("loaded");
+                s.fields.put("loaded", loaded);
+                s.fields.put("v", loaded ? recordValue(line, "rec") : ValueRef.value(""));
+                s.fields.put("s", loaded ? line.number("recSeq") : -1L);
+            }
+            case FarReachTraceEvents.SNAP_FINISH -> {
+                List<Map<String, Object>> kept = new ArrayList<>();
+                long records = line.number("records");
+                for (int i = 0; i < records; i++) {
+                    String k = line.string("key" + i);
+                    owner.putIfAbsent(k, null);
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("k", k);
+                    r.put("v", line.flag("rec" + i + "Deleted") ? ValueRef.deleted(k, line.number("rec" + i + "Seq"))
+                            : ValueRef.value(line.string("rec" + i + "Value")));
+                    r.put("s", line.number("rec" + i + "Seq"));
+                    kept.add(r);
+                }
+                step(t, "snapFinish", line).fields.put("snap", kept);
+            }
+            case FarReachTraceEvents.SNAP_ABANDONED -> throw new TraceFormatException("line " + line.line()
+                    + ": a snapshot abandoned (an original did not arrive); FarReach.tla's snapshots always finish");
             default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
         }
     }

@@ -60,7 +60,8 @@ public final class TraceModel {
         b.append("  MaxDup = ").append(run.duplicates() + 1).append('\n');
         b.append("  MaxAdmit = ").append(run.admissions()).append('\n');
         b.append("  MaxEvict = ").append(run.evictions()).append('\n');
-        b.append("  MaxSnap = 0\n  MaxSwitchCrash = 0\n  MaxClientCrash = 0\n  FifoSwitchServer = FALSE\n");
+        b.append("  MaxSnap = ").append(run.snapshots()).append('\n');
+        b.append("  MaxSwitchCrash = 0\n  MaxClientCrash = 0\n  FifoSwitchServer = FALSE\n");
         for (String flag : BUG_FLAGS) {
             b.append("  ").append(flag).append(" = FALSE\n");
         }
@@ -78,6 +79,9 @@ public final class TraceModel {
     private static String value(Object v) {
         if (v instanceof String s) {
             return str(s);
+        }
+        if (v instanceof FarReachTraceConverter.TlaSet set) {
+            return set.records().stream().map(TraceModel::record).collect(Collectors.joining(", ", "{", "}"));
         }
         if (v instanceof Boolean bool) {
             return bool ? "TRUE" : "FALSE";

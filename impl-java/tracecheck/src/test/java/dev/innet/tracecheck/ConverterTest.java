@@ -80,8 +80,11 @@ class ConverterTest {
     @Test
     void unsupportedRunsAreRefusedWithTheLine() {
         var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
-                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapStart\",\"epoch\":1}")));
-        assertTrue(e.getMessage().startsWith("line 1: event snapStart"), e.getMessage());
+                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"switchCrashSeen\"}")));
+        assertTrue(e.getMessage().startsWith("line 1: event switchCrashSeen"), e.getMessage());
+        e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
+                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapAbandoned\",\"epoch\":1,\"missingOriginals\":1}")));
+        assertTrue(e.getMessage().startsWith("line 1: a snapshot abandoned"), e.getMessage());
         assertThrows(TraceFormatException.class, () -> NdjsonTrace.parse(7, "{\"time\":1,"));
     }
 

@@ -70,7 +70,7 @@ public final class SimMain implements Callable<Integer> {
 
     @Option(names = "--validate", description = {"check the first N FarReach runs against FarReach.tla with TLC (trace",
         "validation, docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails the campaign; runs",
-        "with snapshots, crashes or write retransmissions (--crashes) come back unknown, reported and never a pass"})
+        "with crashes or restarts (--crashes) come back unknown, reported and never a pass"})
     int validate = 1;
 
     @Option(names = "--validate-timeout", paramLabel = "SECONDS", description = {"TLC time limit per validated run",

@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * <p><b>Deletes</b> are writes (of a deleted record) with their own write id; a deleted record has no value,
  * so it is identified by its key and sequence number ({@link ValueRef}).
  *
- * <p>Runs with write retransmissions, snapshots, crashes or recovery are refused
+ * <p>Runs with write retransmissions, abandoned snapshots, crashes, restarts or recovery are refused
  * ({@link TraceFormatException}): FarReachTrace.tla does not cover them (docs/conformance.md).
  */
 public final class FarReachTraceConverter {

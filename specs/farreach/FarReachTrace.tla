@@ -8,27 +8,28 @@
 (* event may only happen as the FarReach action it names, with the         *)
 (* parameters it recorded, and advances the cursor; between events TLC may *)
 (* take the steps nobody observes (the switch's own steps are folded into  *)
-(* the client and controller actions as in FarReach.tla; here only hot     *)
-(* reports and message losses are left unobserved).  The run is admitted   *)
-(* iff some behaviour of the spec consumes the whole trace: the model's    *)
-(* invariant TraceNotFinished is then violated, which is TLC's way of      *)
-(* saying "reached".                                                       *)
+(* the client and controller actions as in FarReach.tla; here only        *)
+(* message losses are left unobserved).  The run is admitted              *)
+(* iff some behaviour of the spec consumes the whole trace: CursorReport   *)
+(* then prints a cursor past the last event and stops TLC.                 *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no deletes, snapshots, switch or host crashes: the converter refuses *)
-(*    runs that contain them (MaxSnap = MaxSwitchCrash = MaxClientCrash = 0);*)
+(*  - no switch or host crashes, no abandoned snapshots: the converter     *)
+(*    refuses runs that contain them (MaxSwitchCrash = MaxClientCrash = 0); *)
+(*    a delete is a write (its id stands for the deleted record);           *)
 (*  - values are write ids numbered in the order the switch serialised the *)
-(*    writes (the converter's order), 0 = no value; sequence numbers are    *)
+(*    writes (the converter's order), 0 = no record; sequence numbers are   *)
 (*    the switch's per-slot numbers (equal to the spec's per-key counter  *)
 (*    while no two keys of the run share a slot and the switch never       *)
 (*    restarted);                                                           *)
 (*  - a request the switch never processed (dropped before it was         *)
 (*    programmed, or lost) is "Unprocessed": it opens the client's         *)
-(*    operation without touching the switch.  Only requests the converter  *)
-(*    found without any trace of processing may be explained so;           *)
-(*  - hot reports are not observed: one may be sent at any time but only   *)
-(*    with the record of the key's next observed admission; losses only    *)
-(*    where a client gives up next (the only place a loss is visible);     *)
+(*    operation without touching the switch.  Only requests without any  *)
+(*    trace, sent before the switch was first seen processing one ("early"),*)
+(*    may be explained so;                                                  *)
+(*  - hot reports are not observed: the converter places one before each  *)
+(*    admission (HotReportPlacement.java); losses happen only where a      *)
+(*    client gives up next (the only place a loss is visible);             *)
 (*  - duplicates: a server event the converter saw again later is taken    *)
 (*    with "deliver and keep" (dup = TRUE); duplicated replies, which      *)
 (*    receivers ignore, are not modelled.                                  *)
@@ -40,7 +41,6 @@
 EXTENDS FarReach, Sequences, FarReachTraceData
 
 VARIABLE l       \* cursor: index of the next event of Trace
-
 
 traceVars == <<vars, l>>
 
@@ -70,21 +70,22 @@ UnprocessedRead(c, k) ==
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
-(* Observed events.  e.how: "hit" = answered by the switch, "fwd" =        *)
-(* answered by a server, "lost" = never answered (forwarded and lost, or   *)
-(* never processed).  s = -1: the sequence number was not observed.        *)
+(* Observed events.  e.how: "hit" = answered by the switch, "fwd" = seen  *)
+(* by a server, "lost" = forwarded and lost before any server saw it,      *)
+(* "early" = no trace, sent before the switch was known to process         *)
+(* requests (lost, or never processed).  s = -1: the seq was not observed. *)
 
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
-       \/ e.how \in {"fwd", "lost"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
-       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
-       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
 
@@ -120,6 +121,10 @@ ObsServerEvict(e) ==
                       /\ ServerEvict(m, e.dup)
                       /\ store'[m.k] = TRec(e.sv, e.ss)
 
+\* A hot report, placed by the converter before the admission it leads to
+\* (HotReportPlacement.java says where and why that place loses nothing).
+ObsHot(e) == e.e = "hot" /\ store[e.k] = TRec(e.v, e.s) /\ ServerReportHot(e.k)
+
 ObsAdmitInstall(e) ==
     /\ e.e = "admitInstall"
     /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s) /\ AdmitInstall(m, FALSE)
@@ -136,38 +141,65 @@ ObsEvictFinish(e) ==
     /\ e.e = "evictFinish"
     /\ \E m \in net : m.t = "evictAck" /\ m.k = e.k /\ EvictFinish(m, FALSE)
 
+\* Snapshots (§3.4).  The controller loads every record cached at the point
+\* (loaded = FALSE: the record changed since the point, so the switch's
+\* original stands and the load's record does not matter); the snapshot it
+\* keeps must be exactly the spec's.
+ObsSnapStart(e) == e.e = "snapStart" /\ SnapStart
+
+ObsSnapLoad(e) ==
+    /\ e.e = "snapLoad" /\ SnapLoad(e.k)
+    /\ e.loaded => act'.rec = TRec(e.v, e.s)
+
+ObsSnapFinish(e) ==
+    /\ e.e = "snapFinish" /\ SnapFinish
+    /\ \A k \in Key : IF \E r \in e.snap : r.k = k
+                      THEN \E r \in e.snap : r.k = k /\ snap'[k] = TRec(r.v, r.s)
+                      ELSE snap'[k] = NoRec
+
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
-    \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
+    \/ ObsSnapStart(e) \/ ObsSnapLoad(e) \/ ObsSnapFinish(e)
+    \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
 
 -----------------------------------------------------------------------------
 (* Unobserved steps, restricted to the ones that can matter (a restriction  *)
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
 
-\* e.hot (computed by the converter): for each key, the record the key's next
-\* observed admission at or after this event installs, as [k, v, s].  A hot
-\* report is only useful with that record.
-HotReport == \E k \in Key : [k |-> k, v |-> store[k].v, s |-> store[k].s] \in Ev.hot /\ ServerReportHot(k)
-
-\* A loss is visible only through a client giving up: its request or reply.
+\* A loss is visible only through a client giving up: the request or reply of
+\* the operation it gives up on (OpMsgInFlight's messages; losing any other
+\* message, e.g. a stale duplicated reply, changes nothing observable and
+\* only multiplied TLC's states).
 LossBeforeGiveUp ==
     /\ Ev.e = "giveUp"
-    /\ \E m \in net : m.t \in {"put", "putR", "get", "getR", "getRC"} /\ m.c = Ev.c /\ Lose(m)
+    /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
+                      /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
+                      /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
+                      /\ Lose(m)
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
-    \/ l <= Len(Trace) /\ (HotReport \/ LossBeforeGiveUp) /\ UNCHANGED l
+    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED l
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 
-\* Violated exactly when the whole trace has been matched: "accepted".
+\* Violated exactly when the whole trace has been matched: "accepted".  Not
+\* checked by the generated models: a violation makes TLC print the whole
+\* behaviour, every state of a run of tens of thousands of events (minutes).
+\* CursorReport signals the end instead.
 TraceNotFinished == l <= Len(Trace)
 
 \* State constraint that never prunes: prints the cursor whenever it goes
-\* further than before, so a rejection can name the event it stopped at.
+\* further than before, so a rejection can name the event it stopped at.  A
+\* cursor past the last event means a behaviour matched the whole trace:
+\* "accepted"; TLC is told to stop there (TLCSet("exit")).
 ASSUME TLCSet(1, 0)
 CursorReport ==
-    IF l > TLCGet(1) THEN TLCSet(1, l) /\ PrintT(<<"trace-cursor", l>>) ELSE TRUE
+    IF l > TLCGet(1)
+    THEN /\ TLCSet(1, l)
+         /\ PrintT(<<"trace-cursor", l>>)
+         /\ (l > Len(Trace) => TLCSet("exit", TRUE))
+    ELSE TRUE
 =============================================================================

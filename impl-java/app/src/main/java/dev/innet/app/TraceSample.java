@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * The runs of a campaign that are validated against their protocol's spec (implementation -> spec): the
- * first {@code n} runs of each protocol with trace validation (FarReach, NetCache) record their trace events, which are written next to their history and
- * handed to the trace validator. A rejected run is a finding; an unknown verdict (a run the converter
+ * first {@code n} runs of each protocol with trace validation (FarReach, NetCache) record their trace
+ * events, which are written next to their history and handed to the trace validator. A rejected run is a finding; an unknown verdict (a run the converter
  * cannot model, or TLC out of time) is reported with its reason and is never a pass.
  */
 final class TraceSample {
@@ -24,14 +24,17 @@ final class TraceSample {
     private final Path outDir;
     private final int n;
     private final int cacheSize;
+    private final Duration limit;
     private final Map<String, Integer> taken = new HashMap<>();
+    private int accepted;
     private int rejected;
 
-    TraceSample(Path root, Path outDir, int n, int cacheSize) {
+    TraceSample(Path root, Path outDir, int n, int cacheSize, Duration limit) {
         this.root = root;
         this.outDir = outDir;
         this.n = n;
         this.cacheSize = cacheSize;
+        this.limit = limit;
     }
 
     /** Whether the run about to be built is sampled (it must then record its trace events). */
@@ -51,7 +54,7 @@ final class TraceSample {
         try {
             o.rack().simulation().writeTraceEvents(ndjson);
             r = new TraceValidator(conversion, root.resolve(conversion.specDirectory()),
-                    outDir.resolve("validation").resolve(name), Duration.ofMinutes(10), TraceSettings.rack(cacheSize))
+                    outDir.resolve("validation").resolve(name), limit, TraceSettings.rack(cacheSize))
                     .validate(ndjson);
         } catch (IOException e) {
             out.println("  trace validation: unknown: " + e.getMessage());
@@ -61,13 +64,24 @@ final class TraceSample {
             out.println("  trace validation: unknown: interrupted");
             return;
         }
-        if (r.verdict() == TraceValidator.Verdict.REJECTED) {
-            rejected++;
+        switch (r.verdict()) {
+            case ACCEPTED -> accepted++;
+            case REJECTED -> rejected++;
+            case UNKNOWN -> { } // reported below with its reason; never counted as accepted
         }
         out.println("  trace validation: " + r.summary() + " [" + ndjson + "]");
     }
 
     int rejected() {
         return rejected;
+    }
+
+    /** One line: how many sampled runs the spec admitted, rejected, or could not decide. */
+    void summary(PrintStream out) {
+        int sampled = taken.values().stream().mapToInt(Integer::intValue).sum();
+        if (sampled > 0) {
+            out.println("trace validation: " + sampled + " run(s) sampled: " + accepted + " accepted, " + rejected
+                    + " rejected, " + (sampled - accepted - rejected) + " unknown");
+        }
     }
 }

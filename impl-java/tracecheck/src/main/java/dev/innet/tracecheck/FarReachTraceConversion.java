@@ -3,7 +3,6 @@ package dev.innet.tracecheck;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** FarReach's plug-in: {@link FarReachTraceConverter} and {@link TraceModel} against specs/farreach/FarReachTrace.tla. */
 public final class FarReachTraceConversion implements TraceConversion {
@@ -39,12 +38,6 @@ public final class FarReachTraceConversion implements TraceConversion {
                 files.put("FarReachTraceData.tla", TraceModel.traceData(run));
                 files.put(modelName + ".cfg", TraceModel.config(run));
                 return files;
-            }
-
-            /** hot: the next-admission table every event carries (long, and no help in a report). */
-            @Override
-            public Set<String> hiddenFields() {
-                return Set.of("hot");
             }
         };
     }

@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * at the server. Events at the same instant keep their order in the file.
  *
  * <p><b>Values.</b> The spec's values are write ids 1..MaxWrites in the order the switch serialised the
- * writes (0 = no value). With the order above, the switch serialised writes in the order of their write
+ * writes (0 = no record). With the order above, the switch serialised writes in the order of their write
  * events, so the converter numbers writes in that order and maps each implementation value (unique per
  * write in the rack's workload) to its write's id; for one key a larger id is then a later write, exactly
  * as the switch's sequence numbers say. Reads, stored records and admitted or evicted records are written
@@ -34,21 +34,23 @@ import java.util.TreeSet;
  * after the client gave up on the previous one (the previous one was lost: the client's timeout is far
  * above any link delay).
  *
- * <p>Runs with deletes, write retransmissions, snapshots, crashes or recovery are refused
+ * <p><b>Deletes</b> are writes (of a deleted record) with their own write id; a deleted record has no value,
+ * so it is identified by its key and sequence number ({@link ValueRef}).
+ *
+ * <p>Runs with write retransmissions, abandoned snapshots, crashes, restarts or recovery are refused
  * ({@link TraceFormatException}): FarReachTrace.tla does not cover them (docs/conformance.md).
  */
 public final class FarReachTraceConverter {
     /** LinkFaults.CLEAN, the rack's client links: a fixed 1 us. */
     public static final long DEFAULT_CLIENT_LINK_NANOS = 1_000;
 
-    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SNAP_START, FarReachTraceEvents.SNAP_FINISH,
-            FarReachTraceEvents.SWITCH_CRASH_SEEN, FarReachTraceEvents.RECOVER_DONE,
-            FarReachTraceEvents.SERVER_RECOVER_STORE);
+    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SWITCH_CRASH_SEEN,
+            FarReachTraceEvents.RECOVER_DONE, FarReachTraceEvents.SERVER_RECOVER_STORE);
 
     /** The model: constants and the trace, ready to be written as TLA+. */
     public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
-            int evictions) {
+            int evictions, int snapshots) {
         public Set<String> keys() {
             return owner.keySet();
         }
@@ -64,7 +66,9 @@ public final class FarReachTraceConverter {
         final long switchTime;
         String how = "lost";
         long replySeq = -1;
-        String replyValue;
+        /** The sequence number the server saw this write with (PUT_SEQ), -1 if none did. */
+        long serverSeq = -1;
+        ValueRef replyValue;
         boolean seenByServer;
         int id;
         /** Distinguishes the attempts of one request (a read's retransmissions share its reqId). */
@@ -126,7 +130,7 @@ public final class FarReachTraceConverter {
             }
             if (UNSUPPORTED.contains(line.event())) {
                 throw new TraceFormatException("line " + line.line() + ": event " + line.event()
-                        + " (snapshots, switch crashes and recovery are not covered by FarReachTrace.tla)");
+                        + " (switch crashes and recovery are not covered by FarReachTrace.tla)");
             }
             add(line);
         }
@@ -137,18 +141,30 @@ public final class FarReachTraceConverter {
         int writes = 0;
         int reads = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
+        Map<String, Integer> writeIdOfKeySeq = new HashMap<>();
         for (Step s : steps) {
+            Attempt a = s.attempt;
             if (s.kind.equals("write")) {
-                s.attempt.id = ++writes;
-                writeIdOfValue.put(s.attempt.value, writes);
+                a.id = ++writes;
+                if (a.value != null) {
+                    writeIdOfValue.put(a.value, writes);
+                }
+                for (long seq : new long[] {a.replySeq, a.serverSeq}) {
+                    if (seq > 0) {
+                        writeIdOfKeySeq.put(a.key + "/" + seq, writes);
+                    }
+                }
             } else if (s.kind.equals("read")) {
-                s.attempt.id = ++reads;
+                a.id = ++reads;
             }
         }
+        Ids ids = new Ids(writeIdOfValue, writeIdOfKeySeq);
+        long switchWorking = firstProcessing();
         int losses = 0;
         int duplicates = 0;
         int admissions = 0;
         int evictions = 0;
+        int snapshots = 0;
         Set<String> laterIdentities = new java.util.HashSet<>();
         List<Map<String, Object>> out = new ArrayList<>(steps.size());
         for (int i = steps.size() - 1; i >= 0; i--) {
@@ -159,32 +175,19 @@ public final class FarReachTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
-        // walking backwards: the record each key's next admission installs, for the trace spec's HotReport
-        Map<String, Map<String, Object>> nextAdmission = new TreeMap<>();
-        for (int i = steps.size() - 1; i >= 0; i--) {
-            Step s = steps.get(i);
-            if (s.kind.equals("admitInstall")) {
-                Map<String, Object> rec = new LinkedHashMap<>();
-                rec.put("k", s.fields.get("k"));
-                rec.put("v", idOf((String) s.fields.get("v"), writeIdOfValue));
-                rec.put("s", s.fields.get("s"));
-                nextAdmission.put((String) s.fields.get("k"), rec);
-            }
-            s.fields.put("hot", new TlaSet(List.copyOf(nextAdmission.values())));
-        }
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
             switch (s.kind) {
                 case "write" -> {
                     f.put("w", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("how", fate(a, switchWorking));
                     f.put("s", a.replySeq);
                 }
                 case "read" -> {
                     f.put("r", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
-                    f.put("v", a.how.equals("hit") ? idOf(a.replyValue, writeIdOfValue) : -1L);
+                    f.put("how", fate(a, switchWorking));
+                    f.put("v", a.how.equals("hit") ? ids.of(a.replyValue) : -1L);
                     f.put("s", a.how.equals("hit") ? a.replySeq : -1L);
                 }
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
@@ -192,11 +195,23 @@ public final class FarReachTraceConverter {
                 case "giveUp" -> losses++;
                 case "admitInstall" -> admissions++;
                 case "evictStart" -> evictions++;
+                case "snapStart" -> snapshots++;
+                case "snapFinish" -> {
+                    @SuppressWarnings("unchecked")
+                    List<Map<String, Object>> kept = (List<Map<String, Object>>) f.get("snap");
+                    List<Map<String, Object>> resolved = new ArrayList<>();
+                    for (Map<String, Object> r : kept) {
+                        Map<String, Object> copy = new LinkedHashMap<>(r);
+                        copy.put("v", ids.of((ValueRef) r.get("v")));
+                        resolved.add(copy);
+                    }
+                    f.put("snap", new TlaSet(resolved));
+                }
                 default -> { }
             }
             for (String valueField : List.of("v", "sv")) {
-                if (f.get(valueField) instanceof String text) {
-                    f.put(valueField, idOf(text, writeIdOfValue));
+                if (f.get(valueField) instanceof ValueRef ref) {
+                    f.put(valueField, ids.of(ref));
                 }
             }
             out.add(f);
@@ -210,19 +225,51 @@ public final class FarReachTraceConverter {
             servers.add("none");
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
-        return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions);
+        return new Converted(HotReportPlacement.place(out), clients, servers, owner, slots, writes, reads, losses, duplicates,
+                admissions, evictions, snapshots);
     }
 
     /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
     public record TlaSet(List<Map<String, Object>> records) {}
 
-    /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
-    private static long idOf(String text, Map<String, Integer> writeIdOfValue) {
-        if (text.isEmpty()) {
-            return 0;
+    /**
+     * A record's value as the implementation wrote it: the value text, or (text null) a deleted record of
+     * {@code key} with sequence number {@code seq}. A deleted record carries no value to tell deletes apart,
+     * so it is told by its sequence number: seq 0 is "no record" (the spec's initial value 0), any other seq
+     * is the delete the switch numbered so.
+     */
+    record ValueRef(String text, String key, long seq) {
+        static ValueRef value(String text) {
+            return new ValueRef(text, null, -1);
         }
-        Integer id = writeIdOfValue.get(text);
-        return id == null ? -2 : id;
+
+        static ValueRef deleted(String key, long seq) {
+            return new ValueRef(null, key, seq);
+        }
+
+        @Override
+        public String toString() {
+            return text != null ? text : "deleted(" + key + "," + seq + ")";
+        }
+    }
+
+    /**
+     * Spec values of implementation values: a written value is its write's id, a deleted record the id of the
+     * delete with its key and sequence number ("no record", seq 0, is 0); anything no write produced is -2,
+     * which no spec state holds, so a node inventing a value or a sequence number is rejected.
+     */
+    private record Ids(Map<String, Integer> byValue, Map<String, Integer> byKeySeq) {
+        long of(ValueRef ref) {
+            if (ref.text() != null) {
+                Integer id = byValue.get(ref.text());
+                return id == null ? -2 : id;
+            }
+            if (ref.seq() == 0) {
+                return 0;
+            }
+            Integer id = byKeySeq.get(ref.key() + "/" + ref.seq());
+            return id == null ? -2 : id;
+        }
     }
 
     private Step step(long time, String kind, TraceLine line) {
@@ -244,9 +291,9 @@ public final class FarReachTraceConverter {
             case FarReachTraceEvents.CLIENT_WRITE, FarReachTraceEvents.CLIENT_READ -> {
                 boolean write = line.event().equals(FarReachTraceEvents.CLIENT_WRITE);
                 clients.add(host);
-                if (line.has("delete")) {
-                    throw new TraceFormatException("line " + line.line() + ": a delete (FarReach.tla has no deletes)");
-                }
+                // A delete is a write of a deleted record (the spec's write ids do not care what is written);
+                // it has no value, so it is known by its key and sequence number (ValueRef).
+                boolean delete = write && line.has("delete") && line.flag("delete");
                 long attempt = line.number("attempt");
                 if (attempt > 1) {
                     if (write) {
@@ -255,7 +302,8 @@ public final class FarReachTraceConverter {
                     }
                     step(t, "giveUp", line).fields.put("c", host);
                 }
-                Attempt a = new Attempt(write, host, key(line), write ? line.string("value") : null, line.number("reqId"),
+                Attempt a = new Attempt(write, host, key(line), write && !delete ? line.string("value") : null,
+                        line.number("reqId"),
                         t + clientLinkNanos);
                 a.serial = steps.size();
                 current.put(host, a);
@@ -273,7 +321,8 @@ public final class FarReachTraceConverter {
                 }
                 a.how = fromSwitch ? "hit" : "fwd";
                 a.replySeq = line.number("seq");
-                a.replyValue = line.string("value");
+                a.replyValue = line.string("status").equals("notFound") ? ValueRef.deleted(a.key, a.replySeq)
+                        : ValueRef.value(line.string("value"));
                 current.remove(host);
                 if (!fromSwitch) {
                     Step s = step(t - clientLinkNanos, a.write ? "putReply" : "getReply", line);
@@ -304,8 +353,8 @@ public final class FarReachTraceConverter {
                 s.fields.put("c", client);
                 s.fields.put("k", k);
                 String prefix = put ? "rec" : "reply";
-                if (put && line.flag("recDeleted")) {
-                    throw new TraceFormatException("line " + line.line() + ": a numbered delete (FarReach.tla has no deletes)");
+                if (put) {
+                    a.serverSeq = line.number("recSeq");
                 }
                 if (!put) {
                     s.fields.put("v", recordValue(line, prefix));
@@ -313,8 +362,11 @@ public final class FarReachTraceConverter {
                 s.fields.put("s", line.number(prefix + "Seq"));
                 s.fields.put("sv", recordValue(line, "stored"));
                 s.fields.put("ss", line.number("storedSeq"));
-                s.identity = (put ? "put/" : "get/") + client + "/" + reqId + "/" + line.number(prefix + "Seq")
-                        + "/" + a.serial;
+                // The identity is the request the switch sent, never the server's answer: a duplicated GET
+                // delivered again after a newer write gets a newer record back, and is still the same message.
+                // A PUT_SEQ carries its sequence number, so it is part of the request.
+                s.identity = put ? "put/" + client + "/" + reqId + "/" + line.number("recSeq") + "/" + a.serial
+                        : "get/" + client + "/" + reqId + "/" + a.serial;
             }
             case FarReachTraceEvents.SERVER_EVICT_STORE -> {
                 servers.add(host);
@@ -343,13 +395,73 @@ public final class FarReachTraceConverter {
                 };
                 step(t, kind, line).fields.put("k", key(line));
             }
+            case FarReachTraceEvents.SNAP_START -> step(t, "snapStart", line);
+            case FarReachTraceEvents.SNAP_LOAD -> {
+                Step s = step(t, "snapLoad", line);
+                s.fields.put("k", key(line));
+                boolean loaded = line.flag("loaded");
+                s.fields.put("loaded", loaded);
+                s.fields.put("v", loaded ? recordValue(line, "rec") : ValueRef.value(""));
+                s.fields.put("s", loaded ? line.number("recSeq") : -1L);
+            }
+            case FarReachTraceEvents.SNAP_FINISH -> {
+                List<Map<String, Object>> kept = new ArrayList<>();
+                long records = line.number("records");
+                for (int i = 0; i < records; i++) {
+                    String k = line.string("key" + i);
+                    owner.putIfAbsent(k, null);
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("k", k);
+                    r.put("v", line.flag("rec" + i + "Deleted") ? ValueRef.deleted(k, line.number("rec" + i + "Seq"))
+                            : ValueRef.value(line.string("rec" + i + "Value")));
+                    r.put("s", line.number("rec" + i + "Seq"));
+                    kept.add(r);
+                }
+                step(t, "snapFinish", line).fields.put("snap", kept);
+            }
+            case FarReachTraceEvents.SNAP_ABANDONED -> throw new TraceFormatException("line " + line.line()
+                    + ": a snapshot abandoned (an original did not arrive); FarReach.tla's snapshots always finish");
             default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
         }
     }
 
-    /** A record's value as text ("" for a deleted or absent record); turned into a write id later. */
-    private static String recordValue(TraceLine line, String prefix) {
-        return line.flag(prefix + "Deleted") ? "" : line.string(prefix + "Value");
+    /**
+     * When the switch is known to process requests: the first moment it answered one or forwarded one to a
+     * server. From then on (no switch restarts in a converted run) every request reaches its pipeline.
+     */
+    private long firstProcessing() {
+        long first = Long.MAX_VALUE;
+        for (Step s : steps) {
+            boolean processed = s.kind.equals("serverPut") || s.kind.equals("serverGet")
+                    || (s.attempt != null && s.attempt.how.equals("hit") && (s.kind.equals("write") || s.kind.equals("read")));
+            if (processed) {
+                first = Math.min(first, s.kind.startsWith("server") ? s.time : s.attempt.switchTime);
+            }
+        }
+        return first;
+    }
+
+    /**
+     * The fate of a request in the trace spec's terms: "hit", "fwd" (a server saw it), "lost" (forwarded,
+     * then lost on the way to the server), or "early" (no trace, sent before the switch was known to
+     * process requests: lost, or dropped by a switch not yet programmed). Telling "lost" from "early"
+     * matters: both explanations of every silent request would stay apart in TLC's states (the loss counter
+     * differs) and double them per request.
+     */
+    private static String fate(Attempt a, long switchWorking) {
+        if (!a.how.equals("lost")) {
+            return a.how;
+        }
+        if (a.seenByServer) {
+            return "fwd";
+        }
+        return a.switchTime > switchWorking ? "lost" : "early";
+    }
+
+    /** A record's value (a deleted or absent record by its key and seq); turned into a write id later. */
+    private static ValueRef recordValue(TraceLine line, String prefix) {
+        return line.flag(prefix + "Deleted") ? ValueRef.deleted(line.string("key"), line.number(prefix + "Seq"))
+                : ValueRef.value(line.string(prefix + "Value"));
     }
 
     private Attempt currentAttempt(String host, TraceLine line) {

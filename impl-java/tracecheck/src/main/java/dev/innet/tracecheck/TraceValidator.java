@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * trace spec in a work directory, runs TLC in a child JVM (innet-verify's process handling and output
  * parser) and reads the verdict:
  * <ul>
- *   <li>ACCEPTED: TLC reached the end of the trace (the invariant TraceNotFinished was violated);</li>
+ *   <li>ACCEPTED: TLC reached the end of the trace (CursorReport printed a cursor past the last event);</li>
  *   <li>REJECTED: TLC explored everything reachable without reaching the end; the first event no behaviour
  *       could match is named (the cursor's furthest position, printed by CursorReport);</li>
  *   <li>UNKNOWN: the run could not be converted, TLC failed or ran out of time. Never "accepted".</li>
@@ -116,11 +116,14 @@ public final class TraceValidator {
         }
         TlcOutput.Parsed parsed = TlcOutput.parse(tlc.output(), tlc.exitCode());
         long distinct = parsed.distinct().orElse(0);
-        if (parsed.verdict() == RunOutcome.Verdict.VIOLATED && "TraceNotFinished".equals(parsed.violated())) {
+        int cursor = furthestCursor(tlc.output());
+        // a cursor past the last event: some behaviour matched the whole trace (the spec then stops TLC);
+        // a violated TraceNotFinished says the same for models that check it
+        if (cursor == events + 1
+                || (parsed.verdict() == RunOutcome.Verdict.VIOLATED && "TraceNotFinished".equals(parsed.violated()))) {
             return new Result(Verdict.ACCEPTED, events, 0, 0, "", distinct, tlc.millis(), "", model);
         }
         if (parsed.verdict() == RunOutcome.Verdict.HOLDS) {
-            int cursor = furthestCursor(tlc.output());
             if (cursor < 1 || cursor > events) {
                 return new Result(Verdict.UNKNOWN, events, 0, 0, "", distinct, tlc.millis(),
                         "TLC found no behaviour to the end but printed no usable cursor (" + cursor + ")", model);

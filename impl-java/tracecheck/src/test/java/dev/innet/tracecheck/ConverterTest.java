@@ -43,10 +43,48 @@ class ConverterTest {
     }
 
     @Test
+    void aGetDeliveredTwiceIsOneMessageEvenWhenTheAnswersDiffer() {
+        String get = "{\"time\":%d,\"host\":1,\"incarnation\":0,\"event\":\"serverGet\",\"client\":5,\"reqId\":7,"
+                + "\"key\":\"k\",\"op\":\"GET\",\"replySeq\":%d,\"replyValue\":\"%s\",\"replyDeleted\":false,"
+                + "\"storedSeq\":%d,\"storedValue\":\"%s\",\"storedDeleted\":false}";
+        var run = new FarReachTraceConverter(1_000, 2).convert(lines(
+                "{\"time\":0,\"host\":5,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":7,\"attempt\":1}",
+                get.formatted(5_000, 0, "", 0, ""),
+                "{\"time\":6000,\"host\":5,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":7,\"status\":\"ok\",\"fromSwitch\":false,\"seq\":0,\"value\":\"\"}",
+                "{\"time\":6000,\"host\":5,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":8,\"attempt\":1}",
+                "{\"time\":8000,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":5,\"reqId\":8,\"key\":\"k\",\"recSeq\":1,\"recValue\":\"a\",\"recDeleted\":false,\"storedSeq\":1,\"storedValue\":\"a\",\"storedDeleted\":false}",
+                get.formatted(9_000, 1, "a", 1, "a")));
+        List<Map<String, Object>> gets = run.steps().stream().filter(s -> s.get("e").equals("serverGet")).toList();
+        assertEquals(List.of(true, false), gets.stream().map(s -> s.get("dup")).toList(),
+                "the first delivery keeps the message for the second");
+        assertEquals(1, run.duplicates());
+    }
+
+    @Test
+    void aDeletedRecordIsTheDeleteWithItsKeyAndSequenceNumber() {
+        var run = new FarReachTraceConverter(1_000, 2).convert(lines(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":2000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"fromSwitch\":true,\"seq\":1,\"value\":\"\"}",
+                "{\"time\":2000,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"\",\"delete\":true,\"reqId\":2,\"attempt\":1}",
+                "{\"time\":4000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":2,\"status\":\"ok\",\"fromSwitch\":true,\"seq\":2,\"value\":\"\"}",
+                "{\"time\":4000,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":3,\"attempt\":1}",
+                "{\"time\":6000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":3,\"status\":\"notFound\",\"fromSwitch\":true,\"seq\":2,\"value\":\"\"}",
+                "{\"time\":6000,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":4,\"attempt\":1}",
+                "{\"time\":8000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":4,\"status\":\"notFound\",\"fromSwitch\":true,\"seq\":7,\"value\":\"\"}"));
+        List<Map<String, Object>> reads = run.steps().stream().filter(s -> s.get("e").equals("read")).toList();
+        assertEquals(2L, reads.get(0).get("v"), "the delete is write 2, numbered 2 by the switch");
+        assertEquals(-2L, reads.get(1).get("v"), "no delete of k was numbered 7: an invented record");
+        assertEquals(2, run.writes());
+    }
+
+    @Test
     void unsupportedRunsAreRefusedWithTheLine() {
         var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
-                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapStart\",\"epoch\":1}")));
-        assertTrue(e.getMessage().startsWith("line 1: event snapStart"), e.getMessage());
+                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"switchCrashSeen\"}")));
+        assertTrue(e.getMessage().startsWith("line 1: event switchCrashSeen"), e.getMessage());
+        e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
+                "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapAbandoned\",\"epoch\":1,\"missingOriginals\":1}")));
+        assertTrue(e.getMessage().startsWith("line 1: a snapshot abandoned"), e.getMessage());
         assertThrows(TraceFormatException.class, () -> NdjsonTrace.parse(7, "{\"time\":1,"));
     }
 

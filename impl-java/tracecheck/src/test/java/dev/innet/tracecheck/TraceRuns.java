@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * Small FarReach rack runs for trace validation: few clients and keys, a short chaos phase with the
- * campaign's lossy, duplicating, reordering switch-server links, no deletes (the spec has none), and the
+ * campaign's lossy, duplicating, reordering switch-server links, deletes, and the
  * events recorded. Sizes are chosen so TLC decides a run in seconds.
  */
 final class TraceRuns {
@@ -17,10 +17,15 @@ final class TraceRuns {
 
     static final int CACHE_SLOTS = 2;
 
-    /** 2 servers, 3 clients, cache 2, 3 keys (90% skew), half reads, no deletes, hot threshold 2. */
+    /** 2 servers, 3 clients, cache 2, 3 keys (90% skew), half reads, 5% deletes (the campaign's fraction), hot threshold 2. */
     static CampaignSettings small(long chaosNanos) {
-        return new CampaignSettings(2, 3, CACHE_SLOTS, new Workload(3, 0.9, 0.5, 0.0, 16, 0), 2, 1_000_000, chaosNanos,
-                5_000_000, 20_000, CampaignSettings.LOSSY);
+        return small(chaosNanos, 0.05);
+    }
+
+    /** As {@link #small(long)} with {@code deleteFraction} of the operations deletes. */
+    static CampaignSettings small(long chaosNanos, double deleteFraction) {
+        return new CampaignSettings(2, 3, CACHE_SLOTS, new Workload(3, 0.9, 0.5, deleteFraction, 16, 0), 2, 1_000_000,
+                chaosNanos, 5_000_000, 20_000, CampaignSettings.LOSSY);
     }
 
     /** Runs {@code protocol} and writes its trace events to {@code out}; returns the rack. */

@@ -22,7 +22,7 @@ public class Admit implements ControlProcedure {
     private final InnetMessage report;
     private int stage;
 
-    Admit(FarReachController controller, int index, InnetMessage report) {
+    protected Admit(FarReachController controller, int index, InnetMessage report) {
         this.controller = controller;
         this.index = index;
         this.report = report;

@@ -4,6 +4,7 @@ import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
+import dev.innet.kv.store.StoredRecord;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.wire.InnetMessage;
@@ -80,12 +81,18 @@ public class Snap implements ControlProcedure {
                     int index = toLoad.get(next);
                     byte[] key = controller.directory().keyAt(index);
                     String k = HexFormat.of().formatHex(key);
+                    // the spec's SnapLoad(k): the record is loaded, or (changed since the point) its original stands
+                    TraceEvent load = TraceEvent.of(FarReachTraceEvents.SNAP_LOAD).with("key", FarReachTraceEvents.key(key));
                     if (c.registerRead(FarReachControlNames.RECORD_SAVED_EPOCH, index).longValue() == epoch) {
                         awaitingOriginal.add(k); // changed since the snapshot point: its original is reported
+                        load.with("loaded", false);
                     } else {
-                        loaded.put(k, new CachedRecord(key, FarReachController.readRecord(c, index)));
+                        StoredRecord record = FarReachController.readRecord(c, index);
+                        loaded.put(k, new CachedRecord(key, record));
                         c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index, BigInteger.valueOf(epoch));
+                        FarReachTraceEvents.withRecord(load.with("loaded", true), "rec", record);
                     }
+                    controller.context().trace(load);
                 }
                 if (next == toLoad.size()) {
                     stage = 2;
@@ -104,6 +111,8 @@ public class Snap implements ControlProcedure {
                     }
                     // an original was lost on its way: this snapshot cannot be trusted; keep the last
                     controller.snapshotAbandoned();
+                    controller.context().trace(TraceEvent.of(FarReachTraceEvents.SNAP_ABANDONED).with("epoch", epoch)
+                            .with("missingOriginals", awaitingOriginal.size()));
                     controller.stats().snapshotsAbandoned++;
                     controller.context().log("snapshot " + epoch + " abandoned: " + awaitingOriginal.size()
                             + " originals missing");

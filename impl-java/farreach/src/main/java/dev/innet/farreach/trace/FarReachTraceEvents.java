@@ -47,6 +47,13 @@ public final class FarReachTraceEvents {
     public static final String EVICT_FINISH = "evictFinish";
     /** Snapshot point: the switch watches first updates from here on. */
     public static final String SNAP_START = "snapStart";
+    /**
+     * Snapshot load of one key cached at the snapshot point: loaded = true with the record (rec*), or false
+     * when the record changed since the point (its original, reported by the switch, stands instead).
+     */
+    public static final String SNAP_LOAD = "snapLoad";
+    /** Snapshot abandoned (an original did not arrive in time); the previous snapshot stays. */
+    public static final String SNAP_ABANDONED = "snapAbandoned";
     /** Snapshot kept: records = the number of records it holds. */
     public static final String SNAP_FINISH = "snapFinish";
     /** A restarted switch seen by the controller (its registers were lost). */

@@ -314,7 +314,9 @@ class BugDirectionsTest {
         Map<String, Caught> expected = new LinkedHashMap<>();
         expected.put("p4-refresh-while-evicting", Caught.MISSED);
         expected.put("evict-ack-without-request-id", Caught.MISSED);
-        expected.put("client-releases-newer-preserved", Caught.UNKNOWN);
+        // snapshots are validated, but no event shows a client's preserved records: the early release
+        // matters only at a later switch crash, and this run has none
+        expected.put("client-releases-newer-preserved", Caught.MISSED);
         expected.put("server-ignores-seq", Caught.CAUGHT);
         expected.put("recovery-counters-at-zero", Caught.UNKNOWN);
         Map<String, Caught> actual = new LinkedHashMap<>();

@@ -37,14 +37,15 @@ public final class WriteIds {
 
     /**
      * The length of write {@code writeId}'s value: 2 for the initial value; otherwise spread over
-     * 2..128 by a stride prime to 127, so consecutive writes land in different value words.
+     * 2..128 by a stride prime to 127, so consecutive writes land in different value words, offset so
+     * that write 1, which every trace with a write has, is exactly the longest value a switch caches.
      */
     static int lengthOf(long writeId) {
         if (writeId == 0) {
             return 2;
         }
         String name = "w" + writeId;
-        return Math.max(name.length(), 2 + (int) Math.floorMod(writeId * 41, 127L));
+        return Math.max(name.length(), 2 + (int) Math.floorMod(writeId * 41 + 85, 127L));
     }
 
     /**

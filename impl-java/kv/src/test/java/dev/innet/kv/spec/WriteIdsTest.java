@@ -29,6 +29,7 @@ class WriteIdsTest {
             words.add((length + 7) / 8);
         }
         assertEquals(16, words.size(), "value words used by writes 1..40: " + words);
+        assertEquals(WriteIds.MAX_LENGTH, WriteIds.valueOf(1).length);
     }
 
     @Test

@@ -47,7 +47,7 @@ CONSTANTS
     Owner,           \* Owner[k]: the server that stores key k (partitioning)
     CacheSize,       \* cache slots (cache_lookup entries)
     \* ---- bounds (all models are finite because of these) ----
-    MaxWrites,       \* total client writes (also the largest value and sequence number)
+    MaxWrites,       \* total client writes (also the largest value; seqs reach MaxWrites + MaxSwitchCrash)
     MaxReads,        \* total client reads
     MaxLoss,         \* messages the network may lose
     MaxDup,          \* messages the network may duplicate
@@ -55,10 +55,11 @@ CONSTANTS
     MaxEvict,        \* evictions the controller may perform
     MaxSwitchCrash,  \* switch crashes (each followed at once by a restart with empty registers)
     \* ---- design option ----
-    RestartSeqBase,  \* TRUE: on a fresh switch the controller seeds every seq counter above every
-                     \*   seq assigned before (as FarReach's recovery does).  FALSE: counters restart
-                     \*   at 0, which is what NetCacheController does today (it does not override
-                     \*   freshSwitchProcedure); the LIMITATION model shows what that costs.
+    RestartSeqBase,  \* TRUE: on a fresh switch the controller raises every seq counter strictly
+                     \*   above every seq assigned before (NetCacheController.programFreshSwitch with
+                     \*   kv.cache.SequenceBase, as the implementation does).  FALSE: counters restart
+                     \*   at 0, the implementation before that fix; MCNetCacheRestart(Reads) show
+                     \*   what that costs.
     \* ---- bug flags: each TRUE flag replaces one rule by a wrong one ----
     BugRefillUnguarded,  \* NC-8 without "seq >= seq_bound": a GET_FOR_CACHE_REPLY refills an
                          \*   invalid record although a write numbered later may be in flight
@@ -79,7 +80,9 @@ ASSUME \A b \in {BugRefillUnguarded, BugServerIgnoresSeq, BugNoInvalidate,
                  BugCommitUnguarded, BugAdmitKeepsSeq} : b \in BOOLEAN
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
-SeqNo == 0..MaxWrites                    \* one sequence number per write at most
+\* One seq per write, and each restart with RestartSeqBase skips one number
+\* (see SwitchRestart), so no seq exceeds MaxWrites + MaxSwitchCrash.
+SeqNo == 0..(MaxWrites + MaxSwitchCrash)
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
 
@@ -173,6 +176,13 @@ Init ==
 (* Helpers *)
 
 Hit(k)  == cached[k] /\ valid[k]        \* the switch answers reads of k (NC-1)
+
+\* An upper bound on every seq assigned so far: a write raises one counter by
+\* one and nW by one, a restart with RestartSeqBase puts the counters at
+\* SeqCeiling + 1 and nCrash by one, so ctr[k] <= nW + nCrash throughout
+\* (SeqsBelowCeiling checks it).  The implementation's ceiling is the top of
+\* the current incarnation's 2^24 block; only "above every old seq" matters.
+SeqCeiling == nW + nCrash
 NCached == Cardinality({k \in Key : cached[k]})
 
 \* Deliver m once (d = FALSE) or deliver a copy and keep m in flight (d = TRUE,
@@ -367,17 +377,20 @@ Evict(k) ==
 (* nothing; the sequence counters are the problem: restarted at 0, the next  *)
 (* write of a key gets a seq the server already holds, and the server, which *)
 (* keeps only newer records, drops it while acknowledging it.                *)
-\* With RestartSeqBase the counters start at nW, which is at least every seq
-\* assigned so far (each write raises one key's counter and nW by one); this
-\* stands for FarReach-style per-incarnation bases (bring-up count in the high
-\* bits), which make every new seq larger than every old one.
+\* With RestartSeqBase every counter starts at SeqCeiling + 1, strictly above
+\* every seq assigned so far (SeqsBelowCeiling), as the implementation's
+\* (g-1) * 2^24 base of the g-th incarnation is: so no record written before
+\* the restart passes NC-8's seq >= seq_bound afterwards, and a key refills
+\* only from a write numbered by the new switch.  (Starting at SeqCeiling
+\* itself would let the newest old record, or the initial one when nothing was
+\* written, refill: a behaviour the implementation never shows.)
 SwitchRestart ==
     /\ nCrash < MaxSwitchCrash
     /\ nCrash' = nCrash + 1
     /\ cached' = [k \in Key |-> FALSE]
     /\ valid' = [k \in Key |-> FALSE]
     /\ rrec' = [k \in Key |-> Init0]
-    /\ ctr' = [k \in Key |-> IF RestartSeqBase THEN nW ELSE 0]
+    /\ ctr' = [k \in Key |-> IF RestartSeqBase THEN SeqCeiling + 1 ELSE 0]
     /\ act' = [a |-> "SwitchRestart"]
     /\ UNCHANGED <<store, pend, net, nW, nR, nLoss, nDup, nAdmit, nEvict, ghostVars>>
 
@@ -419,5 +432,13 @@ ReadsNotStale == lastRead.got >= lastRead.floor
 \* the server's": a valid record newer than the server's would be a value
 \* no server has, lost if the write never arrives.)
 CacheCoherent == \A k \in Key : Hit(k) => rrec[k] = store[k]
+
+\* SeqCeiling bounds every seq anywhere (counters, staged and stored records,
+\* messages), so a restart with RestartSeqBase starts the counters above all
+\* of them.  A lemma for SwitchRestart's comment, checked with the models.
+SeqsBelowCeiling ==
+    /\ \A k \in Key : ctr[k] <= SeqCeiling /\ rrec[k].s <= SeqCeiling /\ store[k].s <= SeqCeiling
+    /\ \A m \in net : m.t \in {"put", "putR"} => m.s <= SeqCeiling
+    /\ \A m \in net : m.t \in {"getR", "getRC"} => m.rec.s <= SeqCeiling
 
 =============================================================================

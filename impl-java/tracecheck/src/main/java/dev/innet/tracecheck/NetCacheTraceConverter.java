@@ -30,10 +30,10 @@ import java.util.TreeSet;
  *
  * <p><b>Sequence numbers.</b> The switch's per-slot counters equal the spec's per-key counters while no
  * two keys of the run share a slot. After a restart the g-th switch numbers from (g-1) x 2^24
- * ({@link SequenceBase}); the spec's SwitchRestart (with RestartSeqBase) starts every counter at the
- * number of writes so far, nW. So a seq s of incarnation g = s / 2^24 + 1 becomes s - (g-1) x 2^24 + nW
- * at g's restart step. A switch that did not raise its counters produces seqs this mapping sends below
- * the spec's, and the run is rejected.
+ * ({@link SequenceBase}); the spec's SwitchRestart (with RestartSeqBase) starts every counter at
+ * nW + nCrash, one above every seq assigned before. So a seq s of incarnation g = s / 2^24 + 1 becomes
+ * s - (g-1) x 2^24 + nW + nCrash at g's restart step (nCrash counting that restart). A switch that did
+ * not raise its counters produces seqs this mapping sends below the spec's, and the run is rejected.
  *
  * <p><b>Request fates.</b> A reply flagged FROM_SWITCH to a read is a hit; a request with a reply or a
  * server event was forwarded; one with neither was forwarded and lost, or never processed (dropped before
@@ -130,7 +130,7 @@ public final class NetCacheTraceConverter {
         int reads = 0;
         int restarts = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
-        // the spec's counter base of each switch incarnation: nW at its restart step
+        // the spec's counter base of each switch incarnation: nW + nCrash after its restart step
         Map<Long, Integer> specBase = new HashMap<>();
         specBase.put(1L, 0);
         for (Step s : steps) {
@@ -142,7 +142,7 @@ public final class NetCacheTraceConverter {
                 case "read" -> s.attempt.id = ++reads;
                 case "restart" -> {
                     restarts++;
-                    specBase.put((Long) s.fields.remove("bringUp"), writes);
+                    specBase.put((Long) s.fields.remove("bringUp"), writes + restarts);
                 }
                 default -> { }
             }

@@ -43,9 +43,10 @@ class NetCacheConverterTest {
         assertEquals(List.of("write", "putReply", "write", "restart", "write", "serverPut"),
                 steps.stream().map(s -> s.get("e")).toList());
         assertEquals("lost", steps.get(2).get("how"), "no reply, no server event: lost or never processed");
-        assertEquals(3L, steps.get(4).get("s"), "2 writes before the restart: the spec's counter starts at 2");
-        assertEquals(3L, steps.get(5).get("s"));
-        assertEquals(3L, steps.get(5).get("sv"));
+        assertEquals(4L, steps.get(4).get("s"), "2 writes, 1 restart: the spec's counter restarts at nW + nCrash = 3");
+        assertEquals(4L, steps.get(5).get("s"));
+        assertEquals(3L, steps.get(5).get("sv"), "the stored value is the third write's");
+        assertEquals(4L, steps.get(5).get("ss"), "the stored seq is mapped too");
         assertEquals(1, run.restarts());
     }
 

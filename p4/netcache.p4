@@ -177,10 +177,10 @@ control MyIngress(inout headers_t hdr,
                 }
             }
 
-            /* ---- 7 value words: save, store, then load or strip ---------- */
-            if (meta.value_save_original) {
-                save_original_value();
-            }
+            /* ---- 7 value words: store, then load --------------------------- */
+            /* (NetCache keeps no snapshot originals and never strips a packet's value, so the
+               shared value-word code's save and strip steps, which only farreach.p4 takes, are
+               left out: conformance's P4 coverage showed them unreachable here.) */
             if (meta.value_store_from_packet) {
                 if (hdr.value_words[0].isValid()) { store_value_word_00(); }
                 if (hdr.value_words[1].isValid()) { store_value_word_01(); }
@@ -217,10 +217,6 @@ control MyIngress(inout headers_t hdr,
                 if (meta.value_words_to_load > 14) { load_value_word_14(); } else { hdr.value_words[14].setInvalid(); }
                 if (meta.value_words_to_load > 15) { load_value_word_15(); } else { hdr.value_words[15].setInvalid(); }
             }
-            if (meta.value_strip_packet) {
-                strip_value_words();
-            }
-
             /* ---- 8 reply framing ------------------------------------------ */
             if (meta.answer_from_switch) {
                 swap_to_reply();

@@ -28,6 +28,10 @@ final class HotReportPlacement {
 
     private record Rec(Object v, Object s) {}
 
+    private static List<?> recordsOf(Object set) {
+        return set instanceof FarReachTraceConverter.TlaSet s ? s.records() : (List<?>) set;
+    }
+
     /** The events with a "hot" event inserted before each admitInstall (resolved events: values are ids). */
     static List<Map<String, Object>> place(List<Map<String, Object>> events) {
         Map<String, Rec> stored = new HashMap<>();
@@ -35,11 +39,12 @@ final class HotReportPlacement {
         Map<String, Integer> uncachedAt = new HashMap<>();
         Map<Integer, List<Map<String, Object>>> after = new HashMap<>();
         Rec initial = new Rec(0L, 0L);
+        int lastCrash = -1;
         for (int i = 0; i < events.size(); i++) {
             Map<String, Object> e = events.get(i);
             String k = (String) e.get("k");
             switch ((String) e.get("e")) {
-                case "serverPut", "serverGet", "serverEvict", "serverRecover" -> {
+                case "serverPut", "serverGet", "serverEvict" -> {
                     Rec now = new Rec(e.get("sv"), e.get("ss"));
                     if (!now.equals(stored.getOrDefault(k, initial))) {
                         stored.put(k, now);
@@ -47,11 +52,30 @@ final class HotReportPlacement {
                     }
                 }
                 case "evictFinish" -> uncachedAt.put(k, i);
+                case "crash" -> lastCrash = i;
+                case "recover" -> {
+                    for (Object o : (Iterable<?>) recordsOf(e.get("stores"))) {
+                        Map<?, ?> r = (Map<?, ?>) o;
+                        Rec now = new Rec(r.get("sv"), r.get("ss"));
+                        String key = (String) r.get("k");
+                        if (!now.equals(stored.getOrDefault(key, initial))) {
+                            stored.put(key, now);
+                            heldSince.computeIfAbsent(key, x -> new HashMap<>()).put(now, i);
+                        }
+                    }
+                }
                 case "admitInstall" -> {
                     Rec r = new Rec(e.get("v"), e.get("s"));
                     Integer since = r.equals(initial) ? Integer.valueOf(-1)
                             : heldSince.getOrDefault(k, Map.of()).get(r);
                     int place = since == null ? i - 1 : Math.max(since, uncachedAt.getOrDefault(k, -1));
+                    // After a crash, a report fits best after it (the crash emptied the cache; the key may have
+                    // been cached up to it) if the server still holds r; otherwise the report was sent before
+                    // the record changed, and the trace spec's crash keeps reports in flight (the controller
+                    // queues them while the switch is down).
+                    if (since != null && lastCrash > place && r.equals(stored.getOrDefault(k, initial))) {
+                        place = lastCrash;
+                    }
                     Map<String, Object> hot = new LinkedHashMap<>();
                     hot.put("e", "hot");
                     hot.put("src", e.get("src"));

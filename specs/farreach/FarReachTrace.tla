@@ -105,13 +105,33 @@ ObsPutReply(e) ==
     /\ \E m \in net : /\ m.t = "putR" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
                       /\ ClientPutReply(m)
 
+\* A restarted switch numbers from its incarnation's base (g-1)*2^24, above
+\* every seq of an earlier incarnation, so until a key's first write after
+\* recovery no server reply can pass its latest guard (reply seq >= counter).
+\* FarReach.tla's Recover sets the counter to the server's seq instead, which
+\* lets a reply carrying that record mark the re-admitted record latest.  The
+\* implementation is the more conservative; for such a key (e.fresh, from the
+\* converter) the switch relays the reply and leaves the cache alone: the
+\* ELSE branch of SwitchGetReply.
+RelayGetReplyKeepingCache(m) ==
+    /\ up /\ m \in net /\ m.t = "getRC" /\ AtHead(m)
+    /\ net' = net \ {m}
+    /\ pend[m.c].t = "r" /\ pend[m.c].id = m.id
+    /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+    /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
+    /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> FALSE]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
 \* The reply reaches the client relayed by the switch: a GET reply, or a
 \* GET_FOR_CACHE reply the switch acts on (SwitchGetReply) on the way.
 ObsGetReply(e) ==
     /\ e.e = "getReply" /\ pend[e.c].t = "r"
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ m.rec = TRec(e.v, e.s)
-                      /\ IF m.t = "getR" THEN ClientGetReply(m) ELSE SwitchGetReply(m, FALSE)
+                      /\ CASE m.t = "getR" -> ClientGetReply(m)
+                           [] e.fresh -> RelayGetReplyKeepingCache(m)
+                           [] OTHER -> SwitchGetReply(m, FALSE)
 
 ObsServerPut(e) ==
     /\ e.e = "serverPut"

@@ -198,7 +198,9 @@ public final class FarReachTraceConverter {
                 }
                 for (long seq : new long[] {a.replySeq, a.serverSeq}) {
                     if (seq > 0) {
-                        writeIdOfKeySeq.put(a.key + "/" + seq, writes);
+                        // the first write wins: a key's seqs are unique unless a restarted switch numbered from 0
+                        // again (a seeded bug), whose later deletes must not rename the earlier ones
+                        writeIdOfKeySeq.putIfAbsent(a.key + "/" + seq, writes);
                     }
                 }
             } else if (s.kind.equals("read")) {
@@ -349,16 +351,29 @@ public final class FarReachTraceConverter {
         }
     }
 
-    /** Requests without any trace that reached the switch while it was down or recovering were dropped there. */
+    /**
+     * Requests without any trace that reached the switch while it was down or recovering were dropped there.
+     * Read replies get {@code fresh}: whether their key has had no write since the last recovery (the
+     * restarted switch's counter still at its base, which every older record's seq is below: no reply can
+     * mark the record latest; FarReachTrace.tla's RelayGetReplyKeepingCache).
+     */
     private void markDropped() {
         boolean down = false;
+        Set<String> fresh = new java.util.HashSet<>();
         for (Step s : steps) {
             switch (s.kind) {
                 case "crash" -> down = true;
-                case "recover" -> down = false;
+                case "recover" -> {
+                    down = false;
+                    fresh.addAll(owner.keySet());
+                }
+                case "getReply" -> s.fields.put("fresh", fresh.contains(s.attempt.key));
                 case "write", "read" -> {
                     if (down && s.attempt.how.equals("lost") && !s.attempt.seenByServer) {
                         s.attempt.how = "dropped";
+                    }
+                    if (s.kind.equals("write") && !s.attempt.how.equals("dropped")) {
+                        fresh.remove(s.attempt.key); // the switch numbered it: its counter left the base
                     }
                 }
                 default -> { }

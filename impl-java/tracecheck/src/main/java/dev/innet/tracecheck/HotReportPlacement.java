@@ -40,6 +40,7 @@ final class HotReportPlacement {
         Map<Integer, List<Map<String, Object>>> after = new HashMap<>();
         Rec initial = new Rec(0L, 0L);
         int lastCrash = -1;
+        Map<String, Rec> storedAtCrash = Map.of();
         for (int i = 0; i < events.size(); i++) {
             Map<String, Object> e = events.get(i);
             String k = (String) e.get("k");
@@ -52,7 +53,10 @@ final class HotReportPlacement {
                     }
                 }
                 case "evictFinish" -> uncachedAt.put(k, i);
-                case "crash" -> lastCrash = i;
+                case "crash" -> {
+                    lastCrash = i;
+                    storedAtCrash = new HashMap<>(stored);
+                }
                 case "recover" -> {
                     for (Object o : (Iterable<?>) recordsOf(e.get("stores"))) {
                         Map<?, ?> r = (Map<?, ?>) o;
@@ -69,11 +73,11 @@ final class HotReportPlacement {
                     Integer since = r.equals(initial) ? Integer.valueOf(-1)
                             : heldSince.getOrDefault(k, Map.of()).get(r);
                     int place = since == null ? i - 1 : Math.max(since, uncachedAt.getOrDefault(k, -1));
-                    // After a crash, a report fits best after it (the crash emptied the cache; the key may have
-                    // been cached up to it) if the server still holds r; otherwise the report was sent before
-                    // the record changed, and the trace spec's crash keeps reports in flight (the controller
-                    // queues them while the switch is down).
-                    if (since != null && lastCrash > place && r.equals(stored.getOrDefault(k, initial))) {
+                    // After a crash, a report fits best right after it (the crash emptied the cache, which may
+                    // have held the key up to it; the implementation's server also reports cached keys, and the
+                    // controller queues reports) if the server held r at the crash; otherwise the report was
+                    // sent before the record changed, and the trace spec's crash keeps reports in flight.
+                    if (since != null && lastCrash > place && r.equals(storedAtCrash.getOrDefault(k, initial))) {
                         place = lastCrash;
                     }
                     Map<String, Object> hot = new LinkedHashMap<>();

@@ -14,8 +14,16 @@
 (* then prints a cursor past the last event and stops TLC.                 *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no switch or host crashes, no abandoned snapshots: the converter     *)
-(*    refuses runs that contain them (MaxSwitchCrash = MaxClientCrash = 0); *)
+(*  - no host crashes, no abandoned snapshots: the converter refuses runs  *)
+(*    that contain them (MaxClientCrash = 0);                               *)
+(*  - a switch crash is observed (the simulator records it) and is         *)
+(*    SwitchCrash; the implementation's multi-step recovery is one Recover *)
+(*    at the moment its gate opens, checked by the records the servers     *)
+(*    hold after the replay and the records re-admitted; server events of  *)
+(*    the old switch's traffic that happened after the crash are placed    *)
+(*    before it (a message delivered after the crash is one delivered     *)
+(*    just before it); seqs of a restarted switch are mapped to the spec's *)
+(*    (its base (g-1)*2^24 -> the server's seq at recovery);               *)
 (*    a delete is a write (its id stands for the deleted record);           *)
 (*  - values are write ids numbered in the order the switch serialised the *)
 (*    writes (the converter's order), 0 = no record; sequence numbers are   *)
@@ -73,19 +81,22 @@ UnprocessedRead(c, k) ==
 (* Observed events.  e.how: "hit" = answered by the switch, "fwd" = seen  *)
 (* by a server, "lost" = forwarded and lost before any server saw it,      *)
 (* "early" = no trace, sent before the switch was known to process         *)
-(* requests (lost, or never processed).  s = -1: the seq was not observed. *)
+(* requests (lost, or never processed), "dropped" = reached the switch     *)
+(* while it was down or recovering.  s = -1: the seq was not observed.    *)
 
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
        \/ e.how \in {"fwd", "lost", "early"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
        \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
+       \/ e.how = "dropped" /\ ClientWriteDropped(e.c, e.k)
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
        \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
        \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how = "dropped" /\ ClientReadDropped(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
 
@@ -94,13 +105,33 @@ ObsPutReply(e) ==
     /\ \E m \in net : /\ m.t = "putR" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
                       /\ ClientPutReply(m)
 
+\* A restarted switch numbers from its incarnation's base (g-1)*2^24, above
+\* every seq of an earlier incarnation, so until a key's first write after
+\* recovery no server reply can pass its latest guard (reply seq >= counter).
+\* FarReach.tla's Recover sets the counter to the server's seq instead, which
+\* lets a reply carrying that record mark the re-admitted record latest.  The
+\* implementation is the more conservative; for such a key (e.fresh, from the
+\* converter) the switch relays the reply and leaves the cache alone: the
+\* ELSE branch of SwitchGetReply.
+RelayGetReplyKeepingCache(m) ==
+    /\ up /\ m \in net /\ m.t = "getRC" /\ AtHead(m)
+    /\ net' = net \ {m}
+    /\ pend[m.c].t = "r" /\ pend[m.c].id = m.id
+    /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+    /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
+    /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> FALSE]
+    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+                   doneMax, pointCache, snapTruth, ackFloor>>
+
 \* The reply reaches the client relayed by the switch: a GET reply, or a
 \* GET_FOR_CACHE reply the switch acts on (SwitchGetReply) on the way.
 ObsGetReply(e) ==
     /\ e.e = "getReply" /\ pend[e.c].t = "r"
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ m.rec = TRec(e.v, e.s)
-                      /\ IF m.t = "getR" THEN ClientGetReply(m) ELSE SwitchGetReply(m, FALSE)
+                      /\ CASE m.t = "getR" -> ClientGetReply(m)
+                           [] e.fresh -> RelayGetReplyKeepingCache(m)
+                           [] OTHER -> SwitchGetReply(m, FALSE)
 
 ObsServerPut(e) ==
     /\ e.e = "serverPut"
@@ -157,10 +188,57 @@ ObsSnapFinish(e) ==
                       THEN \E r \in e.snap : r.k = k /\ snap'[k] = TRec(r.v, r.s)
                       ELSE snap'[k] = NoRec
 
+\* Switch crash and zero-loss recovery (§3.4).  The crash is recorded by the
+\* simulator.  The implementation's recovery is several controller steps; its
+\* effects are checked at the one Recover step: e.stores holds, per key replayed,
+\* the record its server holds after the replay (sv, ss); every other key's
+\* record must stay as it is.  e.crec holds the records re-admitted into the
+\* cache (the spec's crec' = snap).
+\* FarReach.tla's SwitchCrash, except that hot reports stay in flight.  The
+\* spec's network also stands for the controller's queue of reports (its
+\* AdmitInstall takes a report off the network); the implementation's
+\* controller queues reports while the switch is down and admits them after
+\* recovery, so a report that passed the switch before the crash survives it.
+\* (Admitting such a record is safe: it is installed outdated.)  Every other
+\* variable changes exactly as in SwitchCrash.
+CrashKeepingReports ==
+    /\ up /\ nSwCrash < MaxSwitchCrash
+    /\ nSwCrash' = nSwCrash + 1
+    /\ up' = FALSE
+    /\ crec' = [k \in Key |-> NoRec]
+    /\ valid' = [k \in Key |-> FALSE]
+    /\ latest' = [k \in Key |-> FALSE]
+    /\ tbe' = [k \in Key |-> FALSE]
+    /\ ctr' = [k \in Key |-> 0]
+    /\ snapOn' = FALSE
+    /\ snapSent' = [k \in Key |-> FALSE]
+    /\ admitting' = [k \in Key |-> FALSE]
+    /\ evRec' = [k \in Key |-> NoRec]
+    /\ snapKeys' = {}
+    /\ snapOrig' = [k \in Key |-> NoRec]
+    /\ snapLoad' = [k \in Key |-> NoRec]
+    /\ net' = {m \in net : m.t = "hot"}
+    /\ ackFloor' = doneMax
+    /\ act' = [a |-> "SwitchCrash"]
+    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
+                   doneMax, lastRead, pointCache, snapTruth>>
+
+ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports
+
+ObsRecover(e) ==
+    /\ e.e = "recover" /\ Recover
+    /\ \A k \in Key : IF \E r \in e.stores : r.k = k
+                      THEN \E r \in e.stores : r.k = k /\ store'[k] = TRec(r.sv, r.ss)
+                      ELSE store'[k] = store[k]
+    /\ \A k \in Key : IF \E r \in e.crec : r.k = k
+                      THEN \E r \in e.crec : r.k = k /\ crec'[k] = TRec(r.v, r.s)
+                      ELSE crec'[k] = NoRec
+
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
     \/ ObsSnapStart(e) \/ ObsSnapLoad(e) \/ ObsSnapFinish(e)
+    \/ ObsCrash(e) \/ ObsRecover(e)
     \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
 
 -----------------------------------------------------------------------------

@@ -21,6 +21,12 @@ public final class FarReachTraceConversion implements TraceConversion {
         return List.of("FarReach.tla", "FarReachTrace.tla");
     }
 
+    /** The simulator's switch crash is FarReach.tla's SwitchCrash. */
+    @Override
+    public boolean readsEnvironmentEvents() {
+        return true;
+    }
+
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         FarReachTraceConverter.Converted run = new FarReachTraceConverter(settings.clientLinkNanos(), settings.cacheSize())

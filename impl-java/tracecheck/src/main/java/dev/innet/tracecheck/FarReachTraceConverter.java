@@ -1,6 +1,8 @@
 package dev.innet.tracecheck;
 
 import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.kv.cache.SequenceBase;
+import dev.innet.sim.simulated.Simulation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -37,20 +39,39 @@ import java.util.TreeSet;
  * <p><b>Deletes</b> are writes (of a deleted record) with their own write id; a deleted record has no value,
  * so it is identified by its key and sequence number ({@link ValueRef}).
  *
- * <p>Runs with write retransmissions, abandoned snapshots, crashes, restarts or recovery are refused
- * ({@link TraceFormatException}): FarReachTrace.tla does not cover them (docs/conformance.md).
+ * <p><b>Switch crashes and recovery.</b> The simulator records the crash itself (host 0, {@link
+ * Simulation#SWITCH_CRASH_EVENT}): a "crash" step, FarReach.tla's {@code SwitchCrash}, which empties the
+ * network. Server events (and the replies they produce) between the crash and the end of recovery belong to
+ * requests the old switch forwarded before it crashed (the restarted one drops every client request until
+ * recovery opens its gate), so they move to just before the crash: a message that reaches its host after the
+ * crash is the same as one delivered just before it. Requests the switch saw between the crash and the end
+ * of recovery, with no trace of their own, are "dropped" ({@code ClientWriteDropped} /
+ * {@code ClientReadDropped}). The implementation's recovery takes several steps (gate, sequence base,
+ * collection of the clients' preserved records, replay to the servers, re-admission of the snapshot's
+ * records, release); the spec's {@code Recover} is one, placed at {@code recoverDone} (the gate opens in that
+ * controller step). Its observable effects are folded into that step and checked there: the record each
+ * server holds after the replay ({@code serverRecoverStore}; every other key's record must not change) and
+ * the records re-admitted (the spec's {@code crec' = snap}).
+ *
+ * <p><b>Sequence numbers after a restart.</b> The g-th switch numbers from (g-1) x 2^24 ({@link
+ * SequenceBase}); the spec's {@code Recover} sets each key's counter to the seq its server holds after the
+ * replay. So a seq s at or above the base of incarnation g maps to s - base + (the spec's seq the server held
+ * for the key at g's recovery), as FarReachReplay maps them; seqs below stay as they are. A switch whose
+ * counters were not raised numbers below the base, and its seqs, taken as they are, fall at or below what
+ * the servers already hold: the run is rejected at the first such write whose seq was seen.
+ *
+ * <p>Runs with write retransmissions, abandoned snapshots, host restarts, or a crash whose recovery does not
+ * finish are refused ({@link TraceFormatException}): FarReachTrace.tla does not cover them
+ * (docs/conformance.md).
  */
 public final class FarReachTraceConverter {
     /** LinkFaults.CLEAN, the rack's client links: a fixed 1 us. */
     public static final long DEFAULT_CLIENT_LINK_NANOS = 1_000;
 
-    private static final Set<String> UNSUPPORTED = Set.of(FarReachTraceEvents.SWITCH_CRASH_SEEN,
-            FarReachTraceEvents.RECOVER_DONE, FarReachTraceEvents.SERVER_RECOVER_STORE);
-
     /** The model: constants and the trace, ready to be written as TLA+. */
     public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
-            int evictions, int snapshots) {
+            int evictions, int snapshots, int crashes) {
         public Set<String> keys() {
             return owner.keySet();
         }
@@ -84,13 +105,30 @@ public final class FarReachTraceConverter {
         }
     }
 
+    /** One switch crash, from the crash to the end of its recovery. */
+    private static final class Recovery {
+        final Step crash;
+        long done = Long.MAX_VALUE;
+        /** Per key, the record its server holds after the last RECOVER_STORE of the key: (value, seq). */
+        final Map<String, Object[]> stored = new TreeMap<>();
+        /** The records recovery re-admitted (the spec's crec' = snap). */
+        final List<Map<String, Object>> readmitted = new ArrayList<>();
+
+        Recovery(Step crash) {
+            this.crash = crash;
+        }
+    }
+
     private static final class Step {
-        final long time;
+        /** Where the step happened; a server event of the old switch's traffic moves to its crash. */
+        long time;
         final int order;
         final String kind;
         final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
         Attempt attempt;
         String identity;
+        /** The recovery a "recover" step ends. */
+        Recovery recovery;
 
         Step(long time, int order, String kind, int line) {
             this.time = time;
@@ -109,6 +147,9 @@ public final class FarReachTraceConverter {
     private final Map<String, String> owner = new TreeMap<>();
     private final Set<String> clients = new TreeSet<>();
     private final Set<String> servers = new TreeSet<>();
+    private final List<Recovery> recoveries = new ArrayList<>();
+    /** The crash whose recovery has not finished yet, or null. */
+    private Recovery recovering;
 
     /**
      * @param clientLinkNanos the delay of the clients' links to the switch
@@ -128,16 +169,22 @@ public final class FarReachTraceConverter {
                 throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
                         + line.incarnation() + "); crashes are not covered by FarReachTrace.tla");
             }
-            if (UNSUPPORTED.contains(line.event())) {
-                throw new TraceFormatException("line " + line.line() + ": event " + line.event()
-                        + " (switch crashes and recovery are not covered by FarReachTrace.tla)");
+            if (line.host() == Simulation.ENVIRONMENT_HOST) {
+                addEnvironment(line);
+            } else {
+                add(line);
             }
-            add(line);
         }
         if (steps.isEmpty()) {
             throw new TraceFormatException("the trace holds no FarReach events");
         }
+        if (recovering != null) {
+            throw new TraceFormatException("line " + recovering.crash.fields.get("src")
+                    + ": the switch crashed and its recovery did not finish before the run ended");
+        }
+        moveOldSwitchTraffic();
         steps.sort(Comparator.<Step>comparingLong(s -> s.time).thenComparingInt(s -> s.order));
+        markDropped();
         int writes = 0;
         int reads = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
@@ -151,7 +198,9 @@ public final class FarReachTraceConverter {
                 }
                 for (long seq : new long[] {a.replySeq, a.serverSeq}) {
                     if (seq > 0) {
-                        writeIdOfKeySeq.put(a.key + "/" + seq, writes);
+                        // the first write wins: a key's seqs are unique unless a restarted switch numbered from 0
+                        // again (a seeded bug), whose later deletes must not rename the earlier ones
+                        writeIdOfKeySeq.putIfAbsent(a.key + "/" + seq, writes);
                     }
                 }
             } else if (s.kind.equals("read")) {
@@ -159,6 +208,7 @@ public final class FarReachTraceConverter {
             }
         }
         Ids ids = new Ids(writeIdOfValue, writeIdOfKeySeq);
+        SeqMapping seqs = new SeqMapping();
         long switchWorking = firstProcessing();
         int losses = 0;
         int duplicates = 0;
@@ -196,24 +246,29 @@ public final class FarReachTraceConverter {
                 case "admitInstall" -> admissions++;
                 case "evictStart" -> evictions++;
                 case "snapStart" -> snapshots++;
-                case "snapFinish" -> {
-                    @SuppressWarnings("unchecked")
-                    List<Map<String, Object>> kept = (List<Map<String, Object>>) f.get("snap");
-                    List<Map<String, Object>> resolved = new ArrayList<>();
-                    for (Map<String, Object> r : kept) {
-                        Map<String, Object> copy = new LinkedHashMap<>(r);
-                        copy.put("v", ids.of((ValueRef) r.get("v")));
-                        resolved.add(copy);
-                    }
-                    f.put("snap", new TlaSet(resolved));
+                case "recover" -> {
+                    s.recovery.stored.forEach((k, rec) -> seqs.stored(k, (Long) rec[1]));
+                    seqs.recovered(recoveries.indexOf(s.recovery) + 2, owner.keySet());
                 }
                 default -> { }
             }
-            for (String valueField : List.of("v", "sv")) {
-                if (f.get(valueField) instanceof ValueRef ref) {
-                    f.put(valueField, ids.of(ref));
+            if (s.kind.startsWith("server")) {
+                seqs.stored((String) f.get("k"), (Long) f.get("ss"));
+            }
+            for (String setField : List.of("snap", "stores", "crec")) {
+                if (f.get(setField) instanceof List<?> records) {
+                    List<Map<String, Object>> resolved = new ArrayList<>();
+                    for (Object r : records) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) r);
+                        resolve(copy, (String) copy.get("k"), ids, seqs);
+                        resolved.add(copy);
+                    }
+                    f.put(setField, new TlaSet(resolved));
                 }
             }
+            // a reply step names no key: its request's
+            resolve(f, a != null ? a.key : (String) f.get("k"), ids, seqs);
             out.add(f);
         }
         for (String k : owner.keySet()) {
@@ -226,7 +281,128 @@ public final class FarReachTraceConverter {
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
         return new Converted(HotReportPlacement.place(out), clients, servers, owner, slots, writes, reads, losses, duplicates,
-                admissions, evictions, snapshots);
+                admissions, evictions, snapshots, recoveries.size());
+    }
+
+    /** Values of a record (a step or an entry of one of its sets) as write ids, its seqs as the spec's. */
+    private static void resolve(Map<String, Object> f, String k, Ids ids, SeqMapping seqs) {
+        for (String valueField : List.of("v", "sv")) {
+            if (f.get(valueField) instanceof ValueRef ref) {
+                f.put(valueField, ids.of(ref));
+            }
+        }
+        for (String seqField : List.of("s", "ss")) {
+            if (k != null && f.get(seqField) instanceof Long seq) {
+                f.put(seqField, seqs.spec(k, seq));
+            }
+        }
+    }
+
+    /**
+     * The spec's sequence numbers of the implementation's (FarReachReplay's mapping): the g-th switch
+     * incarnation numbers a key's writes from its base (g-1) x 2^24 on, the spec from the seq the key's
+     * server holds after g's recovery (Recover's ctr'). Both then count the key's writes one by one.
+     */
+    private static final class SeqMapping {
+        /** Per key: an incarnation's base -> the spec's counter of the key at that incarnation's recovery. */
+        private final Map<String, TreeMap<Long, Long>> floors = new HashMap<>();
+        /** Per key: the implementation's seq of the record its server holds (0: nothing stored). */
+        private final Map<String, Long> held = new HashMap<>();
+
+        void stored(String k, Long implSeq) {
+            if (k != null && implSeq != null) {
+                held.put(k, implSeq);
+            }
+        }
+
+        /** The {@code bringUp}-th switch is recovered: its counters start at what the servers hold now. */
+        void recovered(long bringUp, Set<String> keys) {
+            long base = SequenceBase.of(bringUp);
+            for (String k : keys) {
+                long specHeld = spec(k, held.getOrDefault(k, 0L));
+                floors.computeIfAbsent(k, x -> new TreeMap<>()).put(base, specHeld);
+            }
+        }
+
+        long spec(String k, long implSeq) {
+            if (implSeq < 0) {
+                return implSeq; // not observed
+            }
+            TreeMap<Long, Long> f = floors.get(k);
+            Map.Entry<Long, Long> floor = f == null ? null : f.floorEntry(implSeq);
+            return floor == null ? implSeq : implSeq - floor.getKey() + floor.getValue();
+        }
+    }
+
+    /**
+     * Server events (and the replies to them) between a crash and the end of its recovery are the old
+     * switch's traffic: the restarted switch forwards no client request before its gate opens. They move to
+     * the crash, in their order, before it (the crash step sorts last among the steps of its instant).
+     */
+    private void moveOldSwitchTraffic() {
+        for (Recovery r : recoveries) {
+            for (Step s : steps) {
+                boolean oldTraffic = s.kind.equals("serverPut") || s.kind.equals("serverGet") || s.kind.equals("serverEvict")
+                        || s.kind.equals("putReply") || s.kind.equals("getReply");
+                if (oldTraffic && s.time >= r.crash.time && s.time <= r.done) {
+                    s.time = r.crash.time;
+                }
+            }
+        }
+    }
+
+    /**
+     * Requests without any trace that reached the switch while it was down or recovering were dropped there.
+     * Read replies get {@code fresh}: whether their key has had no write since the last recovery (the
+     * restarted switch's counter still at its base, which every older record's seq is below: no reply can
+     * mark the record latest; FarReachTrace.tla's RelayGetReplyKeepingCache).
+     */
+    private void markDropped() {
+        boolean down = false;
+        Set<String> fresh = new java.util.HashSet<>();
+        for (Step s : steps) {
+            switch (s.kind) {
+                case "crash" -> down = true;
+                case "recover" -> {
+                    down = false;
+                    fresh.addAll(owner.keySet());
+                }
+                case "getReply" -> s.fields.put("fresh", fresh.contains(s.attempt.key));
+                case "write", "read" -> {
+                    if (down && s.attempt.how.equals("lost") && !s.attempt.seenByServer) {
+                        s.attempt.how = "dropped";
+                    }
+                    if (s.kind.equals("write") && !s.attempt.how.equals("dropped")) {
+                        fresh.remove(s.attempt.key); // the switch numbered it: its counter left the base
+                    }
+                }
+                default -> { }
+            }
+        }
+    }
+
+    /** The simulator's own events: only a switch crash. */
+    private void addEnvironment(TraceLine line) {
+        if (!line.event().equals(Simulation.SWITCH_CRASH_EVENT)) {
+            throw new TraceFormatException("line " + line.line() + ": unknown simulator event " + line.event());
+        }
+        if (recovering != null) {
+            throw new TraceFormatException("line " + line.line() + ": the switch crashed again before its recovery "
+                    + "finished (FarReach.tla's Recover needs a switch that stays up)");
+        }
+        // sorts after every other step of its instant: traffic moved to the crash comes before it
+        Step crash = new Step(line.time(), Integer.MAX_VALUE, "crash", line.line());
+        steps.add(crash);
+        recovering = new Recovery(crash);
+        recoveries.add(recovering);
+    }
+
+    private Recovery recovering(TraceLine line) {
+        if (recovering == null) {
+            throw new TraceFormatException("line " + line.line() + ": " + line.event() + " without a switch crash before "
+                    + "it (the trace lacks the simulator's " + Simulation.SWITCH_CRASH_EVENT + " event)");
+        }
+        return recovering;
     }
 
     /** A TLA+ set of records in a step (rendered by {@link TraceModel}). */
@@ -287,6 +463,19 @@ public final class FarReachTraceConverter {
     private void add(TraceLine line) {
         String host = "h" + line.host();
         long t = line.time();
+        boolean admission = line.event().equals(FarReachTraceEvents.ADMIT_INSTALL)
+                || line.event().equals(FarReachTraceEvents.ADMIT_VALIDATE);
+        if (admission && recovering != null) {
+            // recovery's re-admission of the snapshot's records: part of the spec's atomic Recover (crec' = snap)
+            if (line.event().equals(FarReachTraceEvents.ADMIT_INSTALL)) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("k", key(line));
+                r.put("v", recordValue(line, "rec"));
+                r.put("s", line.number("recSeq"));
+                recovering.readmitted.add(r);
+            }
+            return;
+        }
         switch (line.event()) {
             case FarReachTraceEvents.CLIENT_WRITE, FarReachTraceEvents.CLIENT_READ -> {
                 boolean write = line.event().equals(FarReachTraceEvents.CLIENT_WRITE);
@@ -379,6 +568,34 @@ public final class FarReachTraceConverter {
                 s.fields.put("sv", recordValue(line, "stored"));
                 s.fields.put("ss", line.number("storedSeq"));
                 s.identity = "evict/" + k + "/" + line.number("recSeq") + "/" + recordValue(line, "rec");
+            }
+            case FarReachTraceEvents.SWITCH_CRASH_SEEN -> recovering(line);
+            case FarReachTraceEvents.SERVER_RECOVER_STORE -> {
+                servers.add(host);
+                String k = key(line);
+                owner.put(k, host);
+                recovering(line).stored.put(k, new Object[] {recordValue(line, "stored"), line.number("storedSeq")});
+            }
+            case FarReachTraceEvents.RECOVER_DONE -> {
+                Recovery r = recovering(line);
+                if (line.number("readmitted") != r.readmitted.size()) {
+                    throw new TraceFormatException("line " + line.line() + ": recovery reports " + line.number("readmitted")
+                            + " records re-admitted, the trace holds " + r.readmitted.size());
+                }
+                r.done = t;
+                Step s = step(t, "recover", line);
+                s.recovery = r;
+                List<Map<String, Object>> stores = new ArrayList<>();
+                r.stored.forEach((k, rec) -> {
+                    Map<String, Object> e = new LinkedHashMap<>();
+                    e.put("k", k);
+                    e.put("sv", rec[0]);
+                    e.put("ss", rec[1]);
+                    stores.add(e);
+                });
+                s.fields.put("stores", stores);
+                s.fields.put("crec", r.readmitted);
+                recovering = null;
             }
             case FarReachTraceEvents.ADMIT_INSTALL, FarReachTraceEvents.EVICT_STORE -> {
                 Step s = step(t, line.event().equals(FarReachTraceEvents.ADMIT_INSTALL) ? "admitInstall" : "evictStore",

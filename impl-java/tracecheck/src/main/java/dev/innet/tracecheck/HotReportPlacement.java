@@ -28,6 +28,10 @@ final class HotReportPlacement {
 
     private record Rec(Object v, Object s) {}
 
+    private static List<?> recordsOf(Object set) {
+        return set instanceof FarReachTraceConverter.TlaSet s ? s.records() : (List<?>) set;
+    }
+
     /** The events with a "hot" event inserted before each admitInstall (resolved events: values are ids). */
     static List<Map<String, Object>> place(List<Map<String, Object>> events) {
         Map<String, Rec> stored = new HashMap<>();
@@ -35,11 +39,13 @@ final class HotReportPlacement {
         Map<String, Integer> uncachedAt = new HashMap<>();
         Map<Integer, List<Map<String, Object>>> after = new HashMap<>();
         Rec initial = new Rec(0L, 0L);
+        int lastCrash = -1;
+        Map<String, Rec> storedAtCrash = Map.of();
         for (int i = 0; i < events.size(); i++) {
             Map<String, Object> e = events.get(i);
             String k = (String) e.get("k");
             switch ((String) e.get("e")) {
-                case "serverPut", "serverGet", "serverEvict", "serverRecover" -> {
+                case "serverPut", "serverGet", "serverEvict" -> {
                     Rec now = new Rec(e.get("sv"), e.get("ss"));
                     if (!now.equals(stored.getOrDefault(k, initial))) {
                         stored.put(k, now);
@@ -47,11 +53,33 @@ final class HotReportPlacement {
                     }
                 }
                 case "evictFinish" -> uncachedAt.put(k, i);
+                case "crash" -> {
+                    lastCrash = i;
+                    storedAtCrash = new HashMap<>(stored);
+                }
+                case "recover" -> {
+                    for (Object o : (Iterable<?>) recordsOf(e.get("stores"))) {
+                        Map<?, ?> r = (Map<?, ?>) o;
+                        Rec now = new Rec(r.get("sv"), r.get("ss"));
+                        String key = (String) r.get("k");
+                        if (!now.equals(stored.getOrDefault(key, initial))) {
+                            stored.put(key, now);
+                            heldSince.computeIfAbsent(key, x -> new HashMap<>()).put(now, i);
+                        }
+                    }
+                }
                 case "admitInstall" -> {
                     Rec r = new Rec(e.get("v"), e.get("s"));
                     Integer since = r.equals(initial) ? Integer.valueOf(-1)
                             : heldSince.getOrDefault(k, Map.of()).get(r);
                     int place = since == null ? i - 1 : Math.max(since, uncachedAt.getOrDefault(k, -1));
+                    // After a crash, a report fits best right after it (the crash emptied the cache, which may
+                    // have held the key up to it; the implementation's server also reports cached keys, and the
+                    // controller queues reports) if the server held r at the crash; otherwise the report was
+                    // sent before the record changed, and the trace spec's crash keeps reports in flight.
+                    if (since != null && lastCrash > place && r.equals(storedAtCrash.getOrDefault(k, initial))) {
+                        place = lastCrash;
+                    }
                     Map<String, Object> hot = new LinkedHashMap<>();
                     hot.put("e", "hot");
                     hot.put("src", e.get("src"));

@@ -1,5 +1,6 @@
 package dev.innet.tracecheck;
 
+import dev.innet.sim.simulated.Simulation;
 import java.util.List;
 
 /**
@@ -23,4 +24,18 @@ public interface TraceConversion {
      * {@link TraceFormatException} naming the line (the verdict is then "unknown", never "accepted").
      */
     ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings);
+
+    /**
+     * Whether {@link #convert} reads the events the simulator records itself (host 0,
+     * {@code Simulation.ENVIRONMENT_HOST}: a switch crash). A conversion that does not (the default) never
+     * sees them; {@link TraceValidator} leaves them out.
+     */
+    default boolean readsEnvironmentEvents() {
+        return false;
+    }
+
+    /** {@code lines} without the simulator's own events unless this conversion reads them. */
+    default List<TraceLine> ownEvents(List<TraceLine> lines) {
+        return readsEnvironmentEvents() ? lines : lines.stream().filter(l -> l.host() != Simulation.ENVIRONMENT_HOST).toList();
+    }
 }

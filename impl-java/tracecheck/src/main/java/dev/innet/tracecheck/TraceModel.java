@@ -61,7 +61,8 @@ public final class TraceModel {
         b.append("  MaxAdmit = ").append(run.admissions()).append('\n');
         b.append("  MaxEvict = ").append(run.evictions()).append('\n');
         b.append("  MaxSnap = ").append(run.snapshots()).append('\n');
-        b.append("  MaxSwitchCrash = 0\n  MaxClientCrash = 0\n  FifoSwitchServer = FALSE\n");
+        b.append("  MaxSwitchCrash = ").append(run.crashes()).append('\n');
+        b.append("  MaxClientCrash = 0\n  FifoSwitchServer = FALSE\n");
         for (String flag : BUG_FLAGS) {
             b.append("  ").append(flag).append(" = FALSE\n");
         }

@@ -87,7 +87,7 @@ public final class TraceValidator {
     public Result validate(Path ndjson) throws IOException, InterruptedException {
         ConvertedTrace run;
         try {
-            run = conversion.convert(NdjsonTrace.read(ndjson), settings);
+            run = conversion.convert(conversion.ownEvents(NdjsonTrace.read(ndjson)), settings);
         } catch (TraceFormatException e) {
             return new Result(Verdict.UNKNOWN, 0, 0, 0, "", 0, 0, "cannot convert " + ndjson + ": " + e.getMessage(), null);
         }

@@ -81,7 +81,11 @@ class ConverterTest {
     void unsupportedRunsAreRefusedWithTheLine() {
         var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
                 "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"switchCrashSeen\"}")));
-        assertTrue(e.getMessage().startsWith("line 1: event switchCrashSeen"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("line 1: switchCrashSeen without a switch crash"), e.getMessage());
+        e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchCrash\",\"switch\":\"tor\"}")));
+        assertTrue(e.getMessage().startsWith("line 2: the switch crashed and its recovery did not finish"), e.getMessage());
         e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(
                 "{\"time\":0,\"host\":254,\"incarnation\":0,\"event\":\"snapAbandoned\",\"epoch\":1,\"missingOriginals\":1}")));
         assertTrue(e.getMessage().startsWith("line 1: a snapshot abandoned"), e.getMessage());

@@ -30,8 +30,14 @@ final class TraceRuns {
 
     /** Runs {@code protocol} and writes its trace events to {@code out}; returns the rack. */
     static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out) {
+        return run(protocol, seed, chaosNanos, out, rack -> { });
+    }
+
+    /** As {@link #run(FarReachProtocol, long, long, Path)}, with {@code faults} scheduled on the rack first. */
+    static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out, java.util.function.Consumer<Rack> faults) {
         Rack rack = small(chaosNanos).rack(RackRuns.root(), protocol, seed).recordTraceEvents(true).out(RackRuns.QUIET)
                 .build();
+        faults.accept(rack);
         rack.run();
         rack.simulation().writeTraceEvents(out);
         return rack;

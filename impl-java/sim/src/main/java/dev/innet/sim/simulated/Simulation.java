@@ -403,6 +403,11 @@ public final class Simulation {
         });
     }
 
+    /** The host number of trace events the simulator itself records (no node has number 0). */
+    public static final int ENVIRONMENT_HOST = 0;
+    /** Trace event recorded when a switch crashes (every register and table lost): field switch, its name. */
+    public static final String SWITCH_CRASH_EVENT = "switchCrash";
+
     public void crashSwitch(SimSwitch sw) {
         requireOwnSwitch(sw);
         if (!sw.up) {
@@ -412,6 +417,12 @@ public final class Simulation {
         sw.device = null;
         sw.epoch++;
         log.record(now, EventKind.CRASH, sw.name, "switch state lost", null);
+        if (traceEvents != null) {
+            // No node sees the crash itself (the controller notices the restarted switch later), yet trace
+            // validation must know when requests stopped reaching a working switch: the environment records it.
+            traceEvents.add(new RecordedTraceEvent(now, ENVIRONMENT_HOST, 0,
+                    TraceEvent.of(SWITCH_CRASH_EVENT).with("switch", sw.name)));
+        }
     }
 
     public void restartSwitch(SimSwitch sw) {

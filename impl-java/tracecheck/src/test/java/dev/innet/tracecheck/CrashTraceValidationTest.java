@@ -1,0 +1,99 @@
+package dev.innet.tracecheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.farreach.FarReachProtocol;
+import dev.innet.farreach.controller.CachedRecord;
+import dev.innet.farreach.controller.FarReachController;
+import dev.innet.farreach.controller.Recover;
+import dev.innet.switchapi.SwitchControl;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Trace validation of switch crashes and zero-loss recovery (docs/conformance.md, "Trace validation"): a
+ * small FarReach run whose switch crashes mid-run is accepted; recoveries with seeded bugs are rejected at
+ * the event that shows the bug.
+ */
+class CrashTraceValidationTest {
+    private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "farreach");
+    /**
+     * Mid-run (2 ms of chaos), after write hits the last snapshot does not cover, so recovery has clients'
+     * records to replay; down long enough (550 us, above the clients' 500 us timeout) that requests reach the
+     * crashed switch, and back before the chaos phase ends, so writes follow the recovery.
+     */
+    static final long CHAOS = Long.getLong("chaos", 2_000_000);
+    static final long CRASH = Long.getLong("crashAt", 850_000);
+    static final long RESTART = CRASH + Long.getLong("downFor", 550_000);
+
+    /** Seeded bug (test-only, as farreach's SeededBugs): recovery replays only the snapshot, not the clients' records. */
+    static FarReachProtocol recoveryIgnoringPreservedRecords(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Recover newRecover(boolean resumeAtCollection) {
+                return new Recover(this, resumeAtCollection) {
+                    @Override
+                    protected void keepPreserved(CachedRecord r) {
+                        // seeded bug: the client's copy is dropped
+                    }
+                };
+            }
+        });
+    }
+
+    /** Seeded bug (test-only): the restarted switch's sequence counters stay at 0 (no incarnation base). */
+    static FarReachProtocol recoveryLeavingCountersAtZero(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Recover newRecover(boolean resumeAtCollection) {
+                return new Recover(this, resumeAtCollection) {
+                    @Override
+                    protected void raiseSequenceCounters(SwitchControl c, long floor) {
+                        // seeded bug: counters stay where the restart left them
+                    }
+                };
+            }
+        });
+    }
+
+    static TraceValidator.Result validate(FarReachProtocol protocol, long seed, String name) throws Exception {
+        Path work = Path.of("target", "trace-validation", name);
+        Path ndjson = work.resolve("run.ndjson");
+        TraceRuns.run(protocol, seed, CHAOS, ndjson, rack -> rack.crashSwitch(CRASH, RESTART));
+        TraceValidator.Result r = new TraceValidator(SPECS, work.resolve("tlc"), Duration.ofSeconds(120),
+                FarReachTraceConverter.DEFAULT_CLIENT_LINK_NANOS, TraceRuns.CACHE_SLOTS).validate(ndjson);
+        System.out.println(name + ": " + r.summary());
+        return r;
+    }
+
+    @Test
+    void aRunWithASwitchCrashAndRecoveryIsAccepted() throws Exception {
+        TraceValidator.Result r = validate(new FarReachProtocol().withSnapshotPeriodNanos(300_000), 1, "switch-crash-seed1");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, r.verdict(), r.summary());
+        String trace = Files.readString(r.model().resolveSibling("FarReachTraceData.tla"));
+        assertTrue(trace.contains("e |-> \"crash\""), "no crash in the run");
+        assertTrue(trace.matches("(?s).*e \\|-> \"recover\", src \\|-> \\d+, stores \\|-> \\{\\[k.*"),
+                "a recovery that replays nothing proves little here");
+        assertTrue(trace.contains("how |-> \"dropped\""), "no request reached the crashed switch");
+    }
+
+    @Test
+    void recoveryIgnoringPreservedRecordsIsRejectedAtRecover() throws Exception {
+        TraceValidator.Result r = validate(recoveryIgnoringPreservedRecords(new FarReachProtocol().withSnapshotPeriodNanos(300_000)),
+                1, "recovery-ignoring-preserved");
+        assertEquals(TraceValidator.Verdict.REJECTED, r.verdict(), r.summary());
+        assertTrue(r.failedDescription().startsWith("e=recover"), r.summary());
+    }
+
+    @Test
+    void recoveryLeavingCountersAtZeroIsRejectedAtAWriteAfterIt() throws Exception {
+        TraceValidator.Result r = validate(recoveryLeavingCountersAtZero(new FarReachProtocol().withSnapshotPeriodNanos(300_000)),
+                1, "recovery-counters-at-zero");
+        assertEquals(TraceValidator.Verdict.REJECTED, r.verdict(), r.summary());
+        assertTrue(r.failedDescription().startsWith("e=write") || r.failedDescription().startsWith("e=serverPut")
+                || r.failedDescription().startsWith("e=putReply"), r.summary());
+    }
+}

@@ -55,9 +55,15 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--cache", description = "cache records (default ${DEFAULT-VALUE})")
     int cache = 8;
 
-    @Option(names = "--crashes", description = {"also crash and restart the switch, the controller and a server at times",
-        "drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach only)"})
-    boolean crashes;
+    @Option(names = "--crashes", arity = "0..1", fallbackValue = "all", paramLabel = "all|switch", description = {
+        "also crash and restart the switch, the controller and a server (all, the default) or only the switch (switch)",
+        "at times drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach only).",
+        "Trace validation decides runs whose only crash is the switch's; host restarts come back unknown"})
+    String crashes;
+
+    private boolean crashing() {
+        return crashes != null;
+    }
 
     @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
     Path out;
@@ -78,12 +84,19 @@ public final class SimMain implements Callable<Integer> {
         "(default ${DEFAULT-VALUE}; a run out of time is unknown)"})
     long validateTimeoutSeconds = 300;
 
-    /** Switch, controller and one server crash at times drawn from the run's seed, each restarting soon after. */
-    private static void scheduleCrashes(Rack rack, long chaosNanos) {
+    /**
+     * The switch crashes at a time drawn from the run's seed and restarts soon after; unless
+     * {@code switchOnly}, so do the controller and one server (the draws for the switch come first, so
+     * the switch's crash is at the same time either way).
+     */
+    private static void scheduleCrashes(Rack rack, long chaosNanos, boolean switchOnly) {
         dev.innet.sim.RandomSource r = rack.simulation().random("crash-plan");
         long window = Math.max(1, chaosNanos - 10_000_000);
         long sw = 5_000_000 + r.nextLong(window);
         rack.crashSwitch(sw, sw + 100_000 + r.nextLong(1_000_000));
+        if (switchOnly) {
+            return;
+        }
         long ctl = 5_000_000 + r.nextLong(window);
         rack.crashHost(ctl, ctl + 200_000 + r.nextLong(1_000_000), RackPorts.CONTROLLER_HOST);
         long srv = 5_000_000 + r.nextLong(window);
@@ -103,6 +116,9 @@ public final class SimMain implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, "--program: " + e.getMessage());
         }
+        if (crashing() && !crashes.equals("all") && !crashes.equals("switch")) {
+            throw Cli.usageError(spec, "--crashes takes all or switch, not '" + crashes + "'");
+        }
         if (seeds < 1 || chaosMs < 1 || servers < 1 || clients < 1 || cache < 1) {
             throw Cli.usageError(spec, "--seeds, --chaos-ms, --servers, --clients and --cache must be at least 1");
         }
@@ -121,19 +137,20 @@ public final class SimMain implements Callable<Integer> {
         CampaignSettings settings = ci.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
                 .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, w.valueBytes(), w.thinkNanos()));
         TraceSample sample = new TraceSample(root, outDir, validate, cache, java.time.Duration.ofSeconds(validateTimeoutSeconds));
-        if (crashes) {
+        if (crashing()) {
             protocols = List.of(ProtocolRegistry.byName("farreach")); // snapshots and recovery are FarReach's
         }
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, faults %s%s%n",
                 protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
                 settings.serverLinkFaults().describe(),
-                crashes ? ", crashes of switch, controller and a server; snapshots every 3 ms" : "");
+                !crashing() ? "" : crashes.equals("switch") ? ", switch crashes; snapshots every 3 ms"
+                        : ", crashes of switch, controller and a server; snapshots every 3 ms");
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
                 "result");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
         Campaign.RunSetup setup = (protocol, seed) -> {
-            if (!crashes) {
+            if (!crashing()) {
                 return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
                         .recordTraceEvents(sample.wants(protocol, seed)).build());
             }
@@ -142,7 +159,7 @@ public final class SimMain implements Callable<Integer> {
                     .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
             Rack rack = settings.rack(root, withSnapshots, seed).out(quiet).rocksdb(durable.resolve("seed" + seed))
                     .recordTraceEvents(sample.wants(protocol, seed)).build();
-            scheduleCrashes(rack, chaosMs * 1_000_000);
+            scheduleCrashes(rack, chaosMs * 1_000_000, crashes.equals("switch"));
             return new Campaign.PreparedRun(rack, () -> monitor[0].violations());
         };
         List<Campaign.Outcome> outcomes = Campaign.run(root, outDir, protocols, firstSeed, seeds, setup, o -> {

@@ -38,6 +38,7 @@ class ArgumentErrorsTest {
         "sim   | --deletes 0.9            | --deletes",
         "sim   | --validate x             | x",
         "sim   | --keys 0                 | --keys",
+        "sim   | --crashes server         | server",
         "sim   | --validate-timeout 0     | --validate-timeout",
         "bench | farreach --servers x     | x",
         "bench | farreach --servers 16,y  | y",

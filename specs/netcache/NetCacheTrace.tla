@@ -29,7 +29,9 @@
 (*  - a request the switch never processed (dropped before it was          *)
 (*    programmed) is "Unprocessed": it opens the client's operation        *)
 (*    without touching the switch.  Only requests the converter found      *)
-(*    without any trace of processing may be explained so;                 *)
+(*    without any trace of processing, and not between two packets the     *)
+(*    switch was seen handling with no restart in between, may be          *)
+(*    explained so;                                                        *)
 (*  - the switch refills nothing from a NOT_FOUND reply (netcache.p4 NC-8  *)
 (*    requires status OK): a GET_FOR_CACHE reply carrying the initial      *)
 (*    record (seq 0) or a deleted one is relayed without touching the     *)
@@ -119,21 +121,23 @@ GetRKeep(m) ==
 
 -----------------------------------------------------------------------------
 (* Observed events.  how: "hit" = answered by the switch, "fwd" = seen by  *)
-(* a server or answered by one, "lost" = neither (forwarded and lost, or    *)
-(* never processed).  s = -1: the sequence number was not observed.        *)
+(* a server or answered by one, "lost" = neither (forwarded and lost),     *)
+(* "early" = neither, and the switch may not have been programmed yet      *)
+(* (forwarded and lost, or never processed).  s = -1: the sequence number  *)
+(* was not observed.                                                       *)
 (* stale = TRUE: a reply the client ignored (late or duplicated).          *)
 
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.w \notin DeleteIds /\ ClientWrite(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
        \/ e.w \in DeleteIds /\ ClientDelete(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+       \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ rrec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
-       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
-       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
 

@@ -176,6 +176,7 @@ public final class NetCacheTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
+        Set<Step> mayBeUnprocessed = silentRequestsTheSwitchMayHaveDropped();
         int losses = 0;
         int admissions = 0;
         int evictions = 0;
@@ -186,12 +187,13 @@ public final class NetCacheTraceConverter {
             switch (s.kind) {
                 case "write" -> {
                     f.put("w", (long) a.id);
-                    f.put("how", a.seenByServer || !a.how.equals("lost") ? "fwd" : "lost");
+                    f.put("how", !silent(a) ? "fwd" : mayBeUnprocessed.contains(s) ? "early" : "lost");
                     f.put("s", specSeq(a.replySeq, specBase));
                 }
                 case "read" -> {
                     f.put("r", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("how", !silent(a) ? (a.how.equals("hit") ? "hit" : "fwd")
+                            : mayBeUnprocessed.contains(s) ? "early" : "lost");
                     boolean hit = a.how.equals("hit");
                     f.put("v", hit ? idOf(a.replyValue, writeIdOfValue, deleteIdOfKeySeq) : -1L);
                     f.put("s", hit ? specSeq(a.replySeq, specBase) : -1L);
@@ -228,6 +230,55 @@ public final class NetCacheTraceConverter {
         int slots = settings.cacheSize() != null ? settings.cacheSize() : Math.max(1, owner.size());
         return new Converted(out, clients, servers, owner, deletes, slots, writes, reads, losses, duplicates, admissions,
                 evictions, restarts);
+    }
+
+    /** A request with no trace of the switch processing it: no reply, no server event. */
+    private static boolean silent(Attempt a) {
+        return !a.seenByServer && a.how.equals("lost");
+    }
+
+    /**
+     * The silent requests the switch may have dropped unprocessed rather than forwarded and lost: a switch
+     * drops requests only while it is not programmed (before the first programming, and between a crash,
+     * which is not traced, and the restart's programming). A request is surely processed if the switch was
+     * seen handling a packet (a request with a reply or a server event, or a reply) both before and after
+     * it with no restart in between; every other silent request may have been dropped. Offering both
+     * explanations for every silent request would keep two branches apart for the rest of the run (the
+     * spec's loss counter differs), one more state per such request at every later event.
+     */
+    private Set<Step> silentRequestsTheSwitchMayHaveDropped() {
+        Set<Step> seenBefore = new HashSet<>();
+        boolean seen = false;
+        for (Step s : steps) {
+            seen = updateSeen(s, seen);
+            if (isSilentRequest(s) && seen) {
+                seenBefore.add(s);
+            }
+        }
+        Set<Step> out = new HashSet<>();
+        seen = false;
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            seen = updateSeen(s, seen);
+            if (isSilentRequest(s) && !(seen && seenBefore.contains(s))) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** Whether the switch was seen working since the last restart, after step s (walking either way). */
+    private static boolean updateSeen(Step s, boolean seen) {
+        return switch (s.kind) {
+            case "restart" -> false;
+            case "write", "read" -> seen || !silent(s.attempt);
+            case "putReply", "getReply" -> true;
+            default -> seen;
+        };
+    }
+
+    private static boolean isSilentRequest(Step s) {
+        return (s.kind.equals("write") || s.kind.equals("read")) && silent(s.attempt);
     }
 
     /**

@@ -42,7 +42,8 @@ class NetCacheConverterTest {
         List<Map<String, Object>> steps = run.steps();
         assertEquals(List.of("write", "putReply", "write", "restart", "write", "serverPut"),
                 steps.stream().map(s -> s.get("e")).toList());
-        assertEquals("lost", steps.get(2).get("how"), "no reply, no server event: lost or never processed");
+        assertEquals("early", steps.get(2).get("how"),
+                "no reply, no server event, and a restart before the switch was next seen: lost or never processed");
         assertEquals(4L, steps.get(4).get("s"), "2 writes, 1 restart: the spec's counter restarts at nW + nCrash = 3");
         assertEquals(4L, steps.get(5).get("s"));
         assertEquals(3L, steps.get(5).get("sv"), "the stored value is the third write's");
@@ -87,6 +88,21 @@ class NetCacheConverterTest {
         assertEquals(-2L, steps.get(6).get("sv"), "no delete of k was numbered 5: a record no write produced");
         assertEquals(2L, steps.get(7).get("v"), "a NOT_FOUND reply with seq 2 carries the delete's record");
         assertTrue(NetCacheTraceModel.traceData(run).contains("DeleteIds == {2}"), NetCacheTraceModel.traceData(run));
+    }
+
+    @Test
+    void onlySilentRequestsOutsideTheSwitchsSeenWorkingMayHaveBeenDroppedUnprocessed() {
+        var run = convert(
+                "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":1000,\"host\":4,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":4000,\"host\":4,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":1,\"status\":\"notFound\",\"seq\":0,\"value\":\"\",\"fromSwitch\":false}",
+                "{\"time\":5000,\"host\":5,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":6000,\"host\":4,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":2,\"attempt\":1}",
+                "{\"time\":8000,\"host\":4,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"read\",\"key\":\"k\",\"reqId\":2,\"status\":\"notFound\",\"seq\":0,\"value\":\"\",\"fromSwitch\":false}",
+                "{\"time\":9000,\"host\":4,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":3,\"attempt\":1}");
+        List<Object> hows = run.steps().stream().filter(s -> s.get("e").equals("read")).map(s -> s.get("how")).toList();
+        assertEquals(List.of("early", "fwd", "lost", "fwd", "early"), hows,
+                "before the switch is first seen working, and after it is last seen, a request may have been dropped");
     }
 
     @Test

@@ -43,8 +43,9 @@ import java.util.TreeSet;
  * not raise its counters produces seqs this mapping sends below the spec's, and the run is rejected.
  *
  * <p><b>Request fates.</b> A reply flagged FROM_SWITCH to a read is a hit; a request with a reply or a
- * server event was forwarded; one with neither was forwarded and lost, or never processed (dropped before
- * the switch was programmed). A read retransmission is a new read after the client gave up on the
+ * server event was forwarded; one with neither was forwarded and lost ("lost"), or, where the switch may
+ * not have been programmed, also possibly never processed ("early";
+ * {@link #silentRequestsTheSwitchMayHaveDropped}). A read retransmission is a new read after the client gave up on the
  * previous one (the client's timeout is far above any link delay).
  *
  * <p><b>Duplicates.</b> A server step or a reply seen again later (same request, same record) is taken

@@ -17,7 +17,9 @@
 (* is TLC's way of saying "reached".                                       *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no deletes and no host crashes (the converter refuses such runs);    *)
+(*  - no host crashes (the converter refuses such runs); deletes are      *)
+(*    writes with their own ids (DeleteIds): ClientDelete stages nothing  *)
+(*    and a deleted record is NOT_FOUND, so it never refills the cache;   *)
 (*    switch restarts are the spec's SwitchRestart with RestartSeqBase,    *)
 (*    the implementation's sequence base mapped onto nW + nCrash (the      *)
 (*    restarted counters) by the converter;                                *)
@@ -27,18 +29,21 @@
 (*  - a request the switch never processed (dropped before it was          *)
 (*    programmed) is "Unprocessed": it opens the client's operation        *)
 (*    without touching the switch.  Only requests the converter found      *)
-(*    without any trace of processing may be explained so;                 *)
+(*    without any trace of processing, and not between two packets the     *)
+(*    switch was seen handling with no restart in between, may be          *)
+(*    explained so;                                                        *)
 (*  - the switch refills nothing from a NOT_FOUND reply (netcache.p4 NC-8  *)
 (*    requires status OK): a GET_FOR_CACHE reply carrying the initial      *)
-(*    record (seq 0) is relayed without touching the cache (NetCache.tla   *)
-(*    lets it refill, A7, an extra behaviour that would make the spec      *)
-(*    predict hits the switch never serves);                               *)
+(*    record (seq 0) or a deleted one is relayed without touching the     *)
+(*    cache (NetCache.tla lets it refill, A7, an extra behaviour that      *)
+(*    would make the spec predict hits the switch never serves);           *)
 (*  - duplicates: a server step or reply the converter saw again later is  *)
 (*    taken with "deliver and keep" (dup = TRUE), a plain GET_REPLY too    *)
 (*    (GetRKeep: ClientGetReply keeping its message).                      *)
 (***************************************************************************)
 \* NetCacheTraceData is generated per run by impl-java/tracecheck: it defines
-\* Trace, the run as a sequence of event records (field e names the event).
+\* Trace, the run as a sequence of event records (field e names the event),
+\* and DeleteIds, the write ids that are deletes.
 \* A definition rather than a CONSTANT so that TLC evaluates it once.
 EXTENDS NetCache, Sequences, NetCacheTraceData
 
@@ -72,10 +77,34 @@ UnprocessedRead(c, k) ==
     /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
     /\ UNCHANGED <<switchVars, store, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
-\* NC-9 for a NOT_FOUND GET_FOR_CACHE_REPLY (the initial record): relayed, the
-\* cache unchanged (SwitchGetReply without its refill branch).
+\* NetCache.tla has no deletes; the trace's deletes are writes (ids in
+\* DeleteIds) whose record the server answers with NOT_FOUND, as it does
+\* for a key never written (the initial record).
+NotFound(rec) == rec = Init0 \/ rec.v \in DeleteIds
+
+\* NC-4 for a DEL (netcache.p4: "DEL ... nothing to commit"): numbered and
+\* forwarded like a write, and a cached record is invalidated, but nothing is
+\* staged (record_seq 0), so no PUT_REPLY commits it: ClientWrite with
+\* Admit's rrec update.
+ClientDelete(c, k) ==
+    /\ pend[c] = NoOp /\ nW < MaxWrites
+    /\ LET w == nW + 1
+           s == ctr[k] + 1
+       IN /\ nW' = w
+          /\ ctr' = [ctr EXCEPT ![k] = s]
+          /\ IF cached[k]
+             THEN /\ valid' = [valid EXCEPT ![k] = FALSE]
+                  /\ rrec' = [rrec EXCEPT ![k].s = 0]
+             ELSE UNCHANGED <<valid, rrec>>
+          /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
+          /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
+          /\ act' = [a |-> "ClientDelete", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> cached[k]]
+    /\ UNCHANGED <<cached, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+
+\* NC-9 for a NOT_FOUND GET_FOR_CACHE_REPLY (the initial or a deleted record):
+\* relayed, the cache unchanged (SwitchGetReply without its refill branch).
 GetRCNotFound(m, d) ==
-    /\ m \in net /\ m.t = "getRC" /\ m.rec = Init0 /\ DupOK(d)
+    /\ m \in net /\ m.t = "getRC" /\ NotFound(m.rec) /\ DupOK(d)
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ Complete(m, FALSE)
@@ -92,20 +121,23 @@ GetRKeep(m) ==
 
 -----------------------------------------------------------------------------
 (* Observed events.  how: "hit" = answered by the switch, "fwd" = seen by  *)
-(* a server or answered by one, "lost" = neither (forwarded and lost, or    *)
-(* never processed).  s = -1: the sequence number was not observed.        *)
+(* a server or answered by one, "lost" = neither (forwarded and lost),     *)
+(* "early" = neither, and the switch may not have been programmed yet      *)
+(* (forwarded and lost, or never processed).  s = -1: the sequence number  *)
+(* was not observed.                                                       *)
 (* stale = TRUE: a reply the client ignored (late or duplicated).          *)
 
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
-    /\ \/ ClientWrite(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-       \/ e.how = "lost" /\ UnprocessedWrite(e.c, e.k)
+    /\ \/ e.w \notin DeleteIds /\ ClientWrite(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.w \in DeleteIds /\ ClientDelete(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+       \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
 
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ rrec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
-       \/ e.how \in {"fwd", "lost"} /\ ClientReadForward(e.c, e.k)
-       \/ e.how = "lost" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
+       \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
 
@@ -125,10 +157,10 @@ ObsGetReply(e) ==
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = e.r
                       /\ m.rec = TRec(e.v, e.s)
                       /\ Awaited(m, "r", e.stale)
-                      /\ CASE m.t = "getRC" /\ m.rec = Init0 -> GetRCNotFound(m, e.dup)
-                           [] m.t = "getRC"                 -> SwitchGetReply(m, e.dup)
-                           [] e.dup                         -> GetRKeep(m)
-                           [] OTHER                         -> ClientGetReply(m)
+                      /\ CASE m.t = "getRC" /\ NotFound(m.rec) -> GetRCNotFound(m, e.dup)
+                           [] m.t = "getRC"                    -> SwitchGetReply(m, e.dup)
+                           [] e.dup                            -> GetRKeep(m)
+                           [] OTHER                            -> ClientGetReply(m)
 
 ObsServerPut(e) ==
     /\ e.e = "serverPut"

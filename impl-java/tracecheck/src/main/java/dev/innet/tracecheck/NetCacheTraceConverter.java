@@ -28,6 +28,13 @@ import java.util.TreeSet;
  * above); each workload value (unique per write; writes are never retransmitted) maps to its write's id,
  * no value (a key never written) to 0, and a value no write produced to -2, which no spec state holds.
  *
+ * <p><b>Deletes</b> are writes with their own write id (the spec's ids do not care what is written); their
+ * ids are listed in the model ({@code DeleteIds}) because the switch treats them differently: it stages
+ * nothing (netcache.p4 NC-4 writes record_seq 0) and refills nothing from the NOT_FOUND reply a deleted
+ * record gets. A deleted record carries no value, so it is identified by key and sequence number: the
+ * delete of that key the switch numbered s (known from its reply or its serverPut); seq 0 is "no record"
+ * (0); a deleted record no delete produced is -2.
+ *
  * <p><b>Sequence numbers.</b> The switch's per-slot counters equal the spec's per-key counters while no
  * two keys of the run share a slot. After a restart the g-th switch numbers from (g-1) x 2^24
  * ({@link SequenceBase}); the spec's SwitchRestart (with RestartSeqBase) starts every counter at
@@ -36,23 +43,24 @@ import java.util.TreeSet;
  * not raise its counters produces seqs this mapping sends below the spec's, and the run is rejected.
  *
  * <p><b>Request fates.</b> A reply flagged FROM_SWITCH to a read is a hit; a request with a reply or a
- * server event was forwarded; one with neither was forwarded and lost, or never processed (dropped before
- * the switch was programmed). A read retransmission is a new read after the client gave up on the
+ * server event was forwarded; one with neither was forwarded and lost ("lost"), or, where the switch may
+ * not have been programmed, also possibly never processed ("early";
+ * {@link #silentRequestsTheSwitchMayHaveDropped}). A read retransmission is a new read after the client gave up on the
  * previous one (the client's timeout is far above any link delay).
  *
  * <p><b>Duplicates.</b> A server step or a reply seen again later (same request, same record) is taken
  * with "deliver and keep" the first time (dup = TRUE).
  *
- * <p>Runs with deletes or host restarts are refused ({@link TraceFormatException}): NetCache.tla has no
- * deletes and NetCacheTrace.tla no host crashes.
+ * <p>Runs with host restarts are refused ({@link TraceFormatException}): NetCacheTrace.tla has no host
+ * crashes.
  */
 public final class NetCacheTraceConverter {
     private static final long INCARNATION_SPAN = 1L << 24;
 
     /** The model: constants and the trace, ready to be written as TLA+. */
     public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
-            Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
-            int evictions, int restarts) {
+            Map<String, String> owner, Set<Long> deletes, int cacheSize, int writes, int reads, int losses,
+            int duplicates, int admissions, int evictions, int restarts) {
         public Set<String> keys() {
             return owner.keySet();
         }
@@ -61,6 +69,7 @@ public final class NetCacheTraceConverter {
     /** One attempt of a client request: a spec-level write or read. */
     private static final class Attempt {
         final boolean write;
+        final boolean delete;
         final String key;
         final String value;
         final long reqId;
@@ -72,8 +81,9 @@ public final class NetCacheTraceConverter {
         boolean seenByServer;
         int id;
 
-        Attempt(boolean write, String key, String value, long reqId, long switchTime, int serial) {
+        Attempt(boolean write, boolean delete, String key, String value, long reqId, long switchTime, int serial) {
             this.write = write;
+            this.delete = delete;
             this.key = key;
             this.value = value;
             this.reqId = reqId;
@@ -130,14 +140,24 @@ public final class NetCacheTraceConverter {
         int reads = 0;
         int restarts = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
+        Map<String, Integer> deleteIdOfKeySeq = new HashMap<>();
+        Set<Long> deletes = new TreeSet<>();
         // the spec's counter base of each switch incarnation: nW + nCrash after its restart step
         Map<Long, Integer> specBase = new HashMap<>();
         specBase.put(1L, 0);
         for (Step s : steps) {
             switch (s.kind) {
                 case "write" -> {
-                    s.attempt.id = ++writes;
-                    writeIdOfValue.put(s.attempt.value, writes);
+                    Attempt a = s.attempt;
+                    a.id = ++writes;
+                    if (!a.delete) {
+                        writeIdOfValue.put(a.value, writes);
+                    } else {
+                        deletes.add((long) writes);
+                        if (a.replySeq > 0) {
+                            deleteIdOfKeySeq.put(DeletedRecord.of(a.key, a.replySeq), writes);
+                        }
+                    }
                 }
                 case "read" -> s.attempt.id = ++reads;
                 case "restart" -> {
@@ -157,6 +177,7 @@ public final class NetCacheTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
+        Set<Step> mayBeUnprocessed = silentRequestsTheSwitchMayHaveDropped();
         int losses = 0;
         int admissions = 0;
         int evictions = 0;
@@ -167,14 +188,15 @@ public final class NetCacheTraceConverter {
             switch (s.kind) {
                 case "write" -> {
                     f.put("w", (long) a.id);
-                    f.put("how", a.seenByServer || !a.how.equals("lost") ? "fwd" : "lost");
+                    f.put("how", !silent(a) ? "fwd" : mayBeUnprocessed.contains(s) ? "early" : "lost");
                     f.put("s", specSeq(a.replySeq, specBase));
                 }
                 case "read" -> {
                     f.put("r", (long) a.id);
-                    f.put("how", a.seenByServer && a.how.equals("lost") ? "fwd" : a.how);
+                    f.put("how", !silent(a) ? (a.how.equals("hit") ? "hit" : "fwd")
+                            : mayBeUnprocessed.contains(s) ? "early" : "lost");
                     boolean hit = a.how.equals("hit");
-                    f.put("v", hit ? idOf(a.replyValue, writeIdOfValue) : -1L);
+                    f.put("v", hit ? idOf(a.replyValue, writeIdOfValue, deleteIdOfKeySeq) : -1L);
                     f.put("s", hit ? specSeq(a.replySeq, specBase) : -1L);
                 }
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
@@ -188,8 +210,9 @@ public final class NetCacheTraceConverter {
                 f.put("s", specSeq(s.implSeq, specBase));
             }
             for (String valueField : List.of("v", "sv")) {
-                if (f.get(valueField) instanceof String text) {
-                    f.put(valueField, idOf(text, writeIdOfValue));
+                Object value = f.get(valueField);
+                if (value instanceof String || value instanceof DeletedRecord) {
+                    f.put(valueField, idOf(value, writeIdOfValue, deleteIdOfKeySeq));
                 }
             }
             if (f.get("ss") instanceof Long stored && s.kind.startsWith("server")) {
@@ -206,8 +229,57 @@ public final class NetCacheTraceConverter {
             servers.add("none");
         }
         int slots = settings.cacheSize() != null ? settings.cacheSize() : Math.max(1, owner.size());
-        return new Converted(out, clients, servers, owner, slots, writes, reads, losses, duplicates, admissions, evictions,
-                restarts);
+        return new Converted(out, clients, servers, owner, deletes, slots, writes, reads, losses, duplicates, admissions,
+                evictions, restarts);
+    }
+
+    /** A request with no trace of the switch processing it: no reply, no server event. */
+    private static boolean silent(Attempt a) {
+        return !a.seenByServer && a.how.equals("lost");
+    }
+
+    /**
+     * The silent requests the switch may have dropped unprocessed rather than forwarded and lost: a switch
+     * drops requests only while it is not programmed (before the first programming, and between a crash,
+     * which is not traced, and the restart's programming). A request is surely processed if the switch was
+     * seen handling a packet (a request with a reply or a server event, or a reply) both before and after
+     * it with no restart in between; every other silent request may have been dropped. Offering both
+     * explanations for every silent request would keep two branches apart for the rest of the run (the
+     * spec's loss counter differs), one more state per such request at every later event.
+     */
+    private Set<Step> silentRequestsTheSwitchMayHaveDropped() {
+        Set<Step> seenBefore = new HashSet<>();
+        boolean seen = false;
+        for (Step s : steps) {
+            seen = updateSeen(s, seen);
+            if (isSilentRequest(s) && seen) {
+                seenBefore.add(s);
+            }
+        }
+        Set<Step> out = new HashSet<>();
+        seen = false;
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step s = steps.get(i);
+            seen = updateSeen(s, seen);
+            if (isSilentRequest(s) && !(seen && seenBefore.contains(s))) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** Whether the switch was seen working since the last restart, after step s (walking either way). */
+    private static boolean updateSeen(Step s, boolean seen) {
+        return switch (s.kind) {
+            case "restart" -> false;
+            case "write", "read" -> seen || !silent(s.attempt);
+            case "putReply", "getReply" -> true;
+            default -> seen;
+        };
+    }
+
+    private static boolean isSilentRequest(Step s) {
+        return (s.kind.equals("write") || s.kind.equals("read")) && silent(s.attempt);
     }
 
     /**
@@ -224,12 +296,35 @@ public final class NetCacheTraceConverter {
         return base == null ? seq : seq - SequenceBase.of(incarnation) + base;
     }
 
-    /** The spec value of an implementation value: "" (no record) is 0, a written value its write id, else -2. */
-    private static long idOf(String text, Map<String, Integer> writeIdOfValue) {
-        if (text.isEmpty()) {
-            return 0;
+    /**
+     * A deleted record (or none: seq 0) of a key as the implementation reports it: no value, only the key and
+     * the seq the switch gave the delete, which is what tells deletes apart.
+     */
+    private record DeletedRecord(String key, long seq) {
+        static String of(String key, long seq) {
+            return key + "/" + seq;
         }
-        Integer id = writeIdOfValue.get(text);
+    }
+
+    /**
+     * The spec value of an implementation value: "" or a deleted record with seq 0 (no record) is 0, a written
+     * value its write id, a deleted record the id of the delete of its key numbered with its seq; anything no
+     * write produced is -2, which no spec state holds.
+     */
+    private static long idOf(Object value, Map<String, Integer> writeIdOfValue, Map<String, Integer> deleteIdOfKeySeq) {
+        Integer id;
+        if (value instanceof DeletedRecord d) {
+            if (d.seq() == 0) {
+                return 0;
+            }
+            id = deleteIdOfKeySeq.get(DeletedRecord.of(d.key(), d.seq()));
+        } else {
+            String text = (String) value;
+            if (text.isEmpty()) {
+                return 0;
+            }
+            id = writeIdOfValue.get(text);
+        }
         return id == null ? -2 : id;
     }
 
@@ -253,9 +348,8 @@ public final class NetCacheTraceConverter {
             case NetCacheTraceEvents.CLIENT_WRITE, NetCacheTraceEvents.CLIENT_READ -> {
                 boolean write = line.event().equals(NetCacheTraceEvents.CLIENT_WRITE);
                 clients.add(host);
-                if (line.has("delete")) {
-                    throw new TraceFormatException("line " + line.line() + ": a delete (NetCache.tla has no deletes)");
-                }
+                // a delete is a write (of a deleted record): its own write id, no value
+                boolean delete = write && line.has("delete") && line.flag("delete");
                 long attempt = line.number("attempt");
                 if (attempt > 1) {
                     if (write) {
@@ -264,8 +358,8 @@ public final class NetCacheTraceConverter {
                     }
                     step(t, "giveUp", line).fields.put("c", host);
                 }
-                Attempt a = new Attempt(write, key(line), write ? line.string("value") : null, line.number("reqId"),
-                        t + link, steps.size());
+                Attempt a = new Attempt(write, delete, key(line), write && !delete ? line.string("value") : null,
+                        line.number("reqId"), t + link, steps.size());
                 current.put(host, a);
                 attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>()).add(a);
                 Step s = step(a.switchTime, write ? "write" : "read", line);
@@ -321,9 +415,6 @@ public final class NetCacheTraceConverter {
                 s.fields.put("c", client);
                 s.fields.put("k", k);
                 String prefix = put ? "rec" : "reply";
-                if (line.flag(prefix + "Deleted") && (put || line.number(prefix + "Seq") != 0)) {
-                    throw new TraceFormatException("line " + line.line() + ": a delete (NetCache.tla has no deletes)");
-                }
                 if (!put) {
                     s.fields.put("cons", line.string("op").equals("GET_FOR_CACHE"));
                     s.fields.put("v", recordValue(line, prefix));
@@ -354,16 +445,18 @@ public final class NetCacheTraceConverter {
         s.fields.put("c", "h" + line.host());
         s.fields.put("stale", stale);
         if (!a.write) {
-            s.fields.put("v", line.string("status").equals("ok") ? line.string("value") : "");
+            s.fields.put("v", line.string("status").equals("ok") ? line.string("value")
+                    : new DeletedRecord(a.key, line.number("seq")));
         }
         s.implSeq = line.number("seq");
         s.identity = (a.write ? "putR/" : "getR/") + s.fields.get("c") + "/" + a.serial + "/" + line.number("seq") + "/"
                 + s.fields.get("v");
     }
 
-    /** A record's value as text ("" for an absent record); turned into a write id later. */
-    private static String recordValue(TraceLine line, String prefix) {
-        return line.flag(prefix + "Deleted") ? "" : line.string(prefix + "Value");
+    /** A record's value: its text, or a deleted (seq 0: absent) record; turned into a write id later. */
+    private static Object recordValue(TraceLine line, String prefix) {
+        return line.flag(prefix + "Deleted") ? new DeletedRecord(line.string("key"), line.number(prefix + "Seq"))
+                : line.string(prefix + "Value");
     }
 
     /** The attempt of (client, reqId) a server saw at {@code time}: the last one the switch had seen by then. */

@@ -39,7 +39,7 @@ public final class NetCacheTraceModel {
         return b.toString();
     }
 
-    /** The module NetCacheTrace.tla extends: the run's events as the definition Trace. */
+    /** The module NetCacheTrace.tla extends: the run's events as the definition Trace, and DeleteIds. */
     static String traceData(NetCacheTraceConverter.Converted run) {
         StringBuilder b = new StringBuilder();
         b.append("---- MODULE NetCacheTraceData ----\nEXTENDS Integers\n");
@@ -49,7 +49,11 @@ public final class NetCacheTraceModel {
         for (int i = 0; i < run.steps().size(); i++) {
             b.append("  ").append(record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
         }
-        b.append(">>\n====\n");
+        b.append(">>\n");
+        b.append("\\* the write ids that are deletes: staged nothing, and their records are NOT_FOUND\n");
+        b.append("DeleteIds == ").append(run.deletes().stream().map(String::valueOf)
+                .collect(Collectors.joining(", ", "{", "}"))).append('\n');
+        b.append("====\n");
         return b.toString();
     }
 

@@ -13,8 +13,8 @@
 (* request at the client that sent it, a reply at the client it reaches,   *)
 (* late and duplicated ones included; controller steps at the controller.) *)
 (* The run is admitted iff some behaviour of the spec consumes the whole   *)
-(* trace: the model's invariant TraceNotFinished is then violated, which   *)
-(* is TLC's way of saying "reached".                                       *)
+(* trace: CursorReport then prints a cursor past the last event and stops  *)
+(* TLC (as FarReachTrace.tla does).                                        *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
 (*  - no host crashes (the converter refuses such runs); deletes are      *)
@@ -203,12 +203,20 @@ TraceNext ==
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 
-\* Violated exactly when the whole trace has been matched: "accepted".
+\* Violated exactly when the whole trace has been matched: "accepted".  Not
+\* checked by the generated models: a violation makes TLC print the whole
+\* behaviour, every state of the run.  CursorReport signals the end instead.
 TraceNotFinished == l <= Len(Trace)
 
 \* State constraint that never prunes: prints the cursor whenever it goes
-\* further than before, so a rejection can name the event it stopped at.
+\* further than before, so a rejection can name the event it stopped at.  A
+\* cursor past the last event means a behaviour matched the whole trace:
+\* "accepted"; TLC is told to stop there (TLCSet("exit")).
 ASSUME TLCSet(1, 0)
 CursorReport ==
-    IF l > TLCGet(1) THEN TLCSet(1, l) /\ PrintT(<<"trace-cursor", l>>) ELSE TRUE
+    IF l > TLCGet(1)
+    THEN /\ TLCSet(1, l)
+         /\ PrintT(<<"trace-cursor", l>>)
+         /\ (l > Len(Trace) => TLCSet("exit", TRUE))
+    ELSE TRUE
 =============================================================================

@@ -117,12 +117,17 @@ public final class HostMain implements Callable<Integer> {
             default -> List.of(familyClientPort(), KvOp.CONTROL_PORT);
         };
         FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
+        SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
-                new SeededRandom(seed * 1_000_003L + host), durable, System.out);
+                new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
         live.start();
+        if (control != null) {
+            // a switch crash must not stop the controller: detach, then attach to the restarted switch
+            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control);
+        }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
-                request -> answer(request, identity, role, live, handle, history));
+                request -> answer(request, identity, role, live, handle, history, clock));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             socket.close();
             live.close();
@@ -158,7 +163,7 @@ public final class HostMain implements Callable<Integer> {
     }
 
     private String answer(String request, String identity, String role, LiveHost live, SwitchHandle handle,
-            HistoryRecorder history) {
+            HistoryRecorder history, SkewableClock clock) {
         String[] words = request.split(" ");
         try {
             return switch (words[0]) {
@@ -175,7 +180,14 @@ public final class HostMain implements Callable<Integer> {
                     }
                     yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history);
                 }
-                default -> throw new IllegalArgumentException("unknown request '" + words[0] + "' (health, run, final-reads)");
+                case "clock-skew" -> {
+                    if (words.length != 2) {
+                        throw new IllegalArgumentException("usage: clock-skew MS (forward only)");
+                    }
+                    yield "ok offset_ms=" + clock.jump(Long.parseLong(words[1]));
+                }
+                default -> throw new IllegalArgumentException("unknown request '" + words[0]
+                        + "' (health, run, final-reads, clock-skew)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -204,13 +216,19 @@ public final class HostMain implements Callable<Integer> {
         return answer.get(2, TimeUnit.SECONDS);
     }
 
-    /** {@code run OPS KEYS READ% DELETE% HISTORY_FILE}: runs the operations, writes their history, says how they ended. */
+    /**
+     * {@code run OPS KEYS READ% DELETE% HISTORY_FILE [DURATION_MS GAP_US]}: runs the operations (at most
+     * OPS; with a duration, until it has passed; GAP_US between one operation and the next), writes their
+     * history, says how they ended.
+     */
     private String runWorkload(String[] words, LiveHost live, HistoryRecorder history) throws Exception {
-        if (words.length != 6) {
-            throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE");
+        if (words.length != 6 && words.length != 8) {
+            throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE [DURATION_MS GAP_US]");
         }
+        long durationNanos = words.length == 8 ? Long.parseLong(words[6]) * 1_000_000L : 0;
+        long gapNanos = words.length == 8 ? Long.parseLong(words[7]) * 1_000L : 0;
         WorkloadHost.Run run = new WorkloadHost.Run(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
-                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false);
+                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false, durationNanos, gapNanos);
         return runOnClient(run, Path.of(words[5]), live, history);
     }
 

@@ -129,6 +129,18 @@ public final class RackPlan {
         return List.copyOf(processes);
     }
 
+    /**
+     * The latest record of each process name, in the order the names first appear: {@code rack restart}
+     * appends a new record for a process it starts again, and the old one stays (its pid is dead).
+     */
+    public List<Process> currentProcesses() {
+        Map<String, Process> latest = new LinkedHashMap<>();
+        for (Process p : processes) {
+            latest.put(p.name(), p);
+        }
+        return List.copyOf(latest.values());
+    }
+
     private void append(String line) {
         try {
             // one write per line, synced: the record must exist before the thing it names does

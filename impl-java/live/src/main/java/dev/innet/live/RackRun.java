@@ -37,6 +37,17 @@ public final class RackRun {
      */
     public static Result run(RackLayout layout, int operations, int keys, long timeoutMillis, PrintStream out)
             throws InterruptedException, java.io.IOException {
+        return run(layout, operations, keys, 0, 0, timeoutMillis, out);
+    }
+
+    /**
+     * As above, but with {@code durationMillis} positive every client stops issuing once that long has
+     * passed (then {@code operations} is only a cap), and with {@code rate} positive the clients together
+     * aim at that many operations per second: each pauses clients/rate seconds between its operations
+     * (closed loop, so a slow operation lowers the rate; it never bunches operations up afterwards).
+     */
+    public static Result run(RackLayout layout, int operations, int keys, long durationMillis, int rate, long timeoutMillis,
+            PrintStream out) throws InterruptedException, java.io.IOException {
         if (operations < layout.clients().size() || keys < 1) {
             throw new IllegalArgumentException("a run needs at least one operation per client (" + layout.clients().size()
                     + ") and one key, got " + operations + " operations and " + keys + " keys");
@@ -58,7 +69,9 @@ public final class RackRun {
                 int share = operations / clients + (i < operations % clients ? 1 : 0);
                 Path part = dir.resolve("h" + h + ".jsonl");
                 parts.add(part);
-                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part;
+                long gapMicros = rate > 0 ? clients * 1_000_000L / rate : 0;
+                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part
+                        + (durationMillis > 0 || rate > 0 ? " " + durationMillis + " " + gapMicros : "");
                 replies.add(waiters.submit(() -> CommandSocket.ask(layout.socketOf(h), request, timeoutMillis)));
             }
             List<String> reports = new ArrayList<>();

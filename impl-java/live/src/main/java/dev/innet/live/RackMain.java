@@ -191,6 +191,10 @@ public final class RackMain implements Callable<Integer> {
         Path lincheck;
         @Option(names = "--no-check", description = "only write the history")
         boolean noCheck;
+        @Option(names = "--no-final-reads", description = "only the workload (a campaign heals its faults, then runs --final-reads-only)")
+        boolean noFinalReads;
+        @Option(names = "--final-reads-only", description = "only the final reads: one read of every key by the first client")
+        boolean finalReadsOnly;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
@@ -203,6 +207,11 @@ public final class RackMain implements Callable<Integer> {
             if (timeSeconds < 0 || rate < 0) {
                 throw Cli.usageError(spec, "--time and --rate must not be negative");
             }
+            if (noFinalReads && finalReadsOnly) {
+                throw Cli.usageError(spec, "--no-final-reads and --final-reads-only exclude each other");
+            }
+            RackRun.Phases phases = noFinalReads ? RackRun.Phases.WORKLOAD
+                    : finalReadsOnly ? RackRun.Phases.FINAL_READS : RackRun.Phases.BOTH;
             Path checker = lincheck != null ? lincheck : parent.root().resolve(".cache/bin/lincheck");
             if (!noCheck && !Files.isExecutable(checker)) {
                 throw Cli.usageError(spec, "no porcupine checker at " + checker + " (./innet setup builds it; or --no-check)");
@@ -210,7 +219,7 @@ public final class RackMain implements Callable<Integer> {
             RackLayout layout = parent.recordedLayout(spec, name);
             RackRun.Result r;
             try {
-                r = RackRun.run(layout, ops, keys, timeSeconds * 1000L, rate, timeoutSeconds * 1000L, parent.out);
+                r = RackRun.run(layout, ops, keys, timeSeconds * 1000L, rate, phases, timeoutSeconds * 1000L, parent.out);
             } catch (IllegalStateException | IllegalArgumentException | IOException e) {
                 parent.err.println("rack run: " + e.getMessage());
                 return EXIT_FAILED;

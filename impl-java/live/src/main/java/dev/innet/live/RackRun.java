@@ -37,8 +37,14 @@ public final class RackRun {
      */
     public static Result run(RackLayout layout, int operations, int keys, long timeoutMillis, PrintStream out)
             throws InterruptedException, java.io.IOException {
-        return run(layout, operations, keys, 0, 0, timeoutMillis, out);
+        return run(layout, operations, keys, 0, 0, Phases.BOTH, timeoutMillis, out);
     }
+
+    /**
+     * What a run does: the workload then the final reads (the default), or one of them, so that a campaign
+     * can heal its faults between the two (the final reads must see the healed rack).
+     */
+    public enum Phases { BOTH, WORKLOAD, FINAL_READS }
 
     /**
      * As above, but with {@code durationMillis} positive every client stops issuing once that long has
@@ -46,8 +52,8 @@ public final class RackRun {
      * aim at that many operations per second: each pauses clients/rate seconds between its operations
      * (closed loop, so a slow operation lowers the rate; it never bunches operations up afterwards).
      */
-    public static Result run(RackLayout layout, int operations, int keys, long durationMillis, int rate, long timeoutMillis,
-            PrintStream out) throws InterruptedException, java.io.IOException {
+    public static Result run(RackLayout layout, int operations, int keys, long durationMillis, int rate, Phases phases,
+            long timeoutMillis, PrintStream out) throws InterruptedException, java.io.IOException {
         if (operations < layout.clients().size() || keys < 1) {
             throw new IllegalArgumentException("a run needs at least one operation per client (" + layout.clients().size()
                     + ") and one key, got " + operations + " operations and " + keys + " keys");
@@ -64,7 +70,7 @@ public final class RackRun {
         List<Future<String>> replies = new ArrayList<>();
         try (ExecutorService waiters = Executors.newVirtualThreadPerTaskExecutor()) {
             int clients = layout.clients().size();
-            for (int i = 0; i < clients; i++) {
+            for (int i = 0; i < clients && phases != Phases.FINAL_READS; i++) {
                 int h = layout.clients().get(i);
                 int share = operations / clients + (i < operations % clients ? 1 : 0);
                 Path part = dir.resolve("h" + h + ".jsonl");
@@ -88,14 +94,16 @@ public final class RackRun {
                 reports.add("h" + layout.clients().get(i) + " " + reply);
             }
             // after every client has finished: one client reads every key, so the check sees the final state
-            int reader = layout.clients().get(0);
-            Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
-            String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
-            if (!reply.startsWith("done ")) {
-                throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+            if (phases != Phases.WORKLOAD) {
+                int reader = layout.clients().get(0);
+                Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
+                String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
+                if (!reply.startsWith("done ")) {
+                    throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+                }
+                reports.add("h" + reader + " final reads " + reply);
+                parts.add(finalPart);
             }
-            reports.add("h" + reader + " final reads " + reply);
-            parts.add(finalPart);
             Path history = layout.historyDir().resolve("run-" + runNumber + ".jsonl");
             merge(parts, history);
             for (String r : reports) {

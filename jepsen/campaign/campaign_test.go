@@ -6,23 +6,40 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"innet.dev/jepsen/nemesis"
 )
 
 // fakeRack stands for ./innet rack: it hands out a prepared history and records what was asked.
 type fakeRack struct {
 	history string
+	final   string
 	upErr   error
 	sick    error
 	logDir  string
 	calls   []string
+	env     nemesis.Env
 }
 
 func (f *fakeRack) Up(Config) error { f.calls = append(f.calls, "up"); return f.upErr }
-func (f *fakeRack) Run(Config) (string, error) {
+func (f *fakeRack) Workload(Config) (string, error) {
 	f.calls = append(f.calls, "run")
 	return f.history, nil
+}
+func (f *fakeRack) FinalReads(Config) (string, error) {
+	f.calls = append(f.calls, "final-reads")
+	if f.final == "" {
+		path := filepath.Join(f.logDir, "..", "empty-final.jsonl")
+		return path, os.WriteFile(path, nil, 0o644)
+	}
+	return f.final, nil
+}
+func (f *fakeRack) Nemesis() (nemesis.Env, error) {
+	f.calls = append(f.calls, "nemesis")
+	return f.env, nil
 }
 func (f *fakeRack) Healthy() error { f.calls = append(f.calls, "healthy"); return f.sick }
 func (f *fakeRack) Down() error    { f.calls = append(f.calls, "down"); return nil }
@@ -73,10 +90,10 @@ func TestAValidRunIsLaidOutLikeJepsensStore(t *testing.T) {
 	if s.Verdict != Valid || s.Verdict.ExitCode() != 0 {
 		t.Fatalf("verdict %s (%+v), want valid", s.Verdict, s)
 	}
-	if got := []string{"up", "run", "healthy", "down"}; len(rack.calls) != 4 || rack.calls[2] != "healthy" || rack.calls[3] != "down" {
+	if got := []string{"up", "run", "final-reads", "healthy", "down"}; strings.Join(rack.calls, ",") != strings.Join(got, ",") {
 		t.Fatalf("calls %v, want %v", rack.calls, got)
 	}
-	for _, f := range []string{"history.jsonl", "history.html", "summary.json", "logs/server-h1.log"} {
+	for _, f := range []string{"history.jsonl", "history.html", "summary.json", "timeline.jsonl", "plot.html", "logs/server-h1.log"} {
 		if _, err := os.Stat(filepath.Join(s.Dir, f)); err != nil {
 			t.Errorf("results lack %s: %v", f, err)
 		}

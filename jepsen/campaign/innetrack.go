@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"innet.dev/jepsen/nemesis"
 )
 
 // InnetRack drives a live rack through the repository's ./innet rack command (docs/live-rack.md).
@@ -33,11 +35,33 @@ func (r InnetRack) Up(c Config) error {
 		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10))
 }
 
-// Run runs ./innet rack run --no-check (the campaign checks the history itself) and returns the
-// history file the command names.
-func (r InnetRack) Run(c Config) (string, error) {
+// Workload runs ./innet rack run --no-check --no-final-reads (the campaign checks the history itself,
+// and reads the keys only after healing) and returns the history file the command names.
+func (r InnetRack) Workload(c Config) (string, error) {
+	args := []string{"run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--no-final-reads"}
+	if c.Time > 0 {
+		// the time ends the run; the operation count is only a cap
+		args = append(args, "--time", strconv.Itoa(int(c.Time.Seconds())), "--rate", strconv.Itoa(c.Rate),
+			"--ops", "1000000000", "--timeout", strconv.Itoa(int(c.Time.Seconds())+180))
+	} else {
+		args = append(args, "--ops", strconv.Itoa(c.Ops))
+	}
+	return r.runForHistory(args...)
+}
+
+// FinalReads runs ./innet rack run --final-reads-only: one client reads every key once.
+func (r InnetRack) FinalReads(c Config) (string, error) {
+	return r.runForHistory("run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--final-reads-only")
+}
+
+// Nemesis is the rack as the nemeses see it (namespaces, plan, command sockets; docs/live-rack.md).
+func (r InnetRack) Nemesis() (nemesis.Env, error) {
+	return nemesis.NewRackEnv(r.Root, r.Name)
+}
+
+func (r InnetRack) runForHistory(args ...string) (string, error) {
 	var buf bytes.Buffer
-	cmd := r.command("run", "--name", r.Name, "--ops", strconv.Itoa(c.Ops), "--keys", strconv.Itoa(c.Keys), "--no-check")
+	cmd := r.command(args...)
 	cmd.Stdout = io.MultiWriter(r.Out, &buf)
 	cmd.Stderr = r.Out
 	if err := cmd.Run(); err != nil {

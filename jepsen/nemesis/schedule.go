@@ -98,7 +98,7 @@ func Schedule(env Env, cfg Config, stop <-chan struct{}, log io.Writer) []Event 
 			break
 		}
 		round++
-		events = append(events, awaitHealthy(env, cfg.Recover, "before round "+fmt.Sprint(round), log))
+		events = append(events, AwaitHealthy(env, cfg.Recover, "before round "+fmt.Sprint(round), log))
 		kinds := pick(r, cfg)
 		var started []Fault
 		var open []int
@@ -130,7 +130,7 @@ func Schedule(env Env, cfg Config, stop <-chan struct{}, log io.Writer) []Event 
 			}
 			fmt.Fprintf(log, "nemesis: healed %s %s %s\n", ev.Kind, note, ev.Error)
 		}
-		events = append(events, awaitHealthy(env, cfg.Recover, "after round "+fmt.Sprint(round), log))
+		events = append(events, AwaitHealthy(env, cfg.Recover, "after round "+fmt.Sprint(round), log))
 	}
 	return events
 }
@@ -158,9 +158,9 @@ func pick(r *rand.Rand, cfg Config) []string {
 	return kinds
 }
 
-// awaitHealthy waits until env is healthy; past the bound it restarts every recorded process that is
+// AwaitHealthy waits until env is healthy; past the bound it restarts every recorded process that is
 // dead and waits once more. The event says how it went.
-func awaitHealthy(env Env, bound time.Duration, label string, log io.Writer) Event {
+func AwaitHealthy(env Env, bound time.Duration, label string, log io.Writer) Event {
 	ev := Event{Kind: "health", What: label, Start: time.Now(), StartMono: Monotonic()}
 	err := waitHealthy(env, bound)
 	if err != nil {

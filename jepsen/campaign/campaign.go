@@ -63,6 +63,8 @@ type Config struct {
 	Combined bool
 	// Quiet and Hold space the faults (see nemesis.Config); zero means 2 s and 3 s.
 	Quiet, Hold time.Duration
+	// SeededBug, test-only, starts the servers with a known bug (rack up --seeded-bug; docs/jepsen.md).
+	SeededBug string
 	// ResultsRoot is results/jepsen: each run goes to ResultsRoot/<protocol>/<time>/, and
 	// ResultsRoot/latest points at the newest.
 	ResultsRoot string
@@ -123,6 +125,7 @@ type Summary struct {
 	Rate          int              `json:"rate,omitempty"`
 	Nemeses       []string         `json:"nemeses,omitempty"`
 	Combined      bool             `json:"combined,omitempty"`
+	SeededBug     string           `json:"seeded_bug,omitempty"`
 	Faults        int              `json:"faults"`
 	FaultErrors   []string         `json:"fault_errors,omitempty"`
 	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
@@ -152,7 +155,7 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 		return Summary{}, err
 	}
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
-		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, Nemeses: c.Nemeses, Combined: c.Combined,
+		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, Combined: c.Combined,
 		Started: started, Dir: dir, Verdict: Unknown}
 	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log)
 	s.Unhealthy = unhealthy

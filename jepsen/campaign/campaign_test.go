@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -165,5 +166,74 @@ func TestTheHistoryPathIsFoundInRackRunsOutput(t *testing.T) {
 	}
 	if _, err := HistoryPathFrom("nothing"); err == nil {
 		t.Fatal("want an error without the line")
+	}
+}
+
+// skewOnlyEnv takes clock jumps and is always healthy: enough to run a schedule of skews.
+type skewOnlyEnv struct{ asked []string }
+
+func (e *skewOnlyEnv) Servers() []int          { return []int{1} }
+func (e *skewOnlyEnv) Clients() []int          { return []int{2} }
+func (e *skewOnlyEnv) Controller() int         { return 254 }
+func (e *skewOnlyEnv) Namespace(h int) string  { return "ns" }
+func (e *skewOnlyEnv) Device(h int) string     { return "eth0" }
+func (e *skewOnlyEnv) SwitchNamespace() string { return "sw" }
+func (e *skewOnlyEnv) Exec(string, string, ...string) (string, error) {
+	return "", errors.New("no exec here")
+}
+func (e *skewOnlyEnv) Process(name string) (nemesis.Process, error) {
+	return nemesis.Process{Name: name}, nil
+}
+func (e *skewOnlyEnv) Alive(nemesis.Process) bool { return true }
+func (e *skewOnlyEnv) Signal(nemesis.Process, syscall.Signal) error {
+	return errors.New("no signals here")
+}
+func (e *skewOnlyEnv) Restart(string) error { return errors.New("no restarts here") }
+func (e *skewOnlyEnv) AskHost(h int, r string) (string, error) {
+	e.asked = append(e.asked, r)
+	return "ok", nil
+}
+func (e *skewOnlyEnv) SwitchCommand(string) (string, error) { return "", errors.New("no switch here") }
+func (e *skewOnlyEnv) Healthy() error                       { return nil }
+
+type slowRack struct{ fakeRack }
+
+func (s *slowRack) Workload(c Config) (string, error) {
+	time.Sleep(400 * time.Millisecond)
+	return s.fakeRack.Workload(c)
+}
+
+func TestNemesesRunDuringTheWorkloadAndTheTimelineAndPlotAreKept(t *testing.T) {
+	env := &skewOnlyEnv{}
+	rack := &slowRack{fakeRack{logDir: logDir(t), env: env, history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":20,"return":30,"result":"ok","id":2}`)}}
+	c := config(t)
+	c.Nemeses, c.Time, c.Quiet, c.Hold = []string{"skew"}, 2*time.Second, 20*time.Millisecond, 20*time.Millisecond
+	s, err := Run(c, rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Valid || s.Faults < 2 || len(env.asked) != s.Faults {
+		t.Fatalf("got %+v with %d clock jumps, want valid with the faults counted", s, len(env.asked))
+	}
+	if got := strings.Join(rack.calls, ","); got != "up,nemesis,run,final-reads,healthy,down" {
+		t.Fatalf("calls %s", got)
+	}
+	data, err := os.ReadFile(filepath.Join(s.Dir, "timeline.jsonl"))
+	if err != nil || strings.Count(string(data), `"kind":"skew"`) != s.Faults || !strings.Contains(string(data), "after the workload") {
+		t.Fatalf("timeline: %s (%v)", data, err)
+	}
+	plot, err := os.ReadFile(filepath.Join(s.Dir, "plot.html"))
+	if err != nil || !strings.Contains(string(plot), "<svg") || strings.Count(string(plot), "<b>skew</b>") != s.Faults {
+		t.Fatalf("plot: %v\n%s", err, plot)
+	}
+}
+
+func TestANemesisWithoutATimeIsRefused(t *testing.T) {
+	c := config(t)
+	c.Nemeses = []string{"kill"}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "-time") {
+		t.Fatalf("got %v", err)
 	}
 }

@@ -31,8 +31,12 @@ func (r InnetRack) command(args ...string) *exec.Cmd {
 
 // Up runs ./innet rack up; it waits until every process is healthy, or tears down and fails.
 func (r InnetRack) Up(c Config) error {
-	return r.runEcho("up", "--name", r.Name, "--protocol", c.Protocol, "--servers", strconv.Itoa(c.Servers),
-		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10))
+	args := []string{"up", "--name", r.Name, "--protocol", c.Protocol, "--servers", strconv.Itoa(c.Servers),
+		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10)}
+	if c.SeededBug != "" {
+		args = append(args, "--seeded-bug", c.SeededBug)
+	}
+	return r.runEcho(args...)
 }
 
 // Workload runs ./innet rack run --no-check --no-final-reads (the campaign checks the history itself,

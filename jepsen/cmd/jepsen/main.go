@@ -67,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rate := flags.Int("rate", 0, "target operations per second, all clients together (0: as fast as they go)")
 	quiet := flags.Duration("quiet", 2*time.Second, "fault-free gap before each fault round (drawn between it and twice it)")
 	hold := flags.Duration("hold", 3*time.Second, "how long a round's faults last (drawn between it and twice it)")
+	seededBug := flags.String("seeded-bug", "", "test only: servers with a known bug (volatile-store); the campaign must be invalid")
 	out := flags.String("out", "", "results root (default: ROOT/results/jepsen)")
 	if err := flags.Parse(args); err != nil {
 		return exitError
@@ -99,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := campaign.Config{Protocol: *protocol, Servers: *servers, Clients: *clients, Ops: *ops, Keys: *keys, Seed: *seed,
 		CheckTimeout: *checkTimeout, ResultsRoot: results, Time: duration, Rate: *rate, Nemeses: kinds, Combined: combined,
-		Quiet: *quiet, Hold: *hold}
+		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jepsen: %v\n", err)
 		return exitError

@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"innet.dev/jepsen/history"
@@ -99,8 +100,9 @@ func (c Config) Validate() error {
 type Rack interface {
 	// Up brings the rack up and returns once every process is healthy.
 	Up(c Config) error
-	// Workload runs the workload (no final reads) and returns its history file.
-	Workload(c Config) (string, error)
+	// Workload runs the workload (no final reads) and returns its history file; it calls started once
+	// the rack has passed its health check and the clients are about to begin.
+	Workload(c Config, started func()) (string, error)
 	// FinalReads reads every key once from one client and returns that history file.
 	FinalReads(c Config) (string, error)
 	// Healthy reports nil if every process of the rack is running and answers its health check.
@@ -220,7 +222,7 @@ func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhe
 func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.Event, error) {
 	if len(c.Nemeses) == 0 {
 		fmt.Fprintf(log, "campaign: running the workload (%s)\n", describeLoad(c))
-		path, err := rack.Workload(c)
+		path, err := rack.Workload(c, func() {})
 		if err != nil {
 			return "", nil, fmt.Errorf("rack run: %w", err)
 		}
@@ -242,12 +244,20 @@ func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.E
 	}
 	done := make(chan result, 1)
 	stop := make(chan struct{})
+	began := make(chan struct{})
+	var once sync.Once
 	go func() {
-		p, err := rack.Workload(c)
+		p, err := rack.Workload(c, func() { once.Do(func() { close(began) }) })
 		close(stop)
 		done <- result{p, err}
 	}()
-	events := nemesis.Schedule(env, ncfg, stop, log)
+	// faults only once the workload has begun: its own health check must see the rack unbroken
+	var events []nemesis.Event
+	select {
+	case <-began:
+		events = nemesis.Schedule(env, ncfg, stop, log)
+	case <-stop:
+	}
 	r := <-done
 	// the last heal is done; wait for every process, restarting any that died, before the final reads
 	events = append(events, nemesis.AwaitHealthy(env, ncfg.Recover, "after the workload", log))

@@ -26,7 +26,8 @@ type fakeRack struct {
 }
 
 func (f *fakeRack) Up(Config) error { f.calls = append(f.calls, "up"); return f.upErr }
-func (f *fakeRack) Workload(Config) (string, error) {
+func (f *fakeRack) Workload(_ Config, started func()) (string, error) {
+	started()
 	f.calls = append(f.calls, "run")
 	return f.history, nil
 }
@@ -159,6 +160,19 @@ func TestBadSettingsAreNamed(t *testing.T) {
 	}
 }
 
+func TestTheStartLineIsSeenAcrossWrites(t *testing.T) {
+	n := 0
+	w := &lineWatch{line: "rack run: started", seen: func() { n++ }}
+	for _, part := range []string{"rack run: h1 ok\nrack run: sta", "rted\nrack run: started\n"} {
+		if _, err := w.Write([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("seen %d times, want once", n)
+	}
+}
+
 func TestTheHistoryPathIsFoundInRackRunsOutput(t *testing.T) {
 	got, err := HistoryPathFrom("rack run: h3 done ops=1\nrack run: history /x/run-1.jsonl\n")
 	if err != nil || got != "/x/run-1.jsonl" {
@@ -198,9 +212,10 @@ func (e *skewOnlyEnv) Healthy() error                       { return nil }
 
 type slowRack struct{ fakeRack }
 
-func (s *slowRack) Workload(c Config) (string, error) {
+func (s *slowRack) Workload(c Config, started func()) (string, error) {
+	started()
 	time.Sleep(400 * time.Millisecond)
-	return s.fakeRack.Workload(c)
+	return s.fakeRack.Workload(c, func() {})
 }
 
 func TestNemesesRunDuringTheWorkloadAndTheTimelineAndPlotAreKept(t *testing.T) {

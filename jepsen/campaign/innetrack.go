@@ -41,7 +41,7 @@ func (r InnetRack) Up(c Config) error {
 
 // Workload runs ./innet rack run --no-check --no-final-reads (the campaign checks the history itself,
 // and reads the keys only after healing) and returns the history file the command names.
-func (r InnetRack) Workload(c Config) (string, error) {
+func (r InnetRack) Workload(c Config, started func()) (string, error) {
 	args := []string{"run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--no-final-reads"}
 	if c.Time > 0 {
 		// the time ends the run; the operation count is only a cap
@@ -50,12 +50,12 @@ func (r InnetRack) Workload(c Config) (string, error) {
 	} else {
 		args = append(args, "--ops", strconv.Itoa(c.Ops))
 	}
-	return r.runForHistory(args...)
+	return r.runForHistory(started, args...)
 }
 
 // FinalReads runs ./innet rack run --final-reads-only: one client reads every key once.
 func (r InnetRack) FinalReads(c Config) (string, error) {
-	return r.runForHistory("run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--final-reads-only")
+	return r.runForHistory(func() {}, "run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--final-reads-only")
 }
 
 // Nemesis is the rack as the nemeses see it (namespaces, plan, command sockets; docs/live-rack.md).
@@ -63,10 +63,10 @@ func (r InnetRack) Nemesis() (nemesis.Env, error) {
 	return nemesis.NewRackEnv(r.Root, r.Name)
 }
 
-func (r InnetRack) runForHistory(args ...string) (string, error) {
+func (r InnetRack) runForHistory(started func(), args ...string) (string, error) {
 	var buf bytes.Buffer
 	cmd := r.command(args...)
-	cmd.Stdout = io.MultiWriter(r.Out, &buf)
+	cmd.Stdout = io.MultiWriter(r.Out, &buf, &lineWatch{line: "rack run: started", seen: started})
 	cmd.Stderr = r.Out
 	if err := cmd.Run(); err != nil {
 		return "", err
@@ -114,4 +114,32 @@ func HistoryPathFrom(output string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no %q line in the output of rack run", strings.TrimSpace(prefix))
+}
+
+// lineWatch calls seen the first time a whole output line equals line.
+type lineWatch struct {
+	line    string
+	seen    func()
+	partial []byte
+	done    bool
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	if w.done {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if strings.TrimSpace(string(w.partial[:i])) == w.line {
+			w.done = true
+			w.partial = nil
+			w.seen()
+			return len(p), nil
+		}
+		w.partial = w.partial[i+1:]
+	}
 }

@@ -70,12 +70,26 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     private boolean help;
 
+    /**
+     * Bugs a test can seed into a server (docs/jepsen.md, the campaign that must come out invalid):
+     * {@code volatile-store} keeps the server's records in memory only, so it acknowledges writes that a
+     * kill -9 then loses. Hidden: nothing but that test passes it ({@code rack up --seeded-bug}).
+     */
+    static final List<String> SEEDED_BUGS = List.of("volatile-store");
+
+    @Option(names = "--seeded-bug", hidden = true)
+    private String seededBug = "";
+
     public static void main(String[] args) {
         Cli.main("innet-host", new HostMain(), args);
     }
 
     /** The shape every process of the rack derives from the same arguments, so they all agree on it. */
     static RackSpec rackSpec(RackLayout layout) {
+        return rackSpec(layout, true);
+    }
+
+    private static RackSpec rackSpec(RackLayout layout, boolean durableServers) {
         return new RackSpec(layout.servers(), layout.clients(), layout.controllerHost(), 16, 0,
                 // hot reports and counter resets once a second: live time is real time
                 1_000_000_000L,
@@ -83,7 +97,7 @@ public final class HostMain implements Callable<Integer> {
                 1_000_000L, List.of(),
                 // a live round trip crosses p4sim on AF_PACKET: a few hundred microseconds when idle, far
                 // more on a loaded machine; reads are retried, writes end unknown after one timeout
-                200_000_000L, true);
+                200_000_000L, durableServers);
     }
 
     @Override
@@ -95,6 +109,9 @@ public final class HostMain implements Callable<Integer> {
             layout = RackLayout.of(rack, state, servers, clients);
             protocol = ProtocolRegistry.byName(protocolName);
             role = layout.roleOf(host);
+            if (!seededBug.isEmpty() && !SEEDED_BUGS.contains(seededBug)) {
+                throw new IllegalArgumentException("--seeded-bug must be one of " + SEEDED_BUGS + ", got '" + seededBug + "'");
+            }
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, e.getMessage());
         }
@@ -103,7 +120,10 @@ public final class HostMain implements Callable<Integer> {
         if (control != null) {
             handle.attach(control);
         }
-        RackNodes nodes = protocol.nodes(rackSpec(layout), handle);
+        if (!seededBug.isEmpty()) {
+            System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server's records are not durable");
+        }
+        RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
         // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
         HistoryRecorder history = new HistoryRecorder(System::nanoTime);
         NodeFactory factory = switch (role) {

@@ -110,6 +110,9 @@ public final class RackMain implements Callable<Integer> {
         long seed = 1;
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait for every host to be healthy (default: ${DEFAULT-VALUE})")
         int timeoutSeconds = 90;
+        /** Test-only: servers with a known bug (HostMain --seeded-bug), for the campaign that must come out invalid. */
+        @Option(names = "--seeded-bug", hidden = true)
+        String seededBug = "";
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
@@ -152,8 +155,11 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, "no " + p.p4Program() + " under " + parent.root() + " (--root)");
             }
             String java = ProcessHandle.current().info().command().orElse("java");
+            if (!seededBug.isEmpty() && !HostMain.SEEDED_BUGS.contains(seededBug)) {
+                throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
+            }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
-                    RackUp.absoluteClassPath(System.getProperty("java.class.path")));
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug);
             try {
                 new RackUp(settings, parent.out).up();
                 return EXIT_OK;
@@ -330,7 +336,8 @@ public final class RackMain implements Callable<Integer> {
             }
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
-                    timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")));
+                    timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
+                    plan.settingOr("seeded-bug", ""));
             try {
                 RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
                 parent.out.println("rack restart: " + process + " running again as pid " + started.pid());

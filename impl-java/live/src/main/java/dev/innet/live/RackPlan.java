@@ -113,6 +113,11 @@ public final class RackPlan {
         return v;
     }
 
+    /** A setting that older plans may lack, or {@code fallback}. */
+    public String settingOr(String key, String fallback) {
+        return settings.getOrDefault(key, fallback);
+    }
+
     public Path file() {
         return file;
     }

@@ -64,6 +64,9 @@ public final class RackRun {
                 throw new IllegalStateException("h" + h + " is not healthy: " + answer);
             }
         }
+        // a campaign starts its faults on this line: the health check above must see the rack unbroken
+        out.println("rack run: started");
+        out.flush();
         int runNumber = nextRunNumber(layout);
         Path dir = layout.historyDir().resolve("run-" + runNumber);
         List<Path> parts = new ArrayList<>();

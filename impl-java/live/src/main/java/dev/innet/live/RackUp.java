@@ -25,7 +25,12 @@ import java.util.stream.Stream;
 public final class RackUp {
     /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath) {}
+            String javaBinary, String classPath, String seededBug) {
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, "");
+        }
+    }
 
     /** Thrown when the rack did not come up; the message names the process and carries its log's tail. */
     public static final class NotUp extends Exception {
@@ -107,6 +112,10 @@ public final class RackUp {
         plan.setting("clients", Integer.toString(layout.clients().size()));
         plan.setting("seed", Long.toString(s.seed()));
         plan.setting("target", "p4sim");
+        if (!s.seededBug().isEmpty()) {
+            // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
+            plan.setting("seeded-bug", s.seededBug());
+        }
     }
 
     // ------------------------------------------------------------------ network
@@ -212,10 +221,13 @@ public final class RackUp {
     }
 
     private RackPlan.Process startHost(int h, boolean again) {
-        List<String> args = List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
+        List<String> args = new ArrayList<>(List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
                 "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
                 "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
-                "--seed", Long.toString(s.seed()));
+                "--seed", Long.toString(s.seed())));
+        if (!s.seededBug().isEmpty() && layout.roleOf(h).equals("server")) {
+            args.addAll(List.of("--seeded-bug", s.seededBug()));
+        }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);
     }

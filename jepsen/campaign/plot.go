@@ -155,7 +155,8 @@ func axes(sb *strings.Builder, top int, label string) {
 	fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\">%s</text>\n", plotLeft+4, top+12, html.EscapeString(label))
 }
 
-// throughput: completed operations per second over the span from the first call to the last return.
+// throughput: completed operations per second over the span from the first call to the last return
+// (a caller leaves the final reads out).
 func throughput(ops []history.Operation) float64 {
 	var first, last int64 = math.MaxInt64, 0
 	n := 0

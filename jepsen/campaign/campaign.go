@@ -353,6 +353,10 @@ func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary
 		s.Verdict = Invalid
 	case report.Verdict == lincheck.Unknown:
 		s.Verdict = Unknown
+	case len(s.FaultErrors) > 0:
+		// faults that could not be injected or healed: the run did not test what it claims
+		s.Verdict = Unknown
+		s.Error = fmt.Sprintf("%d nemesis steps failed (fault_errors)", len(s.FaultErrors))
 	default:
 		s.Verdict = Valid
 	}

@@ -252,3 +252,23 @@ func TestANemesisWithoutATimeIsRefused(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// failingEnv refuses every fault: a campaign whose faults were not injected must not pass.
+type failingEnv struct{ skewOnlyEnv }
+
+func (e *failingEnv) AskHost(int, string) (string, error) { return "", errors.New("no such host") }
+
+func TestFaultsThatCouldNotBeInjectedMakeTheRunUnknown(t *testing.T) {
+	rack := &slowRack{fakeRack{logDir: logDir(t), env: &failingEnv{}, history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"value":"v1","call":20,"return":30,"result":"ok","id":2}`)}}
+	c := config(t)
+	c.Nemeses, c.Time, c.Quiet, c.Hold = []string{"skew"}, 2*time.Second, 20*time.Millisecond, 20*time.Millisecond
+	s, err := Run(c, rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Unknown || len(s.FaultErrors) == 0 || !strings.Contains(s.Error, "nemesis steps failed") {
+		t.Fatalf("got %+v, want unknown naming the failed faults", s)
+	}
+}

@@ -49,10 +49,10 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 	return nil, fmt.Errorf("unknown nemesis %q (one of %s)", kind, strings.Join(Kinds, ", "))
 }
 
-// processTarget: a server or the controller. Clients are not killed or paused: a client's history is
-// written when its run ends, so a killed client would take its operations out of the history.
+// processTarget: a server, a client or the controller. A killed client leaves its share of the
+// history in its journal (docs/live-rack.md), and the workload goes on without it.
 func processTarget(env Env, r *rand.Rand) string {
-	hosts := append(append([]int{}, env.Servers()...), env.Controller())
+	hosts := allHosts(env)
 	h := hosts[r.Intn(len(hosts))]
 	return processName(env, h)
 }
@@ -253,7 +253,7 @@ func (f *PortFault) Heal(env Env) (string, error) {
 
 // ---------------------------------------------------------------- processes
 
-// Kill sends SIGKILL to a server or the controller; Heal starts it again (./innet rack restart).
+// Kill sends SIGKILL to a server, a client or the controller; Heal starts it again (./innet rack restart).
 type Kill struct{ Target string }
 
 func (k *Kill) Kind() string { return "kill" }
@@ -273,7 +273,7 @@ func (k *Kill) Heal(env Env) (string, error) {
 	return "restarted " + k.Target, restartIfDead(env, k.Target)
 }
 
-// Pause stops a server or the controller with SIGSTOP; Heal resumes it with SIGCONT.
+// Pause stops a server, a client or the controller with SIGSTOP; Heal resumes it with SIGCONT.
 type Pause struct {
 	Target string
 	pid    Process

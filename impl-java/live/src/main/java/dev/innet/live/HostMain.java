@@ -126,10 +126,11 @@ public final class HostMain implements Callable<Integer> {
         RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
         // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
         HistoryRecorder history = new HistoryRecorder(System::nanoTime);
+        ClientJournal journal = new ClientJournal(history);
         NodeFactory factory = switch (role) {
             case "server" -> () -> nodes.server(host);
             case "controller" -> nodes::controller;
-            default -> () -> new WorkloadHost(nodes, history);
+            default -> () -> new WorkloadHost(nodes, history, journal);
         };
         List<Integer> ports = switch (role) {
             case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
@@ -147,7 +148,7 @@ public final class HostMain implements Callable<Integer> {
         }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
-                request -> answer(request, identity, role, live, handle, history, clock));
+                request -> answer(request, identity, role, live, handle, history, clock, journal));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             socket.close();
             live.close();
@@ -183,7 +184,7 @@ public final class HostMain implements Callable<Integer> {
     }
 
     private String answer(String request, String identity, String role, LiveHost live, SwitchHandle handle,
-            HistoryRecorder history, SkewableClock clock) {
+            HistoryRecorder history, SkewableClock clock, ClientJournal journal) {
         String[] words = request.split(" ");
         try {
             return switch (words[0]) {
@@ -192,13 +193,14 @@ public final class HostMain implements Callable<Integer> {
                     if (!role.equals("client")) {
                         throw new IllegalArgumentException("only clients run workloads");
                     }
-                    yield runWorkload(words, live, history);
+                    yield runWorkload(words, live, history, journal);
                 }
                 case "final-reads" -> {
                     if (!role.equals("client") || words.length != 3) {
                         throw new IllegalArgumentException("usage (clients): final-reads KEYS HISTORY_FILE");
                     }
-                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history);
+                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history,
+                            journal);
                 }
                 case "clock-skew" -> {
                     if (words.length != 2) {
@@ -241,7 +243,8 @@ public final class HostMain implements Callable<Integer> {
      * OPS; with a duration, until it has passed; GAP_US between one operation and the next), writes their
      * history, says how they ended.
      */
-    private String runWorkload(String[] words, LiveHost live, HistoryRecorder history) throws Exception {
+    private String runWorkload(String[] words, LiveHost live, HistoryRecorder history, ClientJournal journal)
+            throws Exception {
         if (words.length != 6 && words.length != 8) {
             throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE [DURATION_MS GAP_US]");
         }
@@ -249,11 +252,34 @@ public final class HostMain implements Callable<Integer> {
         long gapNanos = words.length == 8 ? Long.parseLong(words[7]) * 1_000L : 0;
         WorkloadHost.Run run = new WorkloadHost.Run(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
                 Integer.parseInt(words[3]), Integer.parseInt(words[4]), false, durationNanos, gapNanos);
-        return runOnClient(run, Path.of(words[5]), live, history);
+        return runOnClient(run, Path.of(words[5]), live, history, journal);
     }
 
-    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history) throws Exception {
+    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history,
+            ClientJournal journal) throws Exception {
         int from = history.operations().size();
+        // a journal of the run, flushed every 50 ms, so a client killed mid-run leaves its operations
+        journal.begin(out, from);
+        Thread flusher = Thread.ofPlatform().daemon().name("innet-journal").start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(50);
+                    journal.flush();
+                }
+            } catch (InterruptedException e) {
+                // the run ended
+            }
+        });
+        try {
+            return runJournaled(run, out, live, history, from);
+        } finally {
+            flusher.interrupt();
+            journal.end();
+        }
+    }
+
+    private String runJournaled(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history, int from)
+            throws Exception {
         CompletableFuture<WorkloadHost.Summary> done = new CompletableFuture<>();
         live.call((Node node) -> {
             ((WorkloadHost) node).begin(run, done::complete);
@@ -272,10 +298,7 @@ public final class HostMain implements Callable<Integer> {
         String[] lines = history.toJsonLines().split("\n");
         StringBuilder sb = new StringBuilder();
         for (int i = from; i < lines.length; i++) {
-            String line = lines[i];
-            int at = line.lastIndexOf(",\"id\":");
-            long id = Long.parseLong(line.substring(at + 6, line.length() - 1));
-            sb.append(line, 0, at).append(",\"id\":").append(host * 1_000_000_000L + id).append("}\n");
+            sb.append(ClientJournal.rackWideId(lines[i], host)).append('\n');
         }
         try {
             Files.createDirectories(out.toAbsolutePath().getParent());

@@ -89,7 +89,18 @@ public final class RackRun {
                 try {
                     reply = replies.get(i).get();
                 } catch (ExecutionException e) {
-                    throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + e.getCause().getMessage(), e);
+                    // killed mid-run (a nemesis)? then its journal holds its share of the history
+                    int h = layout.clients().get(i);
+                    Path journal = ClientJournal.journalOf(parts.get(i));
+                    if (!Files.exists(journal)) {
+                        throw new IllegalStateException("client h" + h + ": " + e.getCause().getMessage(), e);
+                    }
+                    ClientJournal.Recovered r = ClientJournal.recover(journal, h);
+                    Files.writeString(parts.get(i), r.lines().isEmpty() ? "" : String.join("\n", r.lines()) + "\n",
+                            StandardCharsets.UTF_8);
+                    reports.add("h" + h + " died during the run (" + e.getCause().getMessage() + "): its journal gave "
+                            + r.ended() + " ended operations and " + r.unknown() + " in flight, recorded as unknown");
+                    continue;
                 }
                 if (!reply.startsWith("done ")) {
                     throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + reply);

@@ -52,8 +52,19 @@ public final class WorkloadHost implements Node {
         }
     }
 
+    /**
+     * Told before each operation is invoked (write-ahead), so that a client process killed mid-run
+     * leaves a record of the operation it had in flight (the host process's journal, an edge concern).
+     */
+    public interface Journal {
+        Journal NONE = (kind, key, value) -> { };
+
+        void invoking(String kind, byte[] key, byte[] value);
+    }
+
     private final RackNodes protocolNodes;
     private final HistoryRecorder history;
+    private final Journal journal;
     private NodeContext ctx;
     private KvClientLibrary client;
     private long nextTimer = -1;
@@ -69,8 +80,13 @@ public final class WorkloadHost implements Node {
     private Consumer<Summary> done;
 
     public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
+        this(protocolNodes, history, Journal.NONE);
+    }
+
+    public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history, Journal journal) {
         this.protocolNodes = protocolNodes;
         this.history = history;
+        this.journal = journal;
     }
 
     /** The key-value family's key {@code i}, as the simulated workloads spell it. */
@@ -127,11 +143,15 @@ public final class WorkloadHost implements Node {
         byte[] key = keyOf(run.everyKeyInOrder() ? issued - 1 : (int) random.nextLong(run.keys()));
         long dice = random.nextLong(100);
         if (dice < run.readPercent()) {
+            journal.invoking("get", key, null);
             client.get(key, this::completed);
         } else if (dice < run.readPercent() + run.deletePercent()) {
+            journal.invoking("delete", key, null);
             client.delete(key, this::completed);
         } else {
-            client.put(key, uniqueValue(), this::completed);
+            byte[] value = uniqueValue();
+            journal.invoking("put", key, value);
+            client.put(key, value, this::completed);
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * A client process's journal of the run in progress, {@code FILE.journal} next to the run's history part
  * FILE, so that a client killed by a nemesis still leaves its share of the history. Two kinds of line:
  * <pre>
+ * ids BASE                                       first: the process's rack-wide id base ({@link #idBase})
  * invoke N CALL_NANOS KIND KEY_HEX VALUE_HEX|-   written before operation N is invoked (write-ahead)
  * op {history line}                              operation N once it has ended (flushed every 50 ms)
  * </pre>
@@ -33,12 +34,23 @@ final class ClientJournal implements WorkloadHost.Journal {
     private static final HexFormat HEX = HexFormat.of();
 
     private final HistoryRecorder history;
+    private final long idBase;
     private FileChannel out;
     private long invoked;
     private int flushed;
 
-    ClientJournal(HistoryRecorder history) {
+    ClientJournal(HistoryRecorder history, long idBase) {
         this.history = history;
+        this.idBase = idBase;
+    }
+
+    /**
+     * The base of a client process's rack-wide operation ids: host * 10^9 + incarnation * 10^7 (a
+     * recorder numbers its operations from 1, at most 10^6; a restarted client must not reuse the ids
+     * of the process it replaces).
+     */
+    static long idBase(int host, int incarnation) {
+        return host * 1_000_000_000L + incarnation * 10_000_000L;
     }
 
     static Path journalOf(Path historyPart) {
@@ -56,6 +68,7 @@ final class ClientJournal implements WorkloadHost.Journal {
         }
         invoked = from;
         flushed = from;
+        write("ids " + idBase + "\n");
     }
 
     @Override
@@ -112,26 +125,38 @@ final class ClientJournal implements WorkloadHost.Journal {
     record Recovered(List<String> lines, int ended, int unknown) {}
 
     /**
-     * History lines (ids made rack-wide for {@code host}, as the host writes them) from the journal of a
-     * client that died during its run.
+     * History lines (ids made rack-wide, as the host writes them) from the journal of client {@code host}
+     * that died during its run.
      */
     static Recovered recover(Path journal, int host) throws IOException {
         List<String> lines = new ArrayList<>();
         Set<Long> ended = new TreeSet<>();
         List<String[]> invokes = new ArrayList<>();
+        long base = -1;
+        List<String> raw = new ArrayList<>();
         for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
-            if (line.startsWith("op {") && line.endsWith("}")) {
-                String json = line.substring(3);
-                int at = json.lastIndexOf(",\"id\":");
-                long id = Long.parseLong(json.substring(at + 6, json.length() - 1));
-                ended.add(id);
-                lines.add(rackWideId(json, host));
+            if (line.startsWith("ids ")) {
+                base = Long.parseLong(line.substring(4).strip());
+            } else if (line.startsWith("op {") && line.endsWith("}")) {
+                raw.add(line);
             } else if (line.startsWith("invoke ")) {
                 String[] f = line.split(" ");
                 if (f.length == 6) {
                     invokes.add(f);
                 }
                 // a shorter line was cut by the kill: the operation was not invoked yet
+            }
+        }
+        if (base < 0) {
+            throw new IOException(journal + " has no ids line");
+        }
+        for (String line : raw) {
+            {
+                String json = line.substring(3);
+                int at = json.lastIndexOf(",\"id\":");
+                long id = Long.parseLong(json.substring(at + 6, json.length() - 1));
+                ended.add(id);
+                lines.add(rackWideId(json, base));
             }
         }
         int unknown = 0;
@@ -141,22 +166,24 @@ final class ClientJournal implements WorkloadHost.Journal {
                 continue;
             }
             unknown++;
-            StringBuilder sb = new StringBuilder("{\"client\":").append(host * 1_000_000L + 999_000 + n % 1000)
+            // a client id of its own, distinct across incarnations (the library's are host * 10^6 + incarnation * 10^4 + ...)
+            long incarnation = (base % 1_000_000_000L) / 10_000_000L;
+            StringBuilder sb = new StringBuilder("{\"client\":").append(host * 1_000_000L + 900_000 + incarnation * 1000 + n % 1000)
                     .append(",\"op\":\"").append(f[3]).append("\",\"key\":\"").append(f[4]).append('"');
             if (f[3].equals("put")) {
                 sb.append(",\"value\":\"").append(f[5]).append('"');
             }
             sb.append(",\"call\":").append(f[2]).append(",\"return\":null,\"result\":\"unknown\",\"id\":")
-                    .append(host * 1_000_000_000L + n).append('}');
+                    .append(base + n).append('}');
             lines.add(sb.toString());
         }
         return new Recovered(lines, ended.size(), unknown);
     }
 
-    /** A history line with its id made unique across the rack's clients: host * 10^9 + the process's id. */
-    static String rackWideId(String line, int host) {
+    /** A history line with its id made unique across the rack's clients and their incarnations: base + the process's id. */
+    static String rackWideId(String line, long base) {
         int at = line.lastIndexOf(",\"id\":");
         long id = Long.parseLong(line.substring(at + 6, line.length() - 1));
-        return line.substring(0, at) + ",\"id\":" + (host * 1_000_000_000L + id) + "}";
+        return line.substring(0, at) + ",\"id\":" + (base + id) + "}";
     }
 }

@@ -80,6 +80,9 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
 
+    /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
+    private long idBase;
+
     public static void main(String[] args) {
         Cli.main("innet-host", new HostMain(), args);
     }
@@ -126,7 +129,11 @@ public final class HostMain implements Callable<Integer> {
         RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
         // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
         HistoryRecorder history = new HistoryRecorder(System::nanoTime);
-        ClientJournal journal = new ClientJournal(history);
+        // a restarted client numbers its operations from 1 again: its rack-wide ids include the incarnation
+        FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
+        int incarnation = durable.get(LiveHost.INCARNATION_KEY).map(b -> java.nio.ByteBuffer.wrap(b).getInt() + 1).orElse(0);
+        idBase = ClientJournal.idBase(host, incarnation);
+        ClientJournal journal = new ClientJournal(history, idBase);
         NodeFactory factory = switch (role) {
             case "server" -> () -> nodes.server(host);
             case "controller" -> nodes::controller;
@@ -137,7 +144,6 @@ public final class HostMain implements Callable<Integer> {
             case "controller" -> List.of(KvOp.CONTROL_PORT);
             default -> List.of(familyClientPort(), KvOp.CONTROL_PORT);
         };
-        FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
         SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
                 new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
@@ -298,7 +304,7 @@ public final class HostMain implements Callable<Integer> {
         String[] lines = history.toJsonLines().split("\n");
         StringBuilder sb = new StringBuilder();
         for (int i = from; i < lines.length; i++) {
-            sb.append(ClientJournal.rackWideId(lines[i], host)).append('\n');
+            sb.append(ClientJournal.rackWideId(lines[i], idBase)).append('\n');
         }
         try {
             Files.createDirectories(out.toAbsolutePath().getParent());

@@ -24,7 +24,7 @@ class ClientJournalTest {
     void aKilledClientsJournalGivesItsEndedOperationsAndTheOneInFlightAsUnknown(@TempDir Path dir) throws Exception {
         AtomicLong now = new AtomicLong(100);
         HistoryRecorder history = new HistoryRecorder(now::get);
-        ClientJournal journal = new ClientJournal(history);
+        ClientJournal journal = new ClientJournal(history, ClientJournal.idBase(3, 1));
         Path part = dir.resolve("run-1/h3.jsonl");
         journal.begin(part, 0);
 
@@ -44,17 +44,24 @@ class ClientJournalTest {
         assertEquals(1, r.ended());
         assertEquals(1, r.unknown());
         assertEquals("{\"client\":7,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\",\"value\":\"7631\","
-                + "\"call\":100,\"return\":200,\"result\":\"ok\",\"id\":3000000001}", r.lines().get(0));
+                + "\"call\":100,\"return\":200,\"result\":\"ok\",\"id\":3010000001}", r.lines().get(0));
         String inFlight = r.lines().get(1);
-        assertTrue(inFlight.startsWith("{\"client\":3999002,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\","
+        assertTrue(inFlight.startsWith("{\"client\":3901002,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\","
                 + "\"value\":\"7632\",\"call\":"), inFlight);
-        assertTrue(inFlight.endsWith(",\"return\":null,\"result\":\"unknown\",\"id\":3000000002}"), inFlight);
+        assertTrue(inFlight.endsWith(",\"return\":null,\"result\":\"unknown\",\"id\":3010000002}"), inFlight);
+    }
+
+    @Test
+    void aRestartedClientsIdsDifferFromItsPredecessors() {
+        String line = "{\"client\":7,\"op\":\"get\",\"key\":\"00\",\"call\":1,\"return\":2,\"result\":\"not_found\",\"id\":1}";
+        assertEquals(line.replace("\"id\":1}", "\"id\":3000000001}"), ClientJournal.rackWideId(line, ClientJournal.idBase(3, 0)));
+        assertEquals(line.replace("\"id\":1}", "\"id\":3010000001}"), ClientJournal.rackWideId(line, ClientJournal.idBase(3, 1)));
     }
 
     @Test
     void aRunThatEndsNormallyLeavesEveryOperationInTheJournal(@TempDir Path dir) throws Exception {
         HistoryRecorder history = new HistoryRecorder(() -> 5);
-        ClientJournal journal = new ClientJournal(history);
+        ClientJournal journal = new ClientJournal(history, ClientJournal.idBase(4, 0));
         Path part = dir.resolve("h4.jsonl");
         journal.begin(part, 0);
         journal.invoking("get", key(2), null);

@@ -2,8 +2,9 @@
 // bring a rack up, run a workload of unique-value reads, writes and deletes from several clients
 // followed by a final read of every key, take the rack down, and check the history: porcupine
 // linearizability per key (a checker timeout is "unknown", never a pass) and no acknowledged write
-// lost according to the final reads; every process still healthy after the run. There are no
-// faults yet (no nemesis).
+// lost according to the final reads; every process still healthy (or restarted) after the run. With
+// nemeses (package nemesis) the workload runs for a set time while faults are injected, healed and
+// checked around, and the final reads come only after the last heal.
 package campaign
 
 import (
@@ -11,12 +12,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"innet.dev/jepsen/history"
 	"innet.dev/jepsen/lincheck"
+	"innet.dev/jepsen/nemesis"
 )
 
 // Verdict of a whole campaign.
@@ -50,6 +54,18 @@ type Config struct {
 	Keys         int
 	Seed         int64
 	CheckTimeout time.Duration
+	// Time, if positive, runs the workload that long (Ops is then only a cap) at Rate operations per
+	// second in all (0: as fast as the clients go).
+	Time time.Duration
+	Rate int
+	// Nemeses are the fault kinds to inject (none: a fault-free run); Combined pairs a network fault
+	// with a process fault in each round (--nemesis all).
+	Nemeses  []string
+	Combined bool
+	// Quiet and Hold space the faults (see nemesis.Config); zero means 2 s and 3 s.
+	Quiet, Hold time.Duration
+	// SeededBug, test-only, starts the servers with a known bug (rack up --seeded-bug; docs/jepsen.md).
+	SeededBug string
 	// ResultsRoot is results/jepsen: each run goes to ResultsRoot/<protocol>/<time>/, and
 	// ResultsRoot/latest points at the newest.
 	ResultsRoot string
@@ -70,6 +86,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("-keys must be at least 1, got %d", c.Keys)
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("-check-timeout must be positive, got %v", c.CheckTimeout)
+	case c.Time < 0 || c.Rate < 0:
+		return fmt.Errorf("-time and -rate must not be negative")
+	case len(c.Nemeses) > 0 && c.Time <= 0:
+		return errors.New("a nemesis needs -time (the workload must run while faults come and go)")
 	case c.ResultsRoot == "":
 		return errors.New("a results directory is required")
 	}
@@ -80,14 +100,19 @@ func (c Config) Validate() error {
 type Rack interface {
 	// Up brings the rack up and returns once every process is healthy.
 	Up(c Config) error
-	// Run runs the workload and the final reads and returns the history file.
-	Run(c Config) (string, error)
+	// Workload runs the workload (no final reads) and returns its history file; it calls started once
+	// the rack has passed its health check and the clients are about to begin.
+	Workload(c Config, started func()) (string, error)
+	// FinalReads reads every key once from one client and returns that history file.
+	FinalReads(c Config) (string, error)
 	// Healthy reports nil if every process of the rack is running and answers its health check.
 	Healthy() error
 	// Down removes every process, namespace and link the rack made.
 	Down() error
 	// LogDir holds the rack's per-process logs.
 	LogDir() string
+	// Nemesis is what faults act through; asked only when the campaign has nemeses, after Up.
+	Nemesis() (nemesis.Env, error)
 }
 
 // Summary is summary.json.
@@ -98,6 +123,15 @@ type Summary struct {
 	Clients       int              `json:"clients"`
 	Ops           int              `json:"ops"`
 	Keys          int              `json:"keys"`
+	TimeSeconds   float64          `json:"time_s,omitempty"`
+	Rate          int              `json:"rate,omitempty"`
+	Nemeses       []string         `json:"nemeses,omitempty"`
+	Combined      bool             `json:"combined,omitempty"`
+	SeededBug     string           `json:"seeded_bug,omitempty"`
+	Faults        int              `json:"faults"`
+	FaultErrors   []string         `json:"fault_errors,omitempty"`
+	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
+	Throughput    float64          `json:"ops_per_s,omitempty"`
 	Verdict       Verdict          `json:"verdict"`
 	Linearizable  string           `json:"linearizable,omitempty"`
 	NonLinearKeys []string         `json:"non_linearizable_keys,omitempty"`
@@ -123,16 +157,17 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 		return Summary{}, err
 	}
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
+		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, Combined: c.Combined,
 		Started: started, Dir: dir, Verdict: Unknown}
-	historyPath, unhealthy, runErr := upAndRun(c, rack, log)
+	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log)
 	s.Unhealthy = unhealthy
-	// the logs are evidence whatever happened: copy them before the next rack of this name clears them
-	if err := copyDir(rack.LogDir(), filepath.Join(dir, "logs")); err != nil {
-		fmt.Fprintf(log, "campaign: copying logs: %v\n", err)
+	summarizeEvents(events, &s)
+	if err := nemesis.WriteTimeline(filepath.Join(dir, "timeline.jsonl"), events); err != nil {
+		fmt.Fprintf(log, "campaign: writing the timeline: %v\n", err)
 	}
 	if runErr != nil {
 		s.Error = runErr.Error()
-	} else if err := check(c, historyPath, dir, &s, log); err != nil {
+	} else if err := check(c, historyPath, dir, events, &s, log); err != nil {
 		s.Error = err.Error()
 		s.Verdict = Unknown
 	}
@@ -146,27 +181,130 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	return s, nil
 }
 
-func upAndRun(c Config, rack Rack, log io.Writer) (historyPath, unhealthy string, err error) {
+func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhealthy string, events []nemesis.Event, err error) {
 	fmt.Fprintf(log, "campaign: bringing up a %s rack (%d servers, %d clients)\n", c.Protocol, c.Servers, c.Clients)
 	if err := rack.Up(c); err != nil {
 		// Up tears down what it made when it fails; Down is idempotent, so make sure
-		return "", "", errors.Join(fmt.Errorf("rack up: %w", err), downErr(rack))
+		return "", "", nil, errors.Join(fmt.Errorf("rack up: %w", err), downErr(rack))
 	}
 	defer func() {
+		// the logs are evidence whatever happened: copy them before the rack goes
+		if cerr := copyDir(rack.LogDir(), filepath.Join(dir, "logs")); cerr != nil {
+			fmt.Fprintf(log, "campaign: copying logs: %v\n", cerr)
+		}
 		if derr := downErr(rack); derr != nil {
 			err = errors.Join(err, derr)
 		}
 	}()
-	fmt.Fprintf(log, "campaign: running %d operations on %d keys, then final reads\n", c.Ops, c.Keys)
-	historyPath, err = rack.Run(c)
+	workload, events, err := workloadWithFaults(c, rack, log)
 	if err != nil {
-		return "", "", fmt.Errorf("rack run: %w", err)
+		return "", "", events, err
 	}
-	// the third check: every process is still there and healthy (nothing restarts them yet)
+	fmt.Fprintf(log, "campaign: final reads of %d keys\n", c.Keys)
+	final, err := rack.FinalReads(c)
+	if err != nil {
+		return "", "", events, fmt.Errorf("final reads: %w", err)
+	}
+	historyPath = filepath.Join(dir, "history.jsonl")
+	if err := concat(historyPath, workload, final); err != nil {
+		return "", "", events, err
+	}
+	// the third check: every process is still there and healthy (or was restarted by a health check)
 	if herr := rack.Healthy(); herr != nil {
 		unhealthy = herr.Error()
 	}
-	return historyPath, unhealthy, nil
+	return historyPath, unhealthy, events, nil
+}
+
+// workloadWithFaults runs the workload; with nemeses, faults come and go while it runs, and once it
+// has ended every fault is healed and every process healthy again (restarted if it died) before this
+// returns, so the final reads see the healed rack.
+func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.Event, error) {
+	if len(c.Nemeses) == 0 {
+		fmt.Fprintf(log, "campaign: running the workload (%s)\n", describeLoad(c))
+		path, err := rack.Workload(c, func() {})
+		if err != nil {
+			return "", nil, fmt.Errorf("rack run: %w", err)
+		}
+		return path, nil, nil
+	}
+	env, err := rack.Nemesis()
+	if err != nil {
+		return "", nil, fmt.Errorf("nemesis: %w", err)
+	}
+	ncfg := nemesis.Config{Kinds: c.Nemeses, Combined: c.Combined, Duration: c.Time, Quiet: orDefault(c.Quiet, 2*time.Second),
+		Hold: orDefault(c.Hold, 3*time.Second), Recover: 30 * time.Second, Seed: c.Seed}
+	if err := ncfg.Validate(); err != nil {
+		return "", nil, err
+	}
+	fmt.Fprintf(log, "campaign: running the workload (%s) with nemeses %v\n", describeLoad(c), c.Nemeses)
+	type result struct {
+		path string
+		err  error
+	}
+	done := make(chan result, 1)
+	stop := make(chan struct{})
+	began := make(chan struct{})
+	var once sync.Once
+	go func() {
+		p, err := rack.Workload(c, func() { once.Do(func() { close(began) }) })
+		close(stop)
+		done <- result{p, err}
+	}()
+	// faults only once the workload has begun: its own health check must see the rack unbroken
+	var events []nemesis.Event
+	select {
+	case <-began:
+		events = nemesis.Schedule(env, ncfg, stop, log)
+	case <-stop:
+	}
+	r := <-done
+	// the last heal is done; wait for every process, restarting any that died, before the final reads
+	events = append(events, nemesis.AwaitHealthy(env, ncfg.Recover, "after the workload", log))
+	if r.err != nil {
+		return "", events, fmt.Errorf("rack run: %w", r.err)
+	}
+	return r.path, events, nil
+}
+
+func describeLoad(c Config) string {
+	if c.Time > 0 {
+		return fmt.Sprintf("%v at %d ops/s, %d keys", c.Time, c.Rate, c.Keys)
+	}
+	return fmt.Sprintf("%d operations, %d keys", c.Ops, c.Keys)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func summarizeEvents(events []nemesis.Event, s *Summary) {
+	for _, e := range events {
+		if e.Kind != "health" {
+			s.Faults++
+		}
+		if e.Error != "" {
+			s.FaultErrors = append(s.FaultErrors, e.Kind+" "+e.What+": "+e.Error)
+		}
+		if e.Kind == "health" && e.Note != "" {
+			s.Restarted = append(s.Restarted, e.What+": "+e.Note)
+		}
+	}
+}
+
+func concat(to string, parts ...string) error {
+	var all []byte
+	for _, p := range parts {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		all = append(all, data...)
+	}
+	return os.WriteFile(to, all, 0o644)
 }
 
 func downErr(rack Rack) error {
@@ -179,15 +317,8 @@ func downErr(rack Rack) error {
 // check copies the history into dir, runs porcupine per key (HTML next to it) and the final-read
 // check, and sets the verdict: invalid if either finds a violation, unknown if porcupine ran out of
 // time on some key (and nothing is invalid), valid otherwise.
-func check(c Config, historyPath, dir string, s *Summary, log io.Writer) error {
-	data, err := os.ReadFile(historyPath)
-	if err != nil {
-		return err
-	}
-	kept := filepath.Join(dir, "history.jsonl")
-	if err := os.WriteFile(kept, data, 0o644); err != nil {
-		return err
-	}
+func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary, log io.Writer) error {
+	kept := historyPath
 	ops, err := history.ReadFile(kept)
 	if err != nil {
 		return fmt.Errorf("%s: %w", kept, err)
@@ -206,6 +337,15 @@ func check(c Config, historyPath, dir string, s *Summary, log io.Writer) error {
 	if _, err := report.WriteHTML(filepath.Join(dir, "history.html")); err != nil {
 		fmt.Fprintf(log, "campaign: writing the visualization: %v\n", err)
 	}
+	// the final reads (the history's last Keys lines) come after the heals: not part of the workload's rate
+	workload := ops
+	if len(ops) >= c.Keys {
+		workload = ops[:len(ops)-c.Keys]
+	}
+	s.Throughput = math.Round(throughput(workload)*10) / 10
+	if err := WritePlot(filepath.Join(dir, "plot.html"), ops, events); err != nil {
+		fmt.Fprintf(log, "campaign: writing the plot: %v\n", err)
+	}
 	final := CheckFinalReads(ops)
 	s.FinalState = &final
 	switch {
@@ -213,6 +353,10 @@ func check(c Config, historyPath, dir string, s *Summary, log io.Writer) error {
 		s.Verdict = Invalid
 	case report.Verdict == lincheck.Unknown:
 		s.Verdict = Unknown
+	case len(s.FaultErrors) > 0:
+		// faults that could not be injected or healed: the run did not test what it claims
+		s.Verdict = Unknown
+		s.Error = fmt.Sprintf("%d nemesis steps failed (fault_errors)", len(s.FaultErrors))
 	default:
 		s.Verdict = Valid
 	}

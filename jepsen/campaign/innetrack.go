@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"innet.dev/jepsen/nemesis"
 )
 
 // InnetRack drives a live rack through the repository's ./innet rack command (docs/live-rack.md).
@@ -29,16 +31,42 @@ func (r InnetRack) command(args ...string) *exec.Cmd {
 
 // Up runs ./innet rack up; it waits until every process is healthy, or tears down and fails.
 func (r InnetRack) Up(c Config) error {
-	return r.runEcho("up", "--name", r.Name, "--protocol", c.Protocol, "--servers", strconv.Itoa(c.Servers),
-		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10))
+	args := []string{"up", "--name", r.Name, "--protocol", c.Protocol, "--servers", strconv.Itoa(c.Servers),
+		"--clients", strconv.Itoa(c.Clients), "--seed", strconv.FormatInt(c.Seed, 10)}
+	if c.SeededBug != "" {
+		args = append(args, "--seeded-bug", c.SeededBug)
+	}
+	return r.runEcho(args...)
 }
 
-// Run runs ./innet rack run --no-check (the campaign checks the history itself) and returns the
-// history file the command names.
-func (r InnetRack) Run(c Config) (string, error) {
+// Workload runs ./innet rack run --no-check --no-final-reads (the campaign checks the history itself,
+// and reads the keys only after healing) and returns the history file the command names.
+func (r InnetRack) Workload(c Config, started func()) (string, error) {
+	args := []string{"run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--no-final-reads"}
+	if c.Time > 0 {
+		// the time ends the run; the operation count is only a cap
+		args = append(args, "--time", strconv.Itoa(int(c.Time.Seconds())), "--rate", strconv.Itoa(c.Rate),
+			"--ops", "1000000000", "--timeout", strconv.Itoa(int(c.Time.Seconds())+180))
+	} else {
+		args = append(args, "--ops", strconv.Itoa(c.Ops))
+	}
+	return r.runForHistory(started, args...)
+}
+
+// FinalReads runs ./innet rack run --final-reads-only: one client reads every key once.
+func (r InnetRack) FinalReads(c Config) (string, error) {
+	return r.runForHistory(func() {}, "run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--final-reads-only")
+}
+
+// Nemesis is the rack as the nemeses see it (namespaces, plan, command sockets; docs/live-rack.md).
+func (r InnetRack) Nemesis() (nemesis.Env, error) {
+	return nemesis.NewRackEnv(r.Root, r.Name)
+}
+
+func (r InnetRack) runForHistory(started func(), args ...string) (string, error) {
 	var buf bytes.Buffer
-	cmd := r.command("run", "--name", r.Name, "--ops", strconv.Itoa(c.Ops), "--keys", strconv.Itoa(c.Keys), "--no-check")
-	cmd.Stdout = io.MultiWriter(r.Out, &buf)
+	cmd := r.command(args...)
+	cmd.Stdout = io.MultiWriter(r.Out, &buf, &lineWatch{line: "rack run: started", seen: started})
 	cmd.Stderr = r.Out
 	if err := cmd.Run(); err != nil {
 		return "", err
@@ -86,4 +114,32 @@ func HistoryPathFrom(output string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no %q line in the output of rack run", strings.TrimSpace(prefix))
+}
+
+// lineWatch calls seen the first time a whole output line equals line.
+type lineWatch struct {
+	line    string
+	seen    func()
+	partial []byte
+	done    bool
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	if w.done {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if strings.TrimSpace(string(w.partial[:i])) == w.line {
+			w.done = true
+			w.partial = nil
+			w.seen()
+			return len(p), nil
+		}
+		w.partial = w.partial[i+1:]
+	}
 }

@@ -2,9 +2,11 @@
 // through ./innet rack, runs a workload of unique-value reads, writes and deletes from several
 // clients with a final read of every key, takes the rack down, and checks the history (porcupine
 // per key; no acknowledged write lost). Results go to results/jepsen/<protocol>/<time>/, with
-// results/jepsen/latest pointing at the newest run. No nemesis is implemented yet.
+// results/jepsen/latest pointing at the newest run. With -nemesis, faults are injected while a
+// workload of -time runs (package nemesis), and healed before the final reads.
 //
 //	jepsen -root REPO -protocol farreach [-servers 2] [-clients 2] [-ops 400] [-keys 8] [-seed 1]
+//	       [-nemesis partition,kill,pause,loss,delay,dup,reorder,switch-crash,skew|all|none] [-time 60s] [-rate 200]
 //
 // Exit status: 0 valid, 1 invalid, 2 unknown or error (including bad arguments).
 package main
@@ -15,10 +17,31 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"innet.dev/jepsen/campaign"
+	"innet.dev/jepsen/nemesis"
 )
+
+// parseTime reads -time: plain seconds ("60") or a Go duration ("90s", "10m"); empty is no time limit.
+func parseTime(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("must not be negative")
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("not a number of seconds or a duration")
+	}
+	return d, nil
+}
 
 const exitError = 2
 
@@ -38,7 +61,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	keys := flags.Int("keys", 8, "keys")
 	seed := flags.Int64("seed", 1, "seed of the rack's switch and hosts")
 	checkTimeout := flags.Duration("check-timeout", 60*time.Second, "bound on porcupine's search; undecided keys are unknown")
-	nemesis := flags.String("nemesis", "none", "faults to inject; only none exists yet")
+	nemesisFlag := flags.String("nemesis", "none", "faults: a comma-separated list of "+strings.Join(nemesis.Kinds, ",")+
+		", all (combined rounds) or none")
+	runTime := flags.String("time", "", "run the workload this long (seconds, or a Go duration); needed with a nemesis")
+	rate := flags.Int("rate", 0, "target operations per second, all clients together (0: as fast as they go)")
+	quiet := flags.Duration("quiet", 2*time.Second, "fault-free gap before each fault round (drawn between it and twice it)")
+	hold := flags.Duration("hold", 3*time.Second, "how long a round's faults last (drawn between it and twice it)")
+	seededBug := flags.String("seeded-bug", "", "test only: servers with a known bug (volatile-store); the campaign must be invalid")
 	out := flags.String("out", "", "results root (default: ROOT/results/jepsen)")
 	if err := flags.Parse(args); err != nil {
 		return exitError
@@ -47,8 +76,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jepsen: unexpected argument %q\n", flags.Arg(0))
 		return exitError
 	}
-	if *nemesis != "none" {
-		fmt.Fprintf(stderr, "jepsen: -nemesis %q: no nemesis is implemented yet (only none)\n", *nemesis)
+	kinds, combined, err := nemesis.ParseKinds(*nemesisFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "jepsen: -nemesis: %v\n", err)
+		return exitError
+	}
+	duration, err := parseTime(*runTime)
+	if err != nil {
+		fmt.Fprintf(stderr, "jepsen: -time %q: %v\n", *runTime, err)
 		return exitError
 	}
 	if *root == "" {
@@ -64,7 +99,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		results = filepath.Join(*root, "results", "jepsen")
 	}
 	c := campaign.Config{Protocol: *protocol, Servers: *servers, Clients: *clients, Ops: *ops, Keys: *keys, Seed: *seed,
-		CheckTimeout: *checkTimeout, ResultsRoot: results}
+		CheckTimeout: *checkTimeout, ResultsRoot: results, Time: duration, Rate: *rate, Nemeses: kinds, Combined: combined,
+		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jepsen: %v\n", err)
 		return exitError

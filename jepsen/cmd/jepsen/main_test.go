@@ -12,7 +12,9 @@ func TestBadArgumentsAreOneLineAndExit2(t *testing.T) {
 		want string
 	}{
 		{[]string{"-root", "/nonexistent", "-protocol", "farreach"}, "no innet script there"},
-		{[]string{"-root", ".", "-protocol", "farreach", "-nemesis", "kill"}, "no nemesis is implemented yet"},
+		{[]string{"-root", "../../..", "-protocol", "farreach", "-nemesis", "kill,meteor"}, `unknown nemesis "meteor"`},
+		{[]string{"-root", "../../..", "-protocol", "farreach", "-nemesis", "kill"}, "a nemesis needs -time"},
+		{[]string{"-root", "../../..", "-protocol", "farreach", "-time", "soon"}, "-time \"soon\""},
 		{[]string{"-root", "", "-protocol", "farreach"}, "-root is required"},
 		{[]string{"-root", "../../..", "-protocol", "farreach", "-ops", "0"}, "-ops must be at least one per client"},
 		{[]string{"-root", "../../..", "extra"}, "unexpected argument"},

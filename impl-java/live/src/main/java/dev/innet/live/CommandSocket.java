@@ -90,9 +90,12 @@ final class CommandSocket implements AutoCloseable {
                 BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch), StandardCharsets.UTF_8));
                 String reply = in.readLine();
                 if (reply == null) {
-                    throw new IOException("no reply from " + path);
+                    // the host closed the connection without answering: it died (or its socket was closed)
+                    throw new java.io.EOFException("no reply from " + path + ": the connection closed (the process died?)");
                 }
                 return reply;
+            } catch (java.io.EOFException e) {
+                throw e;
             } catch (IOException e) {
                 throw new IOException("no reply from " + path + " within " + timeoutMillis + " ms", e);
             } finally {

@@ -70,12 +70,29 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     private boolean help;
 
+    /**
+     * Bugs a test can seed into a server (docs/jepsen.md, the campaign that must come out invalid):
+     * {@code volatile-store} keeps the server's records in memory only, so it acknowledges writes that a
+     * kill -9 then loses. Hidden: nothing but that test passes it ({@code rack up --seeded-bug}).
+     */
+    static final List<String> SEEDED_BUGS = List.of("volatile-store");
+
+    @Option(names = "--seeded-bug", hidden = true)
+    private String seededBug = "";
+
+    /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
+    private long idBase;
+
     public static void main(String[] args) {
         Cli.main("innet-host", new HostMain(), args);
     }
 
     /** The shape every process of the rack derives from the same arguments, so they all agree on it. */
     static RackSpec rackSpec(RackLayout layout) {
+        return rackSpec(layout, true);
+    }
+
+    private static RackSpec rackSpec(RackLayout layout, boolean durableServers) {
         return new RackSpec(layout.servers(), layout.clients(), layout.controllerHost(), 16, 0,
                 // hot reports and counter resets once a second: live time is real time
                 1_000_000_000L,
@@ -83,7 +100,7 @@ public final class HostMain implements Callable<Integer> {
                 1_000_000L, List.of(),
                 // a live round trip crosses p4sim on AF_PACKET: a few hundred microseconds when idle, far
                 // more on a loaded machine; reads are retried, writes end unknown after one timeout
-                200_000_000L, true);
+                200_000_000L, durableServers);
     }
 
     @Override
@@ -95,6 +112,9 @@ public final class HostMain implements Callable<Integer> {
             layout = RackLayout.of(rack, state, servers, clients);
             protocol = ProtocolRegistry.byName(protocolName);
             role = layout.roleOf(host);
+            if (!seededBug.isEmpty() && !SEEDED_BUGS.contains(seededBug)) {
+                throw new IllegalArgumentException("--seeded-bug must be one of " + SEEDED_BUGS + ", got '" + seededBug + "'");
+            }
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, e.getMessage());
         }
@@ -103,26 +123,38 @@ public final class HostMain implements Callable<Integer> {
         if (control != null) {
             handle.attach(control);
         }
-        RackNodes nodes = protocol.nodes(rackSpec(layout), handle);
+        if (!seededBug.isEmpty()) {
+            System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server's records are not durable");
+        }
+        RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
         // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
         HistoryRecorder history = new HistoryRecorder(System::nanoTime);
+        // a restarted client numbers its operations from 1 again: its rack-wide ids include the incarnation
+        FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
+        int incarnation = durable.get(LiveHost.INCARNATION_KEY).map(b -> java.nio.ByteBuffer.wrap(b).getInt() + 1).orElse(0);
+        idBase = ClientJournal.idBase(host, incarnation);
+        ClientJournal journal = new ClientJournal(history, idBase);
         NodeFactory factory = switch (role) {
             case "server" -> () -> nodes.server(host);
             case "controller" -> nodes::controller;
-            default -> () -> new WorkloadHost(nodes, history);
+            default -> () -> new WorkloadHost(nodes, history, journal);
         };
         List<Integer> ports = switch (role) {
             case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
             case "controller" -> List.of(KvOp.CONTROL_PORT);
             default -> List.of(familyClientPort(), KvOp.CONTROL_PORT);
         };
-        FileDurableStore durable = new FileDurableStore(layout.durableDirOf(host));
+        SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
-                new SeededRandom(seed * 1_000_003L + host), durable, System.out);
+                new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
         live.start();
+        if (control != null) {
+            // a switch crash must not stop the controller: detach, then attach to the restarted switch
+            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control);
+        }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
-                request -> answer(request, identity, role, live, handle, history));
+                request -> answer(request, identity, role, live, handle, history, clock, journal));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             socket.close();
             live.close();
@@ -158,7 +190,7 @@ public final class HostMain implements Callable<Integer> {
     }
 
     private String answer(String request, String identity, String role, LiveHost live, SwitchHandle handle,
-            HistoryRecorder history) {
+            HistoryRecorder history, SkewableClock clock, ClientJournal journal) {
         String[] words = request.split(" ");
         try {
             return switch (words[0]) {
@@ -167,15 +199,23 @@ public final class HostMain implements Callable<Integer> {
                     if (!role.equals("client")) {
                         throw new IllegalArgumentException("only clients run workloads");
                     }
-                    yield runWorkload(words, live, history);
+                    yield runWorkload(words, live, history, journal);
                 }
                 case "final-reads" -> {
                     if (!role.equals("client") || words.length != 3) {
                         throw new IllegalArgumentException("usage (clients): final-reads KEYS HISTORY_FILE");
                     }
-                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history);
+                    yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history,
+                            journal);
                 }
-                default -> throw new IllegalArgumentException("unknown request '" + words[0] + "' (health, run, final-reads)");
+                case "clock-skew" -> {
+                    if (words.length != 2) {
+                        throw new IllegalArgumentException("usage: clock-skew MS (forward only)");
+                    }
+                    yield "ok offset_ms=" + clock.jump(Long.parseLong(words[1]));
+                }
+                default -> throw new IllegalArgumentException("unknown request '" + words[0]
+                        + "' (health, run, final-reads, clock-skew)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -204,18 +244,48 @@ public final class HostMain implements Callable<Integer> {
         return answer.get(2, TimeUnit.SECONDS);
     }
 
-    /** {@code run OPS KEYS READ% DELETE% HISTORY_FILE}: runs the operations, writes their history, says how they ended. */
-    private String runWorkload(String[] words, LiveHost live, HistoryRecorder history) throws Exception {
-        if (words.length != 6) {
-            throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE");
+    /**
+     * {@code run OPS KEYS READ% DELETE% HISTORY_FILE [DURATION_MS GAP_US]}: runs the operations (at most
+     * OPS; with a duration, until it has passed; GAP_US between one operation and the next), writes their
+     * history, says how they ended.
+     */
+    private String runWorkload(String[] words, LiveHost live, HistoryRecorder history, ClientJournal journal)
+            throws Exception {
+        if (words.length != 6 && words.length != 8) {
+            throw new IllegalArgumentException("usage: run OPS KEYS READ% DELETE% HISTORY_FILE [DURATION_MS GAP_US]");
         }
+        long durationNanos = words.length == 8 ? Long.parseLong(words[6]) * 1_000_000L : 0;
+        long gapNanos = words.length == 8 ? Long.parseLong(words[7]) * 1_000L : 0;
         WorkloadHost.Run run = new WorkloadHost.Run(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
-                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false);
-        return runOnClient(run, Path.of(words[5]), live, history);
+                Integer.parseInt(words[3]), Integer.parseInt(words[4]), false, durationNanos, gapNanos);
+        return runOnClient(run, Path.of(words[5]), live, history, journal);
     }
 
-    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history) throws Exception {
+    private String runOnClient(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history,
+            ClientJournal journal) throws Exception {
         int from = history.operations().size();
+        // a journal of the run, flushed every 50 ms, so a client killed mid-run leaves its operations
+        journal.begin(out, from);
+        Thread flusher = Thread.ofPlatform().daemon().name("innet-journal").start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(50);
+                    journal.flush();
+                }
+            } catch (InterruptedException e) {
+                // the run ended
+            }
+        });
+        try {
+            return runJournaled(run, out, live, history, from);
+        } finally {
+            flusher.interrupt();
+            journal.end();
+        }
+    }
+
+    private String runJournaled(WorkloadHost.Run run, Path out, LiveHost live, HistoryRecorder history, int from)
+            throws Exception {
         CompletableFuture<WorkloadHost.Summary> done = new CompletableFuture<>();
         live.call((Node node) -> {
             ((WorkloadHost) node).begin(run, done::complete);
@@ -234,10 +304,7 @@ public final class HostMain implements Callable<Integer> {
         String[] lines = history.toJsonLines().split("\n");
         StringBuilder sb = new StringBuilder();
         for (int i = from; i < lines.length; i++) {
-            String line = lines[i];
-            int at = line.lastIndexOf(",\"id\":");
-            long id = Long.parseLong(line.substring(at + 6, line.length() - 1));
-            sb.append(line, 0, at).append(",\"id\":").append(host * 1_000_000_000L + id).append("}\n");
+            sb.append(ClientJournal.rackWideId(lines[i], idBase)).append('\n');
         }
         try {
             Files.createDirectories(out.toAbsolutePath().getParent());

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rack", sortOptions = false, usageHelpAutoWidth = true,
         description = "Live racks of real processes in network namespaces around p4sim (docs/live-rack.md).",
-        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Down.class})
+        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class})
 public final class RackMain implements Callable<Integer> {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
@@ -54,7 +54,7 @@ public final class RackMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw Cli.usageError(spec, "a subcommand is required: up, run, status or down");
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart or down");
     }
 
     Path root() {
@@ -110,6 +110,9 @@ public final class RackMain implements Callable<Integer> {
         long seed = 1;
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait for every host to be healthy (default: ${DEFAULT-VALUE})")
         int timeoutSeconds = 90;
+        /** Test-only: servers with a known bug (HostMain --seeded-bug), for the campaign that must come out invalid. */
+        @Option(names = "--seeded-bug", hidden = true)
+        String seededBug = "";
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
@@ -152,8 +155,11 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, "no " + p.p4Program() + " under " + parent.root() + " (--root)");
             }
             String java = ProcessHandle.current().info().command().orElse("java");
+            if (!seededBug.isEmpty() && !HostMain.SEEDED_BUGS.contains(seededBug)) {
+                throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
+            }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
-                    RackUp.absoluteClassPath(System.getProperty("java.class.path")));
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug);
             try {
                 new RackUp(settings, parent.out).up();
                 return EXIT_OK;
@@ -181,12 +187,20 @@ public final class RackMain implements Callable<Integer> {
         int ops = 400;
         @Option(names = "--keys", paramLabel = "K", description = "keys (default: ${DEFAULT-VALUE})")
         int keys = 8;
+        @Option(names = "--time", paramLabel = "SECONDS", description = "stop issuing after this long (then --ops is a cap; default: none)")
+        int timeSeconds;
+        @Option(names = "--rate", paramLabel = "OPS_PER_S", description = "target operations per second, all clients together (default: as fast as they go)")
+        int rate;
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "bound on the whole run (default: ${DEFAULT-VALUE})")
         int timeoutSeconds = 300;
         @Option(names = "--lincheck", paramLabel = "FILE", description = "the porcupine checker (default: .cache/bin/lincheck under the root)")
         Path lincheck;
         @Option(names = "--no-check", description = "only write the history")
         boolean noCheck;
+        @Option(names = "--no-final-reads", description = "only the workload (a campaign heals its faults, then runs --final-reads-only)")
+        boolean noFinalReads;
+        @Option(names = "--final-reads-only", description = "only the final reads: one read of every key by the first client")
+        boolean finalReadsOnly;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
@@ -196,6 +210,14 @@ public final class RackMain implements Callable<Integer> {
             if (ops < 1 || keys < 1 || timeoutSeconds < 1) {
                 throw Cli.usageError(spec, "--ops, --keys and --timeout must be positive");
             }
+            if (timeSeconds < 0 || rate < 0) {
+                throw Cli.usageError(spec, "--time and --rate must not be negative");
+            }
+            if (noFinalReads && finalReadsOnly) {
+                throw Cli.usageError(spec, "--no-final-reads and --final-reads-only exclude each other");
+            }
+            RackRun.Phases phases = noFinalReads ? RackRun.Phases.WORKLOAD
+                    : finalReadsOnly ? RackRun.Phases.FINAL_READS : RackRun.Phases.BOTH;
             Path checker = lincheck != null ? lincheck : parent.root().resolve(".cache/bin/lincheck");
             if (!noCheck && !Files.isExecutable(checker)) {
                 throw Cli.usageError(spec, "no porcupine checker at " + checker + " (./innet setup builds it; or --no-check)");
@@ -203,7 +225,7 @@ public final class RackMain implements Callable<Integer> {
             RackLayout layout = parent.recordedLayout(spec, name);
             RackRun.Result r;
             try {
-                r = RackRun.run(layout, ops, keys, timeoutSeconds * 1000L, parent.out);
+                r = RackRun.run(layout, ops, keys, timeSeconds * 1000L, rate, phases, timeoutSeconds * 1000L, parent.out);
             } catch (IllegalStateException | IllegalArgumentException | IOException e) {
                 parent.err.println("rack run: " + e.getMessage());
                 return EXIT_FAILED;
@@ -256,7 +278,7 @@ public final class RackMain implements Callable<Integer> {
             RackLayout layout = parent.recordedLayout(spec, name);
             boolean allWell = true;
             parent.out.println("rack '" + name + "': protocol " + plan.setting("protocol") + ", state " + layout.stateDir());
-            for (RackPlan.Process p : plan.processes()) {
+            for (RackPlan.Process p : plan.currentProcesses()) {
                 boolean alive = Pids.alive(p.pid(), p.startTicks());
                 String health = "";
                 if (p.name().contains("-h")) {
@@ -277,6 +299,55 @@ public final class RackMain implements Callable<Integer> {
             parent.out.println("  namespaces: " + plan.namespaces().size() + (missing.isEmpty() ? ", all present" : ", missing " + missing));
             allWell &= missing.isEmpty();
             return allWell ? EXIT_OK : EXIT_FAILED;
+        }
+    }
+
+    @Command(name = "restart", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Start again one recorded process that is not running (killed by a nemesis), with the same arguments; "
+                    + "the plan records the new pid.")
+    static final class Restart implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--process", required = true, paramLabel = "PROCESS", description = "a recorded process: switch, server-h1, controller-h254, client-h3, ...")
+        String process;
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait until it is healthy again (default: ${DEFAULT-VALUE})")
+        int timeoutSeconds = 60;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            checkedName(spec, name);
+            if (timeoutSeconds < 1) {
+                throw Cli.usageError(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
+            }
+            RackLayout layout = parent.recordedLayout(spec, name);
+            RackPlan plan = RackPlan.read(layout.planFile());
+            Protocol p;
+            try {
+                p = ProtocolRegistry.byName(plan.setting("protocol"));
+            } catch (IllegalArgumentException e) {
+                throw Cli.usageError(spec, e.getMessage());
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
+                    timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
+                    plan.settingOr("seeded-bug", ""));
+            try {
+                RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
+                parent.out.println("rack restart: " + process + " running again as pid " + started.pid());
+                return EXIT_OK;
+            } catch (IllegalArgumentException e) {
+                throw Cli.usageError(spec, e.getMessage());
+            } catch (RackUp.NotUp | IllegalStateException e) {
+                parent.err.println("rack restart: " + e.getMessage());
+                return EXIT_FAILED;
+            }
         }
     }
 

@@ -113,6 +113,11 @@ public final class RackPlan {
         return v;
     }
 
+    /** A setting that older plans may lack, or {@code fallback}. */
+    public String settingOr(String key, String fallback) {
+        return settings.getOrDefault(key, fallback);
+    }
+
     public Path file() {
         return file;
     }
@@ -127,6 +132,18 @@ public final class RackPlan {
 
     public List<Process> processes() {
         return List.copyOf(processes);
+    }
+
+    /**
+     * The latest record of each process name, in the order the names first appear: {@code rack restart}
+     * appends a new record for a process it starts again, and the old one stays (its pid is dead).
+     */
+    public List<Process> currentProcesses() {
+        Map<String, Process> latest = new LinkedHashMap<>();
+        for (Process p : processes) {
+            latest.put(p.name(), p);
+        }
+        return List.copyOf(latest.values());
     }
 
     private void append(String line) {

@@ -37,6 +37,23 @@ public final class RackRun {
      */
     public static Result run(RackLayout layout, int operations, int keys, long timeoutMillis, PrintStream out)
             throws InterruptedException, java.io.IOException {
+        return run(layout, operations, keys, 0, 0, Phases.BOTH, timeoutMillis, out);
+    }
+
+    /**
+     * What a run does: the workload then the final reads (the default), or one of them, so that a campaign
+     * can heal its faults between the two (the final reads must see the healed rack).
+     */
+    public enum Phases { BOTH, WORKLOAD, FINAL_READS }
+
+    /**
+     * As above, but with {@code durationMillis} positive every client stops issuing once that long has
+     * passed (then {@code operations} is only a cap), and with {@code rate} positive the clients together
+     * aim at that many operations per second: each pauses clients/rate seconds between its operations
+     * (closed loop, so a slow operation lowers the rate; it never bunches operations up afterwards).
+     */
+    public static Result run(RackLayout layout, int operations, int keys, long durationMillis, int rate, Phases phases,
+            long timeoutMillis, PrintStream out) throws InterruptedException, java.io.IOException {
         if (operations < layout.clients().size() || keys < 1) {
             throw new IllegalArgumentException("a run needs at least one operation per client (" + layout.clients().size()
                     + ") and one key, got " + operations + " operations and " + keys + " keys");
@@ -47,18 +64,23 @@ public final class RackRun {
                 throw new IllegalStateException("h" + h + " is not healthy: " + answer);
             }
         }
+        // a campaign starts its faults on this line: the health check above must see the rack unbroken
+        out.println("rack run: started");
+        out.flush();
         int runNumber = nextRunNumber(layout);
         Path dir = layout.historyDir().resolve("run-" + runNumber);
         List<Path> parts = new ArrayList<>();
         List<Future<String>> replies = new ArrayList<>();
         try (ExecutorService waiters = Executors.newVirtualThreadPerTaskExecutor()) {
             int clients = layout.clients().size();
-            for (int i = 0; i < clients; i++) {
+            for (int i = 0; i < clients && phases != Phases.FINAL_READS; i++) {
                 int h = layout.clients().get(i);
                 int share = operations / clients + (i < operations % clients ? 1 : 0);
                 Path part = dir.resolve("h" + h + ".jsonl");
                 parts.add(part);
-                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part;
+                long gapMicros = rate > 0 ? clients * 1_000_000L / rate : 0;
+                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part
+                        + (durationMillis > 0 || rate > 0 ? " " + durationMillis + " " + gapMicros : "");
                 replies.add(waiters.submit(() -> CommandSocket.ask(layout.socketOf(h), request, timeoutMillis)));
             }
             List<String> reports = new ArrayList<>();
@@ -67,7 +89,18 @@ public final class RackRun {
                 try {
                     reply = replies.get(i).get();
                 } catch (ExecutionException e) {
-                    throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + e.getCause().getMessage(), e);
+                    // killed mid-run (a nemesis)? then its journal holds its share of the history
+                    int h = layout.clients().get(i);
+                    Path journal = ClientJournal.journalOf(parts.get(i));
+                    if (!Files.exists(journal)) {
+                        throw new IllegalStateException("client h" + h + ": " + e.getCause().getMessage(), e);
+                    }
+                    ClientJournal.Recovered r = ClientJournal.recover(journal, h);
+                    Files.writeString(parts.get(i), r.lines().isEmpty() ? "" : String.join("\n", r.lines()) + "\n",
+                            StandardCharsets.UTF_8);
+                    reports.add("h" + h + " died during the run (" + e.getCause().getMessage() + "): its journal gave "
+                            + r.ended() + " ended operations and " + r.unknown() + " in flight, recorded as unknown");
+                    continue;
                 }
                 if (!reply.startsWith("done ")) {
                     throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + reply);
@@ -75,14 +108,16 @@ public final class RackRun {
                 reports.add("h" + layout.clients().get(i) + " " + reply);
             }
             // after every client has finished: one client reads every key, so the check sees the final state
-            int reader = layout.clients().get(0);
-            Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
-            String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
-            if (!reply.startsWith("done ")) {
-                throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+            if (phases != Phases.WORKLOAD) {
+                int reader = layout.clients().get(0);
+                Path finalPart = dir.resolve("final-reads-h" + reader + ".jsonl");
+                String reply = CommandSocket.ask(layout.socketOf(reader), "final-reads " + keys + " " + finalPart, timeoutMillis);
+                if (!reply.startsWith("done ")) {
+                    throw new IllegalStateException("final reads on client h" + reader + ": " + reply);
+                }
+                reports.add("h" + reader + " final reads " + reply);
+                parts.add(finalPart);
             }
-            reports.add("h" + reader + " final reads " + reply);
-            parts.add(finalPart);
             Path history = layout.historyDir().resolve("run-" + runNumber + ".jsonl");
             merge(parts, history);
             for (String r : reports) {

@@ -25,7 +25,12 @@ import java.util.stream.Stream;
 public final class RackUp {
     /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath) {}
+            String javaBinary, String classPath, String seededBug) {
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, "");
+        }
+    }
 
     /** Thrown when the rack did not come up; the message names the process and carries its log's tail. */
     public static final class NotUp extends Exception {
@@ -107,6 +112,10 @@ public final class RackUp {
         plan.setting("clients", Integer.toString(layout.clients().size()));
         plan.setting("seed", Long.toString(s.seed()));
         plan.setting("target", "p4sim");
+        if (!s.seededBug().isEmpty()) {
+            // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
+            plan.setting("seeded-bug", s.seededBug());
+        }
     }
 
     // ------------------------------------------------------------------ network
@@ -178,6 +187,10 @@ public final class RackUp {
     // ------------------------------------------------------------------ processes
 
     private void startSwitch() throws NotUp, InterruptedException {
+        startSwitchProcess(false);
+    }
+
+    private RackPlan.Process startSwitchProcess(boolean again) throws NotUp, InterruptedException {
         List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
                 "-I", s.repositoryRoot().resolve("p4").toString(),
                 "--control-port", Integer.toString(RackLayout.SWITCH_CONTROL_PORT), "--seed", Long.toString(s.seed())));
@@ -185,10 +198,11 @@ public final class RackUp {
             args.add("-i");
             args.add(RackPorts.portOf(h) + "@" + layout.switchInterfaceOf(h));
         }
-        RackPlan.Process p = start("switch", layout.switchNamespace(), SWITCH_MAIN, List.of("-Xmx512m"), args);
-        // p4sim prints this line once its ports and control port are open
+        long logFrom = again ? logSize(layout.logOf("switch")) : 0;
+        RackPlan.Process p = start("switch", layout.switchNamespace(), SWITCH_MAIN, List.of("-Xmx512m"), args, again);
+        // p4sim prints this line once its ports and control port are open (a restart appends to the log)
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
-        while (!logContains(p.log(), "p4sim: running")) {
+        while (!logContains(p.log(), logFrom, "p4sim: running")) {
             if (!Pids.alive(p.pid(), p.startTicks())) {
                 throw new NotUp("the switch (p4sim) exited while starting; " + tail(p.log()));
             }
@@ -197,24 +211,68 @@ public final class RackUp {
             }
             Thread.sleep(100);
         }
+        return p;
     }
 
     private void startHosts() {
         for (int h : layout.allHosts()) {
-            List<String> args = List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
-                    "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
-                    "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
-                    "--seed", Long.toString(s.seed()));
-            start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"), args);
+            startHost(h, false);
         }
+    }
+
+    private RackPlan.Process startHost(int h, boolean again) {
+        List<String> args = new ArrayList<>(List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
+                "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
+                "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
+                "--seed", Long.toString(s.seed())));
+        if (!s.seededBug().isEmpty() && layout.roleOf(h).equals("server")) {
+            args.addAll(List.of("--seeded-bug", s.seededBug()));
+        }
+        return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
+                args, again);
+    }
+
+    /**
+     * Starts again the recorded process {@code name} of the rack whose plan is {@code upPlan} (a nemesis
+     * killed it), with the arguments {@code up} gave it, its output appended to the same log, and records
+     * the new pid in the plan; returns once it is healthy again (a host answers ready; the switch has
+     * opened its ports). Refuses a process that is still running or that the plan does not record.
+     */
+    public RackPlan.Process restart(RackPlan upPlan, String name) throws NotUp, InterruptedException {
+        this.plan = upPlan;
+        RackPlan.Process old = upPlan.currentProcesses().stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--process: rack '" + layout.name() + "' records no process '"
+                        + name + "' (it has " + upPlan.currentProcesses().stream().map(RackPlan.Process::name).toList() + ")"));
+        if (Pids.alive(old.pid(), old.startTicks())) {
+            throw new IllegalStateException(name + " is still running as pid " + old.pid() + ": only a stopped process is restarted");
+        }
+        if (name.equals("switch")) {
+            return startSwitchProcess(true);
+        }
+        int h = Integer.parseInt(name.substring(name.lastIndexOf("-h") + 2));
+        RackPlan.Process p = startHost(h, true);
+        long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
+        String answer = "no answer yet";
+        while (!Health.ready(answer = Health.ask(layout, h))) {
+            if (!Pids.alive(p.pid(), p.startTicks())) {
+                throw new NotUp(name + " exited while restarting; " + tail(p.log()));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new NotUp(name + " did not answer its health check with ready within " + s.healthTimeoutMillis()
+                        + " ms after its restart (last answer: " + answer + "); " + tail(p.log()));
+            }
+            Thread.sleep(100);
+        }
+        return p;
     }
 
     /**
      * Starts a JVM inside namespace {@code ns}, in a session of its own (so a Ctrl-C on {@code rack up}
-     * does not reach the rack), output to its log file, and records it. {@code ip netns exec} and
-     * {@code setsid} both exec their command, so the pid is the JVM's.
+     * does not reach the rack), output to its log file (appended to when started {@code again}), and
+     * records it. {@code ip netns exec} and {@code setsid} both exec their command, so the pid is the JVM's.
      */
-    private RackPlan.Process start(String name, String ns, String main, List<String> jvmOptions, List<String> args) {
+    private RackPlan.Process start(String name, String ns, String main, List<String> jvmOptions, List<String> args,
+            boolean again) {
         Path log = layout.logOf(name);
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid", s.javaBinary(),
                 "--enable-native-access=ALL-UNNAMED"));
@@ -223,7 +281,8 @@ public final class RackUp {
         cmd.addAll(args);
         Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+            p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(again ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         } catch (IOException e) {
             throw new UncheckedIOException("starting " + name, e);
@@ -281,11 +340,25 @@ public final class RackUp {
         return String.join(File.pathSeparator, entries);
     }
 
-    private static boolean logContains(Path log, String text) {
+    /** Whether {@code log} holds {@code text} after its first {@code from} bytes (an earlier run's output). */
+    private static boolean logContains(Path log, long from, String text) {
         try {
-            return Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text);
+            if (!Files.exists(log)) {
+                return false;
+            }
+            byte[] all = Files.readAllBytes(log);
+            int start = (int) Math.min(from, all.length);
+            return new String(all, start, all.length - start, StandardCharsets.UTF_8).contains(text);
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    private static long logSize(Path log) {
+        try {
+            return Files.exists(log) ? Files.size(log) : 0;
+        } catch (IOException e) {
+            return 0;
         }
     }
 

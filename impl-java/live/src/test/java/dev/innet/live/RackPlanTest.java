@@ -43,4 +43,22 @@ class RackPlanTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RackPlan.read(file));
         assertTrue(e.getMessage().startsWith(file + ":2: "), e.getMessage());
     }
+
+    @Test
+    void aRestartedProcessIsCurrentUnderItsNameAndTheOldRecordStays(@TempDir Path dir) {
+        Path file = dir.resolve("plan.txt");
+        RackPlan plan = RackPlan.create(file);
+        Path log = dir.resolve("logs/server-h1.log");
+        plan.process(new RackPlan.Process("switch", 10, 1, dir.resolve("logs/switch.log")));
+        plan.process(new RackPlan.Process("server-h1", 11, 2, log));
+        plan.process(new RackPlan.Process("server-h1", 57, 9, log));
+        plan.setting("seeded-bug", "volatile-store");
+
+        RackPlan back = RackPlan.read(file);
+        assertEquals(List.of(new RackPlan.Process("switch", 10, 1, dir.resolve("logs/switch.log")),
+                new RackPlan.Process("server-h1", 57, 9, log)), back.currentProcesses());
+        assertEquals(3, back.processes().size(), "down still sees the old pid");
+        assertEquals("volatile-store", back.settingOr("seeded-bug", ""));
+        assertEquals("", back.settingOr("target-x", ""));
+    }
 }

@@ -134,7 +134,9 @@ public final class Main implements Callable<Integer> {
         for (PortOnInterface p : interfaces) {
             live.attach(p.port(), p.interfaceName());
         }
+        dev.innet.p4sim.ports.PortFaults faults = live.enableFaults(seed);
         try (ControlServer server = new ControlServer(controlPort, cli, sw)) {
+            server.portFaults(faults);
             live.start();
             out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
             Runtime.getRuntime().addShutdownHook(new Thread(live::close));

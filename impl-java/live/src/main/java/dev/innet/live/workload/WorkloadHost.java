@@ -20,17 +20,26 @@ import java.util.function.Consumer;
  * loop like any node, and {@link #begin} is called on that loop ({@code LiveHost.call}).
  */
 public final class WorkloadHost implements Node {
-    /** One run's parameters. Fractions: reads {@code readPercent}, deletes {@code deletePercent}, the rest writes. */
-    public record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder) {
+    /**
+     * One run's parameters. Fractions: reads {@code readPercent}, deletes {@code deletePercent}, the rest
+     * writes. A run ends after {@code operations} operations, or, if {@code durationNanos} is positive, when
+     * that much time has passed on the host's clock since it began (whichever comes first); {@code gapNanos}
+     * is the pause between one operation's end and the next one's start (0: back to back), which is how a
+     * campaign's rate is kept.
+     */
+    public record Run(int operations, int keys, int readPercent, int deletePercent, boolean everyKeyInOrder,
+            long durationNanos, long gapNanos) {
         /** Reads of keys 0..K-1, one each, in order: the final reads after a workload. */
         public static Run finalReads(int keys) {
-            return new Run(keys, keys, 100, 0, true);
+            return new Run(keys, keys, 100, 0, true, 0, 0);
         }
 
         public Run {
-            if (operations < 1 || keys < 1 || readPercent < 0 || deletePercent < 0 || readPercent + deletePercent > 100) {
+            if (operations < 1 || keys < 1 || readPercent < 0 || deletePercent < 0 || readPercent + deletePercent > 100
+                    || durationNanos < 0 || gapNanos < 0) {
                 throw new IllegalArgumentException("bad workload: " + operations + " operations, " + keys + " keys, "
-                        + readPercent + "% reads, " + deletePercent + "% deletes");
+                        + readPercent + "% reads, " + deletePercent + "% deletes, " + durationNanos + " ns, gap "
+                        + gapNanos + " ns");
             }
         }
     }
@@ -43,8 +52,19 @@ public final class WorkloadHost implements Node {
         }
     }
 
+    /**
+     * Told before each operation is invoked (write-ahead), so that a client process killed mid-run
+     * leaves a record of the operation it had in flight (the host process's journal, an edge concern).
+     */
+    public interface Journal {
+        Journal NONE = (kind, key, value) -> { };
+
+        void invoking(String kind, byte[] key, byte[] value);
+    }
+
     private final RackNodes protocolNodes;
     private final HistoryRecorder history;
+    private final Journal journal;
     private NodeContext ctx;
     private KvClientLibrary client;
     private long nextTimer = -1;
@@ -54,13 +74,19 @@ public final class WorkloadHost implements Node {
     private Run run;
     private RandomSource random;
     private int issued;
+    private long endsAt;
     private Map<KvResult.Outcome, Integer> outcomes;
     private int fromSwitch;
     private Consumer<Summary> done;
 
     public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history) {
+        this(protocolNodes, history, Journal.NONE);
+    }
+
+    public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history, Journal journal) {
         this.protocolNodes = protocolNodes;
         this.history = history;
+        this.journal = journal;
     }
 
     /** The key-value family's key {@code i}, as the simulated workloads spell it. */
@@ -97,6 +123,7 @@ public final class WorkloadHost implements Node {
         // one stream per run: a random source forks each name once
         random = ctx.random().fork("workload-run-" + (++runs));
         issued = 0;
+        endsAt = r.durationNanos() > 0 ? ctx.clock().nowNanos() + r.durationNanos() : Long.MAX_VALUE;
         outcomes = new EnumMap<>(KvResult.Outcome.class);
         fromSwitch = 0;
         done = whenDone;
@@ -104,7 +131,7 @@ public final class WorkloadHost implements Node {
     }
 
     private void issue() {
-        if (issued == run.operations()) {
+        if (issued == run.operations() || ctx.clock().nowNanos() >= endsAt) {
             Consumer<Summary> d = done;
             Summary summary = new Summary(outcomes, fromSwitch);
             run = null;
@@ -116,11 +143,15 @@ public final class WorkloadHost implements Node {
         byte[] key = keyOf(run.everyKeyInOrder() ? issued - 1 : (int) random.nextLong(run.keys()));
         long dice = random.nextLong(100);
         if (dice < run.readPercent()) {
+            journal.invoking("get", key, null);
             client.get(key, this::completed);
         } else if (dice < run.readPercent() + run.deletePercent()) {
+            journal.invoking("delete", key, null);
             client.delete(key, this::completed);
         } else {
-            client.put(key, uniqueValue(), this::completed);
+            byte[] value = uniqueValue();
+            journal.invoking("put", key, value);
+            client.put(key, value, this::completed);
         }
     }
 
@@ -134,6 +165,6 @@ public final class WorkloadHost implements Node {
         if (r.fromSwitch()) {
             fromSwitch++;
         }
-        nextTimer = ctx.timers().schedule(0);
+        nextTimer = ctx.timers().schedule(run.gapNanos());
     }
 }

@@ -19,10 +19,12 @@ import java.util.List;
  * packet path, so the switch only ever sees one request at a time.
  */
 public final class ControlServer implements AutoCloseable {
+    private static final String PORT_FAULT = "p4sim_port_fault";
     private final ServerSocket server;
     private final CliSession session;
     private final Object lock;
     private final Thread acceptor;
+    private volatile dev.innet.p4sim.ports.PortFaults faults;
     /** Connections that asked for events (p4sim_events): packet-ins and digests, one line each. */
     private final java.util.List<java.util.concurrent.BlockingQueue<String>> eventStreams = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -43,6 +45,14 @@ public final class ControlServer implements AutoCloseable {
 
     public int port() {
         return server.getLocalPort();
+    }
+
+    /**
+     * Serves {@code p4sim_port_fault} with {@code faults} (a live switch's output-port faults); without
+     * this call the command is unknown.
+     */
+    public void portFaults(dev.innet.p4sim.ports.PortFaults faults) {
+        this.faults = faults;
     }
 
     private void acceptLoop() {
@@ -110,6 +120,17 @@ public final class ControlServer implements AutoCloseable {
     /** Output lines then the status line. */
     List<String> handle(String line) {
         List<String> outLines;
+        String command = line.strip();
+        if (faults != null && (command.equals(PORT_FAULT) || command.startsWith(PORT_FAULT + " "))) {
+            try {
+                // not under the switch lock: the faults have their own, and a frame in flight is unaffected
+                List<String> all = new java.util.ArrayList<>(faults.execute(command.substring(PORT_FAULT.length())));
+                all.add("ok");
+                return all;
+            } catch (IllegalArgumentException e) {
+                return List.of("error: " + e.getMessage());
+            }
+        }
         try {
             synchronized (lock) {
                 outLines = session.execute(line);

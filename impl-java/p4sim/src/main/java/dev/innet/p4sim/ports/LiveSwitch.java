@@ -21,10 +21,21 @@ public final class LiveSwitch implements AutoCloseable {
     private final List<Thread> readers = new ArrayList<>();
     private volatile long unmappedPortDrops;
     private volatile long sendErrors;
+    private PortFaults faults;
+    private DelayedSender delayed;
 
     public LiveSwitch(P4Switch sw, Object lock) {
         this.sw = sw;
         this.lock = lock;
+    }
+
+    /**
+     * The port faults of this switch (delay, duplication, reordering on output), seeded with {@code seed};
+     * call after every {@link #attach} and before {@link #start}. All ports start without faults.
+     */
+    public PortFaults enableFaults(long seed) {
+        faults = new PortFaults(seed, ports.keySet());
+        return faults;
     }
 
     /** Attaches {@code ifname} as switch port {@code port}; call before {@link #start}. */
@@ -42,12 +53,25 @@ public final class LiveSwitch implements AutoCloseable {
                 unmappedPortDrops++;
                 return;
             }
+            if (faults != null && faults.any()) {
+                long[] at = faults.plan(port);
+                if (at.length != 1 || at[0] != 0) {
+                    byte[] copy = java.util.Arrays.copyOfRange(buf, off, off + len);
+                    for (long delay : at) {
+                        delayed.later(delay, out, copy);
+                    }
+                    return;
+                }
+            }
             try {
                 out.send(buf, off, len);
             } catch (IOException e) {
                 sendErrors++;
             }
         };
+        if (faults != null) {
+            delayed = new DelayedSender(() -> sendErrors++);
+        }
         synchronized (lock) {
             sw.setPacketOutSink(sink);
         }
@@ -83,6 +107,9 @@ public final class LiveSwitch implements AutoCloseable {
 
     @Override
     public void close() {
+        if (delayed != null) {
+            delayed.close();
+        }
         for (AfPacketPort p : ports.values()) {
             p.close();
         }

@@ -207,6 +207,16 @@ public final class HistoryRecorder {
         }
     }
 
+    /**
+     * One operation as its history line (with the newline); an open operation is written as unknown. For
+     * an operation taken from {@link #operations()} (whose lock makes its fields visible to the caller).
+     */
+    public static String jsonLine(Operation op) {
+        StringBuilder sb = new StringBuilder();
+        appendLine(sb, op);
+        return sb.toString();
+    }
+
     private static void appendLine(StringBuilder sb, Operation op) {
         OpResult result = op.isOpen() ? OpResult.UNKNOWN : op.result;
         sb.append("{\"client\":").append(op.client);

@@ -67,7 +67,7 @@ public final class LiveHost implements AutoCloseable {
     private final PrintStream log;
     /** Where protocol trace events go as NDJSON; null (the default) drops them. */
     private volatile PrintStream traceEvents;
-    private final Clock clock = new MonotonicClock();
+    private final Clock clock;
 
     private final BlockingQueue<Runnable> inbox = new ArrayBlockingQueue<>(INBOX_CAPACITY);
     private final TreeMap<Integer, DatagramChannel> channelByPort = new TreeMap<>();
@@ -94,6 +94,16 @@ public final class LiveHost implements AutoCloseable {
      */
     public LiveHost(int hostNumber, NodeFactory factory, AddressBook book, List<Integer> ports, InetAddress bindAddress,
                     RandomSource random, DurableStore durable, PrintStream log) {
+        this(hostNumber, factory, book, ports, bindAddress, random, durable, log, new MonotonicClock());
+    }
+
+    /**
+     * As above with the node's clock given: a live rack's host process passes a clock it can move forward
+     * at run time (the Jepsen campaign's clock-skew nemesis, docs/jepsen.md). Timers run on this clock too.
+     */
+    public LiveHost(int hostNumber, NodeFactory factory, AddressBook book, List<Integer> ports, InetAddress bindAddress,
+                    RandomSource random, DurableStore durable, PrintStream log, Clock clock) {
+        this.clock = clock;
         this.hostNumber = hostNumber;
         this.ip = RackAddressing.hostIp(hostNumber);
         this.factory = factory;

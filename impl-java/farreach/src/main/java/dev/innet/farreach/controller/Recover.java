@@ -23,7 +23,6 @@ import java.util.TreeMap;
  * preserved records the servers now hold (they release them), and open the gate.
  */
 public class Recover implements ControlProcedure {
-    private static final long WAIT_NANOS = 5_000_000;
     private static final long RESEND_NANOS = 1_000_000;
 
     protected final FarReachController controller;
@@ -64,7 +63,8 @@ public class Recover implements ControlProcedure {
                 received.clear();
                 newest.clear();
                 requestPreserved(now);
-                deadline = now + WAIT_NANOS;
+                // long enough for a client round trip on this rack's network (CacheControllerConfig)
+                deadline = now + controller.config().clientAnswerWaitNanos();
                 stage = 2;
             }
             case 2 -> {

@@ -1,0 +1,30 @@
+package dev.innet.kv.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.innet.protocol.RackSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CacheControllerConfigTest {
+    private static RackSpec rack(long clientTimeoutNanos) {
+        return new RackSpec(List.of(1, 2), List.of(3), 254, 16, 0, 1_000_000_000L, 1_000_000L, List.of(),
+                clientTimeoutNanos, false);
+    }
+
+    @Test
+    void theWaitForClientsCoversTheRacksClientTimeout() {
+        // a live rack (timeouts of 200 ms): recovery must not give up on clients after 5 ms
+        assertEquals(200_000_000L, CacheControllerConfig.of(rack(200_000_000L)).clientAnswerWaitNanos());
+        // the simulator's racks (500 us): the 5 ms floor, as before
+        assertEquals(CacheControllerConfig.MIN_CLIENT_ANSWER_WAIT_NANOS,
+                CacheControllerConfig.of(rack(500_000L)).clientAnswerWaitNanos());
+    }
+
+    @Test
+    void aWaitOfZeroIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new CacheControllerConfig(List.of(1), List.of(1), List.of(),
+                1, 1, 1, 1, 1, 1, 0, List.of(), 0));
+    }
+}

@@ -849,6 +849,18 @@ Next ==
 
 Spec == Init /\ [][Next]_vars
 
+\* Action coverage for ./innet verify (docs/models.md, "No vacuous models"):
+\* not a property.  The first time a newly found state carries an action
+\* label, print it; TLC register 1 holds the labels printed so far (set for
+\* every worker by the ASSUME).  States reached again are not re-checked, so
+\* an action whose every step leads to a known state goes unreported: the
+\* report can only under-count.
+ASSUME TLCSet(1, {})
+ActionCoverage ==
+    \/ act.a \in TLCGet(1)
+    \/ /\ TLCSet(1, TLCGet(1) \cup {act.a})
+       /\ PrintT(<<"innet-action", act.a>>)
+
 -----------------------------------------------------------------------------
 (* Properties *)
 

@@ -99,7 +99,7 @@ VARIABLES
                \*   protocol later does to the write's timestamp
     lmax,      \* history: lmax[k] = largest version of any completed op on k
     lfl,       \* history: lfl[o] = lmax[key] when operation o was invoked
-    linBad,    \* history: "none", or the first operation that could not be
+    linBad,    \* history: LinOk, or the first operation that could not be
                \*   placed in the linearization order (see Linearizable)
     act        \* history: name and parameters of the last action taken
                \*   (TLC's -simulate traces carry no action names); MC
@@ -148,6 +148,9 @@ Entry   == [valid : BOOLEAN, fp : Nat, key : Keys \cup {NoKey},
             w : Writes \cup {NoW}, ts : Nat]
 
 Max(a, b) == IF a >= b THEN a ELSE b
+
+\* linBad when every completed operation could be placed (see Linearizable).
+LinOk == [op |-> NoW, key |-> NoKey, val |-> NoW, ver |-> 0, floor |-> 0]
 
 \* The newest log entry of key k over all data nodes: what a rebuilt
 \* metadata node learns for k (III-E 2).  Timestamps of a slot are unique,
@@ -211,7 +214,7 @@ Init ==
     /\ wver = [w \in Writes |-> 0]
     /\ lmax = [k \in Keys |-> 0]
     /\ lfl = [o \in Writes \cup Reads |-> 0]
-    /\ linBad = "none"
+    /\ linBad = LinOk
     /\ act = [name |-> "Init", args |-> <<>>, dup |-> FALSE]
 
 -----------------------------------------------------------------------------
@@ -244,7 +247,7 @@ LinComplete(o, k, v, isWrite) ==
     IN  /\ wver' = IF v = NoW THEN wver ELSE [wver EXCEPT ![v] = ver]
         /\ lmax' = [lmax EXCEPT ![k] = Max(@, ver)]
         /\ lfl' = [lfl EXCEPT ![o] = 0]    \* no longer needed: do not split states
-        /\ linBad' = IF linBad = "none" /\ ~(placed /\ origin)
+        /\ linBad' = IF linBad = LinOk /\ ~(placed /\ origin)
                      THEN [op |-> o, key |-> k, val |-> v, ver |-> ver, floor |-> lfl[o]]
                      ELSE linBad
 
@@ -648,7 +651,7 @@ ReadSeesCommitted ==
 \* still carries the version it was externalized with (a write re-stamped
 \* later would otherwise look newer than it is).  LinComplete records the
 \* first operation that cannot be placed.
-Linearizable == linBad = "none"
+Linearizable == linBad = LinOk
 
 NoClearByOlder ==
     \A c \in cleared : idx[c.key].ts >= c.ts

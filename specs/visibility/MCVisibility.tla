@@ -27,5 +27,5 @@ Dead(m) ==
 \* last action's name is for traces, not for the search), and the network
 \* without its dead messages.
 MCView == <<{m \in net : ~Dead(m)}, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr,
-            wr, rd, clock, faults, cleared>>
+            wr, rd, clock, faults, cleared, linVars>>
 =============================================================================

@@ -139,7 +139,7 @@ final class IvyRunner {
 
     private RunOutcome missingIvyCheck(Path log) {
         return new RunOutcome(RunOutcome.Verdict.ERROR, null, OptionalLong.empty(), OptionalLong.empty(),
-                OptionalLong.empty(), List.of(), 0, "ivy_check not found at " + ivyCheck + " (run ./innet setup)", log);
+                OptionalLong.empty(), List.of(), 0, "ivy_check not found at " + ivyCheck + " (run ./innet setup)", log, List.of());
     }
 
     private static RunOutcome timedOut(List<String> checked, ToolProcess.Result result, Duration limit, Path log) {
@@ -149,7 +149,7 @@ final class IvyRunner {
     private static RunOutcome outcome(RunOutcome.Verdict verdict, List<String> checked, ToolProcess.Result result,
             String detail, Path log) {
         return new RunOutcome(verdict, null, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
-                checked, result.millis(), detail, log);
+                checked, result.millis(), detail, log, List.of());
     }
 
     private static List<String> declaredInvariants(String source) {

@@ -15,6 +15,7 @@ import java.util.Set;
  */
 public final class Manifest {
     public static final String FILE_NAME = "MANIFEST";
+    static final String COVERS = "covers=";
 
     private Manifest() {}
 
@@ -54,10 +55,10 @@ public final class Manifest {
         }
     }
 
-    // model tier expect [invariant] note...
+    // model tier expect [invariant] [covers=A,B,...] note...
     private static ManifestEntry parseTlc(Path dir, String[] t, int lineNo) {
         if (t.length < 3) {
-            throw new IllegalArgumentException("expected: <model> <small|full> <ok|violates Inv> [note]");
+            throw new IllegalArgumentException("expected: <model> <small|full|sim> <ok|violates Inv> [covers=A,B] [note]");
         }
         ManifestEntry.Tier tier = ManifestEntry.Tier.parse(t[1]);
         Expectation expectation;
@@ -76,7 +77,19 @@ public final class Manifest {
             }
             default -> throw new IllegalArgumentException("expect must be 'ok' or 'violates <Invariant>', got '" + t[2] + "'");
         }
-        return new ManifestEntry(dir, ManifestEntry.Kind.TLC, t[0], tier, expectation, join(t, noteFrom), lineNo);
+        List<String> covers = List.of();
+        if (noteFrom < t.length && t[noteFrom].startsWith(COVERS)) {
+            if (!(expectation instanceof Expectation.Holds)) {
+                throw new IllegalArgumentException("covers= applies to ok models (a refuted variant stops early)");
+            }
+            covers = List.of(t[noteFrom].substring(COVERS.length()).split(","));
+            if (covers.stream().anyMatch(a -> !a.matches("[A-Za-z][A-Za-z0-9_]*"))) {
+                throw new IllegalArgumentException("covers= takes action names separated by commas, got '" + t[noteFrom] + "'");
+            }
+            noteFrom++;
+        }
+        return new ManifestEntry(dir, ManifestEntry.Kind.TLC, t[0], tier, expectation, covers, join(t, noteFrom),
+                lineNo);
     }
 
     // file.ivy ok|fails note...   (Ivy proofs are all "small": they are unbounded and quick)
@@ -92,8 +105,8 @@ public final class Manifest {
             case "fails" -> new Expectation.ProofFails();
             default -> throw new IllegalArgumentException("expect must be 'ok' or 'fails', got '" + t[1] + "'");
         };
-        return new ManifestEntry(dir, ManifestEntry.Kind.IVY, t[0], ManifestEntry.Tier.SMALL, expectation, join(t, 2),
-                lineNo);
+        return new ManifestEntry(dir, ManifestEntry.Kind.IVY, t[0], ManifestEntry.Tier.SMALL, expectation, List.of(),
+                join(t, 2), lineNo);
     }
 
     private static void requireFiles(Path manifest, ManifestEntry e) {

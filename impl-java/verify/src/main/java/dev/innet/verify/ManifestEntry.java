@@ -1,6 +1,7 @@
 package dev.innet.verify;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One line of a spec or Ivy manifest (docs/layout.md).
@@ -9,22 +10,26 @@ import java.nio.file.Path;
  * @param model      TLC model name (MCFoo, meaning MCFoo.tla + MCFoo.cfg) or Ivy file name
  * @param tier       small (CI) or full
  * @param expectation what the run must produce
+ * @param covers     action labels (the spec's {@code act.a}) an ok model must take at least once
+ *                   ({@code covers=A,B} in the manifest); empty: not checked
  * @param note       the rest of the line: model size, the bug a variant injects, or "LIMITATION: ..."
  * @param line       line number in the manifest, for error messages
  */
-public record ManifestEntry(Path directory, Kind kind, String model, Tier tier, Expectation expectation, String note,
-        int line) {
+public record ManifestEntry(Path directory, Kind kind, String model, Tier tier, Expectation expectation, List<String> covers,
+        String note, int line) {
 
     public enum Kind { TLC, IVY }
 
+    /** small (CI), full (large models), sim (TLC random simulation only, for ./innet verify --simulate). */
     public enum Tier {
-        SMALL, FULL;
+        SMALL, FULL, SIM;
 
         static Tier parse(String s) {
             return switch (s) {
                 case "small" -> SMALL;
                 case "full" -> FULL;
-                default -> throw new IllegalArgumentException("tier must be small or full, got '" + s + "'");
+                case "sim" -> SIM;
+                default -> throw new IllegalArgumentException("tier must be small, full or sim, got '" + s + "'");
             };
         }
     }

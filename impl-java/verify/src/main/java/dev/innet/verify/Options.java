@@ -11,14 +11,27 @@ import java.util.List;
  *                    of the Ivy models for N steps from the initial state instead
  */
 record Options(Path root, List<Path> paths, boolean small, boolean full, int jobs, Duration smallLimit,
-        Duration fullLimit, int ivyBmcSteps) {
+        Duration fullLimit, int ivyBmcSteps, Simulation simulation) {
+
+    /**
+     * TLC random simulation of the sim-tier models ({@code --simulate}); a sim model named on its own is
+     * simulated with the defaults.
+     */
+    record Simulation(boolean selected, Duration budget, int depth, long seed) {}
 
     boolean includes(ManifestEntry.Tier tier) {
-        return tier == ManifestEntry.Tier.SMALL ? small : full;
+        if (simulation.selected()) {
+            return tier == ManifestEntry.Tier.SIM;
+        }
+        return switch (tier) {
+            case SMALL -> small;
+            case FULL -> full;
+            case SIM -> false;
+        };
     }
 
     String tierName() {
-        return small && full ? "all" : small ? "small" : "full";
+        return simulation.selected() ? "sim" : small && full ? "all" : small ? "small" : "full";
     }
 
     boolean ivyBoundedModelChecking() {

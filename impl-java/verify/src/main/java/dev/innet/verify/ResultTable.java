@@ -21,7 +21,8 @@ final class ResultTable {
             RunOutcome o = j.outcome();
             cells.add(new String[] {
                 (e.kind() == ManifestEntry.Kind.IVY ? "ivy:" : "tla:") + e.spec(), e.model(), e.tier().name().toLowerCase(),
-                truncate(e.note(), NOTE_WIDTH), states(o.distinctStates()),
+                truncate(e.note(), NOTE_WIDTH),
+                e.tier() == ManifestEntry.Tier.SIM ? states(o.generatedStates()) + " gen" : states(o.distinctStates()),
                 o.propertiesChecked().isEmpty() ? "-" : Integer.toString(o.propertiesChecked().size()),
                 j.summary(), seconds(o.millis())});
         }

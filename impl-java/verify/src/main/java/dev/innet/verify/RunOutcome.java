@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * What one checker run actually produced. Every figure here is parsed from that run's output;
+ * What one checker run actually produced ({@code actions}: the action labels a TLC run reported taking,
+ * sorted; empty when the model does not check ActionCoverage). Every figure here is parsed from that run's output;
  * a figure the run did not print stays empty and is shown as "-", never guessed.
  */
 public record RunOutcome(Verdict verdict, String violated, OptionalLong distinctStates, OptionalLong generatedStates,
-        OptionalLong depth, List<String> propertiesChecked, long millis, String detail, Path log) {
+        OptionalLong depth, List<String> propertiesChecked, long millis, String detail, Path log, List<String> actions) {
 
     public enum Verdict {
         /** TLC: whole model explored, no violation. Ivy: all checks proved. */

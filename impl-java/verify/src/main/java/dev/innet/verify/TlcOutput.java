@@ -26,6 +26,9 @@ public final class TlcOutput {
     private static final Pattern VIOLATED = Pattern.compile("(?:Invariant|Property) (\\S+) is violated");
     private static final Pattern STATS = Pattern.compile("([\\d,]+) states generated, ([\\d,]+) distinct states found");
     private static final Pattern DEPTH = Pattern.compile("depth of the complete state graph search is ([\\d,]+)");
+    /** What a spec's ActionCoverage invariant prints the first time a new state carries an action label. */
+    private static final Pattern ACTION = Pattern.compile("<<\"innet-action\", \"([A-Za-z0-9_]+)\">>");
+    private static final Pattern GENERATED = Pattern.compile("([\\d,]+) states generated");
 
     record Message(int code, int severity, String body) {}
 
@@ -107,6 +110,54 @@ public final class TlcOutput {
         }
         String why = firstError != null ? firstError : "no verdict in TLC output (exit code " + exitCode + ")";
         return new Parsed(RunOutcome.Verdict.ERROR, null, distinct, generated, depth, why);
+    }
+
+    /** The action labels the run's ActionCoverage invariant printed, sorted, without duplicates. */
+    static List<String> actionsTaken(String output) {
+        java.util.TreeSet<String> actions = new java.util.TreeSet<>();
+        Matcher m = ACTION.matcher(output);
+        while (m.find()) {
+            actions.add(m.group(1));
+        }
+        return List.copyOf(actions);
+    }
+
+    /**
+     * One TLC {@code -simulate num=N} run: there is no success message; a run that ends with exit code 0,
+     * no violation and no error holds. The states generated are those of the last progress report.
+     */
+    public static Parsed parseSimulation(String output, int exitCode) {
+        OptionalLong generated = OptionalLong.empty();
+        String violated = null;
+        String firstError = null;
+        for (Message m : messages(output)) {
+            Matcher g = GENERATED.matcher(m.body());
+            if (g.find()) {
+                generated = OptionalLong.of(number(g.group(1)));
+            }
+            switch (m.code()) {
+                case MSG_INVARIANT_VIOLATED_INITIAL, MSG_INVARIANT_VIOLATED_BEHAVIOR, MSG_PROPERTY_VIOLATED -> {
+                    Matcher v = VIOLATED.matcher(m.body());
+                    if (violated == null && v.find()) {
+                        violated = v.group(1);
+                    }
+                }
+                default -> {
+                    if (m.severity() == SEVERITY_ERROR && firstError == null) {
+                        firstError = firstLine(m.body());
+                    }
+                }
+            }
+        }
+        if (violated != null) {
+            return new Parsed(RunOutcome.Verdict.VIOLATED, violated, OptionalLong.empty(), generated,
+                    OptionalLong.empty(), "");
+        }
+        if (exitCode == 0 && firstError == null) {
+            return new Parsed(RunOutcome.Verdict.HOLDS, null, OptionalLong.empty(), generated, OptionalLong.empty(), "");
+        }
+        String why = firstError != null ? firstError : "no verdict in TLC output (exit code " + exitCode + ")";
+        return new Parsed(RunOutcome.Verdict.ERROR, null, OptionalLong.empty(), generated, OptionalLong.empty(), why);
     }
 
     private static long number(String digits) {

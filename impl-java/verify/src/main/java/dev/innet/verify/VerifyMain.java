@@ -91,6 +91,18 @@ public final class VerifyMain implements Callable<Integer> {
                     + "model must yield a concrete trace, an 'ok' model must show none (docs/models.md)")
     private Integer ivyBmcSteps;
 
+    @Option(names = "--simulate", paramLabel = "MINUTES",
+            description = "instead of the small/full tiers, TLC random simulation of the sim-tier models (too big for "
+                    + "breadth-first search), about MINUTES each, two at a time; reports behaviours and states generated")
+    private Integer simulateMinutes;
+
+    @Option(names = "--depth", paramLabel = "N", description = "with --simulate: the longest behaviour (default 100)")
+    private Integer depth;
+
+    @Option(names = "--seed", paramLabel = "S",
+            description = "with --simulate: the first round's seed (default: drawn and printed; rounds use S, S+1, ...)")
+    private Long seed;
+
     @Option(names = "--dry-run", description = "check the arguments and manifests, list the runs, run nothing")
     private boolean dryRun;
 
@@ -136,6 +148,7 @@ public final class VerifyMain implements Callable<Integer> {
         List<Judgement> judgements = runAll(entries, options, out);
         out.println();
         ResultTable.print(judgements, out);
+        printActions(judgements, out);
         long unexpected = judgements.stream().filter(j -> !j.asExpected()).count();
         out.println();
         out.printf("%d runs: %d as expected, %d unexpected (tier %s).%n", judgements.size(),
@@ -149,6 +162,23 @@ public final class VerifyMain implements Callable<Integer> {
         return unexpected == 0 ? EXIT_ALL_AS_EXPECTED : EXIT_UNEXPECTED;
     }
 
+    /** Per ok TLC model that reports them: the actions it took (covers= in MANIFEST makes some mandatory). */
+    private static void printActions(List<Judgement> judgements, PrintStream out) {
+        boolean header = false;
+        for (Judgement j : judgements) {
+            if (j.outcome().actions().isEmpty() || !(j.entry().expectation() instanceof Expectation.Holds)) {
+                continue;
+            }
+            if (!header) {
+                out.println();
+                out.println("Actions taken (ok models that check " + TlcRunner.ACTION_COVERAGE + "):");
+                header = true;
+            }
+            out.printf("  %s/%s (%d): %s%n", j.entry().spec(), j.entry().model(), j.outcome().actions().size(),
+                    String.join(" ", j.outcome().actions()));
+        }
+    }
+
     /** The checked command line; what no converter can see is a usage error here. */
     private Options options() {
         if (fullOnly && tier != null) {
@@ -160,6 +190,21 @@ public final class VerifyMain implements Callable<Integer> {
         if (ivyBmcSteps != null && ivyBmcSteps < 1) {
             throw Cli.usageError(spec, "--ivy-bmc must be at least 1 step, got " + ivyBmcSteps);
         }
+        if (simulateMinutes != null && (fullOnly || tier != null)) {
+            throw Cli.usageError(spec, "--simulate runs the sim tier: it excludes --full and --tier");
+        }
+        if (simulateMinutes != null && simulateMinutes < 1) {
+            throw Cli.usageError(spec, "--simulate takes at least 1 minute, got " + simulateMinutes);
+        }
+        if (simulateMinutes == null && (depth != null || seed != null)) {
+            throw Cli.usageError(spec, "--depth and --seed apply to --simulate");
+        }
+        if (depth != null && depth < 1) {
+            throw Cli.usageError(spec, "--depth must be at least 1, got " + depth);
+        }
+        Options.Simulation simulation = new Options.Simulation(simulateMinutes != null,
+                Duration.ofMinutes(simulateMinutes != null ? simulateMinutes : 1), depth != null ? depth : 100,
+                seed != null ? seed : new java.util.Random().nextLong(1, 1L << 40));
         TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.SMALL;
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         for (Path p : paths) {
@@ -176,9 +221,9 @@ public final class VerifyMain implements Callable<Integer> {
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        int chosenJobs = jobs != null ? jobs : (tiers == TierSelection.FULL ? 1 : cores);
+        int chosenJobs = jobs != null ? jobs : (tiers == TierSelection.FULL && simulateMinutes == null ? 1 : cores);
         return new Options(root, List.copyOf(chosen), tiers.small, tiers.full, chosenJobs, Duration.ofMinutes(5),
-                Duration.ofHours(3), ivyBmcSteps == null ? 0 : ivyBmcSteps);
+                Duration.ofHours(3), ivyBmcSteps == null ? 0 : ivyBmcSteps, simulation);
     }
 
     static List<ManifestEntry> select(Options options) throws IOException {
@@ -256,9 +301,13 @@ public final class VerifyMain implements Callable<Integer> {
         IvyRunner ivy = new IvyRunner(options.root().resolve(".cache/venv/bin/ivy_check"), workRoot);
         int jobs = options.jobs();
         int workersPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / jobs);
-        out.printf("innet verify: %d runs, tier %s, %d at a time, %d TLC worker(s) each%s%n", entries.size(),
+        out.printf("innet verify: %d runs, tier %s, %d at a time, %d TLC worker(s) each%s%s%n", entries.size(),
                 options.tierName(), jobs, workersPerModel, options.ivyBoundedModelChecking()
-                        ? "; Ivy models: bounded model checking, " + options.ivyBmcSteps() + " steps" : "");
+                        ? "; Ivy models: bounded model checking, " + options.ivyBmcSteps() + " steps" : "",
+                entries.stream().anyMatch(e -> e.tier() == ManifestEntry.Tier.SIM)
+                        ? String.format("; simulation: about %d min per model, depth %d, seed %d (--seed to repeat)",
+                                options.simulation().budget().toMinutes(), options.simulation().depth(),
+                                options.simulation().seed()) : "");
         AtomicInteger done = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
@@ -268,7 +317,10 @@ public final class VerifyMain implements Callable<Integer> {
                     Duration limit = e.tier() == ManifestEntry.Tier.SMALL ? options.smallLimit() : options.fullLimit();
                     String heap = e.tier() == ManifestEntry.Tier.SMALL ? "1500m" : "8g";
                     RunOutcome o;
-                    if (e.kind() == ManifestEntry.Kind.TLC) {
+                    if (e.tier() == ManifestEntry.Tier.SIM) {
+                        Options.Simulation s = options.simulation();
+                        o = tlc.simulate(e, s.budget(), s.depth(), s.seed(), "1500m");
+                    } else if (e.kind() == ManifestEntry.Kind.TLC) {
                         o = tlc.run(e, workersPerModel, limit, heap);
                     } else if (options.ivyBoundedModelChecking()) {
                         // BMC takes minutes where the proof takes seconds (docs/models.md): the long limit

@@ -49,6 +49,22 @@ class ManifestTest {
     }
 
     @Test
+    void coversAndTheSimTier() throws Exception {
+        write("MCA small ok covers=Step,Reset 2 keys\nMCS sim violates Safe random simulation\n",
+                "MCA.tla", "MCA.cfg", "MCS.tla", "MCS.cfg");
+        var entries = Manifest.read(dir, ManifestEntry.Kind.TLC);
+        assertEquals(java.util.List.of("Step", "Reset"), entries.get(0).covers());
+        assertEquals("2 keys", entries.get(0).note());
+        assertEquals(ManifestEntry.Tier.SIM, entries.get(1).tier());
+        assertTrue(entries.get(1).covers().isEmpty());
+        write("MCA small violates Safe covers=Step\n", "MCA.tla", "MCA.cfg");
+        var e = assertThrows(Manifest.ManifestException.class, () -> Manifest.read(dir, ManifestEntry.Kind.TLC));
+        assertTrue(e.getMessage().contains("covers= applies to ok models"), e.getMessage());
+        write("MCA small ok covers=Step,,x-y\n", "MCA.tla", "MCA.cfg");
+        assertThrows(Manifest.ManifestException.class, () -> Manifest.read(dir, ManifestEntry.Kind.TLC));
+    }
+
+    @Test
     void ivyLines() throws Exception {
         write("p.ivy ok proves it\np_bug.ivy fails refuted\n", "p.ivy", "p_bug.ivy");
         var entries = Manifest.read(dir, ManifestEntry.Kind.IVY);

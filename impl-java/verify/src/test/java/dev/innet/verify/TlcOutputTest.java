@@ -38,4 +38,19 @@ class TlcOutputTest {
         assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parse(msg(2193, 0, "done"), 255).verdict());
         assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parse("garbage", 0).verdict());
     }
+
+    @Test
+    void simulationRoundHoldsWithoutASuccessMessageAndCountsTheLastProgressReport() {
+        String out = msg(2209, 0, "Progress(-1) at 2026-11-24 01:40:25: 100 states generated, -1 distinct states found")
+                + "<<\"innet-action\", \"Init\">>\n<<\"innet-action\", \"Step\">>\n<<\"innet-action\", \"Init\">>\n"
+                + msg(2209, 0, "Progress(-1) at 2026-11-24 01:40:59: 61,106 states generated, -1 distinct states found")
+                + msg(2186, 0, "Finished in 22589ms at (2026-11-24 01:40:59)");
+        TlcOutput.Parsed p = TlcOutput.parseSimulation(out, 0);
+        assertEquals(RunOutcome.Verdict.HOLDS, p.verdict());
+        assertEquals(61106, p.generated().getAsLong());
+        assertEquals(java.util.List.of("Init", "Step"), TlcOutput.actionsTaken(out));
+        assertEquals(RunOutcome.Verdict.ERROR, TlcOutput.parseSimulation(out, 1).verdict());
+        String bad = out + msg(2110, 1, "Invariant Linearizable is violated.");
+        assertEquals("Linearizable", TlcOutput.parseSimulation(bad, 12).violated());
+    }
 }

@@ -71,10 +71,26 @@ class VerifyMainTest {
     }
 
     @Test
+    void aModelThatNeverTakesADeclaredActionFailsAndTakenActionsAreListed() {
+        Run run = verify(FIXTURES.resolve("coverage").toString());
+        assertEquals(VerifyMain.EXIT_UNEXPECTED, run.exit(), run.out());
+        assertTrue(run.out().contains("MCCovered: ok, covers 1 actions"), run.out());
+        assertTrue(run.out().contains("MCVacuous: UNEXPECTED: never takes Never"), run.out());
+        assertTrue(run.out().contains("coverage/MCCovered (2): Inc Init"), run.out());
+    }
+
+    @Test
+    void simulationOptionsAreCheckedBeforeAnythingRuns() {
+        assertArgumentError(verify("--simulate", "0", counter()), "--simulate");
+        assertArgumentError(verify("--simulate", "1", "--full", counter()), "--simulate");
+        assertArgumentError(verify("--depth", "10", counter()), "--depth");
+    }
+
+    @Test
     void helpExitsZeroAndListsTheOptions() {
         Run run = verify("--help");
         assertEquals(VerifyMain.EXIT_ALL_AS_EXPECTED, run.exit(), run.err());
-        for (String option : new String[] {"--full", "--tier", "--jobs", "--ivy-bmc", "--dry-run", "PATH"}) {
+        for (String option : new String[] {"--full", "--tier", "--jobs", "--ivy-bmc", "--dry-run", "--simulate", "--depth", "--seed", "PATH"}) {
             assertTrue(run.out().contains(option), option + " missing from the usage: " + run.out());
         }
     }

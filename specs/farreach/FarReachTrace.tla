@@ -119,9 +119,11 @@ RelayGetReplyKeepingCache(m) ==
     /\ pend[m.c].t = "r" /\ pend[m.c].id = m.id
     /\ pend' = [pend EXCEPT ![m.c] = NoOp]
     /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
+    /\ Complete(m.k, m.rec.v, FALSE, opFloor[m.c])
+    /\ Retire(m.c)
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> FALSE]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
-                   doneMax, pointCache, snapTruth, ackFloor>>
+                   doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 \* The reply reaches the client relayed by the switch: a GET reply, or a
 \* GET_FOR_CACHE reply the switch acts on (SwitchGetReply) on the way.
@@ -221,7 +223,7 @@ CrashKeepingReports ==
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
     /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
-                   doneMax, lastRead, pointCache, snapTruth>>
+                   doneMax, lastRead, pointCache, snapTruth, linVars>>
 
 ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports
 

@@ -10,7 +10,7 @@ import (
 )
 
 // Kinds are the nemeses by name, as --nemesis takes them.
-var Kinds = []string{"partition", "loss", "delay", "dup", "reorder", "kill", "pause", "switch-crash", "skew"}
+var Kinds = []string{"partition", "loss", "delay", "dup", "reorder", "kill", "kill-server", "pause", "switch-crash", "skew"}
 
 // networkKinds act on packets; the others on processes or clocks. A combined schedule pairs one of each.
 var networkKinds = map[string]bool{"partition": true, "loss": true, "delay": true, "dup": true, "reorder": true}
@@ -38,6 +38,9 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 		return &PortFault{kind: kind, Settings: fmt.Sprintf("reorder=%d hold_us=%d", 10+r.Intn(41), 1000+r.Intn(4001))}, nil
 	case "kill":
 		return &Kill{Target: processTarget(env, r)}, nil
+	case "kill-server":
+		servers := env.Servers()
+		return &Kill{Target: processName(env, servers[r.Intn(len(servers))]), ServersOnly: true}, nil
 	case "pause":
 		return &Pause{Target: processTarget(env, r)}, nil
 	case "switch-crash":
@@ -254,9 +257,19 @@ func (f *PortFault) Heal(env Env) (string, error) {
 // ---------------------------------------------------------------- processes
 
 // Kill sends SIGKILL to a server, a client or the controller; Heal starts it again (./innet rack restart).
-type Kill struct{ Target string }
+// ServersOnly: drawn by "kill-server", which kills storage servers only (a durability bug shows only
+// when a server dies; "kill" spreads its kills over every process).
+type Kill struct {
+	Target      string
+	ServersOnly bool
+}
 
-func (k *Kill) Kind() string { return "kill" }
+func (k *Kill) Kind() string {
+	if k.ServersOnly {
+		return "kill-server"
+	}
+	return "kill"
+}
 
 func (k *Kill) Start(env Env) (string, error) {
 	p, err := env.Process(k.Target)

@@ -280,3 +280,34 @@ func TestParseKinds(t *testing.T) {
 		t.Fatalf("none: %v %v", k, err)
 	}
 }
+
+func TestKillServerKillsOnlyStorageServers(t *testing.T) {
+	env := newFake()
+	r := rand.New(rand.NewSource(1))
+	seen := map[string]bool{}
+	for i := 0; i < 200; i++ {
+		f, err := New("kill-server", env, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := f.(*Kill)
+		if !strings.HasPrefix(k.Target, "server-h") || f.Kind() != "kill-server" {
+			t.Fatalf("kill-server drew %q (kind %s)", k.Target, f.Kind())
+		}
+		seen[k.Target] = true
+	}
+	if len(seen) != 2 {
+		t.Fatalf("kill-server should reach both servers, drew %v", seen)
+	}
+	// plain kill reaches clients and the controller too
+	other := false
+	for i := 0; i < 200; i++ {
+		f, _ := New("kill", env, r)
+		if !strings.HasPrefix(f.(*Kill).Target, "server-h") {
+			other = true
+		}
+	}
+	if !other {
+		t.Fatal("kill never drew a client or the controller")
+	}
+}

@@ -47,7 +47,7 @@ public final class NetCacheTraceModel {
                 .append(" events of one run; src = the event's line in the NDJSON file.\n");
         b.append("Trace == <<\n");
         for (int i = 0; i < run.steps().size(); i++) {
-            b.append("  ").append(record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
+            b.append("  ").append(TraceModel.record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
         }
         b.append(">>\n");
         b.append("\\* the write ids that are deletes: staged nothing, and their records are NOT_FOUND\n");
@@ -77,21 +77,6 @@ public final class NetCacheTraceModel {
         // stops TLC at the end instead (as FarReach's model)
         b.append("INIT TraceInit\nNEXT TraceNext\nVIEW TraceView\nCONSTRAINT CursorReport\n");
         return b.toString();
-    }
-
-    private static String record(Map<String, Object> fields) {
-        return fields.entrySet().stream().map(e -> e.getKey() + " |-> " + value(e.getValue()))
-                .collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    private static String value(Object v) {
-        if (v instanceof String s) {
-            return TraceModel.str(s);
-        }
-        if (v instanceof Boolean bool) {
-            return bool ? "TRUE" : "FALSE";
-        }
-        return v.toString();
     }
 
     private static String set(Collection<String> items) {

@@ -72,7 +72,8 @@ public final class TraceModel {
         return b.toString();
     }
 
-    private static String record(Map<String, Object> fields) {
+    /** A trace event as a TLA+ record (NetCache's trace model writes its events with it too). */
+    static String record(Map<String, Object> fields) {
         return fields.entrySet().stream().map(e -> e.getKey() + " |-> " + value(e.getValue()))
                 .collect(Collectors.joining(", ", "[", "]"));
     }

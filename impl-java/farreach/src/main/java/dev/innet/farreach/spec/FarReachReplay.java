@@ -1,5 +1,8 @@
 package dev.innet.farreach.spec;
 
+import static dev.innet.kv.spec.ReplayFrames.decode;
+import static dev.innet.kv.spec.ReplayFrames.expectOnly;
+
 import static dev.innet.farreach.spec.SpecValues.NO_REC;
 import static dev.innet.farreach.spec.SpecValues.asLong;
 import static dev.innet.farreach.spec.SpecValues.asRecord;
@@ -41,7 +44,6 @@ import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
-import dev.innet.wire.WireException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -1029,24 +1031,6 @@ public final class FarReachReplay implements SpecReplay {
         Flight f = new Flight(specMessageOf(e.frame()), route, e.frame());
         net.removeIf(in -> in.route() == route && in.message().equals(f.message()));
         net.add(f);
-    }
-
-    private void expectOnly(List<ReplayTarget.Emitted> out, int host, String what) {
-        if (out.size() != 1 || out.get(0).port() != RackPorts.portOf(host)) {
-            List<String> got = new ArrayList<>();
-            for (ReplayTarget.Emitted e : out) {
-                got.add("port " + e.port() + ": " + KvOp.name(decode(e.frame()).message().op()));
-            }
-            throw new ReplayException(what + "; the switch emitted " + got);
-        }
-    }
-
-    private static InnetPacket decode(byte[] frame) {
-        try {
-            return InnetPacket.decode(frame);
-        } catch (WireException e) {
-            throw new ReplayException("the implementation emitted a malformed frame: " + e.getMessage());
-        }
     }
 
     private static int hostOfFrameDestination(byte[] frame) {

@@ -1,5 +1,8 @@
 package dev.innet.netcache.spec;
 
+import static dev.innet.kv.spec.ReplayFrames.decode;
+import static dev.innet.kv.spec.ReplayFrames.expectOnly;
+
 import static dev.innet.protocol.spec.TlaValues.asLong;
 import static dev.innet.protocol.spec.TlaValues.asRecord;
 import static dev.innet.protocol.spec.TlaValues.name;
@@ -37,7 +40,6 @@ import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
-import dev.innet.wire.WireException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -501,24 +503,6 @@ public final class NetCacheReplay implements SpecReplay {
     }
 
     // ------------------------------------------------------------------ frames and spec messages
-
-    private void expectOnly(List<ReplayTarget.Emitted> out, int host, String what) {
-        if (out.size() != 1 || out.get(0).port() != RackPorts.portOf(host)) {
-            List<String> got = new ArrayList<>();
-            for (ReplayTarget.Emitted e : out) {
-                got.add("port " + e.port() + ": " + KvOp.name(decode(e.frame()).message().op()));
-            }
-            throw new ReplayException(what + "; the switch emitted " + got);
-        }
-    }
-
-    private static InnetPacket decode(byte[] frame) {
-        try {
-            return InnetPacket.decode(frame);
-        } catch (WireException e) {
-            throw new ReplayException("the implementation emitted a malformed frame: " + e.getMessage());
-        }
-    }
 
     /** The spec message a frame in flight is: put, putR, get (cons = GET_FOR_CACHE), getR, getRC. */
     private Map<String, Object> specMessageOf(byte[] frame) {

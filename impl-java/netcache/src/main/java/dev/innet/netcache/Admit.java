@@ -1,5 +1,6 @@
 package dev.innet.netcache;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
@@ -37,7 +38,7 @@ final class Admit implements ControlProcedure {
                 controller.admitted();
                 // the spec's Admit: from here packets of the key see the slot (invalid, nothing staged)
                 controller.context().trace(TraceEvent.of(NetCacheTraceEvents.ADMIT)
-                        .with("key", NetCacheTraceEvents.key(key)).with("index", index));
+                        .with("key", KvTraceFields.key(key)).with("index", index));
                 return true;
             }
             default -> throw new IllegalStateException("admission past its last stage");

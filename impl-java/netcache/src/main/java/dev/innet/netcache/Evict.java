@@ -1,5 +1,6 @@
 package dev.innet.netcache;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.kv.cache.Removal;
 import dev.innet.netcache.trace.NetCacheTraceEvents;
@@ -26,7 +27,7 @@ final class Evict implements ControlProcedure {
     @Override
     public boolean step(SwitchControl c) {
         boolean done = removal.step(c);
-        controller.context().trace(TraceEvent.of(NetCacheTraceEvents.EVICT).with("key", NetCacheTraceEvents.key(key))
+        controller.context().trace(TraceEvent.of(NetCacheTraceEvents.EVICT).with("key", KvTraceFields.key(key))
                 .with("index", index));
         return done;
     }

@@ -1,5 +1,6 @@
 package dev.innet.netcache;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.client.ClientConfig;
@@ -23,9 +24,9 @@ public final class NetCacheClient extends KvClient {
     protected void onRequestSent(InnetMessage request, int attempt) {
         boolean read = request.op() == KvOp.GET;
         TraceEvent e = TraceEvent.of(read ? NetCacheTraceEvents.CLIENT_READ : NetCacheTraceEvents.CLIENT_WRITE)
-                .with("key", NetCacheTraceEvents.key(request.key()));
+                .with("key", KvTraceFields.key(request.key()));
         if (request.op() == KvOp.PUT) {
-            e.with("value", NetCacheTraceEvents.text(request.value()));
+            e.with("value", KvTraceFields.text(request.value()));
         } else if (request.op() == KvOp.DEL) {
             e.with("value", "").with("delete", true);
         }
@@ -48,7 +49,7 @@ public final class NetCacheClient extends KvClient {
     @Override
     protected void onGaveUp(InnetMessage request) {
         ctx.trace(TraceEvent.of(NetCacheTraceEvents.CLIENT_GAVE_UP).with("op", request.op() == KvOp.GET ? "read" : "write")
-                .with("key", NetCacheTraceEvents.key(request.key())).with("reqId", request.reqId()));
+                .with("key", KvTraceFields.key(request.key())).with("reqId", request.reqId()));
     }
 
     private static TraceEvent reply(TraceEvent e, InnetMessage reply) {
@@ -58,8 +59,8 @@ public final class NetCacheClient extends KvClient {
             case KvStatus.NOT_FOUND -> "notFound";
             default -> "failed";
         };
-        return e.with("op", read ? "read" : "write").with("key", NetCacheTraceEvents.key(reply.key()))
+        return e.with("op", read ? "read" : "write").with("key", KvTraceFields.key(reply.key()))
                 .with("reqId", reply.reqId()).with("status", status).with("seq", reply.seq())
-                .with("value", read && reply.status() == KvStatus.OK ? NetCacheTraceEvents.text(reply.value()) : "");
+                .with("value", read && reply.status() == KvStatus.OK ? KvTraceFields.text(reply.value()) : "");
     }
 }

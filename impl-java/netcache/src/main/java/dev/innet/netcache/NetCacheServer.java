@@ -1,5 +1,6 @@
 package dev.innet.netcache;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.server.ServerConfig;
@@ -33,15 +34,15 @@ public class NetCacheServer extends StorageServer {
             case KvOp.PUT_SEQ, KvOp.DEL_SEQ -> {
                 e = TraceEvent.of(NetCacheTraceEvents.SERVER_PUT);
                 requestFields(e, frame, request);
-                NetCacheTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+                KvTraceFields.withRecord(e, "rec", StoredRecord.carriedBy(request));
             }
             case KvOp.GET, KvOp.GET_FOR_CACHE -> {
                 e = TraceEvent.of(NetCacheTraceEvents.SERVER_GET);
                 requestFields(e, frame, request).with("op", KvOp.name(request.op()));
                 if (reply.status() == KvStatus.OK || (reply.flags() & KvOp.FLAG_DELETED) != 0) {
-                    NetCacheTraceEvents.withRecord(e, "reply", StoredRecord.carriedBy(reply));
+                    KvTraceFields.withRecord(e, "reply", StoredRecord.carriedBy(reply));
                 } else {
-                    NetCacheTraceEvents.withNoRecord(e, "reply");
+                    KvTraceFields.withNoRecord(e, "reply");
                 }
             }
             default -> {
@@ -50,15 +51,15 @@ public class NetCacheServer extends StorageServer {
         }
         var stored = storedRecord(request.key());
         if (stored.isPresent()) {
-            NetCacheTraceEvents.withRecord(e, "stored", stored.get());
+            KvTraceFields.withRecord(e, "stored", stored.get());
         } else {
-            NetCacheTraceEvents.withNoRecord(e, "stored");
+            KvTraceFields.withNoRecord(e, "stored");
         }
         context().trace(e);
     }
 
     private static TraceEvent requestFields(TraceEvent e, UdpFrame frame, InnetMessage request) {
         return e.with("client", RackAddressing.hostOfIp(frame.srcIp())).with("reqId", request.reqId())
-                .with("key", NetCacheTraceEvents.key(request.key()));
+                .with("key", KvTraceFields.key(request.key()));
     }
 }

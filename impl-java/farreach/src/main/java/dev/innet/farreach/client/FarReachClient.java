@@ -1,5 +1,6 @@
 package dev.innet.farreach.client;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.farreach.wire.SnapshotCoverage;
 import dev.innet.kv.KvOp;
@@ -37,9 +38,9 @@ public class FarReachClient extends KvClient {
     protected void onRequestSent(InnetMessage request, int attempt) {
         boolean read = request.op() == KvOp.GET;
         TraceEvent e = TraceEvent.of(read ? FarReachTraceEvents.CLIENT_READ : FarReachTraceEvents.CLIENT_WRITE)
-                .with("key", FarReachTraceEvents.key(request.key()));
+                .with("key", KvTraceFields.key(request.key()));
         if (request.op() == KvOp.PUT) {
-            e.with("value", FarReachTraceEvents.text(request.value()));
+            e.with("value", KvTraceFields.text(request.value()));
         } else if (request.op() == KvOp.DEL) {
             e.with("value", "").with("delete", true);
         }
@@ -55,15 +56,15 @@ public class FarReachClient extends KvClient {
             default -> "failed";
         };
         ctx.trace(TraceEvent.of(FarReachTraceEvents.CLIENT_REPLY).with("op", read ? "read" : "write")
-                .with("key", FarReachTraceEvents.key(request.key())).with("reqId", request.reqId()).with("status", status)
+                .with("key", KvTraceFields.key(request.key())).with("reqId", request.reqId()).with("status", status)
                 .with("fromSwitch", (reply.flags() & KvOp.FLAG_FROM_SWITCH) != 0).with("seq", reply.seq())
-                .with("value", read && reply.status() == KvStatus.OK ? FarReachTraceEvents.text(reply.value()) : ""));
+                .with("value", read && reply.status() == KvStatus.OK ? KvTraceFields.text(reply.value()) : ""));
     }
 
     @Override
     protected void onGaveUp(InnetMessage request) {
         ctx.trace(TraceEvent.of(FarReachTraceEvents.CLIENT_GAVE_UP).with("op", request.op() == KvOp.GET ? "read" : "write")
-                .with("key", FarReachTraceEvents.key(request.key())).with("reqId", request.reqId()));
+                .with("key", KvTraceFields.key(request.key())).with("reqId", request.reqId()));
     }
 
     /** Keeps the newest switch-answered write per key (an older one is superseded by it). */

@@ -1,5 +1,6 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.kv.store.StoredRecord;
@@ -50,14 +51,14 @@ public class Admit implements ControlProcedure {
                 c.addEntry(CacheRegisters.lookupEntry(report.key(), index));
                 // the key is now in the switch's key table, invalid and outdated: the spec's AdmitInstall
                 boolean deleted = report.status() == KvStatus.NOT_FOUND;
-                controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.ADMIT_INSTALL)
-                        .with("key", FarReachTraceEvents.key(report.key())), "rec",
+                controller.context().trace(KvTraceFields.withRecord(TraceEvent.of(FarReachTraceEvents.ADMIT_INSTALL)
+                        .with("key", KvTraceFields.key(report.key())), "rec",
                         deleted ? StoredRecord.tombstone(report.seq()) : StoredRecord.value(report.value(), report.seq())));
             }
             case 3 -> {
                 c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ONE);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.ADMIT_VALIDATE)
-                        .with("key", FarReachTraceEvents.key(report.key())));
+                        .with("key", KvTraceFields.key(report.key())));
                 controller.admitted();
                 return true;
             }

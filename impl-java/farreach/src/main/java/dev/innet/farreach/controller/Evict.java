@@ -1,5 +1,6 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.kv.KvOp;
@@ -43,7 +44,7 @@ public class Evict implements ControlProcedure {
             case 0 -> {
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ONE);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.EVICT_START)
-                        .with("key", FarReachTraceEvents.key(key)));
+                        .with("key", KvTraceFields.key(key)));
                 stage = 1;
             }
             case 1 -> {
@@ -55,8 +56,8 @@ public class Evict implements ControlProcedure {
                 InnetMessage store = new InnetMessage(KvOp.EVICT_STORE, deleted ? KvOp.FLAG_DELETED : 0, 0, reqId, key,
                         seq, new byte[0], value);
                 evictStore = controller.frameTo(controller.ring().ownerOf(key), store);
-                controller.context().trace(FarReachTraceEvents.withRecord(TraceEvent.of(FarReachTraceEvents.EVICT_STORE)
-                        .with("key", FarReachTraceEvents.key(key)), "rec", storedRecord));
+                controller.context().trace(KvTraceFields.withRecord(TraceEvent.of(FarReachTraceEvents.EVICT_STORE)
+                        .with("key", KvTraceFields.key(key)), "rec", storedRecord));
                 controller.context().network().send(evictStore);
                 controller.scheduleEvictRetry(this);
                 stage = 2;
@@ -73,7 +74,7 @@ public class Evict implements ControlProcedure {
                 // notification lets clients release preserved copies up to its seq
                 controller.evictedSinceSnapshot().put(HexFormat.of().formatHex(key), new CachedRecord(key, storedRecord));
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.EVICT_FINISH)
-                        .with("key", FarReachTraceEvents.key(key)));
+                        .with("key", KvTraceFields.key(key)));
                 controller.released(index, key);
                 return true;
             }

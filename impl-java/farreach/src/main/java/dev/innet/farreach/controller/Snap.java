@@ -1,5 +1,6 @@
 package dev.innet.farreach.controller;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.farreach.wire.SnapshotCoverage;
@@ -82,7 +83,7 @@ public class Snap implements ControlProcedure {
                     byte[] key = controller.directory().keyAt(index);
                     String k = HexFormat.of().formatHex(key);
                     // the spec's SnapLoad(k): the record is loaded, or (changed since the point) its original stands
-                    TraceEvent load = TraceEvent.of(FarReachTraceEvents.SNAP_LOAD).with("key", FarReachTraceEvents.key(key));
+                    TraceEvent load = TraceEvent.of(FarReachTraceEvents.SNAP_LOAD).with("key", KvTraceFields.key(key));
                     if (c.registerRead(FarReachControlNames.RECORD_SAVED_EPOCH, index).longValue() == epoch) {
                         awaitingOriginal.add(k); // changed since the snapshot point: its original is reported
                         load.with("loaded", false);
@@ -90,7 +91,7 @@ public class Snap implements ControlProcedure {
                         StoredRecord record = FarReachController.readRecord(c, index);
                         loaded.put(k, new CachedRecord(key, record));
                         c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index, BigInteger.valueOf(epoch));
-                        FarReachTraceEvents.withRecord(load.with("loaded", true), "rec", record);
+                        KvTraceFields.withRecord(load.with("loaded", true), "rec", record);
                     }
                     controller.context().trace(load);
                 }
@@ -149,8 +150,8 @@ public class Snap implements ControlProcedure {
         TraceEvent kept = TraceEvent.of(FarReachTraceEvents.SNAP_FINISH).with("epoch", epoch).with("records", records.size());
         for (int i = 0; i < records.size(); i++) {
             // one record per numbered field group: key{i}, then the record under rec{i}
-            kept.with("key" + i, FarReachTraceEvents.key(records.get(i).key()));
-            FarReachTraceEvents.withRecord(kept, "rec" + i, records.get(i).record());
+            kept.with("key" + i, KvTraceFields.key(records.get(i).key()));
+            KvTraceFields.withRecord(kept, "rec" + i, records.get(i).record());
         }
         controller.context().trace(kept);
         controller.stats().snapshots++;

@@ -1,5 +1,6 @@
 package dev.innet.farreach.server;
 
+import dev.innet.kv.KvTraceFields;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.server.ServerConfig;
@@ -61,27 +62,27 @@ public class FarReachServer extends StorageServer {
         if (reply.status() != KvStatus.OK && reply.status() != KvStatus.NOT_FOUND) {
             return;
         }
-        String key = FarReachTraceEvents.key(request.key());
+        String key = KvTraceFields.key(request.key());
         TraceEvent e;
         switch (request.op()) {
             case KvOp.PUT_SEQ, KvOp.DEL_SEQ -> {
                 e = TraceEvent.of(FarReachTraceEvents.SERVER_PUT).with("client", RackAddressing.hostOfIp(frame.srcIp()))
                         .with("reqId", request.reqId()).with("key", key);
-                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+                KvTraceFields.withRecord(e, "rec", StoredRecord.carriedBy(request));
             }
             case KvOp.GET, KvOp.GET_FOR_CACHE, KvOp.GET_EMBED -> {
                 e = TraceEvent.of(FarReachTraceEvents.SERVER_GET).with("client", RackAddressing.hostOfIp(frame.srcIp()))
                         .with("reqId", request.reqId()).with("key", key).with("op", KvOp.name(request.op()));
                 if (reply.status() == KvStatus.OK || (reply.flags() & KvOp.FLAG_DELETED) != 0) {
-                    FarReachTraceEvents.withRecord(e, "reply", StoredRecord.carriedBy(reply));
+                    KvTraceFields.withRecord(e, "reply", StoredRecord.carriedBy(reply));
                 } else {
-                    FarReachTraceEvents.withNoRecord(e, "reply");
+                    KvTraceFields.withNoRecord(e, "reply");
                 }
             }
             case KvOp.EVICT_STORE, KvOp.RECOVER_STORE -> {
                 e = TraceEvent.of(request.op() == KvOp.EVICT_STORE ? FarReachTraceEvents.SERVER_EVICT_STORE
                         : FarReachTraceEvents.SERVER_RECOVER_STORE).with("key", key);
-                FarReachTraceEvents.withRecord(e, "rec", StoredRecord.carriedBy(request));
+                KvTraceFields.withRecord(e, "rec", StoredRecord.carriedBy(request));
             }
             default -> {
                 return;
@@ -89,9 +90,9 @@ public class FarReachServer extends StorageServer {
         }
         var stored = storedRecord(request.key());
         if (stored.isPresent()) {
-            FarReachTraceEvents.withRecord(e, "stored", stored.get());
+            KvTraceFields.withRecord(e, "stored", stored.get());
         } else {
-            FarReachTraceEvents.withNoRecord(e, "stored");
+            KvTraceFields.withNoRecord(e, "stored");
         }
         context().trace(e);
     }

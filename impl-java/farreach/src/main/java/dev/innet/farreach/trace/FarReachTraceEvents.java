@@ -1,9 +1,5 @@
 package dev.innet.farreach.trace;
 
-import dev.innet.kv.store.StoredRecord;
-import dev.innet.sim.TraceEvent;
-import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
 
 /**
  * The trace events FarReach's nodes emit where actions of specs/farreach/FarReach.tla happen (trace
@@ -60,35 +56,4 @@ public final class FarReachTraceEvents {
     public static final String SWITCH_CRASH_SEEN = "switchCrashSeen";
     /** Zero-loss recovery finished; clients are served again. */
     public static final String RECOVER_DONE = "recoverDone";
-
-    /** A key as trace text: the key bytes without their zero padding. */
-    public static String key(byte[] key) {
-        int end = key.length;
-        while (end > 0 && key[end - 1] == 0) {
-            end--;
-        }
-        byte[] trimmed = java.util.Arrays.copyOf(key, end);
-        return text(trimmed);
-    }
-
-    /** Bytes as trace text: the text itself when printable ASCII, else 0x and hex. */
-    public static String text(byte[] bytes) {
-        for (byte b : bytes) {
-            if (b < 0x20 || b > 0x7e) {
-                return "0x" + HexFormat.of().formatHex(bytes);
-            }
-        }
-        return new String(bytes, StandardCharsets.US_ASCII);
-    }
-
-    /** Adds a record's fields under a prefix: {prefix}Seq, {prefix}Value, {prefix}Deleted. */
-    public static TraceEvent withRecord(TraceEvent e, String prefix, StoredRecord r) {
-        return e.with(prefix + "Seq", r.seq()).with(prefix + "Value", r.deleted() ? "" : text(r.value()))
-                .with(prefix + "Deleted", r.deleted());
-    }
-
-    /** Adds "no record" under a prefix (a server that stores nothing for the key). */
-    public static TraceEvent withNoRecord(TraceEvent e, String prefix) {
-        return e.with(prefix + "Seq", 0).with(prefix + "Value", "").with(prefix + "Deleted", true);
-    }
 }

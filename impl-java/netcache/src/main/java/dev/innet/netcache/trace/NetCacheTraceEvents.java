@@ -1,10 +1,5 @@
 package dev.innet.netcache.trace;
 
-import dev.innet.kv.store.StoredRecord;
-import dev.innet.sim.TraceEvent;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.HexFormat;
 
 /**
  * The trace events NetCache's nodes emit where actions of specs/netcache/NetCache.tla happen (trace
@@ -49,34 +44,4 @@ public final class NetCacheTraceEvents {
      * floor its sequence counters were raised to; 0 = not raised).
      */
     public static final String SWITCH_PROGRAMMED = "switchProgrammed";
-
-    /** A key as trace text: the key bytes without their zero padding. */
-    public static String key(byte[] key) {
-        int end = key.length;
-        while (end > 0 && key[end - 1] == 0) {
-            end--;
-        }
-        return text(Arrays.copyOf(key, end));
-    }
-
-    /** Bytes as trace text: the text itself when printable ASCII, else 0x and hex (distinct values stay distinct). */
-    public static String text(byte[] bytes) {
-        for (byte b : bytes) {
-            if (b < 0x20 || b > 0x7e) {
-                return "0x" + HexFormat.of().formatHex(bytes);
-            }
-        }
-        return new String(bytes, StandardCharsets.US_ASCII);
-    }
-
-    /** Adds a record's fields under a prefix: {prefix}Seq, {prefix}Value, {prefix}Deleted. */
-    public static TraceEvent withRecord(TraceEvent e, String prefix, StoredRecord r) {
-        return e.with(prefix + "Seq", r.seq()).with(prefix + "Value", r.deleted() ? "" : text(r.value()))
-                .with(prefix + "Deleted", r.deleted());
-    }
-
-    /** Adds "no record" under a prefix (a server that stores nothing for the key): seq 0, deleted. */
-    public static TraceEvent withNoRecord(TraceEvent e, String prefix) {
-        return e.with(prefix + "Seq", 0).with(prefix + "Value", "").with(prefix + "Deleted", true);
-    }
 }

@@ -30,7 +30,7 @@ public class Recover implements ControlProcedure {
     private long started;
     private long round;
     private long nextResend;
-    private long deadline;
+    private long nextSilenceReport;
     private final Map<Integer, Long> announced = new TreeMap<>();
     private final Map<Integer, Integer> received = new TreeMap<>();
     private final TreeMap<String, CachedRecord> newest = new TreeMap<>();
@@ -63,23 +63,28 @@ public class Recover implements ControlProcedure {
                 received.clear();
                 newest.clear();
                 requestPreserved(now);
-                // long enough for a client round trip on this rack's network (CacheControllerConfig)
-                deadline = now + controller.config().clientAnswerWaitNanos();
+                nextSilenceReport = now + controller.config().clientSilenceReportNanos();
                 stage = 2;
             }
             case 2 -> {
                 var clients = controller.config().clients();
                 boolean allAnswered = clients.stream()
                         .allMatch(h -> announced.containsKey(h) && announced.get(h) == (long) received.getOrDefault(h, 0));
-                if (!allAnswered && now < deadline) {
+                if (!allAnswered && !proceedWithoutSilentClients(now - started)) {
+                    // Every client must answer, however long that takes: a silent client may be cut off
+                    // by a partition rather than crashed, and then it holds the only copy of writes the
+                    // switch acknowledged (going on without it resurrected overwritten values: found by
+                    // the Jepsen campaign, docs/jepsen.md). The gate stays closed meanwhile, so the rack
+                    // is unavailable, not wrong. A crashed client is restarted and answers with what it
+                    // kept, nothing: the documented client-and-switch crash limitation.
                     if (now >= nextResend) {
                         requestPreserved(now);
                     }
+                    if (now >= nextSilenceReport) {
+                        reportSilentClients(now);
+                    }
                     return false;
                 }
-                // A client that never answers has crashed and lost its preserved records: the
-                // protocol's documented limitation (client and switch crashing together).
-                controller.stats().recoveryClientsMissing += clients.size() - announced.size();
                 SnapshotCodec.Snapshot last = controller.lastSnapshot();
                 if (last != null) {
                     for (CachedRecord r : last.records()) {
@@ -146,6 +151,24 @@ public class Recover implements ControlProcedure {
         SequenceBase.raise(c, floor);
     }
 
+
+    /**
+     * Whether collection may end before every client answered. Never: a seam for the seeded bug that
+     * takes silence for a crash after a while (what this procedure did before the Jepsen finding).
+     */
+    protected boolean proceedWithoutSilentClients(long waitedNanos) {
+        return false;
+    }
+
+    private void reportSilentClients(long now) {
+        List<Integer> silent = controller.config().clients().stream()
+                .filter(h -> !announced.containsKey(h) || announced.get(h) != (long) received.getOrDefault(h, 0))
+                .toList();
+        controller.stats().recoverySilentClientReports++;
+        controller.context().log("recovery waiting " + (now - started) + " ns for the preserved records of clients "
+                + silent);
+        nextSilenceReport = now + controller.config().clientSilenceReportNanos();
+    }
 
     private void requestPreserved(long now) {
         for (int client : controller.config().clients()) {

@@ -80,6 +80,10 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
 
+    @Option(names = "--trace-events", paramLabel = "FILE", description = "append the protocol's trace events "
+            + "(NDJSON, one per spec action taken; docs/conformance.md) to FILE")
+    private Path traceEvents;
+
     /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
     private long idBase;
 
@@ -147,6 +151,10 @@ public final class HostMain implements Callable<Integer> {
         SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
                 new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
+        if (traceEvents != null) {
+            // stamped with the machine's monotonic clock, as the history is: the hosts' files merge in order
+            live.traceEventsTo(openTraceEvents(traceEvents), System::nanoTime);
+        }
         live.start();
         if (control != null) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
@@ -167,6 +175,16 @@ public final class HostMain implements Callable<Integer> {
         }
         System.out.println("innet-host: h" + host + " stopped: " + live.failure());
         return 1;
+    }
+
+    /**
+     * Opens the trace-event file for appending, one flush per line: a kill -9 loses no event already
+     * written, and a restarted incarnation adds to the same file (each line carries its incarnation).
+     */
+    private static java.io.PrintStream openTraceEvents(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        return new java.io.PrintStream(Files.newOutputStream(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND), true, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The client library's source port in the key-value family (FamilyRack's client configuration). */

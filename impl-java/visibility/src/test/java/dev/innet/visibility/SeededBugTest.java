@@ -1,0 +1,71 @@
+package dev.innet.visibility;
+
+import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.Rack;
+import dev.innet.rack.RackRuns;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each buggy variant of specs/visibility/MANIFEST, seeded into the implementation, is caught by the
+ * harness's checks (porcupine per key, lost acknowledged writes) in a campaign like the clean ones of
+ * VisibilityCampaignTest, which pass.
+ */
+class SeededBugTest {
+    static Rack.Builder campaign(VisibilityProtocol protocol, long seed) {
+        return CampaignSettings.ci().withRack(3, 4, 8).rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
+    }
+
+    static VisibilityProtocol colliding() {
+        return new VisibilityProtocol().withHasher(VisibilityCampaignTest.COLLIDING);
+    }
+
+    static Rack withProgram(Path program, long seed) {
+        return campaign(colliding(), seed).programSource(program).build();
+    }
+
+    @Test
+    void overwriteIsCaught() throws Exception {
+        Path p = SeededBugs.overwrite();
+        SeededBugs.caughtInSomeSeed("overwrite", 5, seed -> withProgram(p, seed));
+    }
+
+    @Test
+    void clearAnyIsCaught() throws Exception {
+        Path p = SeededBugs.clearAny();
+        SeededBugs.caughtInSomeSeed("clear-any", 5, seed -> withProgram(p, seed));
+    }
+
+    @Test
+    void noBlockIsCaught() throws Exception {
+        Path p = SeededBugs.noBlock();
+        SeededBugs.caughtInSomeSeed("no-block", 5, seed -> withProgram(p, seed));
+    }
+
+    @Test
+    void maxTsInstallOnlyIsCaught() throws Exception {
+        Path p = SeededBugs.maxTsInstallOnly();
+        SeededBugs.caughtInSomeSeed("maxts-install-only", 5, seed -> withProgram(p, seed));
+    }
+
+    @Test
+    void noValidateIsCaught() throws Exception {
+        SeededBugs.caughtInSomeSeed("no-validate", 5,
+                seed -> campaign(colliding().withDataNodes(SeededBugs.NoValidateDataNode::new), seed).build());
+    }
+
+    @Test
+    void restampIsCaught() throws Exception {
+        SeededBugs.caughtInSomeSeed("restamp", 5,
+                seed -> campaign(colliding().withDataNodes(SeededBugs.RestampDataNode::new), seed).build());
+    }
+
+    @Test
+    void resyncWithoutMaxTsIsCaught() throws Exception {
+        SeededBugs.caughtInSomeSeed("resync-no-maxts", 5, seed -> {
+            Rack rack = campaign(colliding().withResync(SeededBugs.ResyncWithoutMaxTs::new), seed).build();
+            rack.crashSwitch(10_000_000, 10_300_000);
+            return rack;
+        });
+    }
+}

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
+import dev.innet.sim.simulated.LinkFaults;
 import dev.innet.visibility.wire.KeyHasher;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,6 +19,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class VisibilityCampaignTest {
     static final KeyHasher COLLIDING = KeyHasher.colliding(8, 4);
+
+    /**
+     * Harsher than the CI campaign's links: 20% duplicates and 30% of packets held back 300 us, so
+     * replies overtake each other by more than half a timeout (late replies, duplicated requests).
+     */
+    static final LinkFaults REORDERING = LinkFaults.fixedDelay(2_000).withDrop(0.05).withDuplicate(0.2)
+            .withDelay(1_000, 30_000).withReorder(0.3, 300_000);
 
     static Rack.Builder campaign(VisibilityProtocol protocol, long seed) {
         return CampaignSettings.ci().withRack(3, 4, 8).rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
@@ -65,5 +73,26 @@ class VisibilityCampaignTest {
         assertTrue(rack.controllerCounters().getOrDefault("resyncs", 0L) >= 2, "no resync after the restart: "
                 + rack.controllerCounters());
         RackRuns.assertSafe(rack, "visibility-switch-crash-" + seed);
+    }
+
+    /** The links of the seeded-bug campaigns, with three switch crashes: the real protocol passes them. */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1})
+    void heavyReorderingAndSwitchCrashesStayLinearizable(long seed) throws Exception {
+        Rack rack = reordering(new VisibilityProtocol().withHasher(COLLIDING), seed).build();
+        crashSwitchRepeatedly(rack);
+        rack.run();
+        RackRuns.assertSafe(rack, "visibility-reordering-" + seed);
+    }
+
+    static Rack.Builder reordering(VisibilityProtocol protocol, long seed) {
+        return CampaignSettings.ci().withRack(3, 4, 8).withFaults(REORDERING).rack(RackRuns.root(), protocol, seed)
+                .out(RackRuns.QUIET);
+    }
+
+    static void crashSwitchRepeatedly(Rack rack) {
+        for (long t = 6_000_000; t < 30_000_000; t += 8_000_000) {
+            rack.crashSwitch(t, t + 200_000);
+        }
     }
 }

@@ -71,7 +71,11 @@ class SpecCounterexampleTest {
         rack.runAll();
         rack.client(C3).get(KEY, second::set);
         rack.runAll();
-        return first.value() + " then " + second.value();
+        assertNotNull(first.result, "the first read did not complete");
+        assertNotNull(second.result, "the second read did not complete");
+        String reads = first.value() + " then " + second.value();
+        System.out.println("reads: " + reads);
+        return reads;
     }
 
     /**

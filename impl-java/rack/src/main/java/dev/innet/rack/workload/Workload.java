@@ -1,5 +1,7 @@
 package dev.innet.rack.workload;
 
+import dev.innet.wire.InnetMessage;
+
 /**
  * What a workload client does: operations over keys "user&lt;i&gt;" (i < keys) chosen zipfian with
  * {@code zipfTheta} (0.99 is YCSB's default skew), reads with probability {@code readFraction}, deletes
@@ -10,7 +12,7 @@ public record Workload(int keys, double zipfTheta, double readFraction, double d
         long thinkNanos) {
     public Workload {
         if (keys < 1 || readFraction < 0 || deleteFraction < 0 || readFraction + deleteFraction > 1 || valueBytes < 1
-                || valueBytes > 1024 || thinkNanos < 0) {
+                || valueBytes > InnetMessage.MAX_VALUE_BYTES || thinkNanos < 0) {
             throw new IllegalArgumentException("invalid workload");
         }
     }

@@ -1,0 +1,130 @@
+package dev.innet.rack.ycsb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.rack.workload.OperationChooser;
+import dev.innet.sim.SeededRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import site.ycsb.generator.ScrambledZipfianGenerator;
+
+class SeededYcsbWorkloadTest {
+    private static Properties workload(String... settings) {
+        Properties p = new Properties();
+        p.setProperty("recordcount", "1000");
+        p.setProperty("operationcount", "1000");
+        for (String s : settings) {
+            String[] kv = s.split("=", 2);
+            p.setProperty(kv[0], kv[1]);
+        }
+        return p;
+    }
+
+    private static final Properties A = workload("readproportion=0.5", "updateproportion=0.5", "requestdistribution=zipfian");
+
+    private static List<OperationChooser.Choice> draw(Properties p, long seed, int n) {
+        SeededYcsbWorkload w = SeededYcsbWorkload.of(p);
+        SeededRandom r = new SeededRandom(seed);
+        List<OperationChooser.Choice> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(w.next(r));
+        }
+        return out;
+    }
+
+    @Test
+    void theSameSeedReplaysTheSameOperations() {
+        assertEquals(draw(A, 7, 5_000), draw(A, 7, 5_000));
+        assertNotEquals(draw(A, 7, 5_000), draw(A, 8, 5_000));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"a,0.5,0.5,0,0", "b,0.95,0.05,0,0", "c,1,0,0,0", "f,0.5,0,0,0.5", "insert-heavy,0.5,0,0.5,0"})
+    void theOperationMixIsTheWorkloads(String name, double read, double update, double insert, double rmw) {
+        Properties p = workload("readproportion=" + read, "updateproportion=" + update, "insertproportion=" + insert,
+                "readmodifywriteproportion=" + rmw, "requestdistribution=zipfian");
+        int n = 40_000;
+        Map<OperationChooser.Kind, Integer> seen = new EnumMap<>(OperationChooser.Kind.class);
+        for (OperationChooser.Choice c : draw(p, 1, n)) {
+            seen.merge(c.kind(), 1, Integer::sum);
+        }
+        assertShare(read, seen.getOrDefault(OperationChooser.Kind.READ, 0), n);
+        assertShare(update, seen.getOrDefault(OperationChooser.Kind.UPDATE, 0), n);
+        assertShare(insert, seen.getOrDefault(OperationChooser.Kind.INSERT, 0), n);
+        assertShare(rmw, seen.getOrDefault(OperationChooser.Kind.READ_MODIFY_WRITE, 0), n);
+    }
+
+    private static void assertShare(double expected, int count, int n) {
+        assertEquals(expected, (double) count / n, 0.01, "share " + count + "/" + n);
+    }
+
+    @Test
+    void insertsWriteNewKeysAndOthersOnlyKeysThatExist() {
+        Properties p = workload("readproportion=0.5", "insertproportion=0.5", "requestdistribution=zipfian");
+        long next = 1000;
+        for (OperationChooser.Choice c : draw(p, 3, 2_000)) {
+            if (c.kind() == OperationChooser.Kind.INSERT) {
+                assertEquals(next++, c.key());
+            } else {
+                assertTrue(c.key() >= 0 && c.key() < next, "read of key " + c.key() + " before it was inserted");
+            }
+        }
+    }
+
+    /**
+     * The keys' popularity is YCSB's: the five most popular keys of 200,000 draws are the same keys as
+     * those of YCSB's own ScrambledZipfianGenerator over the same key range, with frequencies within 10%.
+     */
+    @Test
+    void keyPopularityMatchesYcsbsScrambledZipfian() {
+        int n = 200_000;
+        Map<Long, Integer> ours = new HashMap<>();
+        for (OperationChooser.Choice c : draw(workload("readproportion=1", "requestdistribution=zipfian"), 11, n)) {
+            ours.merge(c.key(), 1, Integer::sum);
+        }
+        // CoreWorkload with no inserts: ScrambledZipfianGenerator(0, recordcount + 0); keys >= recordcount drawn again
+        ScrambledZipfianGenerator ycsb = new ScrambledZipfianGenerator(0, 1000);
+        Map<Long, Integer> theirs = new HashMap<>();
+        for (int drawn = 0; drawn < n; ) {
+            long k = ycsb.nextValue();
+            if (k < 1000) {
+                theirs.merge(k, 1, Integer::sum);
+                drawn++;
+            }
+        }
+        List<Long> ourTop = top(ours, 5);
+        assertEquals(ourTop, top(theirs, 5), "most popular keys: ours " + ours + "\nYCSB's " + theirs);
+        for (long k : ourTop) {
+            assertEquals(theirs.get(k), ours.get(k), theirs.get(k) * 0.1, "draws of key " + k);
+        }
+    }
+
+    private static List<Long> top(Map<Long, Integer> counts, int n) {
+        return counts.entrySet().stream().sorted(Map.Entry.<Long, Integer>comparingByValue(Comparator.reverseOrder()))
+                .limit(n).map(Map.Entry::getKey).sorted().toList();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "scanproportion=0.95|range scans",
+        "requestdistribution=latest|not supported by the seeded adapter",
+        "readproportion=1.5|must be a proportion",
+        "recordcount=0|recordcount must be a positive integer",
+        "readproportion=0|every operation proportion is 0"})
+    void unsupportedOrBadSettingsAreRefusedWithAReason(String setting, String reason) {
+        Properties p = workload("updateproportion=0", setting);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SeededYcsbWorkload.of(p));
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
+    }
+}

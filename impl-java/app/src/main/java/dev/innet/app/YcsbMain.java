@@ -41,24 +41,33 @@ public final class YcsbMain {
     private final Map<String, String> options = new LinkedHashMap<>();
     private final List<String> ycsbArgs = new ArrayList<>();
 
-    private YcsbMain(Path root) {
+    YcsbMain(Path root) {
         this.root = root;
     }
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         YcsbMain m = new YcsbMain(root);
-        try {
-            if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-                System.out.println(usage());
-                System.exit(args.length == 0 ? 2 : 0);
-            }
-            m.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("innet ycsb: " + e.getMessage());
-            System.exit(2);
+        Integer early = m.checkArguments(args, System.out, System.err);
+        System.exit(early != null ? early : m.dispatch(args[0]));
+    }
+
+    /**
+     * Parses {@code args}; null when the command is to run, else its exit status: 0 after help, 2 after
+     * one line on {@code err} naming a bad argument (nothing has run).
+     */
+    Integer checkArguments(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+            (args.length == 0 ? err : out).println(usage());
+            return args.length == 0 ? 2 : 0;
         }
-        System.exit(m.dispatch(args[0]));
+        try {
+            parse(args);
+            return null;
+        } catch (IllegalArgumentException e) {
+            err.println("innet ycsb: " + e.getMessage());
+            return 2;
+        }
     }
 
     static String usage() {
@@ -104,11 +113,13 @@ public final class YcsbMain {
         for (String numeric : List.of("--servers", "--clients", "--cache", "--hot-threshold", "--seed")) {
             if (options.containsKey(numeric)) {
                 try {
-                    if (Long.parseLong(options.get(numeric)) < 0) {
+                    long least = numeric.equals("--servers") || numeric.equals("--clients") ? 1 : 0;
+                    if (Long.parseLong(options.get(numeric)) < least) {
                         throw new NumberFormatException();
                     }
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(numeric + " must be a non-negative integer, got '" + options.get(numeric) + "'");
+                    throw new IllegalArgumentException(numeric + " must be an integer of at least "
+                            + (numeric.equals("--servers") || numeric.equals("--clients") ? 1 : 0) + ", got '" + options.get(numeric) + "'");
                 }
             }
         }

@@ -17,7 +17,8 @@ import java.util.function.Function;
 /**
  * A host process's command socket: a Unix socket in the rack's state directory, so {@code rack up} and
  * {@code rack run} reach every host whatever its network namespace (namespaces do not separate the file
- * system). One request line, one reply line per connection. The server side is an edge thread of the
+ * system); the simulated rack service of {@code ./innet ycsb} answers on the same kind of socket for each
+ * of its client hosts. One request line, one reply line per connection. The server side is an edge thread of the
  * host process; each connection gets a virtual thread, since a workload request waits until it is done.
  */
 public final class CommandSocket implements AutoCloseable {

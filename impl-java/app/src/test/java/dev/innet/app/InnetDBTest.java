@@ -86,6 +86,22 @@ class InnetDBTest {
         }
     }
 
+    @Test
+    void theLargestValueTheWireCarriesRoundTripsAndOneByteMoreIsRefused() throws Exception {
+        try (RackService service = YcsbClientTest.serve("farreach", 1, 0, dir)) {
+            DB db = binding();
+            // one field "f": 1 (name length) + 1 (name) + 2 (length) + value bytes = the wire's largest value
+            byte[] largest = new byte[InnetMessage.MAX_VALUE_BYTES - 4];
+            java.util.Arrays.fill(largest, (byte) 'z');
+            assertEquals(Status.OK, db.insert("usertable", "max", Map.of("f", new ByteArrayByteIterator(largest))));
+            Map<String, ByteIterator> read = new HashMap<>();
+            assertEquals(Status.OK, db.read("usertable", "max", null, read));
+            assertArrayEquals(largest, read.get("f").toArray());
+            byte[] tooLarge = new byte[largest.length + 1];
+            assertEquals("BAD_REQUEST", db.insert("usertable", "max", Map.of("f", new ByteArrayByteIterator(tooLarge))).getName());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"farreach", "netcache"})
     void aCachedRecordGrownPastTheSwitchLimitIsServedWholeNotTruncated(String protocol) throws Exception {

@@ -149,13 +149,17 @@ public final class YcsbMain {
         return switch (command) {
             case "serve" -> serve();
             case "load", "run" -> runYcsb(command.equals("load"));
-            case "check" -> ask("check " + rackDir().resolve("check"), true);
+            case "check" -> ask("check " + rackDir().resolve("check"));
             case "stop" -> {
-                int verdict = ask("check " + rackDir().resolve("check"), true);
-                int stopped = ask("stop", false);
+                if (!serviceAnswers()) {
+                    System.err.println("innet ycsb: no rack service answers on " + controlSocket());
+                    yield 1;
+                }
+                int verdict = ask("check " + rackDir().resolve("check"));
+                int stopped = ask("stop");
                 yield stopped != 0 ? stopped : verdict;
             }
-            default -> ask("stats", false);
+            default -> ask("stats");
         };
     }
 
@@ -233,8 +237,8 @@ public final class YcsbMain {
         }
     }
 
-    /** Sends one control request; prints the reply. A check's violation is exit 1, no service exit 1. */
-    private int ask(String request, boolean isCheck) {
+    /** Sends one control request and prints the reply: exit 0 for an {@code ok}, 1 for anything else or no service. */
+    private int ask(String request) {
         try {
             String reply = CommandSocket.ask(controlSocket(), request, 600_000);
             System.out.println(reply);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.innet.rack.ycsb.InnetDB;
 import dev.innet.rack.ycsb.RackService;
 import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.sim.live.CommandSocket;
 import dev.innet.wire.InnetMessage;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,6 +84,24 @@ class InnetDBTest {
             Map<String, ByteIterator> read = new HashMap<>();
             assertEquals(Status.OK, db.read("usertable", "user1", null, read));
             assertSameRecord(written, read);
+        }
+    }
+
+    @Test
+    void malformedRequestsGetAReasonAndTheRackGoesOn() throws Exception {
+        try (RackService service = YcsbClientTest.serve("farreach", 1, 0, dir)) {
+            Path client = RackService.socketOf(dir, service.rack().clients().get(0));
+            Path control = dir.resolve("sock").resolve(RackService.CONTROL_SOCKET);
+            for (String bad : List.of("kv get nothex", "kv put " + "00".repeat(16), "kv scan " + "00".repeat(16), "bogus", "kv")) {
+                String reply = CommandSocket.ask(client, bad, 10_000);
+                assertTrue(reply.startsWith("error: ") && reply.length() > 10, bad + " -> " + reply);
+            }
+            assertTrue(CommandSocket.ask(control, "check", 10_000).startsWith("error: usage"));
+            assertTrue(CommandSocket.ask(control, "nonsense", 10_000).startsWith("error: unknown request"));
+            DB db = binding();
+            assertEquals(Status.OK, db.insert("usertable", "after", record(1, 8, 0)));
+            assertEquals(Status.OK, db.read("usertable", "after", null, new HashMap<>()));
+            assertTrue(CommandSocket.ask(control, "stats", 10_000).contains("operations=2"), "only the good operations ran");
         }
     }
 

@@ -73,7 +73,7 @@ public final class YcsbMain {
     static String usage() {
         return String.join("\n",
                 "usage: ./innet ycsb serve [--name N] [--protocol farreach|netcache|nocache] [--servers 4] [--clients 4]",
-                "                          [--cache 1000] [--hot-threshold T] [--seed 1]",
+                "                          [--cache 1000] [--hot-threshold T (default: the P4 program's)] [--seed 1]",
                 "       ./innet ycsb load|run [--rack sim|live] [--name N] [serve's options] YCSB-ARGUMENTS...",
                 "       ./innet ycsb check|stop|status [--name N]",
                 "YCSB-ARGUMENTS go to site.ycsb.Client as they are, e.g. -P workloads/workloada -threads 4 -p recordcount=1000.",

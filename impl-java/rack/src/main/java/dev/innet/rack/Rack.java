@@ -128,21 +128,6 @@ public final class Rack {
     }
 
     /**
-     * Runs one operation on a driver client (a rack built with {@link Builder#driverClients()}) and the
-     * simulation until it completes: the synchronous call a YCSB binding needs. Must not be called
-     * concurrently (the simulation is single-threaded); callers serialise.
-     */
-    public KvResult execute(int clientHost, DriverClient.Kind kind, byte[] key, byte[] value) {
-        KvResult[] result = new KvResult[1];
-        submit(clientHost, kind, key, value, r -> result[0] = r);
-        // The client's own timeouts bound the wait: every operation completes (possibly timed out).
-        if (!sim.runUntil(() -> result[0] != null, sim.now() + 1_000_000_000L) || result[0] == null) {
-            throw new IllegalStateException("operation did not complete within 1 s of simulated time");
-        }
-        return result[0];
-    }
-
-    /**
      * Hands one operation to a driver client at the current simulated time without running the
      * simulation: {@code done} is called (on the simulation's thread) when the operation ends. Several
      * operations submitted before the simulation runs on are concurrent in simulated time.

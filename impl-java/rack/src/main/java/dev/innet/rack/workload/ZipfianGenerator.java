@@ -49,6 +49,25 @@ public final class ZipfianGenerator {
         return sum;
     }
 
+    public long items() {
+        return items;
+    }
+
+    /**
+     * The same distribution over {@code newItems} items ({@code newItems >= items}), its zeta extended
+     * by the new terms rather than summed again (how YCSB's zipfian follows a growing key space).
+     */
+    public ZipfianGenerator grownTo(long newItems) {
+        if (newItems < items) {
+            throw new IllegalArgumentException("a zipfian grows only: " + newItems + " < " + items);
+        }
+        double extended = zetaN;
+        for (long i = items + 1; i <= newItems; i++) {
+            extended += 1.0 / Math.pow(i, theta);
+        }
+        return new ZipfianGenerator(newItems, theta, scramble, extended);
+    }
+
     /** A rank in 0..items-1 (after scrambling, an item index). */
     public long next(RandomSource random) {
         double u = random.nextDouble();

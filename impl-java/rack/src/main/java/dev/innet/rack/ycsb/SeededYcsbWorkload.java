@@ -24,9 +24,11 @@ import site.ycsb.workloads.CoreWorkload;
  * allowance for inserted keys, keys not inserted yet drawn again, as CoreWorkload does), and for
  * {@code requestdistribution=zipfian} YCSB's scrambled zipfian: a zipfian rank over YCSB's
  * {@code ScrambledZipfianGenerator.ITEM_COUNT} items with its published {@code ZETAN} and constant 0.99,
- * by the same method (Gray et al.), scrambled with YCSB's own {@code Utils.fnvhash64}. The test compares
- * the resulting key popularity with YCSB's generator's. Not supported (refused with a message):
- * scans, and the distributions latest, hotspot, sequential and exponential; YCSB's own client has them
+ * by the same method (Gray et al.), scrambled with YCSB's own {@code Utils.fnvhash64}; for
+ * {@code latest}, YCSB's skewed-latest: a zipfian (constant 0.99) over the keys up to the newest one,
+ * counted back from it, its zeta extended as inserts add keys. The test compares the resulting key
+ * popularity with YCSB's generators'. Not supported (refused with a message): scans, and the
+ * distributions hotspot, sequential and exponential; YCSB's own client has them
  * ({@code ./innet ycsb}, docs/ycsb.md).
  */
 public final class SeededYcsbWorkload implements OperationChooser {
@@ -34,7 +36,9 @@ public final class SeededYcsbWorkload implements OperationChooser {
     private final long keySpace;
     private final List<Kind> kinds = new ArrayList<>();
     private final List<Double> cumulative = new ArrayList<>();
-    private final ZipfianGenerator zipfian; // null: uniform
+    private final ZipfianGenerator zipfian; // requestdistribution=zipfian, else null
+    /** requestdistribution=latest: ranks back from the newest key, over a key space that grows with inserts. */
+    private ZipfianGenerator latest;
     private long inserted;
 
     private SeededYcsbWorkload(Properties p) {
@@ -68,8 +72,17 @@ public final class SeededYcsbWorkload implements OperationChooser {
                 zipfian = new ZipfianGenerator(ScrambledZipfianGenerator.ITEM_COUNT + 1,
                         ScrambledZipfianGenerator.USED_ZIPFIAN_CONSTANT, false, ScrambledZipfianGenerator.ZETAN);
             }
+            case "latest" -> {
+                // SkewedLatestGenerator: a zipfian over the keys up to the newest, counted back from it
+                if (records < 2) {
+                    throw new IllegalArgumentException("requestdistribution=latest needs recordcount >= 2");
+                }
+                keySpace = records;
+                zipfian = null;
+                latest = new ZipfianGenerator(records - 1, site.ycsb.generator.ZipfianGenerator.ZIPFIAN_CONSTANT, false);
+            }
             default -> throw new IllegalArgumentException("requestdistribution=" + distribution
-                    + " is not supported by the seeded adapter (uniform, zipfian); ./innet ycsb runs YCSB's own client, which has it");
+                    + " is not supported by the seeded adapter (uniform, zipfian, latest); ./innet ycsb runs YCSB's own client, which has it");
         }
     }
 
@@ -108,6 +121,12 @@ public final class SeededYcsbWorkload implements OperationChooser {
             return new Choice(kind, records + inserted++);
         }
         long last = records + inserted - 1;
+        if (latest != null) {
+            if (latest.items() != last) {
+                latest = latest.grownTo(last);
+            }
+            return new Choice(kind, last - latest.next(random));
+        }
         long key;
         do {
             key = zipfian == null ? random.nextLong(keySpace) : Utils.fnvhash64(zipfian.next(random)) % keySpace;

@@ -17,7 +17,9 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import site.ycsb.generator.CounterGenerator;
 import site.ycsb.generator.ScrambledZipfianGenerator;
+import site.ycsb.generator.SkewedLatestGenerator;
 
 class SeededYcsbWorkloadTest {
     private static Properties workload(String... settings) {
@@ -110,6 +112,46 @@ class SeededYcsbWorkloadTest {
         }
     }
 
+    /** As above for requestdistribution=latest, against YCSB's SkewedLatestGenerator over the same keys. */
+    @Test
+    void latestKeyPopularityMatchesYcsbsSkewedLatest() {
+        int n = 200_000;
+        Map<Long, Integer> ours = new HashMap<>();
+        for (OperationChooser.Choice c : draw(workload("readproportion=1", "requestdistribution=latest"), 5, n)) {
+            ours.merge(c.key(), 1, Integer::sum);
+        }
+        SkewedLatestGenerator ycsb = new SkewedLatestGenerator(new CounterGenerator(1000)); // newest key: 999
+        Map<Long, Integer> theirs = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            theirs.merge(ycsb.nextValue(), 1, Integer::sum);
+        }
+        List<Long> ourTop = top(ours, 5);
+        assertEquals(List.of(995L, 996L, 997L, 998L, 999L), ourTop, "the newest keys are the most popular");
+        assertEquals(ourTop, top(theirs, 5));
+        for (long k : ourTop) {
+            assertEquals(theirs.get(k), ours.get(k), theirs.get(k) * 0.1, "draws of key " + k);
+        }
+    }
+
+    @Test
+    void withLatestAnInsertedKeyIsAtOnceTheMostPopular() {
+        Properties p = workload("readproportion=0.5", "insertproportion=0.5", "requestdistribution=latest");
+        long newest = 999;
+        int readsOfNewest = 0;
+        int reads = 0;
+        for (OperationChooser.Choice c : draw(p, 9, 20_000)) {
+            if (c.kind() == OperationChooser.Kind.INSERT) {
+                newest = c.key();
+            } else {
+                reads++;
+                assertTrue(c.key() >= 1 && c.key() <= newest, "key " + c.key() + " with the newest " + newest);
+                readsOfNewest += c.key() == newest ? 1 : 0;
+            }
+        }
+        // rank 0 of a zipfian (0.99) over 1,000 to 11,000 keys: 1/zeta(n), 0.10 to 0.13
+        assertEquals(0.11, (double) readsOfNewest / reads, 0.03);
+    }
+
     private static List<Long> top(Map<Long, Integer> counts, int n) {
         return counts.entrySet().stream().sorted(Map.Entry.<Long, Integer>comparingByValue(Comparator.reverseOrder()))
                 .limit(n).map(Map.Entry::getKey).sorted().toList();
@@ -118,7 +160,7 @@ class SeededYcsbWorkloadTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "scanproportion=0.95|range scans",
-        "requestdistribution=latest|not supported by the seeded adapter",
+        "requestdistribution=hotspot|not supported by the seeded adapter",
         "readproportion=1.5|must be a proportion",
         "recordcount=0|recordcount must be a positive integer",
         "readproportion=0|every operation proportion is 0"})

@@ -84,53 +84,53 @@ class SeededYcsbWorkloadTest {
         }
     }
 
-    /**
-     * The keys' popularity is YCSB's: the five most popular keys of 200,000 draws are the same keys as
-     * those of YCSB's own ScrambledZipfianGenerator over the same key range, with frequencies within 10%.
-     */
-    @Test
-    void keyPopularityMatchesYcsbsScrambledZipfian() {
-        int n = 200_000;
+    private static final int DRAWS = 200_000;
+
+    /** How often each key is drawn by the adapter with {@code distribution}, reads only. */
+    private static Map<Long, Integer> ourPopularity(String distribution, long seed) {
         Map<Long, Integer> ours = new HashMap<>();
-        for (OperationChooser.Choice c : draw(workload("readproportion=1", "requestdistribution=zipfian"), 11, n)) {
+        for (OperationChooser.Choice c : draw(workload("readproportion=1", "requestdistribution=" + distribution), seed, DRAWS)) {
             ours.merge(c.key(), 1, Integer::sum);
         }
+        return ours;
+    }
+
+    /** The five most popular keys are the same in both, with counts within 10%; returns them. */
+    private static List<Long> assertSamePopularKeys(Map<Long, Integer> ours, Map<Long, Integer> theirs) {
+        List<Long> ourTop = top(ours, 5);
+        assertEquals(ourTop, top(theirs, 5), "most popular keys: ours " + ours + "\nYCSB's " + theirs);
+        for (long k : ourTop) {
+            assertEquals(theirs.get(k), ours.get(k), theirs.get(k) * 0.1, "draws of key " + k);
+        }
+        return ourTop;
+    }
+
+    /** The keys' popularity is YCSB's: compared with YCSB's own ScrambledZipfianGenerator over the same keys. */
+    @Test
+    void keyPopularityMatchesYcsbsScrambledZipfian() {
         // CoreWorkload with no inserts: ScrambledZipfianGenerator(0, recordcount + 0); keys >= recordcount drawn again
         ScrambledZipfianGenerator ycsb = new ScrambledZipfianGenerator(0, 1000);
         Map<Long, Integer> theirs = new HashMap<>();
-        for (int drawn = 0; drawn < n; ) {
+        for (int drawn = 0; drawn < DRAWS; ) {
             long k = ycsb.nextValue();
             if (k < 1000) {
                 theirs.merge(k, 1, Integer::sum);
                 drawn++;
             }
         }
-        List<Long> ourTop = top(ours, 5);
-        assertEquals(ourTop, top(theirs, 5), "most popular keys: ours " + ours + "\nYCSB's " + theirs);
-        for (long k : ourTop) {
-            assertEquals(theirs.get(k), ours.get(k), theirs.get(k) * 0.1, "draws of key " + k);
-        }
+        assertSamePopularKeys(ourPopularity("zipfian", 11), theirs);
     }
 
     /** As above for requestdistribution=latest, against YCSB's SkewedLatestGenerator over the same keys. */
     @Test
     void latestKeyPopularityMatchesYcsbsSkewedLatest() {
-        int n = 200_000;
-        Map<Long, Integer> ours = new HashMap<>();
-        for (OperationChooser.Choice c : draw(workload("readproportion=1", "requestdistribution=latest"), 5, n)) {
-            ours.merge(c.key(), 1, Integer::sum);
-        }
         SkewedLatestGenerator ycsb = new SkewedLatestGenerator(new CounterGenerator(1000)); // newest key: 999
         Map<Long, Integer> theirs = new HashMap<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < DRAWS; i++) {
             theirs.merge(ycsb.nextValue(), 1, Integer::sum);
         }
-        List<Long> ourTop = top(ours, 5);
-        assertEquals(List.of(995L, 996L, 997L, 998L, 999L), ourTop, "the newest keys are the most popular");
-        assertEquals(ourTop, top(theirs, 5));
-        for (long k : ourTop) {
-            assertEquals(theirs.get(k), ours.get(k), theirs.get(k) * 0.1, "draws of key " + k);
-        }
+        assertEquals(List.of(995L, 996L, 997L, 998L, 999L), assertSamePopularKeys(ourPopularity("latest", 5), theirs),
+                "the newest keys are the most popular");
     }
 
     @Test

@@ -67,6 +67,11 @@ control MyIngress(inout pegasus_headers_t hdr,
     register<peg_count_t>(1) peg_hot_threshold;   /* 0: PEG_DEFAULT_HOT_THRESHOLD */
     register<bit<8>>(1) peg_sample_mask;          /* counted iff (random byte & mask) == 0 */
     register<bit<32>>(PEG_DROP_REASON_COUNT) pegasus_drop_count;
+    /* 1 once the controller has recovered the switch (ver_next above every
+     * version the servers hold, replicated keys collapsed to their homes):
+     * a fresh switch has 0 and drops client requests (docs/pegasus.md,
+     * "Switch crash and recovery"). */
+    register<bit<8>>(1) switch_open;
 
     action drop_pegasus(bit<8> reason) {
         meta.drop_reason = DROP_PEGASUS;
@@ -179,6 +184,8 @@ control MyIngress(inout pegasus_headers_t hdr,
             }
             bit<8> n;
             server_count.read(n, 0);
+            bit<8> open;
+            switch_open.read(open, 0);
 
             if (meta.is_control) {
                 /* ---- 3 controller packet-out ----------------------------- */
@@ -207,6 +214,8 @@ control MyIngress(inout pegasus_headers_t hdr,
                     answer_controller(STATUS_NOT_FOUND, 0);
                     standard_metadata.egress_spec = CPU_PORT;
                 }
+            } else if (meta.is_request && standard_metadata.ingress_port != CPU_PORT && open != 1) {
+                drop_pegasus(PEG_DROP_CLOSED);
             } else if (meta.is_request) {
                 bool directory = meta.dir_hit && meta.key_state != KEY_INACTIVE;
                 if (meta.is_write) {

@@ -52,6 +52,7 @@ const bit<8> DROP_PEGASUS = 7;
 const bit<8> PEG_DROP_UNVOUCHED = 1;     /* a reply no server vouches for, above ver_completed */
 const bit<8> PEG_DROP_PAUSED = 2;        /* a write to a key whose writes are paused (§6.4 transitions) */
 const bit<8> PEG_DROP_BAD_CONTROL = 3;   /* a control op not from the CPU port, or for no slot */
+const bit<8> PEG_DROP_CLOSED = 4;        /* a client request before the controller opened the switch */
 
 /* Clone of a request (hot-key report) or of a reply (removal report). */
 const bit<32> PEG_CPU_CLONE_SESSION = 100;

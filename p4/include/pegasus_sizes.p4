@@ -48,6 +48,6 @@ const peg_count_t PEG_DEFAULT_HOT_THRESHOLD = 16;
 
 /* Pegasus's own drop reasons, counted in pegasus_drop_count (the rack's
  * drop_count has no free index beyond DROP_PEGASUS, see pegasus_headers.p4). */
-const bit<32> PEG_DROP_REASON_COUNT = 4;
+const bit<32> PEG_DROP_REASON_COUNT = 5;   /* > largest PEG_DROP_* */
 
 #endif /* INNET_PEGASUS_SIZES_P4 */

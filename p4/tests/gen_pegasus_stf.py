@@ -95,6 +95,11 @@ def pegasus():
         t.cmd("add MyIngress.server_address meta.dest_server:%d MyIngress.set_server_address(ip:0x%s, mac:0x%s)"
               % (i, ip(h).hex(), mac(h).hex()))
     t.reg("server_count", 0, 3)
+
+    t.comment("P-0: a fresh switch is closed: client requests are dropped until the controller opens it")
+    t.packet(10, to_server(CLIENT, 2, peg(READ, B, 99)))
+    t.cmd("check_register MyIngress.pegasus_drop_count(4) == 1")
+    t.reg("switch_open", 0, 1)
     t.cmd("mirroring_add %d %d" % (CLONE_SESSION, PORT_OF[CONTROLLER]))
     t.cmd("add MyIngress.rkeys hdr.innet.key:0x%s MyIngress.set_dir_index(index:5)" % A.hex())
 

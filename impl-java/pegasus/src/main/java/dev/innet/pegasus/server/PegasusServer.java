@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * the replicas the switch listed. As a key's home it serves virtual writes (§6.3). Spec actions:
  * ServerWrite, ServerRead, ServerVirtualWrite (specs/pegasus/Pegasus.tla).
  *
- * <p>Not final: seeded-bug tests subclass it ({@link #accepts}, {@link #duplicateReplySource}).
+ * <p>Not final: seeded-bug tests subclass it ({@link #accepts}, {@link #recordedRequest},
+ * {@link #duplicateReplySource}).
  */
 public class PegasusServer implements Node, NodeCounters {
     /** Load is the number of requests in the current and the previous window of this length. */
@@ -113,7 +114,7 @@ public class PegasusServer implements Node, NodeCounters {
         UdpFrame f = p.frame();
         int replyOp = PegasusOp.replyOf(m.op());
         if (p.ext().detector()) {
-            Optional<ClientTable.Entry> seen = table.lookup(f.srcIp(), f.srcPort(), m.reqId());
+            Optional<ClientTable.Entry> seen = recordedRequest(f, m);
             if (seen.isPresent()) {
                 // a duplicate or retry: answered with the recorded version, neither executed nor forwarded
                 count("duplicates");
@@ -129,6 +130,11 @@ public class PegasusServer implements Node, NodeCounters {
             forward(m, p.ext().fwd());
         }
         send(f, PegasusPacket.message(replyOp, 0, KvStatus.OK, m.reqId(), m.key(), m.seq(), ext(), new byte[0]));
+    }
+
+    /** The client table's entry for this request, if it is the client's recorded one (a retry). */
+    protected Optional<ClientTable.Entry> recordedRequest(UdpFrame f, InnetMessage m) {
+        return table.lookup(f.srcIp(), f.srcPort(), m.reqId());
     }
 
     /**
@@ -278,6 +284,11 @@ public class PegasusServer implements Node, NodeCounters {
     @Override
     public Map<String, Long> counters() {
         return new TreeMap<>(counters);
+    }
+
+    /** This server's index in the rack (its bit in the switch's replica sets). */
+    protected final int myIndex() {
+        return myIndex;
     }
 
     /** For tests: the stored record of a key. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
+import dev.innet.rack.workload.Workload;
 import java.nio.file.Path;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,36 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PegasusCampaignTest {
     static Rack.Builder campaign(PegasusProtocol protocol, long seed) {
         return CampaignSettings.ci().withRack(3, 4, 4).rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
+    }
+
+    /**
+     * The seeded bugs' stress: a read-mostly workload on few keys (so replication factors grow and
+     * writes are forwarded to several replicas), heavier reordering (so late copies of older writes
+     * arrive after newer ones).
+     */
+    static Rack.Builder stress(PegasusProtocol protocol, long seed) {
+        return stress(protocol, seed, 0.8);
+    }
+
+    /**
+     * The stress with another read fraction: at 50% reads writes go to one server (replication factor
+     * 1), so a key's newest version often lives on one non-home server, which is what early removal and
+     * lost table entries need to be visible.
+     */
+    static Rack.Builder stress(PegasusProtocol protocol, long seed, double readFraction) {
+        return CampaignSettings.ci().withRack(3, 4, 4).withWorkload(new Workload(16, 0.99, readFraction, 0.02, 16, 0))
+                .withFaults(CampaignSettings.LOSSY.withReorder(0.3, 80_000))
+                .rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
+    }
+
+    /** The control for every seeded bug: the real protocol under the same stress stays safe. */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4})
+    void theBugHuntingStressItselfIsSafe(long seed) throws Exception {
+        double reads = seed % 2 == 0 ? 0.5 : 0.8;
+        Rack rack = stress(new PegasusProtocol(), seed, reads).build();
+        rack.run();
+        RackRuns.assertSafe(rack, "pegasus-stress-" + reads + "-" + seed);
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -71,35 +102,51 @@ class PegasusCampaignTest {
     @Test
     void monitorsCatchServersAcceptingLowerVersions() throws Exception {
         long seed = firstCaughtSeed("bug-accept-lower",
-                s -> campaign(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), s).build(), 10);
+                s -> stress(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), s).build(), 20);
         System.out.println("MCPegasus_AcceptLower as a server bug caught at seed " + seed);
     }
 
     @Test
     void monitorsCatchASwitchThatDoesNotResetTheReplicaSet() throws Exception {
         Path variant = SeededBugs.switchWithoutRsetReset();
-        long seed = firstCaughtSeed("bug-no-reset", s -> campaign(new PegasusProtocol(), s).programSource(variant).build(), 10);
+        long seed = firstCaughtSeed("bug-no-reset", s -> stress(new PegasusProtocol(), s).programSource(variant).build(), 20);
         System.out.println("MCPegasus_NoReset as a P4 bug caught at seed " + seed);
     }
 
     @Test
     void monitorsCatchASwitchAddingServersOnLowerVersions() throws Exception {
         Path variant = SeededBugs.switchAddingOnLowerVersions();
-        long seed = firstCaughtSeed("bug-add-on-lower", s -> campaign(new PegasusProtocol(), s).programSource(variant).build(), 10);
+        long seed = firstCaughtSeed("bug-add-on-lower", s -> stress(new PegasusProtocol(), s).programSource(variant).build(), 20);
         System.out.println("MCPegasus_AddOnLower as a P4 bug caught at seed " + seed);
     }
 
     @Test
     void monitorsCatchASwitchRemovingKeysEarly() throws Exception {
         Path variant = SeededBugs.switchRemovingEarly();
-        long seed = firstCaughtSeed("bug-early-remove", s -> campaign(new PegasusProtocol(), s).programSource(variant).build(), 10);
+        long seed = firstCaughtSeed("bug-early-remove",
+                s -> stress(new PegasusProtocol(), s, 0.5).programSource(variant).build(), 30);
         System.out.println("MCPegasus_EarlyRemove as a P4 bug caught at seed " + seed);
     }
 
     @Test
     void monitorsCatchDetectorsWithoutClientTables() throws Exception {
         long seed = firstCaughtSeed("bug-no-amo",
-                s -> campaign(SeededBugs.serversWithoutClientTables(new PegasusProtocol()), s).build(), 10);
+                s -> stress(SeededBugs.serversWithoutClientTables(new PegasusProtocol()), s).build(), 20);
         System.out.println("MCPegasus_NoAMO as a server bug caught at seed " + seed);
+    }
+
+    @Test
+    void monitorsCatchBlindDuplicateReplies() throws Exception {
+        long seed = firstCaughtSeed("bug-blind-dup-reply",
+                s -> stress(SeededBugs.blindDuplicateReplies(new PegasusProtocol()), s, 0.5).build(), 30);
+        System.out.println("MCPegasus_BlindDupReply as a server bug caught at seed " + seed);
+    }
+
+    @Test
+    void monitorsCatchASwitchForwardingUnvouchedReplies() throws Exception {
+        Path variant = SeededBugs.switchForwardingUnvouchedReplies();
+        long seed = firstCaughtSeed("bug-forward-unvouched",
+                s -> stress(new PegasusProtocol(), s, 0.5).programSource(variant).build(), 30);
+        System.out.println("MCPegasus_ForwardUnvouched as a P4 bug caught at seed " + seed);
     }
 }

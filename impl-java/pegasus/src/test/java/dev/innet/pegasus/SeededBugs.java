@@ -11,7 +11,11 @@ import dev.innet.wire.UdpFrame;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The buggy variants of specs/pegasus/MANIFEST (the {@code violates} lines) recreated as implementation
@@ -82,13 +86,16 @@ final class SeededBugs {
     private static Path variant(String name, String rule, String replacement) throws IOException {
         Path real = RackRuns.root().resolve(new PegasusProtocol().p4Program());
         String source = Files.readString(real);
-        int at = source.indexOf(rule);
-        if (at < 0 || source.indexOf(rule, at + 1) >= 0) {
-            fail("pegasus.p4 no longer has exactly one '" + rule + "'; update the seeded bug " + name);
+        // the rule as tokens separated by any white space, so indentation does not matter
+        Pattern p = Pattern.compile(Arrays.stream(rule.trim().split("\\s+")).map(Pattern::quote)
+                .collect(Collectors.joining("\\s+")));
+        Matcher m = p.matcher(source);
+        if (!m.find() || m.find()) {
+            fail("pegasus.p4 no longer has exactly one '" + rule.trim() + "'; update the seeded bug " + name);
         }
         Path out = Path.of("target", name + ".p4").toAbsolutePath();
         Files.createDirectories(out.getParent());
-        Files.writeString(out, source.replace(rule, replacement));
+        Files.writeString(out, p.matcher(source).replaceFirst(Matcher.quoteReplacement(replacement)));
         return out;
     }
 }

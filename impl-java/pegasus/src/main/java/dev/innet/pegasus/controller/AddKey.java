@@ -52,7 +52,7 @@ final class AddKey implements Procedure {
                 }
             }
             case 2 -> {
-                if (migration.step()) {
+                if (!controller.migratesClientTables() || migration.step()) {
                     command = new SwitchCommand(controller, PegasusOp.ADD_KEY, key, index, home + 1,
                             DirectoryNames.KEY_ACTIVE);
                     command.send();

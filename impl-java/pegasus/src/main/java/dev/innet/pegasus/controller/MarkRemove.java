@@ -46,7 +46,7 @@ final class MarkRemove implements Procedure {
                 }
             }
             case 2 -> {
-                if (migration.step()) {
+                if (!controller.migratesClientTables() || migration.step()) {
                     command = new SwitchCommand(controller, PegasusOp.MARK_REMOVE, key, index, 0, DirectoryNames.KEY_MARKED);
                     command.send();
                     stage = 3;

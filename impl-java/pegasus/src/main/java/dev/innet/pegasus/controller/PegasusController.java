@@ -275,6 +275,14 @@ public class PegasusController implements Node, NodeCounters {
 
     // ------------------------------------------------------------------ for the procedures
 
+    /**
+     * Whether key transitions migrate client tables (§6.4). Overridden only by the test that seeds the
+     * spec's BugNoTableCopy.
+     */
+    protected boolean migratesClientTables() {
+        return true;
+    }
+
     long now() {
         return ctx.clock().nowNanos();
     }

@@ -5,6 +5,7 @@ import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.pegasus.PegasusRack;
+import dev.innet.pegasus.monitor.AtMostOnceMonitor;
 import dev.innet.pegasus.wire.PegasusExt;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.wire.PegasusPacket;
@@ -47,9 +48,17 @@ public class PegasusServer implements Node, NodeCounters {
     private int previousWindowRequests;
     private final Map<String, Long> counters = new TreeMap<>();
 
+    private final AtMostOnceMonitor monitor;
+
     public PegasusServer(PegasusRack rack, RecordStoreOpener opener) {
+        this(rack, opener, new AtMostOnceMonitor());
+    }
+
+    /** @param monitor where this server reports the writes it executes as a detector */
+    public PegasusServer(PegasusRack rack, RecordStoreOpener opener, AtMostOnceMonitor monitor) {
         this.rack = rack;
         this.opener = opener;
+        this.monitor = monitor;
     }
 
     @Override
@@ -126,6 +135,7 @@ public class PegasusServer implements Node, NodeCounters {
         }
         apply(m.key(), recordOf(m), m.seq());
         if (p.ext().detector()) {
+            monitor.executed(f.srcIp(), f.srcPort(), m.reqId(), m.seq());
             table.record(new ClientTable.Entry(f.srcIp(), f.srcPort(), m.reqId(), m.key(), m.seq()));
             forward(m, p.ext().fwd());
         }

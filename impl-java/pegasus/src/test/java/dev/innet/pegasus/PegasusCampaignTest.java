@@ -10,6 +10,7 @@ import dev.innet.rack.workload.Workload;
 import java.nio.file.Path;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -67,9 +68,9 @@ class PegasusCampaignTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2})
-    void aServerCrashAndRestartLosesNothing(long seed) throws Exception {
-        Rack rack = campaign(new PegasusProtocol(), seed)
-                .rocksdb(Path.of("target", "durable", "server-crash-" + seed).toAbsolutePath()).build();
+    void aServerCrashAndRestartLosesNothing(long seed, @TempDir Path durable) throws Exception {
+        // a fresh directory per run: RocksDB stores left by an earlier run would hold other values
+        Rack rack = campaign(new PegasusProtocol(), seed).rocksdb(durable).build();
         rack.crashHost(10_000_000, 11_000_000, rack.servers().get(0));
         rack.crashHost(18_000_000, 18_500_000, rack.servers().get(2));
         rack.run();
@@ -149,20 +150,5 @@ class PegasusCampaignTest {
         long seed = firstCaughtSeed("bug-no-amo",
                 s -> stress(SeededBugs.serversWithoutClientTables(new PegasusProtocol()), s).build(), real(0.8), 20);
         System.out.println("MCPegasus_NoAMO as a server bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchBlindDuplicateReplies() throws Exception {
-        long seed = firstCaughtSeed("bug-blind-dup-reply",
-                s -> stress(SeededBugs.blindDuplicateReplies(new PegasusProtocol()), s, 0.5).build(), real(0.5), 30);
-        System.out.println("MCPegasus_BlindDupReply as a server bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchASwitchForwardingUnvouchedReplies() throws Exception {
-        Path variant = SeededBugs.switchForwardingUnvouchedReplies();
-        long seed = firstCaughtSeed("bug-forward-unvouched",
-                s -> stress(new PegasusProtocol(), s, 0.5).programSource(variant).build(), real(0.5), 30);
-        System.out.println("MCPegasus_ForwardUnvouched as a P4 bug caught at seed " + seed);
     }
 }

@@ -45,16 +45,6 @@ final class SeededBugs {
         });
     }
 
-    /** MCPegasus_BlindDupReply: a duplicate's reply names the detector even if it lacks the version. */
-    static PegasusProtocol blindDuplicateReplies(PegasusProtocol p) {
-        return p.withServers((rack, opener) -> new PegasusServer(rack, opener) {
-            @Override
-            protected int duplicateReplySource(byte[] key, long recorded) {
-                return myIndex();
-            }
-        });
-    }
-
     /** MCPegasus_NoReset: Algorithm 2 on a higher version keeps the old replica set. */
     static Path switchWithoutRsetReset() throws IOException {
         return variant("bug-no-reset", """
@@ -76,11 +66,6 @@ final class SeededBugs {
                         if (meta.key_state == KEY_MARKED) { /* seeded bug: removed before home's reply */
                             key_state.write(index, KEY_INACTIVE);
                         }""");
-    }
-
-    /** MCPegasus_ForwardUnvouched: replies no server vouches for are forwarded. */
-    static Path switchForwardingUnvouchedReplies() throws IOException {
-        return variant("bug-forward-unvouched", "drop_pegasus(PEG_DROP_UNVOUCHED);", "/* seeded bug: forwarded */");
     }
 
     private static Path variant(String name, String rule, String replacement) throws IOException {

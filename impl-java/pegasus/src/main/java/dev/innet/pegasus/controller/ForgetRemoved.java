@@ -20,8 +20,12 @@ final class ForgetRemoved implements Procedure {
 
     @Override
     public boolean step(SwitchControl c) {
-        if (c.registerRead(DirectoryNames.KEY_STATE, index).intValue() != DirectoryNames.KEY_INACTIVE) {
-            return true; // a stale report: the slot has been reused
+        // The switch's report and the periodic scan may both queue this for one removal: only the
+        // first finds the slot still marked in the controller's view (found by AtMostOnceTest's
+        // fast transitions: the second delete of the entry failed).
+        if (!controller.awaitingRemoval(key, index)
+                || c.registerRead(DirectoryNames.KEY_STATE, index).intValue() != DirectoryNames.KEY_INACTIVE) {
+            return true;
         }
         c.deleteEntry(DirectoryNames.RKEYS, controller.rkeysEntry(key, index).match(), 0);
         c.registerWrite(DirectoryNames.WRITE_PAUSED, index, BigInteger.ZERO);

@@ -380,6 +380,11 @@ public class PegasusController implements Node, NodeCounters {
         count("removals");
     }
 
+    /** Whether slot {@code index} holds {@code key}, marked for removal. */
+    boolean awaitingRemoval(byte[] key, int index) {
+        return hex(key).equals(slots.get(index)) && slotState.get(index) == DirectoryNames.KEY_MARKED;
+    }
+
     void keyForgotten(byte[] key, int index) {
         slots.remove(index);
         slotState.remove(index);

@@ -3,6 +3,7 @@ package dev.innet.pegasus;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.innet.protocol.RackPorts;
 import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
@@ -85,6 +86,27 @@ class PegasusCampaignTest {
         rack.run();
         assertTrue(rack.controllerCounters().get("recoveries") >= 2, "no recovery: " + rack.controllerCounters());
         RackRuns.assertSafe(rack, "pegasus-switch-crash-" + seed);
+    }
+
+    /** A restarted controller relearns the directory from the switch (half-done transitions undone). */
+    @Test
+    void aControllerCrashRelearnsTheDirectory() throws Exception {
+        Rack rack = campaign(new PegasusProtocol(), 1).build();
+        rack.crashHost(10_000_000, 10_400_000, RackPorts.CONTROLLER_HOST);
+        rack.run();
+        assertTrue(rack.controllerCounters().get("relearned") == 1, "no relearning: " + rack.controllerCounters());
+        RackRuns.assertSafe(rack, "pegasus-controller-crash");
+    }
+
+    /** The controller crashes in the middle of a switch recovery; its successor recovers again. */
+    @Test
+    void aControllerCrashDuringSwitchRecoveryIsRecoveredAgain() throws Exception {
+        Rack rack = campaign(new PegasusProtocol(), 2).build();
+        rack.crashSwitch(12_000_000, 12_100_000);
+        rack.crashHost(12_300_000, 12_600_000, RackPorts.CONTROLLER_HOST);
+        rack.run();
+        assertTrue(rack.controllerCounters().get("recoveries") == 1, "no recovery: " + rack.controllerCounters());
+        RackRuns.assertSafe(rack, "pegasus-controller-crash-in-recovery");
     }
 
     /**

@@ -49,6 +49,9 @@ final class RecoverSwitch implements Procedure {
     public boolean step(SwitchControl c) {
         switch (stage) {
             case 0 -> {
+                // a controller that restarted during an earlier recovery finds some entries installed
+                c.clearTable(Forwarding.IPV4_FORWARD);
+                c.clearTable(DirectoryNames.SERVER_ADDRESS);
                 controller.programTables(c);
                 Forwarding.install(c, controller.serverAndControllerHosts());
                 drainedAt = controller.now() + controller.drainNanos();

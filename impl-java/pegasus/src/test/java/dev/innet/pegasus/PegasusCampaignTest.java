@@ -47,6 +47,17 @@ class PegasusCampaignTest {
                 .rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
     }
 
+    /**
+     * Transition stress for the bugs of §6.4's migrated entries: a directory of 2 slots, hot threshold 2
+     * and counters reset every 2 ms (keys are added and removed all the time), 20% loss (replies are
+     * lost, so clients retry across transitions and meet migrated entries), 12 keys, 50% reads.
+     */
+    static Rack.Builder transitions(PegasusProtocol protocol, long seed) {
+        return new CampaignSettings(3, 4, 2, new Workload(12, 0.99, 0.5, 0.0, 16, 0), 2, 2_000_000, 30_000_000,
+                30_000_000, 20_000, CampaignSettings.LOSSY.withDrop(0.2).withReorder(0.3, 80_000))
+                .rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
+    }
+
     /** The control for every seeded bug: the real protocol under the same stress stays safe. */
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4})
@@ -172,5 +183,22 @@ class PegasusCampaignTest {
         long seed = firstCaughtSeed("bug-no-amo",
                 s -> stress(SeededBugs.serversWithoutClientTables(new PegasusProtocol()), s).build(), real(0.8), 20);
         System.out.println("MCPegasus_NoAMO as a server bug caught at seed " + seed);
+    }
+
+    @Test
+    void monitorsCatchBlindDuplicateReplies() throws Exception {
+        long seed = firstCaughtSeed("bug-blind-dup-reply",
+                s -> transitions(SeededBugs.blindDuplicateReplies(new PegasusProtocol()), s).build(),
+                s -> transitions(new PegasusProtocol(), s).build(), 20);
+        System.out.println("MCPegasus_BlindDupReply as a server bug caught at seed " + seed);
+    }
+
+    @Test
+    void monitorsCatchASwitchForwardingUnvouchedReplies() throws Exception {
+        Path variant = SeededBugs.switchForwardingUnvouchedReplies();
+        long seed = firstCaughtSeed("bug-forward-unvouched",
+                s -> transitions(new PegasusProtocol(), s).programSource(variant).build(),
+                s -> transitions(new PegasusProtocol(), s).build(), 20);
+        System.out.println("MCPegasus_ForwardUnvouched as a P4 bug caught at seed " + seed);
     }
 }

@@ -45,6 +45,21 @@ final class SeededBugs {
         });
     }
 
+    /** MCPegasus_BlindDupReply: a duplicate's reply names the detector even if it lacks the version. */
+    static PegasusProtocol blindDuplicateReplies(PegasusProtocol p) {
+        return p.withServers((rack, opener) -> new PegasusServer(rack, opener) {
+            @Override
+            protected int duplicateReplySource(byte[] key, long recorded) {
+                return myIndex();
+            }
+        });
+    }
+
+    /** MCPegasus_ForwardUnvouched: replies no server vouches for are forwarded. */
+    static Path switchForwardingUnvouchedReplies() throws IOException {
+        return variant("bug-forward-unvouched", "drop_pegasus(PEG_DROP_UNVOUCHED);", "/* seeded bug: forwarded */");
+    }
+
     /** MCPegasus_NoReset: Algorithm 2 on a higher version keeps the old replica set. */
     static Path switchWithoutRsetReset() throws IOException {
         return variant("bug-no-reset", """

@@ -12,7 +12,11 @@ import dev.innet.pegasus.wire.PegasusPacket;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
+import dev.innet.rack.RackRuns;
+import java.nio.file.Files;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -29,6 +33,31 @@ class PegasusWireTest {
         assertEquals("8000000512340301", HexFormat.of().formatHex(bytes));
         assertEquals(e, PegasusExt.decode(bytes));
         assertEquals(2, e.serverIndex());
+    }
+
+    /**
+     * The shared vectors conformance/vectors/pegasus.vec (the Java and Go codecs check their header
+     * bytes as for every vector; here their extensions are decoded with the Pegasus codec).
+     */
+    @Test
+    void theSharedVectorsExtensionsDecodeToTheDocumentedFields() throws Exception {
+        Map<String, PegasusExt> expected = Map.of(
+                "pegasus_read_request", PegasusExt.NONE,
+                "pegasus_write_to_detector", new PegasusExt(0b1010, 0, 3, PegasusExt.FLAG_DETECTOR),
+                "pegasus_write_reply", new PegasusExt(0, 300, 3, 0),
+                "pegasus_unvouched_reply", new PegasusExt(0, 5, 0, 0));
+        Map<String, PegasusExt> decoded = new TreeMap<>();
+        String name = null;
+        for (String line : Files.readAllLines(RackRuns.root().resolve("conformance/vectors/pegasus.vec"))) {
+            if (line.startsWith("[")) {
+                name = line.substring(1, line.indexOf(']'));
+            } else if (line.startsWith("ext =")) {
+                byte[] ext = HexFormat.of().parseHex(line.substring("ext =".length()).replace(" ", ""));
+                decoded.put(name, PegasusExt.decode(ext));
+                assertArrayEquals(ext, decoded.get(name).encode(), name);
+            }
+        }
+        assertEquals(new TreeMap<>(expected), decoded);
     }
 
     @Test

@@ -8,11 +8,16 @@ import dev.innet.rack.CampaignSettings;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
 import dev.innet.rack.workload.Workload;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -143,62 +148,46 @@ class PegasusCampaignTest {
         return -1;
     }
 
-    private static LongFunction<Rack> real(double reads) {
-        return s -> stress(new PegasusProtocol(), s, reads).build();
+
+    /** A P4 variant written to a file (SeededBugs). */
+    interface ProgramVariant {
+        Path write() throws IOException;
     }
 
-    @Test
-    void monitorsCatchServersAcceptingLowerVersions() throws Exception {
-        long seed = firstCaughtSeed("bug-accept-lower",
-                s -> stress(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), s).build(), real(0.8), 20);
-        System.out.println("MCPegasus_AcceptLower as a server bug caught at seed " + seed);
+    /** One of the spec's refuted variants as an implementation bug, and the configuration exposing it. */
+    record SeededBug(String specVariant, BiFunction<PegasusProtocol, Long, Rack.Builder> config,
+            UnaryOperator<PegasusProtocol> nodes, ProgramVariant program, int maxSeeds) {
+        @Override
+        public String toString() {
+            return specVariant;
+        }
     }
 
-    @Test
-    void monitorsCatchASwitchThatDoesNotResetTheReplicaSet() throws Exception {
-        Path variant = SeededBugs.switchWithoutRsetReset();
-        long seed = firstCaughtSeed("bug-no-reset", s -> stress(new PegasusProtocol(), s).programSource(variant).build(),
-                real(0.8), 20);
-        System.out.println("MCPegasus_NoReset as a P4 bug caught at seed " + seed);
+    static Stream<SeededBug> seededBugs() {
+        BiFunction<PegasusProtocol, Long, Rack.Builder> reads80 = (p, s) -> stress(p, s, 0.8);
+        BiFunction<PegasusProtocol, Long, Rack.Builder> reads50 = (p, s) -> stress(p, s, 0.5);
+        BiFunction<PegasusProtocol, Long, Rack.Builder> churn = PegasusCampaignTest::transitions;
+        UnaryOperator<PegasusProtocol> realNodes = p -> p;
+        return Stream.of(
+                new SeededBug("MCPegasus_AcceptLower", reads80, SeededBugs::serversAcceptingLowerVersions, null, 20),
+                new SeededBug("MCPegasus_NoReset", reads80, realNodes, SeededBugs::switchWithoutRsetReset, 20),
+                new SeededBug("MCPegasus_AddOnLower", reads80, realNodes, SeededBugs::switchAddingOnLowerVersions, 20),
+                new SeededBug("MCPegasus_EarlyRemove", reads50, realNodes, SeededBugs::switchRemovingEarly, 30),
+                new SeededBug("MCPegasus_NoAMO", reads80, SeededBugs::serversWithoutClientTables, null, 20),
+                new SeededBug("MCPegasus_BlindDupReply", churn, SeededBugs::blindDuplicateReplies, null, 20),
+                new SeededBug("MCPegasus_ForwardUnvouched", churn, realNodes, SeededBugs::switchForwardingUnvouchedReplies,
+                        20));
     }
 
-    @Test
-    void monitorsCatchASwitchAddingServersOnLowerVersions() throws Exception {
-        Path variant = SeededBugs.switchAddingOnLowerVersions();
-        long seed = firstCaughtSeed("bug-add-on-lower", s -> stress(new PegasusProtocol(), s).programSource(variant).build(),
-                real(0.8), 20);
-        System.out.println("MCPegasus_AddOnLower as a P4 bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchASwitchRemovingKeysEarly() throws Exception {
-        Path variant = SeededBugs.switchRemovingEarly();
-        long seed = firstCaughtSeed("bug-early-remove",
-                s -> stress(new PegasusProtocol(), s, 0.5).programSource(variant).build(), real(0.5), 30);
-        System.out.println("MCPegasus_EarlyRemove as a P4 bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchDetectorsWithoutClientTables() throws Exception {
-        long seed = firstCaughtSeed("bug-no-amo",
-                s -> stress(SeededBugs.serversWithoutClientTables(new PegasusProtocol()), s).build(), real(0.8), 20);
-        System.out.println("MCPegasus_NoAMO as a server bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchBlindDuplicateReplies() throws Exception {
-        long seed = firstCaughtSeed("bug-blind-dup-reply",
-                s -> transitions(SeededBugs.blindDuplicateReplies(new PegasusProtocol()), s).build(),
-                s -> transitions(new PegasusProtocol(), s).build(), 20);
-        System.out.println("MCPegasus_BlindDupReply as a server bug caught at seed " + seed);
-    }
-
-    @Test
-    void monitorsCatchASwitchForwardingUnvouchedReplies() throws Exception {
-        Path variant = SeededBugs.switchForwardingUnvouchedReplies();
-        long seed = firstCaughtSeed("bug-forward-unvouched",
-                s -> transitions(new PegasusProtocol(), s).programSource(variant).build(),
-                s -> transitions(new PegasusProtocol(), s).build(), 20);
-        System.out.println("MCPegasus_ForwardUnvouched as a P4 bug caught at seed " + seed);
+    /** Each refuted variant of specs/pegasus/MANIFEST, recreated as an implementation bug, is caught. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("seededBugs")
+    void monitorsCatchTheSpecsRefutedVariantsAsImplementationBugs(SeededBug bug) throws Exception {
+        Path program = bug.program() == null ? null : bug.program().write();
+        long seed = firstCaughtSeed(bug.specVariant(), s -> {
+            Rack.Builder b = bug.config().apply(bug.nodes().apply(new PegasusProtocol()), s);
+            return (program == null ? b : b.programSource(program)).build();
+        }, s -> bug.config().apply(new PegasusProtocol(), s).build(), bug.maxSeeds());
+        System.out.println(bug.specVariant() + " as an implementation bug caught at seed " + seed);
     }
 }

@@ -11,21 +11,14 @@ import java.util.List;
  * Drained), migrate client tables, then send the directory command (which resumes writes in the same
  * pipeline pass). {@link AddKey} and {@link MarkRemove} are its two instances.
  */
-abstract class KeyTransition implements Procedure {
-    protected final PegasusController controller;
-    protected final byte[] key;
-    protected final int index;
-    protected final int home;
+abstract class KeyTransition extends KeyProcedure {
     private int stage;
     private long drainedAt;
     private TableMigration migration;
     private SwitchCommand command;
 
     KeyTransition(PegasusController controller, byte[] key, int index) {
-        this.controller = controller;
-        this.key = key;
-        this.index = index;
-        this.home = controller.homeIndex(key);
+        super(controller, key, index);
     }
 
     /** Switch state to set up before the drain (the pause included). */

@@ -12,19 +12,12 @@ import java.math.BigInteger;
  * ver_completed and copy the value to the servers not in the set, whose replies add them (Alg. 2).
  * Writes resume as soon as the virtual write is sent: later writes are stamped above ver_completed.
  */
-final class VirtualWrite implements Procedure {
-    private final PegasusController controller;
-    private final byte[] key;
-    private final int index;
-    private final int home;
+final class VirtualWrite extends KeyProcedure {
     private int stage;
     private long drainedAt;
 
     VirtualWrite(PegasusController controller, byte[] key, int index) {
-        this.controller = controller;
-        this.key = key;
-        this.index = index;
-        this.home = controller.homeIndex(key);
+        super(controller, key, index);
     }
 
     @Override

@@ -107,11 +107,11 @@ public class KvClient implements KvClientLibrary {
             throw new IllegalStateException("client exhausted its history ids after 10,000 unknown outcomes");
         }
         long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
-        InnetMessage request = InnetMessage.of(op, reqId, key, 0, value);
+        InnetMessage request = newRequest(op, reqId, key, value);
         int server = ring.ownerOf(key);
         int me = ctx.hostNumber();
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
-                RackAddressing.hostIp(server), config.sourcePort(), KvOp.KV_PORT, request.encode());
+                RackAddressing.hostIp(server), config.sourcePort(), serverPort(), request.encode());
         long historyId = history == null ? 0
                 : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
         pending = new Pending(kind, request, frame, done, historyId);
@@ -136,7 +136,7 @@ public class KvClient implements KvClientLibrary {
         if (packet.frame().dstPort() == KvOp.CONTROL_PORT) {
             return onControl(packet);
         }
-        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
+        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != serverPort()) {
             return false;
         }
         InnetMessage reply = packet.message();
@@ -177,6 +177,20 @@ public class KvClient implements KvClientLibrary {
             finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));
         }
         return true;
+    }
+
+    /**
+     * The servers' UDP port: the key-value family's 5008. A protocol with the family's GET/PUT/DEL op
+     * numbers on its own port and header extension (Pegasus, 5010) overrides this and
+     * {@link #newRequest}.
+     */
+    protected int serverPort() {
+        return KvOp.KV_PORT;
+    }
+
+    /** The request message of a new operation (op GET, PUT or DEL). */
+    protected InnetMessage newRequest(int op, long reqId, byte[] key, byte[] value) {
+        return InnetMessage.of(op, reqId, key, 0, value);
     }
 
     /**

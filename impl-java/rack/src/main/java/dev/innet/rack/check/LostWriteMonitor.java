@@ -51,9 +51,8 @@ public final class LostWriteMonitor {
             if (latestAcked == null) {
                 continue;
             }
-            HistoryRecorder.Operation source = sourceOf(read, writes);
-            boolean ok = source != null && (source == latestAcked || source.result() == OpResult.UNKNOWN
-                    || source.returnNanos() >= latestAcked.callNanos());
+            HistoryRecorder.Operation source = sourceOf(read, writes, latestAcked);
+            boolean ok = source != null && notBefore(source, latestAcked);
             if (!ok) {
                 violations.add(new Violation(hex(read), "read " + read.id() + " at " + read.callNanos() + " saw "
                         + (source == null ? "no value" : "write " + source.id()) + " although write " + latestAcked.id()
@@ -63,14 +62,29 @@ public final class LostWriteMonitor {
         return violations;
     }
 
-    /** The write whose value a read returned (values are unique per write), or null for "not found". */
-    private static HistoryRecorder.Operation sourceOf(HistoryRecorder.Operation read, List<HistoryRecorder.Operation> writes) {
+    /** Whether {@code source} may have taken effect after {@code acked}: not known to precede it. */
+    private static boolean notBefore(HistoryRecorder.Operation source, HistoryRecorder.Operation acked) {
+        return source == acked || source.result() == OpResult.UNKNOWN || source.returnNanos() >= acked.callNanos();
+    }
+
+    /**
+     * The write whose value a read returned (values are unique per write), or null for none. A "not
+     * found" may come from any delete invoked before the read returned: one not known to precede the
+     * acknowledged write is preferred (a delete whose retries overlapped that write may have taken
+     * effect after it), else the most recent one, which the report then names.
+     */
+    private static HistoryRecorder.Operation sourceOf(HistoryRecorder.Operation read, List<HistoryRecorder.Operation> writes,
+            HistoryRecorder.Operation acked) {
         if (read.result() == OpResult.NOT_FOUND) {
-            // the most recent delete that could explain it; any delete will do for this monitor
             HistoryRecorder.Operation best = null;
             for (HistoryRecorder.Operation w : writes) {
-                if (w.kind() == OpKind.DELETE && w.callNanos() <= read.returnNanos()
-                        && (best == null || w.callNanos() > best.callNanos())) {
+                if (w.kind() != OpKind.DELETE || w.callNanos() > read.returnNanos()) {
+                    continue;
+                }
+                if (notBefore(w, acked)) {
+                    return w;
+                }
+                if (best == null || w.callNanos() > best.callNanos()) {
                     best = w;
                 }
             }

@@ -92,6 +92,10 @@ const bit<8> LUT_SET = 2;                  /* cacheable SET: an OK reply fills f
 const bit<8> LUT_KEY_CHANGE = 3;           /* other request with a 16-byte key: invalidate */
 const bit<8> LUT_RELAY = 4;                /* no cacheable key: only the opaque is restored */
 
+/* IPv4 identification of the responses LaKe answers itself ("LK"): a mark for innet's clients and
+ * statistics (memcached clients ignore it), like FLAG_FROM_SWITCH in the innet header. */
+const bit<16> LAKE_ANSWER_IP_ID = 0x4c4b;
+
 /* drop reasons beyond defines.p4's (kept here: LaKe's own) */
 const bit<8> DROP_MC_UNKNOWN_TAG = 7;      /* a reply whose tag the lookup table does not hold */
 
@@ -390,6 +394,7 @@ control MyIngress(inout headers_t hdr,
         bit<32> ip = hdr.ipv4.dst_addr;
         hdr.ipv4.dst_addr = hdr.ipv4.src_addr;
         hdr.ipv4.src_addr = ip;
+        hdr.ipv4.identification = LAKE_ANSWER_IP_ID;
         bit<16> port = hdr.udp.dst_port;
         hdr.udp.dst_port = hdr.udp.src_port;
         hdr.udp.src_port = port;

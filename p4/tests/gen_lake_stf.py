@@ -38,8 +38,8 @@ def ipv4_checksum(header):
     return (~total) & 0xFFFF
 
 
-def ipv4(src, dst, proto, payload, bad_checksum=False):
-    hdr = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 0, 0x4000, 64, proto, 0,
+def ipv4(src, dst, proto, payload, bad_checksum=False, ident=0):
+    hdr = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, 0x4000, 64, proto, 0,
                                 bytes([10, 0, 0, src]), bytes([10, 0, 0, dst])))
     csum = ipv4_checksum(bytes(hdr)) ^ (0x0101 if bad_checksum else 0)
     hdr[10:12] = struct.pack(">H", csum)
@@ -66,6 +66,14 @@ def to_host(request_id, msg, checksum=CLIENT_UDP_CHECKSUM):
 
 def to_client(request_id, msg, checksum=0):
     return udp(HOST, CLIENT, MEMCACHED, CLIENT_UDP, mc_frame(request_id, msg), checksum)
+
+
+# LaKe marks the responses it answers itself with this IPv4 identification ("LK").
+LAKE_ANSWER_IP_ID = 0x4C4B
+
+
+def from_lake(request_id, msg):
+    return udp(HOST, CLIENT, MEMCACHED, CLIENT_UDP, mc_frame(request_id, msg), 0, ident=LAKE_ANSWER_IP_ID)
 
 
 def get(opaque, key):
@@ -156,18 +164,18 @@ def lake():
     s.expect(1, to_client(1, get_hit(0xAAAA0001, v0, cas=100)))
     s.say("LK-3: now LaKe answers from the first layer (value, flags and CAS of the fill)")
     s.packet(1, to_host(2, get(0xAAAA0002, k1)))
-    s.expect(1, to_client(2, get_hit(0xAAAA0002, v0, cas=100)))
+    s.expect(1, from_lake(2, get_hit(0xAAAA0002, v0, cas=100)))
 
     s.say("LK-4: SET k1 goes through to the host with tag 2; the layers do not change yet")
     s.packet(1, to_host(3, set_(0xAAAA0003, k1, v1)))
     s.expect(2, to_host(3, set_(2, k1, v1), checksum=0))
     s.packet(1, to_host(4, get(0xAAAA0004, k1)))
-    s.expect(1, to_client(4, get_hit(0xAAAA0004, v0, cas=100)))
+    s.expect(1, from_lake(4, get_hit(0xAAAA0004, v0, cas=100)))
     s.say("LK-5: the host's SET reply installs the SET's value (from the lookup table)")
     s.packet(2, to_client(3, binary(RESPONSE, OP_SET, 2, cas=101)))
     s.expect(1, to_client(3, binary(RESPONSE, OP_SET, 0xAAAA0003, cas=101)))
     s.packet(1, to_host(5, get(0xAAAA0005, k1)))
-    s.expect(1, to_client(5, get_hit(0xAAAA0005, v1, cas=101)))
+    s.expect(1, from_lake(5, get_hit(0xAAAA0005, v1, cas=101)))
 
     s.say("LK-6: GET k2 (tag 3) and SET k2 (tag 4) in flight; the SET's reply comes back first")
     s.packet(1, to_host(6, get(0xAAAA0006, k2)))
@@ -178,7 +186,7 @@ def lake():
     s.expect(1, to_client(7, binary(RESPONSE, OP_SET, 0xAAAA0007, cas=103)))
     s.say("LK-6: k2 now holds k1's first-layer slot; a hit returns the SET's value")
     s.packet(1, to_host(8, get(0xAAAA0008, k2)))
-    s.expect(1, to_client(8, get_hit(0xAAAA0008, v2, cas=103)))
+    s.expect(1, from_lake(8, get_hit(0xAAAA0008, v2, cas=103)))
     s.say("LK-6: the older GET reply (tag 3 <= fence 4) must not fill: it invalidates k2 instead")
     s.packet(2, to_client(6, get_hit(3, v3, cas=102)))
     s.expect(1, to_client(6, get_hit(0xAAAA0006, v3, cas=102)))
@@ -186,7 +194,7 @@ def lake():
     s.expect(2, to_host(9, get(5, k2), checksum=0))
     s.say("LK-3: k1 lost its first-layer slot to k2 but is still in the second layer")
     s.packet(1, to_host(10, get(0xAAAA000A, k1)))
-    s.expect(1, to_client(10, get_hit(0xAAAA000A, v1, cas=101)))
+    s.expect(1, from_lake(10, get_hit(0xAAAA000A, v1, cas=101)))
 
     s.say("LK-7: a reply whose tag LaKe does not hold is dropped (drop_count[7])")
     s.packet(2, to_client(11, get_hit(99, v3, cas=1)))

@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /** A memcached binary-protocol message: a request to memcached or its response. */
 public sealed interface McMessage permits McRequest, McResponse {

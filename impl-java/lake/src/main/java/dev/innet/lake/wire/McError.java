@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /**
  * Every way a memcached UDP datagram can fail to decode (docs/lake.md, "Wire format"), in the order

@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /**
  * memcached's response to a GET, SET or DELETE. A GET hit (status OK) carries the item's value and

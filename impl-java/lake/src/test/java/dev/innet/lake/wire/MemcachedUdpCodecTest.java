@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

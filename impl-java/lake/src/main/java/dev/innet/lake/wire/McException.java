@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /** A datagram that is not a well-formed memcached message of the supported kinds. */
 public final class McException extends Exception {

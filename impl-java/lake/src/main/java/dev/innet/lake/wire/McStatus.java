@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /** Response status codes of memcached's binary protocol that LaKe and its host use. */
 public final class McStatus {

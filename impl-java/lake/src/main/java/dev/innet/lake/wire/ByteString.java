@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 import java.util.Arrays;
 import java.util.HexFormat;

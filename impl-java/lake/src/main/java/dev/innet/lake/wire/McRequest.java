@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /**
  * A GET, SET or DELETE request. {@code value}, {@code flags} and {@code expiration} are SET's (its

@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /** The memcached binary-protocol commands LaKe handles. */
 public enum McOpcode {

@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 /**
  * memcached's 8-byte UDP frame header: request id (echoed in the response), sequence number and

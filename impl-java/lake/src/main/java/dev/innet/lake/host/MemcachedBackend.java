@@ -1,4 +1,14 @@
-package dev.innet.lake;
+package dev.innet.lake.host;
+
+import dev.innet.lake.wire.ByteString;
+import dev.innet.lake.wire.McDatagram;
+import dev.innet.lake.wire.McException;
+import dev.innet.lake.wire.McFrame;
+import dev.innet.lake.wire.McOpcode;
+import dev.innet.lake.wire.McRequest;
+import dev.innet.lake.wire.McResponse;
+import dev.innet.lake.wire.McStatus;
+import dev.innet.lake.wire.MemcachedUdpCodec;
 
 import java.util.HashMap;
 import java.util.Map;

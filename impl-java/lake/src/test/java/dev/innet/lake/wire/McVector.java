@@ -1,4 +1,4 @@
-package dev.innet.lake;
+package dev.innet.lake.wire;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

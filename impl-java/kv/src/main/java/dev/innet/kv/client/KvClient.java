@@ -9,7 +9,6 @@ import dev.innet.protocol.KvResult;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
-import dev.innet.sim.history.OpResult;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
@@ -213,16 +212,9 @@ public class KvClient implements KvClientLibrary {
         Pending p = pending;
         pending = null;
         if (history != null) {
-            switch (result.outcome()) {
-                case OK -> history.complete(p.historyId, OpResult.OK, p.kind == OpKind.GET ? result.value() : null);
-                case NOT_FOUND -> history.complete(p.historyId, OpResult.NOT_FOUND, null);
-                case FAILED -> history.complete(p.historyId, OpResult.FAIL, null);
-                case TIMED_OUT -> {
-                    history.complete(p.historyId, OpResult.UNKNOWN, null);
-                    unknownOutcomes++;
-                }
-            }
-        } else if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
+            HistoryOutcome.record(history, p.historyId, p.kind, result);
+        }
+        if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
             unknownOutcomes++;
         }
         p.callback.accept(result);

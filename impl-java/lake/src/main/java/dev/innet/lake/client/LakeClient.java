@@ -1,6 +1,7 @@
 package dev.innet.lake.client;
 
 import dev.innet.kv.ConsistentHashRing;
+import dev.innet.kv.client.HistoryOutcome;
 import dev.innet.lake.host.MemcachedHost;
 import dev.innet.lake.wire.ByteString;
 import dev.innet.lake.wire.McDatagram;
@@ -16,7 +17,6 @@ import dev.innet.protocol.KvResult;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
-import dev.innet.sim.history.OpResult;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
@@ -175,12 +175,7 @@ public final class LakeClient implements KvClientLibrary {
         Pending p = pending;
         pending = null;
         if (history != null) {
-            switch (result.outcome()) {
-                case OK -> history.complete(p.historyId, OpResult.OK, p.kind == OpKind.GET ? result.value() : null);
-                case NOT_FOUND -> history.complete(p.historyId, OpResult.NOT_FOUND, null);
-                case FAILED -> history.complete(p.historyId, OpResult.FAIL, null);
-                case TIMED_OUT -> history.complete(p.historyId, OpResult.UNKNOWN, null);
-            }
+            HistoryOutcome.record(history, p.historyId, p.kind, result);
         }
         if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
             unknownOutcomes++;

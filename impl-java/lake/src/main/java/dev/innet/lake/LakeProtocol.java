@@ -43,6 +43,12 @@ public final class LakeProtocol implements Protocol {
         return true;
     }
 
+    /** memcached applies a duplicated SET twice (docs/lake.md, Limits). */
+    @Override
+    public boolean toleratesDuplicatedPackets() {
+        return false;
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         return new RackNodes() {

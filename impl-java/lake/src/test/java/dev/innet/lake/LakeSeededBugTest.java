@@ -47,7 +47,7 @@ class LakeSeededBugTest {
 
     private static Rack.Builder stress(long seed) {
         return CampaignSettings.ci().withWorkload(CONTENDED)
-                .withFaults(LakeRackTest.LOSSY_NO_DUPLICATES.withReorder(0.5, 150_000))
+                .withFaults(CampaignSettings.LOSSY.withReorder(0.5, 150_000))
                 .rack(RackRuns.root(), new LakeProtocol(), seed).out(RackRuns.QUIET);
     }
 

@@ -34,11 +34,10 @@ public class KvClient implements KvClientLibrary {
     protected final NodeContext ctx;
     private final ClientConfig config;
     private final ConsistentHashRing ring;
-    private final HistoryRecorder history;
+    private final ClientHistory history;
 
 
     private long nextRequest = 1;
-    private int unknownOutcomes;
     private Pending pending;
 
     private static final class Pending {
@@ -67,7 +66,7 @@ public class KvClient implements KvClientLibrary {
         this.ctx = ctx;
         this.config = config;
         this.ring = new ConsistentHashRing(config.serverHosts());
-        this.history = history;
+        this.history = new ClientHistory(ctx, history);
     }
 
     @Override
@@ -92,7 +91,7 @@ public class KvClient implements KvClientLibrary {
 
     /** The history client id operations are currently recorded under. */
     public int historyClientId() {
-        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
+        return history.clientId();
     }
 
     private void start(OpKind kind, int op, byte[] key, byte[] value, Consumer<KvResult> done) {
@@ -102,17 +101,13 @@ public class KvClient implements KvClientLibrary {
         if (key.length != InnetMessage.KEY_BYTES) {
             throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
         }
-        if (unknownOutcomes >= 10_000) {
-            throw new IllegalStateException("client exhausted its history ids after 10,000 unknown outcomes");
-        }
         long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
         InnetMessage request = InnetMessage.of(op, reqId, key, 0, value);
         int server = ring.ownerOf(key);
         int me = ctx.hostNumber();
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
                 RackAddressing.hostIp(server), config.sourcePort(), KvOp.KV_PORT, request.encode());
-        long historyId = history == null ? 0
-                : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
+        long historyId = history.invoke(kind, key, kind == OpKind.PUT ? value : null);
         pending = new Pending(kind, request, frame, done, historyId);
         transmit();
     }
@@ -211,12 +206,7 @@ public class KvClient implements KvClientLibrary {
     private void finish(KvResult result) {
         Pending p = pending;
         pending = null;
-        if (history != null) {
-            HistoryOutcome.record(history, p.historyId, p.kind, result);
-        }
-        if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
-            unknownOutcomes++;
-        }
+        history.complete(p.historyId, p.kind, result);
         p.callback.accept(result);
     }
 

@@ -1,7 +1,7 @@
 package dev.innet.lake.client;
 
 import dev.innet.kv.ConsistentHashRing;
-import dev.innet.kv.client.HistoryOutcome;
+import dev.innet.kv.client.ClientHistory;
 import dev.innet.lake.host.MemcachedHost;
 import dev.innet.lake.wire.ByteString;
 import dev.innet.lake.wire.McDatagram;
@@ -31,8 +31,7 @@ import java.util.function.Consumer;
  * and the opaque, both chosen here; LaKe's answers are recognised by the IPv4 identification
  * {@link #LAKE_ANSWER_IP_ID} its data plane writes into them (a mark memcached clients ignore).
  *
- * <p>History identity as in the family's {@code KvClient}: after an unknown outcome the client records
- * under a new id (host * 1,000,000 + incarnation * 10,000 + unknowns so far).
+ * <p>History identity as in the family's {@code KvClient} ({@link ClientHistory}).
  */
 public final class LakeClient implements KvClientLibrary {
     public static final int LAKE_ANSWER_IP_ID = 0x4C4B;
@@ -40,13 +39,12 @@ public final class LakeClient implements KvClientLibrary {
 
     private final NodeContext ctx;
     private final ConsistentHashRing ring;
-    private final HistoryRecorder history;
+    private final ClientHistory history;
     private final long timeoutNanos;
     private final int maxAttempts;
     private final int sourcePort;
 
     private int nextRequestId = 1;
-    private int unknownOutcomes;
     private Pending pending;
 
     private static final class Pending {
@@ -76,7 +74,7 @@ public final class LakeClient implements KvClientLibrary {
         this.timeoutNanos = timeoutNanos;
         this.maxAttempts = maxAttempts;
         this.sourcePort = sourcePort;
-        this.history = history;
+        this.history = new ClientHistory(ctx, history);
     }
 
     @Override
@@ -99,10 +97,6 @@ public final class LakeClient implements KvClientLibrary {
         start(OpKind.DELETE, id -> McRequest.delete(ByteString.of(key), id), key, null, done);
     }
 
-    private int historyClientId() {
-        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
-    }
-
     private void start(OpKind kind, java.util.function.IntFunction<McRequest> request, byte[] key, byte[] value,
             Consumer<KvResult> done) {
         if (pending != null) {
@@ -117,7 +111,7 @@ public final class LakeClient implements KvClientLibrary {
         byte[] frame = new UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
                 RackAddressing.hostIp(host), sourcePort, MemcachedHost.MEMCACHED_PORT,
                 MemcachedUdpCodec.encode(new McDatagram(McFrame.single(requestId), req))).encode();
-        long historyId = history == null ? 0 : history.invoke(historyClientId(), kind, key, value);
+        long historyId = history.invoke(kind, key, value);
         pending = new Pending(kind, req, frame, requestId, done, historyId);
         transmit();
     }
@@ -174,12 +168,7 @@ public final class LakeClient implements KvClientLibrary {
     private void finish(KvResult result) {
         Pending p = pending;
         pending = null;
-        if (history != null) {
-            HistoryOutcome.record(history, p.historyId, p.kind, result);
-        }
-        if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
-            unknownOutcomes++;
-        }
+        history.complete(p.historyId, p.kind, result);
         p.callback.accept(result);
     }
 }

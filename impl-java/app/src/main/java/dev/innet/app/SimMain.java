@@ -130,6 +130,12 @@ public final class SimMain implements Callable<Integer> {
         return run(protocols, System.out);
     }
 
+    /** The header's note on protocols that run without duplication ({@link Protocol#toleratesDuplicatedPackets}). */
+    private static String withoutDuplication(List<Protocol> protocols) {
+        List<String> names = protocols.stream().filter(p -> !p.toleratesDuplicatedPackets()).map(Protocol::name).toList();
+        return names.isEmpty() ? "" : " (without duplication for " + String.join(", ", names) + ")";
+    }
+
     int run(List<Protocol> protocols, PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
@@ -143,7 +149,7 @@ public final class SimMain implements Callable<Integer> {
         }
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, faults %s%s%n",
                 protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
-                settings.serverLinkFaults().describe(),
+                settings.serverLinkFaults().describe() + withoutDuplication(protocols),
                 !crashing() ? "" : (crashes.equals("switch") ? ", switch crashes" : ", crashes of switch, controller and a server")
                         + (program.equals("pegasus") ? "" : "; snapshots every 3 ms"));
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",

@@ -51,51 +51,38 @@ public final class LostWriteMonitor {
             if (latestAcked == null) {
                 continue;
             }
-            HistoryRecorder.Operation source = sourceOf(read, writes, latestAcked);
-            boolean ok = source != null && notBefore(source, latestAcked);
+            List<HistoryRecorder.Operation> sources = sourcesOf(read, writes);
+            final HistoryRecorder.Operation acked = latestAcked;
+            boolean ok = sources.stream().anyMatch(source -> source == acked
+                    || source.result() == OpResult.UNKNOWN || source.returnNanos() >= acked.callNanos());
             if (!ok) {
-                violations.add(new Violation(hex(read), "read " + read.id() + " at " + read.callNanos() + " saw "
-                        + (source == null ? "no value" : "write " + source.id()) + " although write " + latestAcked.id()
-                        + " was acknowledged at " + latestAcked.returnNanos()));
+                String saw = read.result() == OpResult.NOT_FOUND ? "no value" : "a value";
+                violations.add(new Violation(hex(read), "read " + read.id() + " at " + read.callNanos() + " saw " + saw
+                        + " (writes that could explain it: " + sources.stream().map(w -> w.id()).toList() + ")"
+                        + " although write " + latestAcked.id() + " was acknowledged at " + latestAcked.returnNanos()));
             }
         }
         return violations;
     }
 
-    /** Whether {@code source} may have taken effect after {@code acked}: not known to precede it. */
-    private static boolean notBefore(HistoryRecorder.Operation source, HistoryRecorder.Operation acked) {
-        return source == acked || source.result() == OpResult.UNKNOWN || source.returnNanos() >= acked.callNanos();
-    }
-
     /**
-     * The write whose value a read returned (values are unique per write), or null for none. A "not
-     * found" may come from any delete invoked before the read returned: one not known to precede the
-     * acknowledged write is preferred (a delete whose retries overlapped that write may have taken
-     * effect after it), else the most recent one, which the report then names.
+     * The writes that can explain what a read returned: the write of its value (values are unique per
+     * write), or for "not found" every delete invoked before the read returned. The read is fine if any
+     * of them may come after the latest acknowledged write; picking one delete would accuse a read
+     * that a concurrent delete explains.
      */
-    private static HistoryRecorder.Operation sourceOf(HistoryRecorder.Operation read, List<HistoryRecorder.Operation> writes,
-            HistoryRecorder.Operation acked) {
-        if (read.result() == OpResult.NOT_FOUND) {
-            HistoryRecorder.Operation best = null;
-            for (HistoryRecorder.Operation w : writes) {
-                if (w.kind() != OpKind.DELETE || w.callNanos() > read.returnNanos()) {
-                    continue;
-                }
-                if (notBefore(w, acked)) {
-                    return w;
-                }
-                if (best == null || w.callNanos() > best.callNanos()) {
-                    best = w;
-                }
-            }
-            return best;
-        }
+    private static List<HistoryRecorder.Operation> sourcesOf(HistoryRecorder.Operation read,
+            List<HistoryRecorder.Operation> writes) {
+        List<HistoryRecorder.Operation> out = new ArrayList<>();
         for (HistoryRecorder.Operation w : writes) {
-            if (w.kind() == OpKind.PUT && Arrays.equals(w.value(), read.value())) {
-                return w;
+            boolean explains = read.result() == OpResult.NOT_FOUND
+                    ? w.kind() == OpKind.DELETE && w.callNanos() <= read.returnNanos()
+                    : w.kind() == OpKind.PUT && Arrays.equals(w.value(), read.value());
+            if (explains) {
+                out.add(w);
             }
         }
-        return null;
+        return out;
     }
 
     private static String hex(HistoryRecorder.Operation op) {

@@ -116,6 +116,15 @@ public final class FarReachProtocol implements Protocol {
         return java.util.Optional.of(new dev.innet.farreach.spec.FarReachConformance());
     }
 
+    /**
+     * FarReach's clients retry writes: farreach.p4 gives a retried write (same client, same request id)
+     * the sequence number of its first copy, so servers and the cache apply it at most once
+     * (docs/farreach.md, "Client semantics"). The family's default is not to retry.
+     */
+    static ClientConfig retryingWrites(ClientConfig c) {
+        return new ClientConfig(c.serverHosts(), c.timeoutNanos(), c.maxAttempts(), true, c.sourcePort());
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         FamilyRack family = FamilyRack.of(rack);
@@ -134,7 +143,7 @@ public final class FarReachProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return clients.create(context, family.clients(), history);
+                return clients.create(context, retryingWrites(family.clients()), history);
             }
         };
     }

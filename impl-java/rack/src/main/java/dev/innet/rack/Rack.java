@@ -86,8 +86,10 @@ public final class Rack {
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
         for (int c : clients) {
-            sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
+            HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
                     : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
+            link.toSwitch().setFaults(b.clientLinkFaults);
+            link.fromSwitch().setFaults(b.clientLinkFaults);
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
     }
@@ -215,6 +217,7 @@ public final class Rack {
         private long counterResetNanos = 10_000_000;
         private long statsBucketNanos = 1_000_000;
         private LinkFaults serverLinkFaults = LinkFaults.CLEAN;
+        private LinkFaults clientLinkFaults = LinkFaults.CLEAN;
         private boolean rocksdb;
         private Path durableRoot;
         private PrintStream out = System.out;
@@ -285,6 +288,12 @@ public final class Rack {
         }
 
         /** Faults on every switch<->server link, both directions, during the chaos phase. */
+        /** Faults on the switch<->client links during the chaos phase (clean by default). */
+        public Builder clientLinkFaults(LinkFaults f) {
+            this.clientLinkFaults = f;
+            return this;
+        }
+
         public Builder serverLinkFaults(LinkFaults f) {
             this.serverLinkFaults = f;
             return this;

@@ -4,15 +4,28 @@ package dev.innet.rack.workload;
  * What a workload client does: operations over keys "user&lt;i&gt;" (i < keys) chosen zipfian with
  * {@code zipfTheta} (0.99 is YCSB's default skew), reads with probability {@code readFraction}, deletes
  * with {@code deleteFraction}, writes otherwise. Values are unique per write (client, incarnation,
- * counter) so a history shows which write a read saw; {@code valueBytes} pads them to a fixed size.
+ * counter) so a history shows which write a read saw; each is padded to a length drawn uniformly from
+ * {@code valueBytes..maxValueBytes} (a fixed size when they are equal; never shorter than its unique
+ * prefix, about 10 bytes).
  */
 public record Workload(int keys, double zipfTheta, double readFraction, double deleteFraction, int valueBytes,
-        long thinkNanos) {
+        long thinkNanos, int maxValueBytes) {
     public Workload {
         if (keys < 1 || readFraction < 0 || deleteFraction < 0 || readFraction + deleteFraction > 1 || valueBytes < 1
-                || valueBytes > 1024 || thinkNanos < 0) {
+                || valueBytes > 1024 || thinkNanos < 0 || maxValueBytes < valueBytes || maxValueBytes > 1024) {
             throw new IllegalArgumentException("invalid workload");
         }
+    }
+
+    /** Values of exactly {@code valueBytes}. */
+    public Workload(int keys, double zipfTheta, double readFraction, double deleteFraction, int valueBytes,
+            long thinkNanos) {
+        this(keys, zipfTheta, readFraction, deleteFraction, valueBytes, thinkNanos, valueBytes);
+    }
+
+    /** The same workload with value lengths drawn from {@code min..max} per write. */
+    public Workload withValueLengths(int min, int max) {
+        return new Workload(keys, zipfTheta, readFraction, deleteFraction, min, thinkNanos, max);
     }
 
     /** YCSB workload A: 50% reads, 50% updates, zipfian 0.99. */

@@ -295,8 +295,15 @@ control MyIngress(inout headers_t hdr,
                              * evicted record as outdated". §3.1: a value above
                              * 128 bytes is relayed uncached, which leaves the
                              * cached copy stale: outdated too. Value and seq
-                             * stay: they are what record embedding sends. */
+                             * stay: they are what record embedding sends.
+                             * FR-9 also makes the record to-be-evicted: it
+                             * may hold absorbed writes the server lacks, so
+                             * reads must embed it (FR-5) until the relayed
+                             * write lands or the controller evicts it; a
+                             * plain conservative read would return the
+                             * server's older record (docs/farreach.md). */
                             record_latest.write(index, 0);
+                            record_evicting.write(index, 1);
                         }
                     } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
                         /* §3.2 Figure 3(b) step (3): a read response from the

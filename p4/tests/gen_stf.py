@@ -129,6 +129,15 @@ class Stf:
             self.reg("value_word_%02d" % i, index, word(value, i))
         self.reg("record_vallen", index, len(value))
 
+    def admit(self, k, index, value, seq, latest):
+        """admission as the controller does it (§3.2 Fig. 4): invalid, record, lookup entry, valid"""
+        self.reg("record_valid", index, 0)
+        self.install_value(index, value)
+        self.reg("record_seq", index, seq)
+        self.reg("record_latest", index, 1 if latest else 0)
+        self.lookup(k, index)
+        self.reg("record_valid", index, 1)
+
     def lookup(self, k, index):
         self.cmd("add MyIngress.cache_lookup hdr.innet.key:0x%s MyIngress.set_cache_index(index:%d)"
                  % (k.hex(), index))
@@ -292,10 +301,14 @@ def farreach():
     t.packet(1, request(innet(GET, A, 8)))
     t.expect(1, reply(innet(GET_REPLY, A, 8, seq=2, status=NOT_FOUND, flags=FROM_SWITCH)))
 
-    t.comment("FR-9: a 200-byte value is relayed uncached (seq 3) and the record becomes outdated")
+    t.comment("FR-9: a 200-byte value is relayed uncached (seq 3); the record becomes outdated and\n"
+              "to-be-evicted, so a read embeds it (FR-5: the tombstone, seq 2)")
     big = bytes((i * 7) & 0xFF for i in range(200))
     t.packet(1, request(innet(PUT, A, 9, value=big)))
     t.expect(2, request(innet(PUT_SEQ, A, 9, seq=3, value=big)))
+    t.packet(1, request(innet(GET, A, 109)))
+    t.expect(2, request(innet(GET_EMBED, A, 109, seq=2, flags=DELETED)))
+    evicted_and_readmitted(t, 5)
     t.packet(1, request(innet(GET, A, 10)))
     t.expect(2, request(innet(GET_FOR_CACHE, A, 10)))
     t.comment("FR-12: a reply older than seq_bound (2 < 3) is passed on but does not refresh")
@@ -365,9 +378,10 @@ def farreach():
     t.expect(1, reply(innet(PUT_REPLY, D, 31, seq=1, flags=FROM_SWITCH)))
     t.packet(1, request(innet(GET, D, 32)))
     t.expect(1, reply(innet(GET_REPLY, D, 32, seq=1, value=full2, flags=FROM_SWITCH)))
-    t.comment("FR-9 at 129 bytes: relayed uncached (seq 2), record outdated")
+    t.comment("FR-9 at 129 bytes: relayed uncached (seq 2), record outdated and to-be-evicted")
     t.packet(1, request(innet(PUT, D, 33, value=full2 + b"!")))
     t.expect(2, request(innet(PUT_SEQ, D, 33, seq=2, value=full2 + b"!")))
+    evicted_and_readmitted(t, 9)
     t.packet(1, request(innet(GET, D, 34)))
     t.expect(2, request(innet(GET_FOR_CACHE, D, 34)))
     t.comment("FR-11 with a tombstone (a synthetic server answer): NOT_FOUND + DELETED at seq 2 =\n"
@@ -400,6 +414,14 @@ def farreach():
     t.write("farreach.stf")
 
 
+def evicted_and_readmitted(t, index):
+    """After FR-9 the record is to-be-evicted. The scenario goes on as if the controller had evicted it
+    and re-admitted the key into the same slot, outdated, with the same record (as when the server held
+    nothing newer): only the to-be-evicted flag changes."""
+    t.comment("(the controller evicts the record and re-admits it in place, outdated: E := 0)")
+    t.reg("record_evicting", index, 0)
+
+
 def slot(k):
     """the key's sequence-number slot: CRC-32 of the 16 key bytes mod 32768 (p4/include/ingress_cache.p4)"""
     return zlib.crc32(k) % 32768
@@ -412,12 +434,7 @@ def write_copies(t):
     F = key("fox")
     OTHER = 3                                        # a second client, on port 3
     t.comment("Copies of writes (FR-14..16). fox at index 13, admitted latest at seq 0")
-    t.reg("record_valid", 13, 0)
-    t.install_value(13, b"fox-v0")
-    t.reg("record_seq", 13, 0)
-    t.reg("record_latest", 13, 1)
-    t.lookup(F, 13)
-    t.reg("record_valid", 13, 1)
+    t.admit(F, 13, b"fox-v0", seq=0, latest=True)
     t.comment("r200 is absorbed with seq 1; its copy (a retry: same client, same request id) gets seq 1 again")
     t.packet(1, request(innet(PUT, F, 200, value=b"fox-1")))
     t.expect(1, reply(innet(PUT_REPLY, F, 200, seq=1, flags=FROM_SWITCH)))
@@ -465,18 +482,14 @@ def sequence_guard(t):
     E = key("echo")
     big = bytes((i * 5) & 0xFF for i in range(150))
     t.comment("Sequence guard (FR-11/12). echo at index 12, admitted outdated at seq 0 (echo's slot: no write yet)")
-    t.reg("record_valid", 12, 0)
-    t.install_value(12, b"echo-v0")
-    t.reg("record_seq", 12, 0)
-    t.reg("record_latest", 12, 0)
-    t.lookup(E, 12)
-    t.reg("record_valid", 12, 1)
+    t.admit(E, 12, b"echo-v0", seq=0, latest=False)
     t.comment("A conservative read (r100); before the server's answer comes back, a 150-byte write (r101)\n"
               "is relayed uncached with seq 1 and acknowledged by the server")
     t.packet(1, request(innet(GET, E, 100)))
     t.expect(2, request(innet(GET_FOR_CACHE, E, 100)))
     t.packet(1, request(innet(PUT, E, 101, value=big)))
     t.expect(2, request(innet(PUT_SEQ, E, 101, seq=1, value=big)))
+    evicted_and_readmitted(t, 12)
     t.packet(2, reply(innet(PUT_REPLY, E, 101, seq=1)))
     t.expect(1, reply(innet(PUT_REPLY, E, 101, seq=1)))
     t.comment("FR-12: r100's answer (read before the write: seq 0, echo-v0) arrives late. Its seq equals the\n"

@@ -75,6 +75,10 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--clean-client-links", description = "no faults on FarReach's client<->switch links")
     boolean cleanClientLinks;
 
+    @Option(names = "--no-client-reply-loss", description = {"FarReach's switch->client links duplicate and reorder replies",
+        "but do not lose them (a lost reply before a switch crash is a known limitation: docs/farreach.md, Limits)"})
+    boolean noClientReplyLoss;
+
     @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
     Path out;
 
@@ -148,6 +152,7 @@ public final class SimMain implements Callable<Integer> {
         CampaignSettings farreach = defaults.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
                 .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, lengths[0], w.thinkNanos(),
                         lengths[1]));
+        farreach = farreach.withClientReplyLoss(!noClientReplyLoss);
         if (cleanClientLinks) {
             farreach = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN);
         }
@@ -157,7 +162,8 @@ public final class SimMain implements Callable<Integer> {
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, values %s bytes, "
                 + "server links %s%n", protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1,
                 chaosMs, servers, clients, cache, valueBytes, farreach.serverLinkFaults().describe());
-        out.printf("  farreach: client links %s, writes retried%s%n", farreach.clientLinkFaults().describe(),
+        out.printf("  farreach: client links %s%s, writes retried%s%n", farreach.clientLinkFaults().describe(),
+                farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
                 crashes.equals("none") ? "" : crashes.equals("switch") ? ", switch crashes; snapshots every 3 ms"
                         : ", crashes of switch, controller and a server; snapshots every 3 ms");
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",

@@ -50,16 +50,18 @@ public final class FarReachProtocol implements Protocol {
     private final ServerFactory servers;
     private final ControllerFactory controllers;
     private final ClientFactory clients;
+    private final boolean retryWrites;
 
     /** The registry's instance: defaults everywhere. */
     public FarReachProtocol() {
         this(FarReachSettings.DEFAULTS, h -> ControllerHooks.NONE, FarReachServer::new, FarReachController::new,
-                FarReachClient::new);
+                FarReachClient::new, true);
     }
 
     private FarReachProtocol(FarReachSettings settings, Function<SwitchHandle, ControllerHooks> hooks,
-            ServerFactory servers, ControllerFactory controllers, ClientFactory clients) {
+            ServerFactory servers, ControllerFactory controllers, ClientFactory clients, boolean retryWrites) {
         this.settings = settings;
+        this.retryWrites = retryWrites;
         this.hooks = hooks;
         this.servers = servers;
         this.controllers = controllers;
@@ -68,7 +70,7 @@ public final class FarReachProtocol implements Protocol {
 
     /** Time between crash-consistent snapshots (default 10 s of simulated time; 0 = none). */
     public FarReachProtocol withSnapshotPeriodNanos(long n) {
-        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers, clients);
+        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers, clients, retryWrites);
     }
 
     /**
@@ -76,19 +78,27 @@ public final class FarReachProtocol implements Protocol {
      * connection to the switch, which they may read as outside observers.
      */
     public FarReachProtocol withHooks(Function<SwitchHandle, ControllerHooks> h) {
-        return new FarReachProtocol(settings, h, servers, controllers, clients);
+        return new FarReachProtocol(settings, h, servers, controllers, clients, retryWrites);
     }
 
     public FarReachProtocol withServers(ServerFactory f) {
-        return new FarReachProtocol(settings, hooks, f, controllers, clients);
+        return new FarReachProtocol(settings, hooks, f, controllers, clients, retryWrites);
     }
 
     public FarReachProtocol withControllers(ControllerFactory f) {
-        return new FarReachProtocol(settings, hooks, servers, f, clients);
+        return new FarReachProtocol(settings, hooks, servers, f, clients, retryWrites);
     }
 
     public FarReachProtocol withClients(ClientFactory f) {
-        return new FarReachProtocol(settings, hooks, servers, controllers, f);
+        return new FarReachProtocol(settings, hooks, servers, controllers, f, retryWrites);
+    }
+
+    /**
+     * Whether clients retry writes (default true). Trace validation turns it off: FarReach.tla's writes are
+     * sent once, so the converter cannot express a retried write (docs/conformance.md).
+     */
+    public FarReachProtocol withWriteRetries(boolean on) {
+        return new FarReachProtocol(settings, hooks, servers, controllers, clients, on);
     }
 
     @Override
@@ -143,7 +153,7 @@ public final class FarReachProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return clients.create(context, retryingWrites(family.clients()), history);
+                return clients.create(context, retryWrites ? retryingWrites(family.clients()) : family.clients(), history);
             }
         };
     }

@@ -12,7 +12,11 @@ import dev.innet.rack.check.RunVerdict;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,10 +40,14 @@ class DefaultSimCampaignTest {
 
     /** With {@code program} (a P4 variant) instead of p4/farreach.p4 if not null. */
     private String run(UnaryOperator<FarReachProtocol> variant, Path program, long seed, String name) throws Exception {
+        return run(variant, program, seed, name, CampaignSettings.sim());
+    }
+
+    private String run(UnaryOperator<FarReachProtocol> variant, Path program, long seed, String name,
+            CampaignSettings sim) throws Exception {
         SnapshotMonitor[] monitor = new SnapshotMonitor[1];
         FarReachProtocol protocol = variant.apply(new FarReachProtocol().withSnapshotPeriodNanos(SNAPSHOT_PERIOD)
                 .withHooks(h -> monitor[0] = new SnapshotMonitor(h)));
-        CampaignSettings sim = CampaignSettings.sim();
         Rack.Builder builder = sim.rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET)
                 .rocksdb(durable.resolve(name + "-seed" + seed));
         if (program != null) {
@@ -82,24 +90,19 @@ class DefaultSimCampaignTest {
         }
     }
 
-    @Test
-    void catchesRecoveryThatIgnoresPreservedRecords() throws Exception {
-        assertCaught("bug-ignore-preserved", SeededBugs::recoveryIgnoringPreservedRecords);
+    /** The seeded bugs of {@link SeededBugs} that replace a node: recovery, snapshot, durability. */
+    static Stream<Arguments> nodeBugs() {
+        return Stream.of(
+                Arguments.of("bug-ignore-preserved", (UnaryOperator<FarReachProtocol>) SeededBugs::recoveryIgnoringPreservedRecords),
+                Arguments.of("bug-counters-zero", (UnaryOperator<FarReachProtocol>) SeededBugs::recoveryLeavingCountersAtZero),
+                Arguments.of("bug-no-originals", (UnaryOperator<FarReachProtocol>) SeededBugs::snapshotsWithoutFirstWriteOriginals),
+                Arguments.of("bug-volatile-servers", (UnaryOperator<FarReachProtocol>) SeededBugs::serversWithVolatileStores));
     }
 
-    @Test
-    void catchesRecoveryThatLeavesSequenceCountersAtZero() throws Exception {
-        assertCaught("bug-counters-zero", SeededBugs::recoveryLeavingCountersAtZero);
-    }
-
-    @Test
-    void catchesSnapshotsWithoutFirstWriteOriginals() throws Exception {
-        assertCaught("bug-no-originals", SeededBugs::snapshotsWithoutFirstWriteOriginals);
-    }
-
-    @Test
-    void catchesServersThatAcknowledgeWritesTheyDoNotKeep() throws Exception {
-        assertCaught("bug-volatile-servers", SeededBugs::serversWithVolatileStores);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nodeBugs")
+    void catchesTheSeededRecoverySnapshotAndDurabilityBugs(String name, UnaryOperator<FarReachProtocol> bug) throws Exception {
+        assertCaught(name, bug);
     }
 
     @Test

@@ -88,8 +88,8 @@ public final class Rack {
         for (int c : clients) {
             HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
                     : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
-            link.toSwitch().setFaults(b.clientLinkFaults);
-            link.fromSwitch().setFaults(b.clientLinkFaults);
+            link.toSwitch().setFaults(b.clientRequestFaults);
+            link.fromSwitch().setFaults(b.clientReplyFaults);
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
     }
@@ -217,7 +217,8 @@ public final class Rack {
         private long counterResetNanos = 10_000_000;
         private long statsBucketNanos = 1_000_000;
         private LinkFaults serverLinkFaults = LinkFaults.CLEAN;
-        private LinkFaults clientLinkFaults = LinkFaults.CLEAN;
+        private LinkFaults clientRequestFaults = LinkFaults.CLEAN;
+        private LinkFaults clientReplyFaults = LinkFaults.CLEAN;
         private boolean rocksdb;
         private Path durableRoot;
         private PrintStream out = System.out;
@@ -288,9 +289,10 @@ public final class Rack {
         }
 
         /** Faults on every switch<->server link, both directions, during the chaos phase. */
-        /** Faults on the switch<->client links during the chaos phase (clean by default). */
-        public Builder clientLinkFaults(LinkFaults f) {
-            this.clientLinkFaults = f;
+        /** Faults on the client->switch ({@code requests}) and switch->client links during the chaos phase (clean by default). */
+        public Builder clientLinkFaults(LinkFaults requests, LinkFaults replies) {
+            this.clientRequestFaults = requests;
+            this.clientReplyFaults = replies;
             return this;
         }
 

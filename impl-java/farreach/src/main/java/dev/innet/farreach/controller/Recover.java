@@ -32,7 +32,11 @@ public class Recover implements ControlProcedure {
     private long nextResend;
     private long deadline;
     private final Map<Integer, Long> announced = new TreeMap<>();
-    private final Map<Integer, Integer> received = new TreeMap<>();
+    /**
+     * The distinct keys each client's PRESERVED_RECORDs named in this round. Counted by key, not by
+     * message: a duplicated record must not make up for a lost one (each client sends one record per key).
+     */
+    private final Map<Integer, java.util.Set<String>> received = new TreeMap<>();
     private final TreeMap<String, CachedRecord> newest = new TreeMap<>();
     private final TreeMap<Long, UdpFrame> unacknowledged = new TreeMap<>();
     private int replayed;
@@ -70,7 +74,7 @@ public class Recover implements ControlProcedure {
             case 2 -> {
                 var clients = controller.config().clients();
                 boolean allAnswered = clients.stream()
-                        .allMatch(h -> announced.containsKey(h) && announced.get(h) == (long) received.getOrDefault(h, 0));
+                        .allMatch(this::answeredInFull);
                 if (!allAnswered && now < deadline) {
                     if (now >= nextResend) {
                         requestPreserved(now);
@@ -147,9 +151,19 @@ public class Recover implements ControlProcedure {
     }
 
 
+    /** The client's PRESERVED_END arrived and every record it announced did too. */
+    private boolean answeredInFull(int client) {
+        return announced.containsKey(client)
+                && announced.get(client) == received.getOrDefault(client, java.util.Set.of()).size();
+    }
+
+    /**
+     * Asks every client that has not answered in full: no PRESERVED_END yet, or fewer records than it
+     * announced (one was lost on its way; the client sends them all again).
+     */
     private void requestPreserved(long now) {
         for (int client : controller.config().clients()) {
-            if (!announced.containsKey(client)) {
+            if (!answeredInFull(client)) {
                 controller.sendControl(client, new InnetMessage(KvOp.PRESERVED_REQUEST, 0, 0, round,
                         new byte[InnetMessage.KEY_BYTES], 0, new byte[0], new byte[0]));
             }
@@ -194,7 +208,8 @@ public class Recover implements ControlProcedure {
                 if (msg.reqId() != round || stage != 2) {
                     return msg.reqId() < round; // an older round's leftovers are consumed and ignored
                 }
-                received.merge(controller.lastSender(), 1, Integer::sum);
+                received.computeIfAbsent(controller.lastSender(), h -> new java.util.TreeSet<>())
+                        .add(java.util.HexFormat.of().formatHex(msg.key()));
                 keepPreserved(new CachedRecord(msg.key(), StoredRecord.carriedBy(msg)));
                 return true;
             }

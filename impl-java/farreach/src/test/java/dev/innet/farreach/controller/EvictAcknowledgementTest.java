@@ -99,6 +99,13 @@ class EvictAcknowledgementTest {
         return new InnetMessage(op, 0, KvStatus.OK, reqId, KEY, 7, new byte[0], new byte[0]);
     }
 
+    /** {@code reply} does not finish {@code evict}: the record stays cached and to-be-evicted. */
+    private void assertIgnored(Evict evict, InnetMessage reply) {
+        assertFalse(evict.onReply(reply));
+        assertFalse(evict.step(control));
+        assertTrue(stillCachedAndEvicting());
+    }
+
     private boolean stillCachedAndEvicting() {
         return CacheRegisters.indexOf(control, KEY) == INDEX
                 && control.registerRead(CacheControlNames.RECORD_VALID, INDEX).signum() != 0
@@ -112,18 +119,14 @@ class EvictAcknowledgementTest {
         InnetMessage store = startEviction(evict);
         assertTrue(store.reqId() != earlier.reqId());
 
-        assertFalse(evict.onReply(ack(KvOp.EVICT_STORE_REPLY, earlier.reqId())));
-        assertFalse(evict.step(control));
-        assertTrue(stillCachedAndEvicting());
+        assertIgnored(evict, ack(KvOp.EVICT_STORE_REPLY, earlier.reqId()));
     }
 
     @Test
     void anotherOpWithTheSameRequestIdDoesNotFinishIt() throws Exception {
         Evict evict = new Evict(controller, INDEX, KEY, false);
         InnetMessage store = startEviction(evict);
-        assertFalse(evict.onReply(ack(KvOp.RECOVER_STORE_REPLY, store.reqId())));
-        assertFalse(evict.step(control));
-        assertTrue(stillCachedAndEvicting());
+        assertIgnored(evict, ack(KvOp.RECOVER_STORE_REPLY, store.reqId()));
     }
 
     @Test

@@ -264,12 +264,12 @@ control MyIngress(inout headers_t hdr,
                         } else {
                             embed_record(seq, visible_vallen, deleted_flag);
                         }
+                    } else if (meta.is_write && meta.stale_write_copy) {
+                        /* FR-16: relayed with its first number; the cached
+                         * record is newer than it, or the server decides */
                     } else if (meta.is_write) {
                         bool is_put = hdr.innet.op == OP_PUT_SEQ;
-                        if (meta.stale_write_copy) {
-                            /* relayed with its first number: the cached
-                             * record is newer than it, or the server decides */
-                        } else if (evicting == 0 && (!is_put || meta.value_parsed)) {
+                        if (evicting == 0 && (!is_put || meta.value_parsed)) {
                             /* §3.2: a client write makes an outdated record
                              * latest; a latest one is simply overwritten. */
                             if (report_before_change) {

@@ -88,9 +88,13 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--deletes", description = "fraction of operations that are deletes (default ${DEFAULT-VALUE})")
     double deletes = CampaignSettings.ci().workload().deleteFraction();
 
-    @Option(names = "--value-bytes", paramLabel = "MIN..MAX", description = {"value lengths drawn per write (default",
-        "${DEFAULT-VALUE}; each value is at least its ~10-byte unique prefix); one number for a fixed length"})
-    String valueBytes = CampaignSettings.SIM_MIN_VALUE_BYTES + ".." + CampaignSettings.SIM_MAX_VALUE_BYTES;
+    @Option(names = "--value-bytes", paramLabel = "MIN..MAX", description = {"value lengths drawn per write, for every",
+        "protocol (default: FarReach 1..160, NetCache and no-cache 16; each value is at least its ~10-byte unique",
+        "prefix); one number for a fixed length"})
+    String valueBytes;
+
+    private static final String FARREACH_VALUE_BYTES = CampaignSettings.SIM_MIN_VALUE_BYTES + ".."
+            + CampaignSettings.SIM_MAX_VALUE_BYTES;
 
     @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
         "NetCache) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
@@ -117,7 +121,7 @@ public final class SimMain implements Callable<Integer> {
         if (!crashes.equals("all") && !crashes.equals("switch") && !crashes.equals("none")) {
             throw Cli.usageError(spec, "--crashes takes all, switch or none, not '" + crashes + "'");
         }
-        if (valueLengths() == null) {
+        if (valueBytes != null && valueLengths(valueBytes) == null) {
             throw Cli.usageError(spec, "--value-bytes takes MIN..MAX or one length in 1..1024 (MIN <= MAX), not '"
                     + valueBytes + "'");
         }
@@ -131,8 +135,8 @@ public final class SimMain implements Callable<Integer> {
         return run(protocols, System.out);
     }
 
-    /** The --value-bytes range as {min, max}, or null if it does not parse. */
-    private int[] valueLengths() {
+    /** A --value-bytes range as {min, max}, or null if it does not parse. */
+    private static int[] valueLengths(String valueBytes) {
         try {
             String[] parts = valueBytes.split("\\.\\.", -1);
             int min = Integer.parseInt(parts[0].trim());
@@ -148,7 +152,8 @@ public final class SimMain implements Callable<Integer> {
         Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
         CampaignSettings defaults = CampaignSettings.sim();
         Workload w = defaults.workload();
-        int[] lengths = valueLengths();
+        int[] lengths = valueLengths(valueBytes != null ? valueBytes : FARREACH_VALUE_BYTES);
+        int[] otherLengths = valueBytes != null ? lengths : new int[] {w.valueBytes(), w.valueBytes()};
         CampaignSettings farreach = defaults.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
                 .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, lengths[0], w.thinkNanos(),
                         lengths[1]));
@@ -156,13 +161,18 @@ public final class SimMain implements Callable<Integer> {
         if (cleanClientLinks) {
             farreach = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN);
         }
-        // NetCache and no-cache number (or apply) every copy of a write: their client links stay clean
-        CampaignSettings others = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN);
+        // NetCache and no-cache number (or apply) every copy of a write: their client links stay clean. Their
+        // values stay at 16 bytes unless asked: NetCache's trace validation rejects runs with values above
+        // 128 bytes (docs/farreach.md, "Default campaigns")
+        CampaignSettings others = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN)
+                .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, otherLengths[0], w.thinkNanos(),
+                        otherLengths[1]));
         TraceSample sample = new TraceSample(root, outDir, validate, cache, java.time.Duration.ofSeconds(validateTimeoutSeconds));
-        out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, values %s bytes, "
-                + "server links %s%n", protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1,
-                chaosMs, servers, clients, cache, valueBytes, farreach.serverLinkFaults().describe());
-        out.printf("  farreach: client links %s%s, writes retried%s%n", farreach.clientLinkFaults().describe(),
+        out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, server links %s%n",
+                protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients,
+                cache, farreach.serverLinkFaults().describe());
+        out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
+                farreach.clientLinkFaults().describe(),
                 farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
                 crashes.equals("none") ? "" : crashes.equals("switch") ? ", switch crashes; snapshots every 3 ms"
                         : ", crashes of switch, controller and a server; snapshots every 3 ms");

@@ -79,6 +79,25 @@ control MyIngress(inout headers_t hdr,
      * cleared between snapshots. */
     register<snapshot_epoch_t>(1) snapshot_epoch;
 
+    /* Copies of a write (innet extension, docs/farreach.md "Client semantics").
+     * A client has one operation outstanding and request ids that only grow
+     * (incarnation << 24 | counter), so per client (CLIENT_SLOTS, by the low
+     * byte of its IPv4 address) the switch keeps the request id and sequence
+     * number of the last write it numbered. A copy of that write (a retry
+     * after a lost reply, or a duplicate on the link) gets its first number
+     * again instead of a new one, so servers, which keep a record only if its
+     * seq is higher, and the cache (below) apply it at most once. A copy of an
+     * older write is dropped: its client has moved on and nobody waits for it.
+     * Lost with the switch: clients do not retry a write across a recovery. */
+    register<bit<32>>(CLIENT_SLOTS) client_write_req_id;
+    register<seq_t>(CLIENT_SLOTS) client_write_seq;
+
+    /* 1 = some slot's counter reached SEQ_HIGH_WATER in its range: the
+     * controller raises every counter to the next range's base and clears
+     * it. A slot at the end of its range numbers nothing (DROP_SEQ_EXHAUSTED)
+     * until then, so no number ever leaves its range or wraps. */
+    register<bit<1>>(1) seq_range_exhausted;
+
     /* §3.2/§3.3: a latest record is returned by the switch itself (also while
      * it is being evicted). A tombstone is NOT_FOUND with vallen 0. */
     action answer_get(seq_t seq, vallen_t vallen, bit<8> status) {
@@ -166,7 +185,32 @@ control MyIngress(inout headers_t hdr,
 
             /* ---- 4 sequence numbers (§3.3, §4.2) ------------------------- */
             if (meta.is_write) {
-                assign_seq();          /* now PUT_SEQ / DEL_SEQ with its seq */
+                bit<32> client = (bit<32>) hdr.ipv4.src_addr[7:0];
+                bit<32> last_req_id;
+                client_write_req_id.read(last_req_id, client);
+                read_seq_bound();      /* the last number of the key's slot */
+                if (hdr.innet.req_id == last_req_id) {
+                    /* a copy of the client's last numbered write */
+                    client_write_seq.read(hdr.innet.seq, client);
+                    hdr.innet.op = (hdr.innet.op == OP_PUT) ? OP_PUT_SEQ : OP_DEL_SEQ;
+                    meta.stale_write_copy = hdr.innet.seq != meta.seq_bound;
+                } else if (hdr.innet.req_id < last_req_id) {
+                    meta.drop_reason = DROP_OLD_WRITE_COPY;
+                } else if ((meta.seq_bound & SEQ_RANGE_MASK) == SEQ_RANGE_LAST) {
+                    seq_range_exhausted.write(0, 1);
+                    meta.drop_reason = DROP_SEQ_EXHAUSTED;
+                } else {
+                    assign_seq();      /* now PUT_SEQ / DEL_SEQ with its seq */
+                    client_write_req_id.write(client, hdr.innet.req_id);
+                    client_write_seq.write(client, hdr.innet.seq);
+                    if ((hdr.innet.seq & SEQ_RANGE_MASK) >= SEQ_HIGH_WATER) {
+                        seq_range_exhausted.write(0, 1);
+                    }
+                }
+                if (meta.drop_reason != DROP_NONE) {
+                    meta.is_client_request = false;
+                    meta.is_write = false;
+                }
             } else if (meta.is_server_reply) {
                 read_seq_bound();
             }
@@ -220,6 +264,9 @@ control MyIngress(inout headers_t hdr,
                         } else {
                             embed_record(seq, visible_vallen, deleted_flag);
                         }
+                    } else if (meta.is_write && meta.stale_write_copy) {
+                        /* FR-16: relayed with its first number; the cached
+                         * record is newer than it, or the server decides */
                     } else if (meta.is_write) {
                         bool is_put = hdr.innet.op == OP_PUT_SEQ;
                         if (evicting == 0 && (!is_put || meta.value_parsed)) {
@@ -248,8 +295,15 @@ control MyIngress(inout headers_t hdr,
                              * evicted record as outdated". §3.1: a value above
                              * 128 bytes is relayed uncached, which leaves the
                              * cached copy stale: outdated too. Value and seq
-                             * stay: they are what record embedding sends. */
+                             * stay: they are what record embedding sends.
+                             * FR-9 also makes the record to-be-evicted: it
+                             * may hold absorbed writes the server lacks, so
+                             * reads must embed it (FR-5) until the relayed
+                             * write lands or the controller evicts it; a
+                             * plain conservative read would return the
+                             * server's older record (docs/farreach.md). */
                             record_latest.write(index, 0);
+                            record_evicting.write(index, 1);
                         }
                     } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
                         /* §3.2 Figure 3(b) step (3): a read response from the

@@ -105,5 +105,7 @@ const bit<8> DROP_BAD_IPV4_CHECKSUM = 3;
 const bit<8> DROP_UNSUPPORTED_IPV4 = 4;    /* version != 4, IP options, or a fragment */
 const bit<8> DROP_NO_ROUTE = 5;            /* ipv4_forward has no entry for the destination */
 const bit<8> DROP_RECOVERING = 6;          /* farreach.p4: client request while the switch is recovered (§3.4) */
+const bit<8> DROP_OLD_WRITE_COPY = 7;      /* farreach.p4: a copy of a write older than its client's last numbered one */
+const bit<8> DROP_SEQ_EXHAUSTED = 8;       /* farreach.p4: the key's sequence slot used up its range (controller advances it) */
 
 #endif /* INNET_DEFINES_P4 */

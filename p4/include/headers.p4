@@ -98,6 +98,10 @@ struct local_metadata_t {
     /* read_seq_bound: for server replies, the last seq assigned in the key's
      * slot; a reply whose seq is below it may predate a write in flight */
     seq_t       seq_bound;
+    /* farreach.p4: this write is a copy of its client's last numbered write
+     * and a later write has been numbered in its slot since: it is relayed
+     * with its first number and changes no cached record */
+    bool        stale_write_copy;
 
     /* frequency sampling */
     bit<8>      sample_mask;

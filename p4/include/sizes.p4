@@ -40,6 +40,16 @@ typedef bit<16> vallen_t;
  * of different keys into different registers by hashing": one counter per
  * hash slot, so every key's sequence numbers increase monotonically. */
 const bit<32> SEQ_SLOTS = 32768;
+/* farreach.p4's per-client write registers: indexed by the low byte of the
+ * client's IPv4 address (a rack host number, wire-format.md addressing) */
+const bit<32> CLIENT_SLOTS = 256;
+/* A switch incarnation (or sequence range) numbers from a base that is a
+ * multiple of 2^24 (kv SequenceBase); within it a slot may assign up to
+ * base + SEQ_RANGE_LAST. From SEQ_HIGH_WATER on, farreach.p4 asks the
+ * controller to advance the range. */
+const bit<32> SEQ_RANGE_MASK = 0x00FFFFFF;
+const bit<32> SEQ_RANGE_LAST = 0x00FFFFFF;
+const bit<32> SEQ_HIGH_WATER = 0x00FFF000;
 
 /* ---- frequency tracking (FarReach §3.2, §4.2; NetCache's design) ------- *
  * Count-Min Sketch "with 4 rows as suggested in [NetCache]. Each row
@@ -60,6 +70,6 @@ typedef bit<32> snapshot_epoch_t;
 
 /* ---- accounting -------------------------------------------------------- */
 
-const bit<32> DROP_REASON_COUNT = 8;         /* > largest DROP_* in defines.p4 */
+const bit<32> DROP_REASON_COUNT = 16;        /* > largest DROP_* in defines.p4 */
 
 #endif /* INNET_SIZES_P4 */

@@ -11,6 +11,7 @@ Run from anywhere: python3 p4/tests/gen_stf.py   (rewrites the three .stf files 
 """
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -127,6 +128,15 @@ class Stf:
         for i in range((len(value) + 7) // 8):
             self.reg("value_word_%02d" % i, index, word(value, i))
         self.reg("record_vallen", index, len(value))
+
+    def admit(self, k, index, value, seq, latest):
+        """admission as the controller does it (§3.2 Fig. 4): invalid, record, lookup entry, valid"""
+        self.reg("record_valid", index, 0)
+        self.install_value(index, value)
+        self.reg("record_seq", index, seq)
+        self.reg("record_latest", index, 1 if latest else 0)
+        self.lookup(k, index)
+        self.reg("record_valid", index, 1)
 
     def lookup(self, k, index):
         self.cmd("add MyIngress.cache_lookup hdr.innet.key:0x%s MyIngress.set_cache_index(index:%d)"
@@ -291,10 +301,14 @@ def farreach():
     t.packet(1, request(innet(GET, A, 8)))
     t.expect(1, reply(innet(GET_REPLY, A, 8, seq=2, status=NOT_FOUND, flags=FROM_SWITCH)))
 
-    t.comment("FR-9: a 200-byte value is relayed uncached (seq 3) and the record becomes outdated")
+    t.comment("FR-9: a 200-byte value is relayed uncached (seq 3); the record becomes outdated and\n"
+              "to-be-evicted, so a read embeds it (FR-5: the tombstone, seq 2)")
     big = bytes((i * 7) & 0xFF for i in range(200))
     t.packet(1, request(innet(PUT, A, 9, value=big)))
     t.expect(2, request(innet(PUT_SEQ, A, 9, seq=3, value=big)))
+    t.packet(1, request(innet(GET, A, 109)))
+    t.expect(2, request(innet(GET_EMBED, A, 109, seq=2, flags=DELETED)))
+    evicted_and_readmitted(t, 5)
     t.packet(1, request(innet(GET, A, 10)))
     t.expect(2, request(innet(GET_FOR_CACHE, A, 10)))
     t.comment("FR-12: a reply older than seq_bound (2 < 3) is passed on but does not refresh")
@@ -364,9 +378,10 @@ def farreach():
     t.expect(1, reply(innet(PUT_REPLY, D, 31, seq=1, flags=FROM_SWITCH)))
     t.packet(1, request(innet(GET, D, 32)))
     t.expect(1, reply(innet(GET_REPLY, D, 32, seq=1, value=full2, flags=FROM_SWITCH)))
-    t.comment("FR-9 at 129 bytes: relayed uncached (seq 2), record outdated")
+    t.comment("FR-9 at 129 bytes: relayed uncached (seq 2), record outdated and to-be-evicted")
     t.packet(1, request(innet(PUT, D, 33, value=full2 + b"!")))
     t.expect(2, request(innet(PUT_SEQ, D, 33, seq=2, value=full2 + b"!")))
+    evicted_and_readmitted(t, 9)
     t.packet(1, request(innet(GET, D, 34)))
     t.expect(2, request(innet(GET_FOR_CACHE, D, 34)))
     t.comment("FR-11 with a tombstone (a synthetic server answer): NOT_FOUND + DELETED at seq 2 =\n"
@@ -394,7 +409,121 @@ def farreach():
     t.comment("Truncated: an innet header cut short, and a value shorter than vallen: dropped")
     t.packet(1, request(innet(GET, A, 41)[:20]))
     t.packet(1, request(innet(PUT, A, 42, value=b"0123456789abcdef")[:40]))
+    sequence_guard(t)
+    write_copies(t)
     t.write("farreach.stf")
+
+
+def evicted_and_readmitted(t, index):
+    """After FR-9 the record is to-be-evicted. The scenario goes on as if the controller had evicted it
+    and re-admitted the key into the same slot, outdated, with the same record (as when the server held
+    nothing newer): only the to-be-evicted flag changes."""
+    t.comment("(the controller evicts the record and re-admits it in place, outdated: E := 0)")
+    t.reg("record_evicting", index, 0)
+
+
+def slot(k):
+    """the key's sequence-number slot: CRC-32 of the 16 key bytes mod 32768 (p4/include/ingress_cache.p4)"""
+    return zlib.crc32(k) % 32768
+
+
+def write_copies(t):
+    """FR-14..17: copies of a write (client retries, link duplicates) keep their first number; copies of
+    an older write are dropped; a slot at the end of its 2^24 range numbers nothing until the controller
+    advances it."""
+    F = key("fox")
+    OTHER = 3                                        # a second client, on port 3
+    t.comment("Copies of writes (FR-14..16). fox at index 13, admitted latest at seq 0")
+    t.admit(F, 13, b"fox-v0", seq=0, latest=True)
+    t.comment("r200 is absorbed with seq 1; its copy (a retry: same client, same request id) gets seq 1 again")
+    t.packet(1, request(innet(PUT, F, 200, value=b"fox-1")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 200, seq=1, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(PUT, F, 200, value=b"fox-1")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 200, seq=1, flags=FROM_SWITCH)))
+    t.comment("r201 is a new write (seq 2); a late copy of r200 is then dropped (FR-15), a copy of r201 is\n"
+              "answered with seq 2 again")
+    t.packet(1, request(innet(PUT, F, 201, value=b"fox-2")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 201, seq=2, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(PUT, F, 200, value=b"fox-1")))
+    t.packet(1, request(innet(PUT, F, 201, value=b"fox-2")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 201, seq=2, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(GET, F, 202)))
+    t.expect(1, reply(innet(GET_REPLY, F, 202, seq=2, value=b"fox-2", flags=FROM_SWITCH)))
+    t.comment("Another client (host 3) writes fox (seq 3). A copy of r201 now arrives: stale (2 < seq_bound 3),\n"
+              "it is relayed to the server with seq 2 and the cached record (fox-3) is left alone (FR-16)")
+    t.packet(3, frame(OTHER, SERVER, CLIENT_UDP, KV_PORT, innet(PUT, F, 7, value=b"fox-3")))
+    t.expect(3, frame(SERVER, OTHER, KV_PORT, CLIENT_UDP, innet(PUT_REPLY, F, 7, seq=3, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(PUT, F, 201, value=b"fox-2")))
+    t.expect(2, request(innet(PUT_SEQ, F, 201, seq=2, value=b"fox-2")))
+    t.packet(1, request(innet(GET, F, 203)))
+    t.expect(1, reply(innet(GET_REPLY, F, 203, seq=3, value=b"fox-3", flags=FROM_SWITCH)))
+
+    base = 5 << 24
+    t.comment("Range exhaustion (FR-17). fox's slot (%d) is set to the next-to-last number of the range at\n"
+              "5 x 2^24: the next write takes the range's last number, the one after is dropped" % slot(F))
+    t.reg("seq_counter", slot(F), base + 0xFFFFFE)
+    t.packet(1, request(innet(PUT, F, 204, value=b"fox-4")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 204, seq=base + 0xFFFFFF, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(PUT, F, 205, value=b"fox-5")))
+    t.comment("The controller raises the slot to the next range's base (6 x 2^24) and clears the flag;\n"
+              "the client's retry of r205 is a new write there")
+    t.reg("seq_counter", slot(F), 6 << 24)
+    t.reg("seq_range_exhausted", 0, 0)
+    t.packet(1, request(innet(PUT, F, 205, value=b"fox-5")))
+    t.expect(1, reply(innet(PUT_REPLY, F, 205, seq=(6 << 24) + 1, flags=FROM_SWITCH)))
+    t.packet(1, request(innet(GET, F, 206)))
+    t.expect(1, reply(innet(GET_REPLY, F, 206, seq=(6 << 24) + 1, value=b"fox-5", flags=FROM_SWITCH)))
+
+
+def sequence_guard(t):
+    """FR-11/FR-12 as a scenario: a conservative read's reply overtaken by a write of the same key must not
+    make the record latest, however plausible it looks (outdated, not evicting, value fits, seq equal to
+    the cached seq); a reply at exactly seq_bound after an eviction and re-admission must."""
+    E = key("echo")
+    big = bytes((i * 5) & 0xFF for i in range(150))
+    t.comment("Sequence guard (FR-11/12). echo at index 12, admitted outdated at seq 0 (echo's slot: no write yet)")
+    t.admit(E, 12, b"echo-v0", seq=0, latest=False)
+    t.comment("A conservative read (r100); before the server's answer comes back, a 150-byte write (r101)\n"
+              "is relayed uncached with seq 1 and acknowledged by the server")
+    t.packet(1, request(innet(GET, E, 100)))
+    t.expect(2, request(innet(GET_FOR_CACHE, E, 100)))
+    t.packet(1, request(innet(PUT, E, 101, value=big)))
+    t.expect(2, request(innet(PUT_SEQ, E, 101, seq=1, value=big)))
+    evicted_and_readmitted(t, 12)
+    t.packet(2, reply(innet(PUT_REPLY, E, 101, seq=1)))
+    t.expect(1, reply(innet(PUT_REPLY, E, 101, seq=1)))
+    t.comment("FR-12: r100's answer (read before the write: seq 0, echo-v0) arrives late. Its seq equals the\n"
+              "cached seq but is below seq_bound 1: passed on, the record stays outdated")
+    t.packet(2, reply(innet(GET_FOR_CACHE_REPLY, E, 100, seq=0, value=b"echo-v0")))
+    t.expect(1, reply(innet(GET_REPLY, E, 100, seq=0, value=b"echo-v0")))
+    t.packet(1, request(innet(GET, E, 102)))
+    t.expect(2, request(innet(GET_FOR_CACHE, E, 102)))
+    t.comment("The server now holds the 150-byte value (seq 1): too long to cache, passed on, still outdated")
+    t.packet(2, reply(innet(GET_FOR_CACHE_REPLY, E, 102, seq=1, value=big)))
+    t.expect(1, reply(innet(GET_REPLY, E, 102, seq=1, value=big)))
+    t.packet(1, request(innet(GET, E, 103)))
+    t.expect(2, request(innet(GET_FOR_CACHE, E, 103)))
+    t.comment("FR-8 during an eviction: a 6-byte write (r104, seq 2) goes to the server")
+    t.reg("record_evicting", 12, 1)
+    t.packet(1, request(innet(PUT, E, 104, value=b"echo-2")))
+    t.expect(2, request(innet(PUT_SEQ, E, 104, seq=2, value=b"echo-2")))
+    t.packet(2, reply(innet(PUT_REPLY, E, 104, seq=2)))
+    t.expect(1, reply(innet(PUT_REPLY, E, 104, seq=2)))
+    t.comment("The eviction ends and echo is admitted again in the same slot (entry kept), outdated, with\n"
+              "the server's record (seq 2)")
+    t.reg("record_valid", 12, 0)
+    t.reg("record_evicting", 12, 0)
+    t.install_value(12, b"echo-2")
+    t.reg("record_seq", 12, 2)
+    t.reg("record_latest", 12, 0)
+    t.reg("record_valid", 12, 1)
+    t.comment("r103's answer was lost; r105's answer (seq 2 = seq_bound 2) makes the record latest (FR-11)")
+    t.packet(1, request(innet(GET, E, 105)))
+    t.expect(2, request(innet(GET_FOR_CACHE, E, 105)))
+    t.packet(2, reply(innet(GET_FOR_CACHE_REPLY, E, 105, seq=2, value=b"echo-2")))
+    t.expect(1, reply(innet(GET_REPLY, E, 105, seq=2, value=b"echo-2")))
+    t.packet(1, request(innet(GET, E, 106)))
+    t.expect(1, reply(innet(GET_REPLY, E, 106, seq=2, value=b"echo-2", flags=FROM_SWITCH)))
 
 
 if __name__ == "__main__":

@@ -175,7 +175,7 @@ class Model:
                 r.deleted, r.value = True, b""
                 self.answer(host, g.innet(g.DEL_REPLY, k, req, seq=seq, flags=g.FROM_SWITCH))
         else:
-            r.latest = False
+            r.latest, r.evicting = False, True    # FR-8 keeps E = 1; FR-9 sets it (embedding)
             self.forward(host, op, k, req, seq, value, count=False)
 
     def report_original(self, k, req, r):

@@ -5,8 +5,8 @@ import dev.innet.farreach.FarReachProtocol;
 import dev.innet.farreach.monitor.SnapshotMonitor;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
-import dev.innet.protocol.RackPorts;
 import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.CrashPlan;
 import dev.innet.rack.Rack;
 import dev.innet.rack.campaign.Campaign;
 import dev.innet.rack.workload.Workload;
@@ -22,14 +22,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./innet sim}: simulated campaigns larger than the CI ones. Each run is a rack with lossy,
- * duplicating, reordering server links and cache churn; its history is checked by porcupine and the
- * lost-write monitor and kept under the output directory. Exits 1 if any run is unsafe, 2 if porcupine
- * could not decide a run in time (inconclusive, not a pass).
+ * duplicating, reordering server links and cache churn; FarReach's runs by default also have faulty
+ * client links, values of many lengths, retried writes, snapshots every 3 ms and crashes of the switch,
+ * the controller and a server ({@link CampaignSettings#sim()}, {@link CrashPlan}). Every history is
+ * checked by porcupine and the lost-write monitor (FarReach's also by the snapshot monitor) and kept under
+ * the output directory. Exits 1 if any run is unsafe, 2 if porcupine could not decide a run in time
+ * (inconclusive, not a pass).
  */
 @Command(name = "innet sim", mixinStandardHelpOptions = true, description = {
     "Simulated campaigns on p4sim racks with lossy, duplicating, reordering switch<->server links (5%% loss, 5%%",
-    "duplication, 1-30 us delay, 10%% reordered by 50 us) and cache churn; every history is checked by porcupine",
-    "and the lost-write monitor and kept under OUT. Exit 1: an unsafe run; 2: porcupine could not decide a run."})
+    "duplication, 1-30 us delay, 10%% reordered by 50 us) and cache churn. FarReach's runs also have faulty",
+    "client<->switch links (2%% loss, 2%% duplication, 5%% reordered), values of 1-160 bytes, retried writes, and",
+    "(unless --crashes none) snapshots every 3 ms and crashes. Every history is checked by porcupine and the",
+    "lost-write monitor and kept under OUT. Exit 1: an unsafe run; 2: porcupine could not decide a run."})
 public final class SimMain implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -55,16 +60,36 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--cache", description = "cache records (default ${DEFAULT-VALUE})")
     int cache = 8;
 
-    @Option(names = "--crashes", arity = "0..1", fallbackValue = "all", paramLabel = "all|switch", description = {
-        "also crash and restart the switch, the controller and a server (all, the default) or only the switch (switch)",
-        "at times drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach; with",
-        "--program pegasus, Pegasus with its own switch recovery).",
-        "Trace validation decides runs whose only crash is the switch's; host restarts come back unknown"})
+    @Option(names = "--crashes", arity = "0..1", fallbackValue = "all", paramLabel = "all|switch|none", description = {
+        "FarReach's runs crash and restart the switch, the controller and a server (all, the default), only the",
+        "switch (switch) or nothing (none), at times drawn from the seed, with snapshots every 3 ms checked by the",
+        "snapshot monitor. Given explicitly, Pegasus's runs crash too (its own switch recovery, no snapshots).",
+        "NetCache and the others never crash. Trace validation decides runs whose only crash is the switch's; host",
+        "restarts come back unknown"})
     String crashes;
 
-    private boolean crashing() {
-        return crashes != null;
+    /** all, switch or none: what --crashes asked for (all when not given). */
+    private String crashMode() {
+        return crashes == null ? "all" : crashes;
     }
+
+    /**
+     * FarReach runs crash (and snapshot) by default; Pegasus's only when --crashes is given (its own switch
+     * recovery, docs/pegasus.md); the others have no recovery to exercise.
+     */
+    private boolean crashing(Protocol protocol) {
+        if (crashMode().equals("none")) {
+            return false;
+        }
+        return protocol.name().equals("farreach") || (protocol.name().equals("pegasus") && crashes != null);
+    }
+
+    @Option(names = "--clean-client-links", description = "no faults on FarReach's client<->switch links")
+    boolean cleanClientLinks;
+
+    @Option(names = "--no-client-reply-loss", description = {"FarReach's switch->client links duplicate and reorder replies",
+        "but do not lose them (a lost reply before a switch crash is a known limitation: docs/farreach.md, Limits)"})
+    boolean noClientReplyLoss;
 
     @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
     Path out;
@@ -75,6 +100,14 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--deletes", description = "fraction of operations that are deletes (default ${DEFAULT-VALUE})")
     double deletes = CampaignSettings.ci().workload().deleteFraction();
 
+    @Option(names = "--value-bytes", paramLabel = "MIN..MAX", description = {"value lengths drawn per write, for every",
+        "protocol (default: FarReach 1..160, NetCache and no-cache 16; each value is at least its ~10-byte unique",
+        "prefix); one number for a fixed length"})
+    String valueBytes;
+
+    private static final String FARREACH_VALUE_BYTES = CampaignSettings.SIM_MIN_VALUE_BYTES + ".."
+            + CampaignSettings.SIM_MAX_VALUE_BYTES;
+
     @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
         "NetCache) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
         "the campaign; runs the converter cannot express yet (crashes and restarts; deletes for NetCache) come back",
@@ -84,26 +117,6 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--validate-timeout", paramLabel = "SECONDS", description = {"TLC time limit per validated run",
         "(default ${DEFAULT-VALUE}; a run out of time is unknown)"})
     long validateTimeoutSeconds = 300;
-
-    /**
-     * The switch crashes at a time drawn from the run's seed and restarts soon after; unless
-     * {@code switchOnly}, so do the controller and one server (the draws for the switch come first, so
-     * the switch's crash is at the same time either way).
-     */
-    private static void scheduleCrashes(Rack rack, long chaosNanos, boolean switchOnly) {
-        dev.innet.sim.RandomSource r = rack.simulation().random("crash-plan");
-        long window = Math.max(1, chaosNanos - 10_000_000);
-        long sw = 5_000_000 + r.nextLong(window);
-        rack.crashSwitch(sw, sw + 100_000 + r.nextLong(1_000_000));
-        if (switchOnly) {
-            return;
-        }
-        long ctl = 5_000_000 + r.nextLong(window);
-        rack.crashHost(ctl, ctl + 200_000 + r.nextLong(1_000_000), RackPorts.CONTROLLER_HOST);
-        long srv = 5_000_000 + r.nextLong(window);
-        int server = rack.servers().get(r.nextInt(rack.servers().size()));
-        rack.crashHost(srv, srv + 200_000 + r.nextLong(1_000_000), server);
-    }
 
     public static void main(String[] args) {
         Cli.main("innet sim", new SimMain(), args);
@@ -117,8 +130,12 @@ public final class SimMain implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, "--program: " + e.getMessage());
         }
-        if (crashing() && !crashes.equals("all") && !crashes.equals("switch")) {
-            throw Cli.usageError(spec, "--crashes takes all or switch, not '" + crashes + "'");
+        if (!crashMode().equals("all") && !crashMode().equals("switch") && !crashMode().equals("none")) {
+            throw Cli.usageError(spec, "--crashes takes all, switch or none, not '" + crashes + "'");
+        }
+        if (valueBytes != null && valueLengths(valueBytes) == null) {
+            throw Cli.usageError(spec, "--value-bytes takes MIN..MAX or one length in 1..1024 (MIN <= MAX), not '"
+                    + valueBytes + "'");
         }
         if (seeds < 1 || chaosMs < 1 || servers < 1 || clients < 1 || cache < 1) {
             throw Cli.usageError(spec, "--seeds, --chaos-ms, --servers, --clients and --cache must be at least 1");
@@ -130,6 +147,18 @@ public final class SimMain implements Callable<Integer> {
         return run(protocols, System.out);
     }
 
+    /** A --value-bytes range as {min, max}, or null if it does not parse. */
+    private static int[] valueLengths(String valueBytes) {
+        try {
+            String[] parts = valueBytes.split("\\.\\.", -1);
+            int min = Integer.parseInt(parts[0].trim());
+            int max = parts.length == 2 ? Integer.parseInt(parts[1].trim()) : min;
+            return parts.length <= 2 && min >= 1 && min <= max && max <= dev.innet.wire.InnetMessage.MAX_VALUE_BYTES ? new int[] {min, max} : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /** The header's note on protocols that run without duplication ({@link Protocol#toleratesDuplicatedPackets}). */
     private static String withoutDuplication(List<Protocol> protocols) {
         List<String> names = protocols.stream().filter(p -> !p.toleratesDuplicatedPackets()).map(Protocol::name).toList();
@@ -139,31 +168,46 @@ public final class SimMain implements Callable<Integer> {
     int run(List<Protocol> protocols, PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
-        CampaignSettings ci = CampaignSettings.ci();
-        Workload w = ci.workload();
-        CampaignSettings settings = ci.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
-                .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, w.valueBytes(), w.thinkNanos()));
-        TraceSample sample = new TraceSample(root, outDir, validate, cache, java.time.Duration.ofSeconds(validateTimeoutSeconds));
-        if (crashing() && !program.equals("pegasus")) {
-            protocols = List.of(ProtocolRegistry.byName("farreach")); // snapshots and recovery are FarReach's
+        CampaignSettings defaults = CampaignSettings.sim();
+        Workload w = defaults.workload();
+        int[] lengths = valueLengths(valueBytes != null ? valueBytes : FARREACH_VALUE_BYTES);
+        int[] otherLengths = valueBytes != null ? lengths : new int[] {w.valueBytes(), w.valueBytes()};
+        CampaignSettings farreach = defaults.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
+                .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, lengths[0], w.thinkNanos(),
+                        lengths[1]));
+        farreach = farreach.withClientReplyLoss(!noClientReplyLoss);
+        if (cleanClientLinks) {
+            farreach = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN);
         }
-        out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, faults %s%s%n",
-                protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
-                settings.serverLinkFaults().describe() + withoutDuplication(protocols),
-                !crashing() ? "" : (crashes.equals("switch") ? ", switch crashes" : ", crashes of switch, controller and a server")
-                        + (program.equals("pegasus") ? "" : "; snapshots every 3 ms"));
+        // NetCache and no-cache number (or apply) every copy of a write: their client links stay clean. Their
+        // values stay at 16 bytes unless asked: NetCache's trace validation rejects runs with values above
+        // 128 bytes (docs/farreach.md, "Default campaigns")
+        CampaignSettings others = farreach.withClientFaults(dev.innet.sim.simulated.LinkFaults.CLEAN)
+                .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, otherLengths[0], w.thinkNanos(),
+                        otherLengths[1]));
+        TraceSample sample = new TraceSample(root, outDir, validate, cache, java.time.Duration.ofSeconds(validateTimeoutSeconds));
+        out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, server links %s%n",
+                protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients,
+                cache, farreach.serverLinkFaults().describe() + withoutDuplication(protocols));
+        out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
+                farreach.clientLinkFaults().describe(),
+                farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
+                crashMode().equals("none") ? "" : crashMode().equals("switch") ? ", switch crashes; snapshots every 3 ms"
+                        : ", crashes of switch, controller and a server; snapshots every 3 ms");
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
                 "result");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
+        CampaignSettings farreachSettings = farreach;
         Campaign.RunSetup setup = (protocol, seed) -> {
-            if (!crashing()) {
+            CampaignSettings settings = protocol.name().equals("farreach") ? farreachSettings : others;
+            if (!crashing(protocol)) {
                 return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
                         .recordTraceEvents(sample.wants(protocol, seed)).build());
             }
             if (protocol.name().equals("pegasus")) { // its own switch recovery, no snapshots (docs/pegasus.md)
                 Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();
-                scheduleCrashes(rack, chaosMs * 1_000_000, crashes.equals("switch"));
+                CrashPlan.schedule(rack, chaosMs * 1_000_000, crashMode().equals("switch"));
                 return Campaign.PreparedRun.of(rack);
             }
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
@@ -171,7 +215,7 @@ public final class SimMain implements Callable<Integer> {
                     .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
             Rack rack = settings.rack(root, withSnapshots, seed).out(quiet).rocksdb(durable.resolve("seed" + seed))
                     .recordTraceEvents(sample.wants(protocol, seed)).build();
-            scheduleCrashes(rack, chaosMs * 1_000_000, crashes.equals("switch"));
+            CrashPlan.schedule(rack, chaosMs * 1_000_000, crashMode().equals("switch"));
             return new Campaign.PreparedRun(rack, () -> monitor[0].violations());
         };
         List<Campaign.Outcome> outcomes = Campaign.run(root, outDir, protocols, firstSeed, seeds, setup, o -> {

@@ -39,6 +39,8 @@ class ArgumentErrorsTest {
         "sim   | --validate x             | x",
         "sim   | --keys 0                 | --keys",
         "sim   | --crashes server         | server",
+        "sim   | --value-bytes 0..5       | --value-bytes",
+        "sim   | --value-bytes 9..x       | --value-bytes",
         "sim   | --validate-timeout 0     | --validate-timeout",
         "bench | farreach --servers x     | x",
         "bench | farreach --servers 16,y  | y",

@@ -50,16 +50,18 @@ public final class FarReachProtocol implements Protocol {
     private final ServerFactory servers;
     private final ControllerFactory controllers;
     private final ClientFactory clients;
+    private final boolean retryWrites;
 
     /** The registry's instance: defaults everywhere. */
     public FarReachProtocol() {
         this(FarReachSettings.DEFAULTS, h -> ControllerHooks.NONE, FarReachServer::new, FarReachController::new,
-                FarReachClient::new);
+                FarReachClient::new, true);
     }
 
     private FarReachProtocol(FarReachSettings settings, Function<SwitchHandle, ControllerHooks> hooks,
-            ServerFactory servers, ControllerFactory controllers, ClientFactory clients) {
+            ServerFactory servers, ControllerFactory controllers, ClientFactory clients, boolean retryWrites) {
         this.settings = settings;
+        this.retryWrites = retryWrites;
         this.hooks = hooks;
         this.servers = servers;
         this.controllers = controllers;
@@ -68,7 +70,7 @@ public final class FarReachProtocol implements Protocol {
 
     /** Time between crash-consistent snapshots (default 10 s of simulated time; 0 = none). */
     public FarReachProtocol withSnapshotPeriodNanos(long n) {
-        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers, clients);
+        return new FarReachProtocol(settings.withSnapshotPeriodNanos(n), hooks, servers, controllers, clients, retryWrites);
     }
 
     /**
@@ -76,19 +78,27 @@ public final class FarReachProtocol implements Protocol {
      * connection to the switch, which they may read as outside observers.
      */
     public FarReachProtocol withHooks(Function<SwitchHandle, ControllerHooks> h) {
-        return new FarReachProtocol(settings, h, servers, controllers, clients);
+        return new FarReachProtocol(settings, h, servers, controllers, clients, retryWrites);
     }
 
     public FarReachProtocol withServers(ServerFactory f) {
-        return new FarReachProtocol(settings, hooks, f, controllers, clients);
+        return new FarReachProtocol(settings, hooks, f, controllers, clients, retryWrites);
     }
 
     public FarReachProtocol withControllers(ControllerFactory f) {
-        return new FarReachProtocol(settings, hooks, servers, f, clients);
+        return new FarReachProtocol(settings, hooks, servers, f, clients, retryWrites);
     }
 
     public FarReachProtocol withClients(ClientFactory f) {
-        return new FarReachProtocol(settings, hooks, servers, controllers, f);
+        return new FarReachProtocol(settings, hooks, servers, controllers, f, retryWrites);
+    }
+
+    /**
+     * Whether clients retry writes (default true). Trace validation turns it off: FarReach.tla's writes are
+     * sent once, so the converter cannot express a retried write (docs/conformance.md).
+     */
+    public FarReachProtocol withWriteRetries(boolean on) {
+        return new FarReachProtocol(settings, hooks, servers, controllers, clients, on);
     }
 
     @Override
@@ -116,6 +126,15 @@ public final class FarReachProtocol implements Protocol {
         return java.util.Optional.of(new dev.innet.farreach.spec.FarReachConformance());
     }
 
+    /**
+     * FarReach's clients retry writes: farreach.p4 gives a retried write (same client, same request id)
+     * the sequence number of its first copy, so servers and the cache apply it at most once
+     * (docs/farreach.md, "Client semantics"). The family's default is not to retry.
+     */
+    static ClientConfig retryingWrites(ClientConfig c) {
+        return new ClientConfig(c.serverHosts(), c.timeoutNanos(), c.maxAttempts(), true, c.sourcePort());
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         FamilyRack family = FamilyRack.of(rack);
@@ -134,7 +153,7 @@ public final class FarReachProtocol implements Protocol {
 
             @Override
             public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
-                return clients.create(context, family.clients(), history);
+                return clients.create(context, retryWrites ? retryingWrites(family.clients()) : family.clients(), history);
             }
         };
     }

@@ -13,6 +13,10 @@ import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
+import dev.innet.rack.RackRuns;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,6 +43,32 @@ final class SeededBugs {
 
     static FarReachProtocol serversIgnoringSequenceNumbers(FarReachProtocol p) {
         return p.withServers(ServerIgnoringSequenceNumbers::new);
+    }
+
+    /**
+     * Servers keep records in memory only: they acknowledge writes that a crash then loses (the live
+     * harness's {@code volatile-store}). The rack's RocksDB directories are simply not used.
+     */
+    static FarReachProtocol serversWithVolatileStores(FarReachProtocol p) {
+        return p.withServers((config, opener) -> new FarReachServer(config, RecordStoreOpener.memory()));
+    }
+
+    /**
+     * farreach.p4 numbering every copy of a write as a new write (FR-14 removed: a retry or a duplicate
+     * gets a fresh sequence number, so it can overwrite a newer write after its first copy was applied).
+     * Written under target/; the rack compiles it with p4/ on the include path.
+     */
+    static Path farReachNumberingEveryCopyAnew() throws IOException {
+        Path real = RackRuns.root().resolve("p4/farreach.p4");
+        String source = Files.readString(real);
+        String copyTest = "if (hdr.innet.req_id == last_req_id) {";
+        if (source.indexOf(copyTest) < 0 || source.indexOf(copyTest) != source.lastIndexOf(copyTest)) {
+            throw new IllegalStateException("farreach.p4 no longer has exactly one '" + copyTest + "'; update this seeded bug");
+        }
+        Path variant = Path.of("target", "bug-copies-renumbered.p4").toAbsolutePath();
+        Files.createDirectories(variant.getParent());
+        Files.writeString(variant, source.replace(copyTest, "if (false) { /* seeded bug: copies numbered anew */"));
+        return variant;
     }
 
     /** Recovery replays only the snapshot, not the records clients preserved (§3.4). */

@@ -87,8 +87,10 @@ public final class Rack {
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
         for (int c : clients) {
-            sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
+            HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
                     : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
+            link.toSwitch().setFaults(b.clientRequestFaults);
+            link.fromSwitch().setFaults(b.clientReplyFaults);
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
     }
@@ -209,6 +211,8 @@ public final class Rack {
         private long counterResetNanos = 10_000_000;
         private long statsBucketNanos = 1_000_000;
         private LinkFaults serverLinkFaults = LinkFaults.CLEAN;
+        private LinkFaults clientRequestFaults = LinkFaults.CLEAN;
+        private LinkFaults clientReplyFaults = LinkFaults.CLEAN;
         private boolean rocksdb;
         private Path durableRoot;
         private PrintStream out = System.out;
@@ -279,6 +283,13 @@ public final class Rack {
         }
 
         /** Faults on every switch<->server link, both directions, during the chaos phase. */
+        /** Faults on the client->switch ({@code requests}) and switch->client links during the chaos phase (clean by default). */
+        public Builder clientLinkFaults(LinkFaults requests, LinkFaults replies) {
+            this.clientRequestFaults = requests;
+            this.clientReplyFaults = replies;
+            return this;
+        }
+
         public Builder serverLinkFaults(LinkFaults f) {
             this.serverLinkFaults = f;
             return this;

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  */
 public class FarReachClient extends KvClient {
     private final TreeMap<String, PreservedRecord> preserved = new TreeMap<>();
+    /** A switch recovery began while the pending operation was outstanding (see {@link #mayRetryWrite}). */
+    private boolean switchRestartedSincePendingSent;
 
     /** One preserved write: the record the switch holds for {@code key} after it answered the write. */
     public record PreservedRecord(byte[] key, byte[] value, long seq, boolean deleted) {}
@@ -34,8 +36,24 @@ public class FarReachClient extends KvClient {
 
     // ---- trace events (docs/conformance.md): the spec's Client* actions
 
+    /**
+     * A retried write is recognised by farreach.p4 (same client, same request id) and given its first
+     * copy's sequence number, so it is applied at most once. A restarted switch has forgotten the first
+     * copy: a retry would be numbered as a new write, and could overwrite a newer write after the first
+     * copy had been applied. So once this client hears of a recovery (the controller's collection round
+     * reaches every client before clients are served again) the pending write is not sent again; it ends
+     * with an unknown outcome (docs/farreach.md, "Client semantics").
+     */
+    @Override
+    protected boolean mayRetryWrite() {
+        return !switchRestartedSincePendingSent;
+    }
+
     @Override
     protected void onRequestSent(InnetMessage request, int attempt) {
+        if (attempt == 1) {
+            switchRestartedSincePendingSent = false;
+        }
         boolean read = request.op() == KvOp.GET;
         TraceEvent e = TraceEvent.of(read ? FarReachTraceEvents.CLIENT_READ : FarReachTraceEvents.CLIENT_WRITE)
                 .with("key", KvTraceFields.key(request.key()));
@@ -95,6 +113,7 @@ public class FarReachClient extends KvClient {
                 return true;
             }
             case KvOp.PRESERVED_REQUEST -> {
+                switchRestartedSincePendingSent = busy();
                 for (PreservedRecord p : preserved.values()) {
                     InnetMessage record = new InnetMessage(KvOp.PRESERVED_RECORD, p.deleted() ? KvOp.FLAG_DELETED : 0, 0,
                             msg.reqId(), p.key(), p.seq(), new byte[0], p.value());

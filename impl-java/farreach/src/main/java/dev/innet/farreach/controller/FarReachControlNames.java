@@ -11,6 +11,9 @@ public final class FarReachControlNames {
     public static final String RECORD_SAVED_EPOCH = "MyIngress.record_saved_epoch";
     public static final String SNAPSHOT_EPOCH = "MyIngress.snapshot_epoch";
     public static final String RECOVERING = "MyIngress.recovering";
+    public static final String SEQ_RANGE_EXHAUSTED = "MyIngress.seq_range_exhausted";
+    public static final String CLIENT_WRITE_REQ_ID = "MyIngress.client_write_req_id";
+    public static final String CLIENT_WRITE_SEQ = "MyIngress.client_write_seq";
     public static final int CPU_CLONE_SESSION = 100;
 
     private FarReachControlNames() {}

@@ -7,6 +7,7 @@ import dev.innet.kv.cache.CacheController;
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.cache.SequenceBase;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.protocol.RackPorts;
 import dev.innet.sim.NodeContext;
@@ -32,6 +33,8 @@ import java.util.TreeMap;
  */
 public class FarReachController extends CacheController {
     private static final String DURABLE_SNAPSHOT = "snapshot";
+    /** How many 2^24-number ranges switch incarnations and range advances have taken (durable). */
+    public static final String DURABLE_SEQUENCE_RANGES = "sequence-ranges";
 
     private final FarReachSettings settings;
     private final ControllerHooks hooks;
@@ -46,6 +49,8 @@ public class FarReachController extends CacheController {
     private final TreeMap<String, CachedRecord> evictedSinceSnapshot = new TreeMap<>();
     private long recoveryRound;
     private Evict retryingEviction;
+    /** All 256 sequence ranges are taken (see {@link AdvanceSequenceRange}). */
+    private boolean sequenceSpaceExhausted;
     private long evictRetryTimer;
 
     public FarReachController(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle,
@@ -77,6 +82,10 @@ public class FarReachController extends CacheController {
 
     protected Recover newRecover(boolean resumeAtCollection) {
         return new Recover(this, resumeAtCollection);
+    }
+
+    protected AdvanceSequenceRange newAdvanceSequenceRange() {
+        return new AdvanceSequenceRange(this);
     }
 
     /**
@@ -119,7 +128,48 @@ public class FarReachController extends CacheController {
     /** A restarted switch (not the first bring-up) is recovered with zero loss before clients are served. */
     @Override
     protected ControlProcedure freshSwitchProcedure(SwitchControl control, long bringUp) {
-        return bringUp > 1 ? newRecover(false) : null;
+        if (bringUp == 1) {
+            if (context().durable().get(DURABLE_SEQUENCE_RANGES).isEmpty()) {
+                sequenceRangesTaken(1); // the first switch numbers from 0: range 0
+            }
+            return null;
+        }
+        return newRecover(false);
+    }
+
+    /**
+     * The base of the next unused 2^24-number range, now taken (durably, before any number of it is
+     * assigned): a restarted switch's (Recover) or the running switch's when a slot reached the end of
+     * its range (AdvanceSequenceRange). Every number of it exceeds every number of the ranges before.
+     */
+    long takeSequenceRange() {
+        long taken = sequenceRangesTaken();
+        sequenceRangesTaken(taken + 1);
+        return SequenceBase.ofRange(taken);
+    }
+
+    /** Whether a 2^24 range is left before the 32-bit wrap. */
+    boolean sequenceRangeLeft() {
+        return sequenceRangesTaken() < SequenceBase.RANGES;
+    }
+
+    /** Every range is taken: stop asking (the switch keeps refusing exhausted slots' writes). */
+    void sequenceSpaceExhausted() {
+        if (!sequenceSpaceExhausted) {
+            sequenceSpaceExhausted = true;
+            context().log("32-bit sequence numbers exhausted: writes of exhausted slots are refused");
+        }
+    }
+
+    private long sequenceRangesTaken() {
+        // before this counter existed the ranges taken were the bring-ups
+        return context().durable().get(DURABLE_SEQUENCE_RANGES).map(b -> java.nio.ByteBuffer.wrap(b).getLong())
+                .orElse(Math.max(1, bringUps() - 1));
+    }
+
+    private void sequenceRangesTaken(long n) {
+        context().durable().put(DURABLE_SEQUENCE_RANGES, java.nio.ByteBuffer.allocate(8).putLong(n).array());
+        context().durable().sync();
     }
 
     @Override
@@ -135,6 +185,10 @@ public class FarReachController extends CacheController {
 
     @Override
     protected ControlProcedure nextProtocolProcedure() {
+        if (!sequenceSpaceExhausted && handle.isUp()
+                && handle.control().registerRead(FarReachControlNames.SEQ_RANGE_EXHAUSTED, 0).signum() != 0) {
+            return newAdvanceSequenceRange();
+        }
         if (snapshotDue && snapshots()) {
             snapshotDue = false;
             return newSnap();

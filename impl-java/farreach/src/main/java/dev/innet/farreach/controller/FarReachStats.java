@@ -11,6 +11,7 @@ public final class FarReachStats extends CacheControllerStats {
     public long snapshotsAbandoned;
     public long recoveries;
     public long recoverySilentClientReports;
+    public long sequenceRangeAdvances;
 
     @Override
     public Map<String, Long> asMap() {
@@ -21,6 +22,7 @@ public final class FarReachStats extends CacheControllerStats {
         m.put("snapshotsAbandoned", snapshotsAbandoned);
         m.put("recoveries", recoveries);
         m.put("recoverySilentClientReports", recoverySilentClientReports);
+        m.put("sequenceRangeAdvances", sequenceRangeAdvances);
         return m;
     }
 }

@@ -59,7 +59,7 @@ public class Recover implements ControlProcedure {
                 // request can slip through before it.
                 c.registerWrite(FarReachControlNames.RECOVERING, 0, BigInteger.ONE);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.SWITCH_CRASH_SEEN));
-                raiseSequenceCounters(c, SequenceBase.of(controller.bringUps()));
+                raiseSequenceCounters(c, controller.takeSequenceRange());
                 controller.programRecoveredSwitch(c);
                 stage = 1;
             }

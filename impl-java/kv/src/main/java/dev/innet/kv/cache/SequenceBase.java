@@ -19,6 +19,21 @@ public final class SequenceBase {
 
     private SequenceBase() {}
 
+    /** How many 2^24-number ranges fit in the 32-bit sequence numbers. */
+    public static final int RANGES = MAX_INCARNATIONS;
+
+    /**
+     * The base of range {@code range} (0 = the first switch's): range * 2^24. A range past the last one is
+     * the 32-bit wrap, which the caller must handle before it gets here.
+     */
+    public static long ofRange(long range) {
+        if (range < 0 || range >= RANGES) {
+            throw new IllegalStateException("32-bit sequence numbers hold " + RANGES + " ranges of 2^24; range "
+                    + range + " is past the wrap");
+        }
+        return range << 24;
+    }
+
     /** The first sequence number of the {@code bringUp}-th switch incarnation (1 = the first). */
     public static long of(long bringUp) {
         if (bringUp < 1 || bringUp > MAX_INCARNATIONS) {

@@ -101,7 +101,11 @@ public class KvClient implements KvClientLibrary {
         if (key.length != InnetMessage.KEY_BYTES) {
             throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
         }
-        long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
+        if (nextRequest > REQ_ID_COUNTER_MASK) {
+            // request ids must only grow (farreach.p4 drops a write whose id is below its client's last)
+            throw new IllegalStateException("client exhausted the 2^24 request ids of its incarnation");
+        }
+        long reqId = ((long) ctx.incarnation() << 24) | nextRequest++;
         InnetMessage request = newRequest(op, reqId, key, value);
         int server = ring.ownerOf(key);
         int me = ctx.hostNumber();
@@ -163,13 +167,22 @@ public class KvClient implements KvClientLibrary {
         if (pending == null || timerId != pending.timer) {
             return false;
         }
-        boolean mayRetry = pending.kind == OpKind.GET || config.retryWrites();
+        boolean mayRetry = pending.kind == OpKind.GET || (config.retryWrites() && mayRetryWrite());
         if (mayRetry && pending.attempts < config.maxAttempts()) {
             transmit();
         } else {
             onGaveUp(pending.request);
             finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));
         }
+        return true;
+    }
+
+    /**
+     * Whether the pending write may be sent again (only asked if the configuration retries writes). A
+     * protocol whose switch recognises a retried write only while it remembers the first copy says no once
+     * it knows the switch forgot; true by default.
+     */
+    protected boolean mayRetryWrite() {
         return true;
     }
 

@@ -122,7 +122,10 @@ public final class WorkloadClient implements Node {
 
     private byte[] uniqueValue() {
         String id = "h" + ctx.hostNumber() + "i" + ctx.incarnation() + "n" + (++written) + "-";
-        byte[] v = Arrays.copyOf(id.getBytes(StandardCharsets.UTF_8), Math.max(id.length(), workload.valueBytes()));
+        // a fixed-length workload draws nothing here, so its runs are the same as before lengths could vary
+        int length = workload.maxValueBytes() == workload.valueBytes() ? workload.valueBytes()
+                : workload.valueBytes() + random.nextInt(workload.maxValueBytes() - workload.valueBytes() + 1);
+        byte[] v = Arrays.copyOf(id.getBytes(StandardCharsets.UTF_8), Math.max(id.length(), length));
         Arrays.fill(v, id.length(), v.length, (byte) 'x');
         return v;
     }

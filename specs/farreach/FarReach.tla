@@ -88,6 +88,17 @@ ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoE
 \* key); meaningful with one cache slot, where "its slot" is the only one.
 BugReplyBySlot == FALSE
 
+\* Hooks for the liveness models (FarReachLive.tla; docs/specs/farreach.md,
+\* "Liveness").  Each is the protocol's rule as specified here; a liveness
+\* model's .cfg may replace one (Hook <- Other) with a fairness-friendly
+\* restriction or a buggy rule, leaving every other model unchanged.
+\*   SnapWanted          - the controller may start a snapshot (any time)
+\*   RecoverReady        - the controller may run recovery (any time it is down)
+\*   EvictAcked(cur, r)  - the server acknowledges EVICT_STORE of r (always)
+SnapWanted == TRUE
+RecoverReady == TRUE
+EvictAcked(cur, r) == TRUE
+
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
 SeqNo == 0..MaxWrites                    \* one sequence number per write at most
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
@@ -522,7 +533,8 @@ ServerGet(m, d) ==
 ServerEvict(m, d) ==
     /\ m \in net /\ m.t = "evict" /\ DupOK(d)
     /\ store' = [store EXCEPT ![m.k] = Apply(@, m.rec)]
-    /\ net' = Rest(m, d) \cup {[t |-> "evictAck", k |-> m.k, s |-> m.rec.s]}
+    /\ net' = Rest(m, d) \cup (IF EvictAcked(store[m.k], m.rec)
+                               THEN {[t |-> "evictAck", k |-> m.k, s |-> m.rec.s]} ELSE {})
     /\ CountDup(d)
     /\ act' = [a |-> "ServerEvict", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
@@ -556,12 +568,14 @@ ServerReportHot(k) ==
 (* compares with the cached record's seq instead, which is not enough.      *)
 (* The client's read completes in the same step (the switch relays the      *)
 (* reply).                                                                  *)
+GetReplyAccepted(rec, k) ==
+    IF BugUnguardedLatest THEN rec.s >= crec[k].s ELSE rec.s >= ctr[k]
+
 SwitchGetReply(m, d) ==
     /\ up /\ m \in net /\ m.t = "getRC" /\ DupOK(d) /\ AtHead(m)
     /\ LET k == IF BugReplyBySlot /\ ~InCache(m.k) /\ \E j \in Key : InCache(j)
                 THEN CHOOSE j \in Key : InCache(j) ELSE m.k
-           ok == /\ Hit(k) /\ ~latest[k] /\ ~tbe[k]
-                 /\ IF BugUnguardedLatest THEN m.rec.s >= crec[k].s ELSE m.rec.s >= ctr[k]
+           ok == Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
        IN IF ok
           THEN /\ SendOriginal(k)
                /\ crec' = [crec EXCEPT ![k] = m.rec]
@@ -712,7 +726,7 @@ DiscardAck(m) ==
 \* snapshot point.  (Atomic in all pipelines thanks to recirculation, §3.4.)
 \* The controller knows which keys it has admitted (valid) at this point.
 SnapStart ==
-    /\ up /\ ~snapOn /\ nSnap < MaxSnap
+    /\ up /\ ~snapOn /\ nSnap < MaxSnap /\ SnapWanted
     /\ nSnap' = nSnap + 1
     /\ snapOn' = TRUE
     /\ snapSent' = [k \in Key |-> FALSE]
@@ -744,6 +758,12 @@ SnapLoad(k) ==
 \* larger than the snapshot's seq for that key.  Delivering the notification
 \* to every client in this step is the worst case for durability: a client
 \* that hears of the snapshot later (or never) only keeps records longer.
+\* The paper's release rule: a preserved record r of k is released when the
+\* snapshot just finished holds k with r's seq or newer.  (A key not cached at
+\* the snapshot point is not announced, so a record of a key evicted since it
+\* was written stays until a switch crash: see FarReachLive.)
+ReleaseCovered(r, k) == snap'[k] /= NoRec /\ r.s <= snap'[k].s
+
 SnapFinish ==
     /\ up /\ snapOn
     /\ \A k \in snapKeys : snapLoad[k] /= NoRec
@@ -752,7 +772,7 @@ SnapFinish ==
                                  ELSE IF snapOrig[k] /= NoRec THEN snapOrig[k]
                                  ELSE snapLoad[k]]
     /\ pres' = [c \in Client |-> [k \in Key |->
-                 IF pres[c][k] /= NoRec /\ snap'[k] /= NoRec /\ pres[c][k].s <= snap'[k].s
+                 IF pres[c][k] /= NoRec /\ ReleaseCovered(pres[c][k], k)
                  THEN NoRec ELSE pres[c][k]]]
     /\ snapOn' = FALSE
     /\ snapTruth' = pointCache
@@ -805,7 +825,7 @@ Best(k) ==
     IN CHOOSE r \in cands : \A o \in cands : o.s <= r.s
 
 Recover ==
-    /\ ~up
+    /\ ~up /\ RecoverReady
     /\ LET newStore == [k \in Key |-> IF Best(k).s > store[k].s THEN Best(k) ELSE store[k]]
        IN /\ store' = newStore
           /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE newStore[k].s]

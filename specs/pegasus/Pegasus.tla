@@ -95,6 +95,16 @@ Detector(w) == ((w - 1) % NServers) + 1
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
+\* Hooks for the liveness models (PegasusLive.tla; docs/specs/pegasus.md,
+\* "Liveness").  Each is the protocol's rule; a liveness model's .cfg may
+\* replace one (Hook <- Other) by a buggy rule, every other model unchanged.
+\*   WriteAcked(applied, isDup) - the server replies to a WRITE (always:
+\*                                a superseded write still completes, S6.2.1)
+\*   RemovalCovers(v, mark)     - a home reply of version v, for a key marked
+\*                                at ver_next = mark, ends the removal (S6.3)
+WriteAcked(applied, isDup) == TRUE
+RemovalCovers(v, mark) == v >= mark
+
 VARIABLES
   verNext,       \* switch: next version number to stamp (Fig. 3 ver_next)
   rkeys,         \* switch: set of replicated keys (Fig. 3 rkeys)
@@ -324,7 +334,8 @@ ServerWrite(m) ==
         /\ ctab' = IF EnableAtMostOnce /\ m.det /\ m.w # 0 /\ ~isDup
                      THEN [ctab EXCEPT ![s] = @ \cup {<<m.w, m.ver>>}]
                      ELSE ctab
-        /\ net' = Remaining(m, dup) \cup fwds \cup {WRep(m.w, k, rver, rsrc)}
+        /\ net' = Remaining(m, dup) \cup fwds
+                  \cup (IF WriteAcked(apply, isDup) THEN {WRep(m.w, k, rver, rsrc)} ELSE {})
         /\ used' = CountDup(dup)
         /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, wr, rd, extVer>>
@@ -417,7 +428,7 @@ SwitchWriteReply(m) ==
          v == m.ver
          s == m.src
          removeNow == /\ k \in rkeys /\ markVer[k] # 0 /\ m.w # 0
-                      /\ s = Home[k] /\ v >= markVer[k]
+                      /\ s = Home[k] /\ RemovalCovers(v, markVer[k])
      IN /\ IF removeNow
              THEN /\ rkeys' = rkeys \ {k}
                   /\ rset' = [rset EXCEPT ![k] = {}]

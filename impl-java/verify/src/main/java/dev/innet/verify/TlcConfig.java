@@ -17,6 +17,10 @@ final class TlcConfig {
     private TlcConfig() {}
 
     static List<String> checkedNames(Path cfg) throws IOException {
+        return namesUnder(cfg, CHECKED);
+    }
+
+    private static List<String> namesUnder(Path cfg, Set<String> sections) throws IOException {
         String text = stripComments(Files.readString(cfg));
         List<String> names = new ArrayList<>();
         boolean inChecked = false;
@@ -25,12 +29,17 @@ final class TlcConfig {
                 continue;
             }
             if (KEYWORDS.contains(token)) {
-                inChecked = CHECKED.contains(token);
+                inChecked = sections.contains(token);
             } else if (inChecked) {
                 names.add(token);
             }
         }
         return names;
+    }
+
+    /** The temporal properties (PROPERTY / PROPERTIES) the .cfg checks, in order. */
+    static List<String> propertyNames(Path cfg) throws IOException {
+        return namesUnder(cfg, Set.of("PROPERTY", "PROPERTIES"));
     }
 
     static String stripComments(String text) {

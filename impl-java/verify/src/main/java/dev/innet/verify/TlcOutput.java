@@ -24,6 +24,8 @@ public final class TlcOutput {
     private static final Pattern START = Pattern.compile("@!@!@STARTMSG (\\d+):(\\d+) @!@!@");
     private static final Pattern END = Pattern.compile("@!@!@ENDMSG (\\d+) @!@!@");
     private static final Pattern VIOLATED = Pattern.compile("(?:Invariant|Property) (\\S+) is violated");
+    /** TLC's liveness counter-example: it does not say which of the model's temporal properties failed. */
+    private static final Pattern TEMPORAL_VIOLATED = Pattern.compile("Temporal properties were violated");
     private static final Pattern STATS = Pattern.compile("([\\d,]+) states generated, ([\\d,]+) distinct states found");
     private static final Pattern DEPTH = Pattern.compile("depth of the complete state graph search is ([\\d,]+)");
     /** What a spec's ActionCoverage invariant prints the first time a new state carries an action label. */
@@ -61,6 +63,15 @@ public final class TlcOutput {
     }
 
     public static Parsed parse(String output, int exitCode) {
+        return parse(output, exitCode, List.of());
+    }
+
+    /**
+     * As {@link #parse(String, int)}, with the temporal properties (PROPERTY names) the model's .cfg checks:
+     * TLC reports a liveness violation without naming the property, so it is attributed to the model's only
+     * property; with several, to none of them by name (a buggy variant must check exactly the one it breaks).
+     */
+    public static Parsed parse(String output, int exitCode, List<String> properties) {
         OptionalLong distinct = OptionalLong.empty();
         OptionalLong generated = OptionalLong.empty();
         OptionalLong depth = OptionalLong.empty();
@@ -85,9 +96,8 @@ public final class TlcOutput {
                 }
                 case MSG_SUCCESS -> success = true;
                 case MSG_INVARIANT_VIOLATED_INITIAL, MSG_INVARIANT_VIOLATED_BEHAVIOR, MSG_PROPERTY_VIOLATED -> {
-                    Matcher v = VIOLATED.matcher(m.body());
-                    if (violated == null && v.find()) {
-                        violated = v.group(1);
+                    if (violated == null) {
+                        violated = violatedName(m.body(), properties);
                     }
                 }
                 case MSG_DEADLOCK -> deadlock = true;
@@ -127,6 +137,11 @@ public final class TlcOutput {
      * no violation and no error holds. The states generated are those of the last progress report.
      */
     public static Parsed parseSimulation(String output, int exitCode) {
+        return parseSimulation(output, exitCode, List.of());
+    }
+
+    /** As {@link #parseSimulation(String, int)}, naming a liveness violation as {@link #parse(String, int, List)} does. */
+    public static Parsed parseSimulation(String output, int exitCode, List<String> properties) {
         OptionalLong generated = OptionalLong.empty();
         String violated = null;
         String firstError = null;
@@ -137,9 +152,8 @@ public final class TlcOutput {
             }
             switch (m.code()) {
                 case MSG_INVARIANT_VIOLATED_INITIAL, MSG_INVARIANT_VIOLATED_BEHAVIOR, MSG_PROPERTY_VIOLATED -> {
-                    Matcher v = VIOLATED.matcher(m.body());
-                    if (violated == null && v.find()) {
-                        violated = v.group(1);
+                    if (violated == null) {
+                        violated = violatedName(m.body(), properties);
                     }
                 }
                 default -> {
@@ -158,6 +172,20 @@ public final class TlcOutput {
         }
         String why = firstError != null ? firstError : "no verdict in TLC output (exit code " + exitCode + ")";
         return new Parsed(RunOutcome.Verdict.ERROR, null, OptionalLong.empty(), generated, OptionalLong.empty(), why);
+    }
+
+    /** The property a violation message names, or for TLC's unnamed liveness violation the one it must be. */
+    static String violatedName(String body, List<String> properties) {
+        Matcher v = VIOLATED.matcher(body);
+        if (v.find()) {
+            return v.group(1);
+        }
+        if (TEMPORAL_VIOLATED.matcher(body).find()) {
+            return properties.size() == 1 ? properties.get(0)
+                    : "a temporal property (TLC does not say which of " + (properties.isEmpty() ? "none declared"
+                            : String.join(", ", properties)) + ")";
+        }
+        return null;
     }
 
     private static long number(String digits) {

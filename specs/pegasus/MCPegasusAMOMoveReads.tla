@@ -1,0 +1,4 @@
+---- MODULE MCPegasusAMOMoveReads ----
+(* Bounds and flags: MCPegasusAMOMoveReads.cfg.  Shared definitions: MCPegasusBase. *)
+EXTENDS MCPegasusBase
+====

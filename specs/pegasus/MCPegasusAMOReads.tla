@@ -1,0 +1,4 @@
+---- MODULE MCPegasusAMOReads ----
+(* Bounds and flags: MCPegasusAMOReads.cfg.  Shared definitions: MCPegasusBase. *)
+EXTENDS MCPegasusBase
+====

@@ -1,0 +1,4 @@
+---- MODULE MCPegasusLiveTwoKeys ----
+(* Bounds and any replaced rule in the .cfg; definitions in MCPegasusLive. *)
+EXTENDS MCPegasusLive
+====

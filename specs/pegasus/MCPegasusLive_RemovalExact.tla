@@ -1,0 +1,4 @@
+---- MODULE MCPegasusLive_RemovalExact ----
+(* Bounds and any replaced rule in the .cfg; definitions in MCPegasusLive. *)
+EXTENDS MCPegasusLive
+====

@@ -1,0 +1,4 @@
+---- MODULE MCVisibilityDup ----
+(* Bounds in MCVisibilityDup.cfg; shared definitions in MCVisibility. *)
+EXTENDS MCVisibility
+====

@@ -1,0 +1,4 @@
+---- MODULE MCVisibilityLiveBlock ----
+(* Bounds in the .cfg; definitions in MCVisibilityLive. *)
+EXTENDS MCVisibilityLive
+====

@@ -1,0 +1,4 @@
+---- MODULE MCVisibilityLiveRead ----
+(* Bounds in the .cfg; definitions in MCVisibilityLive. *)
+EXTENDS MCVisibilityLive
+====

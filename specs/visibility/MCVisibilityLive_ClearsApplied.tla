@@ -1,0 +1,4 @@
+---- MODULE MCVisibilityLive_ClearsApplied ----
+(* Bounds in the .cfg; definitions in MCVisibilityLive. *)
+EXTENDS MCVisibilityLive
+====

@@ -1,0 +1,4 @@
+---- MODULE MCVisibilityMdnCrashLoss ----
+(* Bounds in MCVisibilityMdnCrashLoss.cfg; shared definitions in MCVisibility. *)
+EXTENDS MCVisibility
+====

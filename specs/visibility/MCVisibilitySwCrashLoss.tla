@@ -1,0 +1,4 @@
+---- MODULE MCVisibilitySwCrashLoss ----
+(* Bounds in MCVisibilitySwCrashLoss.cfg; shared definitions in MCVisibility. *)
+EXTENDS MCVisibility
+====

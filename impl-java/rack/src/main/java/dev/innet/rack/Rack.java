@@ -3,12 +3,14 @@ package dev.innet.rack;
 import dev.innet.p4sim.P4Sim;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
+import dev.innet.p4sim.v1model.SwitchStats;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.NodeCounters;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.RackSpec;
+import dev.innet.rack.workload.KeyChooser;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
@@ -29,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A rack in the deterministic simulator, for any registered {@link Protocol}: one switch running the
@@ -64,7 +67,7 @@ public final class Rack {
             P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
                     .withClock(() -> sim.now() / 1_000));
             handle.attach(p4.control());
-            return new P4SwitchDevice(p4);
+            return new P4SwitchDevice(p4, b.traffic);
         });
         this.servers = new ArrayList<>();
         this.clients = new ArrayList<>();
@@ -87,7 +90,8 @@ public final class Rack {
         }
         for (int c : clients) {
             sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
-                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
+                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers), sw,
+                    RackPorts.portOf(c));
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
     }
@@ -190,6 +194,11 @@ public final class Rack {
         return server(host) instanceof NodeCounters c ? c.counter(name) : 0;
     }
 
+    /** Packet counters of the running switch instance (recirculations, clones, ...), null while it is down. */
+    public SwitchStats switchStats() {
+        return sw.device() instanceof P4SwitchDevice d ? d.p4Switch().stats() : null;
+    }
+
     /** All channels between the switch and the servers, both directions. */
     public List<Channel> serverChannels() {
         List<Channel> out = new ArrayList<>();
@@ -226,6 +235,8 @@ public final class Rack {
         private List<byte[]> preload = List.of();
         private boolean driverClients;
         private boolean recordTraceEvents;
+        private SwitchTraffic traffic;
+        private Supplier<KeyChooser> keyChoosers;
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -339,6 +350,18 @@ public final class Rack {
         /** Keeps the nodes' protocol trace events ({@code simulation().traceEvents()}) for trace validation. */
         public Builder recordTraceEvents(boolean on) {
             this.recordTraceEvents = on;
+            return this;
+        }
+
+        /** Counts every frame through the switch per port and op into {@code t} (benchmarks). */
+        public Builder switchTraffic(SwitchTraffic t) {
+            this.traffic = t;
+            return this;
+        }
+
+        /** Workload clients draw keys from a fresh chooser of {@code s} per incarnation, not the workload's zipfian. */
+        public Builder keyChoosers(Supplier<KeyChooser> s) {
+            this.keyChoosers = s;
             return this;
         }
 

@@ -10,6 +10,7 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.wire.InnetMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * A closed-loop client host, for any protocol (it uses the protocol's client library): one operation at a time from its {@link Workload} until {@code stopNanos},
@@ -21,17 +22,25 @@ public final class WorkloadClient implements Node {
     private final long stopNanos;
     private final HistoryRecorder history;
     private final WorkloadStats stats;
+    private final Supplier<KeyChooser> keyChoosers;
 
     private NodeContext ctx;
     private KvClientLibrary client;
     private RandomSource random;
-    private ZipfianGenerator keys;
+    private KeyChooser keys;
     private long nextTimer = -1;
     private long written;
 
     /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
     public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
             WorkloadStats stats) {
+        this(protocolNodes, workload, stopNanos, history, stats, null);
+    }
+
+    /** @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian */
+    public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
+            WorkloadStats stats, Supplier<KeyChooser> keyChoosers) {
+        this.keyChoosers = keyChoosers;
         this.protocolNodes = protocolNodes;
         this.workload = workload;
         this.stopNanos = stopNanos;
@@ -48,7 +57,8 @@ public final class WorkloadClient implements Node {
         this.ctx = context;
         this.client = protocolNodes.client(context, history);
         this.random = context.random().fork("workload");
-        this.keys = new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
+        this.keys = keyChoosers != null ? keyChoosers.get()
+                : new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
         nextTimer = ctx.timers().schedule(0);
     }
 

@@ -88,9 +88,14 @@ public final class Rack {
             link.toSwitch().setFaults(b.serverLinkFaults);
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
-        for (int c : clients) {
+        for (int j = 0; j < clients.size(); j++) {
+            int c = clients.get(j);
+            List<byte[]> load = new ArrayList<>();
+            for (int k = j; k < b.loadKeys.size(); k += clients.size()) {
+                load.add(b.loadKeys.get(k));
+            }
             sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
-                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers), sw,
+                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load), sw,
                     RackPorts.portOf(c));
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
@@ -237,6 +242,7 @@ public final class Rack {
         private boolean recordTraceEvents;
         private SwitchTraffic traffic;
         private Supplier<KeyChooser> keyChoosers;
+        private List<byte[]> loadKeys = List.of();
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -362,6 +368,12 @@ public final class Rack {
         /** Workload clients draw keys from a fresh chooser of {@code s} per incarnation, not the workload's zipfian. */
         public Builder keyChoosers(Supplier<KeyChooser> s) {
             this.keyChoosers = s;
+            return this;
+        }
+
+        /** Keys the workload clients write (split among them) before their workload: a benchmark's load phase. */
+        public Builder loadKeys(List<byte[]> keys) {
+            this.loadKeys = List.copyOf(keys);
             return this;
         }
 

@@ -10,6 +10,7 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.wire.InnetMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -23,6 +24,11 @@ public final class WorkloadClient implements Node {
     private final HistoryRecorder history;
     private final WorkloadStats stats;
     private final Supplier<KeyChooser> keyChoosers;
+    /** When a load phase starts: after the controller's first steps have programmed the switch. */
+    static final long LOAD_START_NANOS = 1_000_000;
+
+    private final List<byte[]> loadKeys;
+    private int loaded;
 
     private NodeContext ctx;
     private KvClientLibrary client;
@@ -34,13 +40,18 @@ public final class WorkloadClient implements Node {
     /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
     public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
             WorkloadStats stats) {
-        this(protocolNodes, workload, stopNanos, history, stats, null);
+        this(protocolNodes, workload, stopNanos, history, stats, null, List.of());
     }
 
-    /** @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian */
+    /**
+     * @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian
+     * @param loadKeys keys this client writes once, one at a time, before its workload (a benchmark's load
+     *        phase, so the records the workload reads exist); not counted in the stats
+     */
     public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
-            WorkloadStats stats, Supplier<KeyChooser> keyChoosers) {
+            WorkloadStats stats, Supplier<KeyChooser> keyChoosers, List<byte[]> loadKeys) {
         this.keyChoosers = keyChoosers;
+        this.loadKeys = List.copyOf(loadKeys);
         this.protocolNodes = protocolNodes;
         this.workload = workload;
         this.stopNanos = stopNanos;
@@ -59,7 +70,8 @@ public final class WorkloadClient implements Node {
         this.random = context.random().fork("workload");
         this.keys = keyChoosers != null ? keyChoosers.get()
                 : new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
-        nextTimer = ctx.timers().schedule(0);
+        // A load phase waits for the controller to bring the switch up and preload the cache first.
+        nextTimer = ctx.timers().schedule(loaded < loadKeys.size() ? LOAD_START_NANOS : 0);
     }
 
     @Override
@@ -78,6 +90,10 @@ public final class WorkloadClient implements Node {
 
     private void issue() {
         if (ctx.clock().nowNanos() >= stopNanos) {
+            return;
+        }
+        if (loaded < loadKeys.size()) {
+            client.put(loadKeys.get(loaded++), uniqueValue(), r -> nextTimer = ctx.timers().schedule(0));
             return;
         }
         byte[] key = keyOf((int) keys.next(random));

@@ -1,6 +1,7 @@
 package dev.innet.costmodel;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -155,7 +156,7 @@ public final class DiscreteEventSimulator {
             }
         }
         double span = Math.max(lastDone - measureStart, 1e-12);
-        double[] measured = java.util.Arrays.copyOfRange(r.latency, warmupOps, total);
+        double[] measured = Arrays.copyOfRange(r.latency, warmupOps, total);
         double[] util = new double[r.busySeconds.length];
         for (int k = 0; k < util.length; k++) {
             Station s = net.stations().get(k);

@@ -1,6 +1,7 @@
 package dev.innet.app.bench;
 
 import dev.innet.protocol.ProtocolRegistry;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ public final class Experiments {
     }
 
     /** Every run so far, in the order they ran. */
-    public java.util.Collection<Modelled> runs() {
+    public Collection<Modelled> runs() {
         return done.values();
     }
 

@@ -4,6 +4,7 @@ import dev.innet.costmodel.DiscreteEventSimulator;
 import dev.innet.costmodel.LatencyReport;
 import dev.innet.costmodel.SloSearch;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public record LatencyCurve(List<Double> targetsMops, Map<String, List<LatencyRep
         for (String scheme : Experiments.SCHEMES) {
             Modelled m = cell.get(scheme);
             DiscreteEventSimulator des = new DiscreteEventSimulator(m.network());
-            List<LatencyReport> row = new java.util.ArrayList<>();
+            List<LatencyReport> row = new ArrayList<>();
             for (double target : targetsMops) {
                 double rackRate = target * 1e6 * perOp;
                 row.add(rackRate >= 0.98 * m.saturation().opsPerSecond() ? null

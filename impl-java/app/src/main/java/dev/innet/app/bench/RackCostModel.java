@@ -129,7 +129,7 @@ public final class RackCostModel {
         double missShare = Math.min(1, totalRequests / ops);
         List<OperationClass> classes = new ArrayList<>();
         for (int m = 0; m < machines; m++) {
-            List<Visit> front = List.of(new Visit(clientCpu + m, clientSeconds), new Visit(stack + 0, t.hostStackSeconds()),
+            List<Visit> front = List.of(new Visit(clientCpu + m, clientSeconds), new Visit(stack, t.hostStackSeconds()),
                     new Visit(nicUp + m, upSeconds), new Visit(fabric, t.switchTraversalSeconds()),
                     new Visit(pipe + m % t.pipelines(), passSeconds));
             List<Visit> back = List.of(new Visit(nicDown + m, downSeconds), new Visit(stack, t.hostStackSeconds()));

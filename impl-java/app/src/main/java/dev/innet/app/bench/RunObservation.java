@@ -3,6 +3,7 @@ package dev.innet.app.bench;
 import dev.innet.rack.SwitchTraffic.Tally;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one simulated rack run did in its measured window, in the terms the cost model charges for: per
@@ -22,7 +23,7 @@ public record RunObservation(String protocol, String workload, int servers, long
         }
 
         private static Map<Integer, Tally> diff(Map<Integer, Tally> now, Map<Integer, Tally> then) {
-            Map<Integer, Tally> out = new java.util.TreeMap<>();
+            Map<Integer, Tally> out = new TreeMap<>();
             now.forEach((op, t) -> {
                 Tally before = then.get(op);
                 Tally d = new Tally();
@@ -61,8 +62,8 @@ public record RunObservation(String protocol, String workload, int servers, long
 
     /** One line of what the run did: operations, switch answers, frames per op at servers and controller. */
     public String describe() {
-        Map<Integer, Long> atServers = new java.util.TreeMap<>();
-        Map<Integer, Long> fromServers = new java.util.TreeMap<>();
+        Map<Integer, Long> atServers = new TreeMap<>();
+        Map<Integer, Long> fromServers = new TreeMap<>();
         for (HostTraffic h : serverTraffic) {
             h.received().forEach((op, t) -> atServers.merge(op, t.frames, Long::sum));
             h.sent().forEach((op, t) -> fromServers.merge(op, t.frames, Long::sum));

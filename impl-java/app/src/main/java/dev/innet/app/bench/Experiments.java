@@ -49,11 +49,17 @@ public final class Experiments {
 
     /** A cell measured over {@code runOps} operations per run (more for large racks: see BenchMain). */
     public Cell cell(String label, BenchWorkload w, int servers, long runOps) {
+        return cell(label, w, servers, runOps, RackRunner.CLIENTS);
+    }
+
+    /** A cell whose racks run {@code clients} closed-loop clients (see RackRunner). */
+    public Cell cell(String label, BenchWorkload w, int servers, long runOps, int clients) {
         Map<String, Modelled> row = new LinkedHashMap<>();
         for (String scheme : SCHEMES) {
-            String key = scheme + "|" + w.rackWorkload() + "|" + w.rackOpsPerOperation() + "|" + servers + "|" + runOps;
-            row.put(scheme, done.computeIfAbsent(key, k -> Modelled.of(
-                    runner.run(ProtocolRegistry.byName(scheme), w, servers, cache, runOps), w, testbed)));
+            String key = scheme + "|" + w.rackWorkload() + "|" + w.rackOpsPerOperation() + "|" + servers + "|" + runOps
+                    + "|" + clients;
+            row.put(scheme, done.computeIfAbsent(key, k -> Modelled.of(runner.run(ProtocolRegistry.byName(scheme), w,
+                    servers, cache, runOps, clients), w, testbed)));
         }
         return new Cell(label, w, servers, row);
     }
@@ -61,6 +67,10 @@ public final class Experiments {
     /** Every run so far, in the order they ran. */
     public Collection<Modelled> runs() {
         return done.values();
+    }
+
+    public long ops() {
+        return ops;
     }
 
     public Testbed testbed() {

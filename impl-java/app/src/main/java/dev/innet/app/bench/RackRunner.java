@@ -35,6 +35,14 @@ public final class RackRunner {
     }
 
     public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops) {
+        return run(protocol, w, servers, cache, ops, CLIENTS);
+    }
+
+    /**
+     * @param clients closed-loop clients, i.e. how many operations are outstanding at once: what decides how
+     *        often a read finds a write to the same key in flight
+     */
+    public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients) {
         SwitchTraffic traffic = new SwitchTraffic();
         // The paper loads every record before it measures; here the records the cache preloads are written
         // first (by every scheme, so all three measure the same data), the cold keys stay absent.
@@ -43,7 +51,7 @@ public final class RackRunner {
             hottest.add(WorkloadClient.keyOf((int) k));
         }
         List<byte[]> preload = protocol.servesFromSwitch() ? hottest : List.of();
-        Rack rack = Rack.builder(root, seed).protocol(protocol).servers(servers).clients(CLIENTS).cacheCapacity(cache)
+        Rack rack = Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
                 .workload(w.rackWorkload()).keyChoosers(w.keys()).preload(preload).loadKeys(hottest).switchTraffic(traffic)
                 .chaosNanos(Long.MAX_VALUE / 4).quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream()))
                 .maxEvents(Long.MAX_VALUE / 4).build();
@@ -56,11 +64,11 @@ public final class RackRunner {
         for (int i = 0; i < servers; i++) {
             perServer.add(after.hosts.get(i).minus(before.hosts.get(i)));
         }
-        HostTraffic clients = sum(after.hosts.subList(servers, servers + CLIENTS))
-                .minus(sum(before.hosts.subList(servers, servers + CLIENTS)));
-        HostTraffic controller = after.hosts.get(servers + CLIENTS).minus(before.hosts.get(servers + CLIENTS));
+        HostTraffic clientHosts = sum(after.hosts.subList(servers, servers + clients))
+                .minus(sum(before.hosts.subList(servers, servers + clients)));
+        HostTraffic controller = after.hosts.get(servers + clients).minus(before.hosts.get(servers + clients));
         return new RunObservation(protocol.name(), w.name(), servers, after.completed - before.completed,
-                after.hits - before.hits, after.reads - before.reads, after.writes - before.writes, perServer, clients,
+                after.hits - before.hits, after.reads - before.reads, after.writes - before.writes, perServer, clientHosts,
                 controller, after.passes - before.passes, after.recirculated - before.recirculated,
                 after.cloned - before.cloned);
     }

@@ -316,7 +316,8 @@ func downErr(rack Rack) error {
 
 // check copies the history into dir, runs porcupine per key (HTML next to it) and the final-read
 // check, and sets the verdict: invalid if either finds a violation, unknown if porcupine ran out of
-// time on some key (and nothing is invalid), valid otherwise.
+// time on some key, a written key got no final read, or a fault could not be injected (and nothing
+// is invalid), valid otherwise.
 func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary, log io.Writer) error {
 	kept := historyPath
 	ops, err := history.ReadFile(kept)
@@ -353,6 +354,11 @@ func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary
 		s.Verdict = Invalid
 	case report.Verdict == lincheck.Unknown:
 		s.Verdict = Unknown
+	case len(final.Unread) > 0:
+		// the lost-write check cannot speak for a key whose final read did not answer, and a rack
+		// that does not answer after every fault is healed has not recovered
+		s.Verdict = Unknown
+		s.Error = fmt.Sprintf("%d written keys had no final read: the rack did not answer after the heal", len(final.Unread))
 	case len(s.FaultErrors) > 0:
 		// faults that could not be injected or healed: the run did not test what it claims
 		s.Verdict = Unknown

@@ -125,6 +125,20 @@ func TestAStaleFinalReadMakesTheRunInvalid(t *testing.T) {
 	}
 }
 
+func TestAWrittenKeyWithoutAFinalReadMakesTheRunUnknown(t *testing.T) {
+	// the final read timed out: the rack did not answer after the heal
+	rack := &fakeRack{logDir: logDir(t), history: fixture(t,
+		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,
+		`{"client":2,"op":"get",`+key+`,"call":20,"return":30,"result":"unknown","id":2}`)}
+	s, err := Run(config(t), rack, clock(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Unknown || len(s.FinalState.Unread) != 1 || !strings.Contains(s.Error, "no final read") {
+		t.Fatalf("got %+v, want unknown naming the unread key", s)
+	}
+}
+
 func TestAProcessThatDiedDuringTheRunMakesItInvalid(t *testing.T) {
 	rack := &fakeRack{logDir: logDir(t), sick: errors.New("server-h2 NOT RUNNING"), history: fixture(t,
 		`{"client":1,"op":"put",`+key+`,"value":"v1","call":0,"return":10,"result":"ok","id":1}`,

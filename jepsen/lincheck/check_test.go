@@ -2,6 +2,7 @@ package lincheck
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,4 +227,108 @@ func TestWriteHTMLOmitsUndecidedKeys(t *testing.T) {
 	if len(shown.OmittedKeys) != 1 || shown.OmittedKeys[0] != key2 {
 		t.Errorf("omitted keys %v, want [%s]", shown.OmittedKeys, key2)
 	}
+}
+
+// pendingWritesHistory has n puts that never completed, each of a value no read returns, among
+// completed operations on the same key; stale says whether the last read returns an overwritten
+// value (not linearizable) or the latest one.
+func pendingWritesHistory(key string, n int, stale bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"client":0,"op":"put","key":%q,"value":"a","call":0,"return":10,"result":"ok"}`+"\n", key)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"client":%d,"op":"put","key":%q,"value":"lost%d","call":%d,"result":"unknown"}`+"\n", 100+i, key, i, 20+i)
+	}
+	fmt.Fprintf(&b, `{"client":1,"op":"put","key":%q,"value":"b","call":1000,"return":1010,"result":"ok"}`+"\n", key)
+	last := "b"
+	if stale {
+		last = "a"
+	}
+	fmt.Fprintf(&b, `{"client":2,"op":"get","key":%q,"call":2000,"return":2010,"result":"ok","value":%q}`+"\n", key, last)
+	return b.String()
+}
+
+func TestUnobservedPendingWritesAreLeftOutWithoutChangingTheVerdict(t *testing.T) {
+	for _, stale := range []bool{false, true} {
+		ops := readString(t, pendingWritesHistory(key1, 30, stale))
+		report := Check(ops, Options{Timeout: 5 * time.Second})
+		if report.UnobservedWrites != 30 || report.Checked != 3 {
+			t.Errorf("stale=%v: %d unobserved writes, %d checked; want 30 and 3", stale, report.UnobservedWrites, report.Checked)
+		}
+		want := Linearizable
+		if stale {
+			want = NotLinearizable
+		}
+		if report.Verdict != want {
+			t.Errorf("stale=%v: verdict %s, want %s", stale, report.Verdict, want)
+		}
+	}
+}
+
+func TestPendingWriteWhoseValueWasReadIsKept(t *testing.T) {
+	// crash_linearizable.jsonl's unknown put of v2 is read later: only that put explains the read.
+	report := Check(readFixture(t, "crash_linearizable.jsonl"), Options{})
+	if report.UnobservedWrites != 0 || report.Verdict != Linearizable {
+		t.Errorf("unobserved writes %d, verdict %s; want 0 and linearizable", report.UnobservedWrites, report.Verdict)
+	}
+}
+
+// TestLeavingOutUnobservedWritesAgreesWithTheFullSearch compares the two checks on many small random
+// histories of one key: the reduction must never change a verdict.
+func TestLeavingOutUnobservedWritesAgreesWithTheFullSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	differing, dropped, illegal := 0, 0, 0
+	for trial := 0; trial < 2000; trial++ {
+		ops := randomSmallHistory(rng, key1)
+		reduced := Check(ops, Options{})
+		full := Check(ops, Options{KeepUnobservedWrites: true})
+		if reduced.Verdict != full.Verdict {
+			differing++
+			if differing <= 3 {
+				t.Errorf("trial %d: reduced %s, full %s; history %+v", trial, reduced.Verdict, full.Verdict, ops)
+			}
+		}
+		dropped += reduced.UnobservedWrites
+		if full.Verdict == NotLinearizable {
+			illegal++
+		}
+	}
+	// The comparison means something only if both reductions and violations happened.
+	if dropped == 0 || illegal == 0 || illegal == 2000 {
+		t.Errorf("random histories too uniform: %d writes left out, %d of 2000 not linearizable", dropped, illegal)
+	}
+}
+
+// randomSmallHistory draws up to 7 operations on one key with random overlapping intervals and
+// outcomes; reads return one of the values written, the initial absence, or a value nobody wrote.
+func randomSmallHistory(rng *rand.Rand, key string) []history.Operation {
+	n := 2 + rng.IntN(6)
+	ops := make([]history.Operation, 0, n)
+	for i := 0; i < n; i++ {
+		call := int64(rng.IntN(40))
+		op := history.Operation{Client: i, Key: key, Call: call, Return: call + 1 + int64(rng.IntN(15)), HasReturn: true, Result: history.OK}
+		switch rng.IntN(3) {
+		case 0:
+			op.Kind = history.Put
+			op.Value, op.HasValue = fmt.Sprintf("v%d", i), true
+		case 1:
+			op.Kind = history.Delete
+		default:
+			op.Kind = history.Get
+			switch pick := rng.IntN(n + 2); {
+			case pick < n:
+				op.Value, op.HasValue = fmt.Sprintf("v%d", pick), true
+			case pick == n:
+				op.Result = history.NotFound
+			default:
+				op.Value, op.HasValue = "nobody", true
+			}
+		}
+		if op.Kind != history.Get && rng.IntN(3) == 0 {
+			op.Result = history.Unknown
+			op.HasReturn = false
+			op.Return = 0
+		}
+		ops = append(ops, op)
+	}
+	return ops
 }

@@ -133,7 +133,7 @@ func describeOperation(input, output any) string {
 	}
 }
 
-// quoteShort quotes a value for display, cutting long ones: values may be up to 1024 bytes and the
+// quoteShort quotes a value for display, cutting long ones: values may be up to 1376 bytes and the
 // visualization shows them in small boxes.
 func quoteShort(value string) string {
 	const limit = 40

@@ -33,7 +33,7 @@ func mustEncodeFrame(t *testing.T, f Frame) []byte {
 }
 
 func TestMessageRoundTrip(t *testing.T) {
-	for _, valueLen := range []int{0, 1, 7, 8, 9, 128, 1023, 1024} {
+	for _, valueLen := range []int{0, 1, 7, 8, 9, 128, 1023, 1024, 1375, 1376} {
 		m := sampleMessage()
 		m.Value = bytes.Repeat([]byte{0xab}, valueLen)
 		b, err := EncodeMessage(m)
@@ -74,7 +74,7 @@ func TestEncoderRefusesWhatDecoderRejects(t *testing.T) {
 	}{
 		{"extension not a multiple of 4", func(m *Message) { m.Ext = make([]byte, 6) }, BadExtlen},
 		{"extension above 64", func(m *Message) { m.Ext = make([]byte, 68) }, BadExtlen},
-		{"value above 1024", func(m *Message) { m.Value = make([]byte, 1025) }, ValueTooLarge},
+		{"value above 1376", func(m *Message) { m.Value = make([]byte, 1377) }, ValueTooLarge},
 	}
 	for _, tc := range cases {
 		m := sampleMessage()
@@ -197,7 +197,7 @@ func TestMessageCheckOrder(t *testing.T) {
 		{"short with bad magic", func(b []byte) []byte { b[0] = 0; return b[:31] }, HeaderTruncated},
 		{"bad magic and bad extlen", func(b []byte) []byte { b[0], b[31] = 0, 3; return b }, BadMagic},
 		{"bad extlen and value too large", func(b []byte) []byte { b[31] = 3; b[28] = 0xff; return b }, BadExtlen},
-		{"value too large and truncated", func(b []byte) []byte { binary.BigEndian.PutUint16(b[28:30], 1025); return b }, ValueTooLarge},
+		{"value too large and truncated", func(b []byte) []byte { binary.BigEndian.PutUint16(b[28:30], MaxValueLen+1); return b }, ValueTooLarge},
 		{"truncated with nonzero byte where padding would be", func(b []byte) []byte { b[len(b)-1] = 1; return b[:len(b)-1] }, ValueTruncated},
 		{"nonzero padding and trailing bytes", func(b []byte) []byte { b[len(b)-1] = 1; return append(b, 0) }, NonzeroPadding},
 		{"trailing bytes", func(b []byte) []byte { return append(b, 0, 0, 0, 0, 0, 0, 0, 0) }, TrailingBytes},

@@ -10,7 +10,7 @@ const (
 	Magic                byte = 0xA1 // wire version 1
 	HeaderLen                 = 32   // fixed part, before the extension
 	MaxExtLen                 = 64
-	MaxValueLen               = 1024 // largest value the format carries
+	MaxValueLen               = 1376 // largest value the format carries: with a 64-byte extension, a 1500-byte IPv4 packet
 	MaxCacheableValueLen      = 128  // largest value a switch may cache
 	KeyLen                    = 16
 	valueAlignment            = 8 // the P4 parsers extract values as 8-byte words
@@ -69,7 +69,7 @@ type Message struct {
 	Key    [KeyLen]byte
 	Seq    uint32
 	Ext    []byte // protocol extension: 0..64 bytes, a multiple of 4
-	Value  []byte // 0..1024 bytes
+	Value  []byte // 0..1376 bytes
 }
 
 // paddedLen is n rounded up to the value alignment.

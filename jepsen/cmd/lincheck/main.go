@@ -41,8 +41,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	htmlPath := flags.String("html", "", "write porcupine's HTML visualization to this file")
 	jsonOutput := flags.Bool("json", false, "print the report as one JSON object instead of text")
 	parallelism := flags.Int("parallel", 0, "keys checked at once (0: one per CPU)")
+	locate := flags.Int("locate", 0, "for each key not linearizable, find the earliest instant its history stops being linearizable and print the last N operations called by then (0: off)")
 	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lincheck [-timeout 30s] [-html out.html] [-json] [-parallel n] history.jsonl")
+		fmt.Fprintln(stderr, "usage: lincheck [-timeout 30s] [-html out.html] [-json] [-parallel n] [-locate n] history.jsonl")
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -77,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		printText(stdout, path, report)
+	}
+	if *locate > 0 {
+		printViolations(stdout, ops, report, *timeout, *locate)
 	}
 
 	if *htmlPath != "" {
@@ -129,9 +133,42 @@ func printText(out io.Writer, path string, report *lincheck.Report) {
 	default:
 		verdict = "UNKNOWN (inconclusive: the check timed out, this is not a pass)"
 	}
-	fmt.Fprintf(out, "%s: %s (%d checked, %d failed, %d never completed), %s, %v: %s\n",
+	fmt.Fprintf(out, "%s: %s (%d checked, %d failed, %d never completed, of which %d unobserved reads and %d unobserved writes left out), %s, %v: %s\n",
 		path, plural(report.Operations, "operation"), report.Checked, report.Failed, report.NeverCompleted,
+		report.UnobservedReads, report.UnobservedWrites,
 		plural(report.DistinctKeys, "key"), report.Elapsed.Round(time.Millisecond), verdict)
+}
+
+// printViolations prints, per key found not linearizable, where its history first stops being
+// linearizable (lincheck.Locate), with the operations leading up to it.
+func printViolations(out io.Writer, ops []history.Operation, report *lincheck.Report, timeout time.Duration, context int) {
+	for _, key := range report.Keys {
+		if key.Verdict != lincheck.NotLinearizable {
+			continue
+		}
+		found, ok := lincheck.Locate(ops, key.Key, timeout, context)
+		if !ok {
+			fmt.Fprintf(out, "key %s: could not locate the first violation (a cut was undecided within %v)\n", key.Key, timeout)
+			continue
+		}
+		fmt.Fprintf(out, "key %s: first violation by t=%d, when %s returned; the last %d operations called by then:\n",
+			key.Key, found.By, describe(found.Culprit), len(found.Context))
+		for _, op := range found.Context {
+			fmt.Fprintf(out, "  %s\n", describe(op))
+		}
+	}
+}
+
+func describe(op history.Operation) string {
+	text := fmt.Sprintf("%s client %d %s", op.Describe(), op.Client, op.Kind)
+	if op.Kind == history.Put || (op.Kind == history.Get && op.Result == history.OK) {
+		text += fmt.Sprintf(" %q", op.Value)
+	}
+	text += fmt.Sprintf(" call %d", op.Call)
+	if op.HasReturn {
+		text += fmt.Sprintf(" return %d", op.Return)
+	}
+	return text + " -> " + op.Result.String()
 }
 
 func plural(n int, noun string) string {

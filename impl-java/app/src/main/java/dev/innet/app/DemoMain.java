@@ -7,12 +7,14 @@ import dev.innet.rack.Rack;
 import dev.innet.rack.check.LostWriteMonitor;
 import dev.innet.rack.check.RunVerdict;
 import dev.innet.rack.workload.Workload;
+import dev.innet.rack.ycsb.SeededYcsbWorkload;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,6 +49,22 @@ public final class DemoMain implements Callable<Integer> {
         Cli.main("innet demo", new DemoMain(), args);
     }
 
+    /**
+     * YCSB's workload A (the settings of its workloads/workloada: 50% reads, 50% updates, zipfian) over
+     * the demo's 1,000 keys, every choice drawn from the clients' seeded streams (docs/ycsb.md).
+     */
+    static SeededYcsbWorkload ycsbWorkloadA() {
+        Properties a = new Properties();
+        a.setProperty("recordcount", "1000");
+        a.setProperty("operationcount", "1000");
+        a.setProperty("readproportion", "0.5");
+        a.setProperty("updateproportion", "0.5");
+        a.setProperty("scanproportion", "0");
+        a.setProperty("insertproportion", "0");
+        a.setProperty("requestdistribution", "zipfian");
+        return SeededYcsbWorkload.of(a);
+    }
+
     @Override
     public Integer call() throws Exception {
         return run(System.out);
@@ -61,11 +79,12 @@ public final class DemoMain implements Callable<Integer> {
         FarReachProtocol farreach = new FarReachProtocol().withSnapshotPeriodNanos(SNAPSHOT_PERIOD)
                 .withHooks(h -> monitor[0] = new SnapshotMonitor(h));
         Rack rack = Rack.builder(root, seed).protocol(farreach).servers(4).clients(8).cacheCapacity(100)
-                .workload(Workload.ycsbA(1_000, 128)).chaosNanos(RUN).quietNanos(20 * MS).counterResetNanos(5 * MS)
+                .workload(Workload.ycsbA(1_000, 128).withChooser(ycsbWorkloadA())).chaosNanos(RUN).quietNanos(20 * MS).counterResetNanos(5 * MS)
                 .hotThreshold(8).rocksdb(durable).out(new PrintStream(OutputStream.nullOutputStream())).build();
         rack.crashSwitch(CRASH, RESTART);
         out.println("innet demo: FarReach rack on p4sim running p4/farreach.p4: 4 RocksDB servers, 8 YCSB-A clients"
-                + " (1,000 keys, zipf 0.99, 128-byte values), cache of 100 records,");
+                + " (YCSB's workload A mix and scrambled zipfian over 1,000 keys, drawn from the run's seed;"
+                + " 128-byte values), cache of 100 records,");
         out.println("snapshots every 20 ms of simulated time (the default is 10 s; shortened so a short run has"
                 + " several); the switch crashes at 60 ms and restarts 0.5 ms later.");
         long wallStart = System.nanoTime();

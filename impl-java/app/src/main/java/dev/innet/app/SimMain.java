@@ -57,7 +57,8 @@ public final class SimMain implements Callable<Integer> {
 
     @Option(names = "--crashes", arity = "0..1", fallbackValue = "all", paramLabel = "all|switch", description = {
         "also crash and restart the switch, the controller and a server (all, the default) or only the switch (switch)",
-        "at times drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach only).",
+        "at times drawn from the seed, with snapshots every 3 ms checked by the snapshot monitor (FarReach; with",
+        "--program pegasus, Pegasus with its own switch recovery).",
         "Trace validation decides runs whose only crash is the switch's; host restarts come back unknown"})
     String crashes;
 
@@ -129,6 +130,12 @@ public final class SimMain implements Callable<Integer> {
         return run(protocols, System.out);
     }
 
+    /** The header's note on protocols that run without duplication ({@link Protocol#toleratesDuplicatedPackets}). */
+    private static String withoutDuplication(List<Protocol> protocols) {
+        List<String> names = protocols.stream().filter(p -> !p.toleratesDuplicatedPackets()).map(Protocol::name).toList();
+        return names.isEmpty() ? "" : " (without duplication for " + String.join(", ", names) + ")";
+    }
+
     int run(List<Protocol> protocols, PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = this.out != null ? this.out.toAbsolutePath() : root.resolve("results/sim");
@@ -137,14 +144,14 @@ public final class SimMain implements Callable<Integer> {
         CampaignSettings settings = ci.withChaosNanos(chaosMs * 1_000_000).withRack(servers, clients, cache)
                 .withWorkload(new Workload(keys, w.zipfTheta(), w.readFraction(), deletes, w.valueBytes(), w.thinkNanos()));
         TraceSample sample = new TraceSample(root, outDir, validate, cache, java.time.Duration.ofSeconds(validateTimeoutSeconds));
-        if (crashing()) {
+        if (crashing() && !program.equals("pegasus")) {
             protocols = List.of(ProtocolRegistry.byName("farreach")); // snapshots and recovery are FarReach's
         }
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, faults %s%s%n",
                 protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients, cache,
-                settings.serverLinkFaults().describe(),
-                !crashing() ? "" : crashes.equals("switch") ? ", switch crashes; snapshots every 3 ms"
-                        : ", crashes of switch, controller and a server; snapshots every 3 ms");
+                settings.serverLinkFaults().describe() + withoutDuplication(protocols),
+                !crashing() ? "" : (crashes.equals("switch") ? ", switch crashes" : ", crashes of switch, controller and a server")
+                        + (program.equals("pegasus") ? "" : "; snapshots every 3 ms"));
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
                 "result");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
@@ -153,6 +160,11 @@ public final class SimMain implements Callable<Integer> {
             if (!crashing()) {
                 return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
                         .recordTraceEvents(sample.wants(protocol, seed)).build());
+            }
+            if (protocol.name().equals("pegasus")) { // its own switch recovery, no snapshots (docs/pegasus.md)
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();
+                scheduleCrashes(rack, chaosMs * 1_000_000, crashes.equals("switch"));
+                return Campaign.PreparedRun.of(rack);
             }
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];
             Protocol withSnapshots = ((FarReachProtocol) protocol).withSnapshotPeriodNanos(3_000_000)

@@ -56,6 +56,21 @@ final class SeededBugs {
         });
     }
 
+    /** Recovery gives up on clients silent for 5 ms and goes on without their preserved records. */
+    static FarReachProtocol recoveryGivingUpOnSilentClients(FarReachProtocol p) {
+        return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
+            @Override
+            protected Recover newRecover(boolean resumeAtCollection) {
+                return new Recover(this, resumeAtCollection) {
+                    @Override
+                    protected boolean proceedWithoutSilentClients(long waitedNanos) {
+                        return waitedNanos > 5_000_000; // seeded bug: silence taken for a crash
+                    }
+                };
+            }
+        });
+    }
+
     /** A restarted switch keeps its sequence counters at 0 (new writes look older than stored ones). */
     static FarReachProtocol recoveryLeavingCountersAtZero(FarReachProtocol p) {
         return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {

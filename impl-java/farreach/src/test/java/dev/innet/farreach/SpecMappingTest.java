@@ -4,29 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.farreach.spec.SpecMapping;
+import dev.innet.protocol.spec.TlaNext;
 import dev.innet.rack.RackRuns;
 import java.nio.file.Files;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The implementation map stays in step with the spec's Next relation. */
 class SpecMappingTest {
     /** The action names that {@code Next} in specs/farreach/FarReach.tla disjoins. */
     static Set<String> actionsOfNext(String spec) {
-        int start = spec.indexOf("\nNext ==");
-        assertTrue(start >= 0, "FarReach.tla has no Next");
-        int end = spec.indexOf("\n\n", start + 1);
-        String next = spec.substring(start + "\nNext ==".length(), end < 0 ? spec.length() : end);
-        Set<String> names = new TreeSet<>();
-        Matcher m = Pattern.compile("\\b([A-Z][A-Za-z]+)\\b").matcher(next);
-        while (m.find()) {
-            names.add(m.group(1));
-        }
-        names.removeAll(Set.of("BOOLEAN", "Client", "Key"));
-        return names;
+        return TlaNext.actions(spec, Set.of("BOOLEAN", "Client", "Key"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.innet.live;
 
+import dev.innet.sim.live.CommandSocket;
 import java.io.IOException;
 
 /** Asks a host of a live rack how it is, over its command socket. */

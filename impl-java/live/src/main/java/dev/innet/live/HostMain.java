@@ -1,10 +1,12 @@
 package dev.innet.live;
 
 import dev.innet.cli.Cli;
-import dev.innet.live.workload.WorkloadHost;
 import dev.innet.kv.KvOp;
+import dev.innet.live.workload.WorkloadHost;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.protocol.Forwarding;
+import dev.innet.protocol.KvCommandLine;
+import dev.innet.protocol.KvResult;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.protocol.RackNodes;
@@ -14,6 +16,7 @@ import dev.innet.sim.NodeFactory;
 import dev.innet.sim.SeededRandom;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.live.AddressBook;
+import dev.innet.sim.live.CommandSocket;
 import dev.innet.sim.live.FileDurableStore;
 import dev.innet.sim.live.LiveHost;
 import dev.innet.switchapi.SwitchHandle;
@@ -79,6 +82,10 @@ public final class HostMain implements Callable<Integer> {
 
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
+
+    @Option(names = "--trace-events", paramLabel = "FILE", description = "append the protocol's trace events "
+            + "(NDJSON, one per spec action taken; docs/conformance.md) to FILE")
+    private Path traceEvents;
 
     /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
     private long idBase;
@@ -147,6 +154,10 @@ public final class HostMain implements Callable<Integer> {
         SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
                 new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
+        if (traceEvents != null) {
+            // stamped with the machine's monotonic clock, as the history is: the hosts' files merge in order
+            live.traceEventsTo(openTraceEvents(traceEvents), System::nanoTime);
+        }
         live.start();
         if (control != null) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
@@ -167,6 +178,16 @@ public final class HostMain implements Callable<Integer> {
         }
         System.out.println("innet-host: h" + host + " stopped: " + live.failure());
         return 1;
+    }
+
+    /**
+     * Opens the trace-event file for appending, one flush per line: a kill -9 loses no event already
+     * written, and a restarted incarnation adds to the same file (each line carries its incarnation).
+     */
+    private static java.io.PrintStream openTraceEvents(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        return new java.io.PrintStream(Files.newOutputStream(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND), true, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The client library's source port in the key-value family (FamilyRack's client configuration). */
@@ -208,6 +229,12 @@ public final class HostMain implements Callable<Integer> {
                     yield runOnClient(WorkloadHost.Run.finalReads(Integer.parseInt(words[1])), Path.of(words[2]), live, history,
                             journal);
                 }
+                case "kv" -> {
+                    if (!role.equals("client")) {
+                        throw new IllegalArgumentException("only clients run key-value operations");
+                    }
+                    yield runOne(KvCommandLine.parseRequest(request), live);
+                }
                 case "clock-skew" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException("usage: clock-skew MS (forward only)");
@@ -215,7 +242,7 @@ public final class HostMain implements Callable<Integer> {
                     yield "ok offset_ms=" + clock.jump(Long.parseLong(words[1]));
                 }
                 default -> throw new IllegalArgumentException("unknown request '" + words[0]
-                        + "' (health, run, final-reads, clock-skew)");
+                        + "' (health, run, final-reads, kv, clock-skew)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -223,6 +250,20 @@ public final class HostMain implements Callable<Integer> {
         } catch (Exception e) {
             return "error: " + e.getMessage();
         }
+    }
+
+    /**
+     * {@code kv get|put|delete KEY [VALUE]} ({@link KvCommandLine}): one operation on this client host,
+     * for the YCSB binding; several connections may each have one in flight (the library numbers them).
+     */
+    private static String runOne(KvCommandLine.Request r, LiveHost live) throws Exception {
+        CompletableFuture<KvResult> done = new CompletableFuture<>();
+        String refused = live.call((Node node) -> ((WorkloadHost) node).execute(r.op(), r.key(), r.value(), done::complete))
+                .get(5, TimeUnit.SECONDS);
+        if (refused != null) {
+            return "error: " + refused;
+        }
+        return KvCommandLine.reply(done.get(60, TimeUnit.SECONDS));
     }
 
     /**

@@ -148,6 +148,14 @@ public record RackLayout(String name, Path stateDir, List<Integer> servers, List
         return stateDir.resolve("hosts").resolve("h" + host);
     }
 
+    /**
+     * Where host {@code host} writes its trace events when the rack was brought up with them (NDJSON,
+     * appended by each incarnation; docs/live-rack.md, "Trace events").
+     */
+    public Path traceEventsOf(int host) {
+        return stateDir.resolve("trace-events").resolve("h" + host + ".ndjson");
+    }
+
     public Path historyDir() {
         return stateDir.resolve("history");
     }

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rack", sortOptions = false, usageHelpAutoWidth = true,
         description = "Live racks of real processes in network namespaces around p4sim (docs/live-rack.md).",
-        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class})
+        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class,
+                RackMain.Events.class})
 public final class RackMain implements Callable<Integer> {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
@@ -54,7 +55,7 @@ public final class RackMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart or down");
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events or down");
     }
 
     Path root() {
@@ -113,6 +114,9 @@ public final class RackMain implements Callable<Integer> {
         /** Test-only: servers with a known bug (HostMain --seeded-bug), for the campaign that must come out invalid. */
         @Option(names = "--seeded-bug", hidden = true)
         String seededBug = "";
+        @Option(names = "--trace-events", description = "every host writes the protocol's trace events (the spec "
+                + "actions it takes, as in the simulator) to trace-events/h<host>.ndjson under the rack's state directory")
+        boolean traceEvents;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
@@ -159,7 +163,7 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
             }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
-                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug);
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents);
             try {
                 new RackUp(settings, parent.out).up();
                 return EXIT_OK;
@@ -253,6 +257,53 @@ public final class RackMain implements Callable<Integer> {
         }
     }
 
+    @Command(name = "events", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Merge the hosts' trace events (rack up --trace-events) into one NDJSON run in time order.")
+    static final class Events implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "where the merged run goes")
+        Path outFile;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() {
+            checkedName(spec, name);
+            // the plan may be up or already down (plan.down.txt): the events outlive rack down
+            Path state = parent.stateDir(name);
+            Path plan = Files.exists(state.resolve("plan.txt")) ? state.resolve("plan.txt") : state.resolve("plan.down.txt");
+            if (!Files.exists(plan)) {
+                throw Cli.usageError(spec, "no rack '" + name + "' under " + state);
+            }
+            RackPlan recorded = RackPlan.read(plan);
+            if (!recorded.settingOr("trace-events", "").equals("yes")) {
+                parent.err.println("rack events: rack '" + name + "' was brought up without --trace-events");
+                return EXIT_FAILED;
+            }
+            RackLayout layout = RackLayout.of(name, state, Integer.parseInt(recorded.setting("servers")),
+                    Integer.parseInt(recorded.setting("clients")));
+            try {
+                List<String> merged = TraceEventsMerge.merge(TraceEventsMerge.filesOf(layout));
+                Files.write(outFile, merged);
+                parent.out.println("rack events: " + merged.size() + " events from "
+                        + TraceEventsMerge.filesOf(layout).size() + " hosts -> " + outFile);
+                return EXIT_OK;
+            } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                parent.err.println("rack events: " + e.getMessage());
+                return EXIT_FAILED;
+            } catch (java.io.IOException e) {
+                parent.err.println("rack events: writing " + outFile + ": " + e.getMessage());
+                return EXIT_FAILED;
+            }
+        }
+    }
+
     @Command(name = "status", sortOptions = false, usageHelpAutoWidth = true,
             description = "Show what a rack's plan records: processes (alive, health), namespaces.")
     static final class Status implements Callable<Integer> {
@@ -337,7 +388,7 @@ public final class RackMain implements Callable<Integer> {
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
                     timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
-                    plan.settingOr("seeded-bug", ""));
+                    plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"));
             try {
                 RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
                 parent.out.println("rack restart: " + process + " running again as pid " + started.pid());

@@ -1,5 +1,6 @@
 package dev.innet.live;
 
+import dev.innet.sim.live.CommandSocket;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

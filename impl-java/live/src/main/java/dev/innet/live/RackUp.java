@@ -25,10 +25,15 @@ import java.util.stream.Stream;
 public final class RackUp {
     /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath, String seededBug) {
+            String javaBinary, String classPath, String seededBug, boolean traceEvents) {
         public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
                 String javaBinary, String classPath) {
             this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, "");
+        }
+
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath, String seededBug) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, seededBug, false);
         }
     }
 
@@ -89,7 +94,7 @@ public final class RackUp {
     private void freshStateDirectory() {
         try {
             for (Path dir : List.of(layout.stateDir().resolve("hosts"), layout.logDir(), layout.socketDir(),
-                    layout.historyDir())) {
+                    layout.historyDir(), layout.traceEventsOf(0).getParent())) {
                 if (Files.exists(dir)) {
                     try (Stream<Path> walk = Files.walk(dir)) {
                         for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -115,6 +120,10 @@ public final class RackUp {
         if (!s.seededBug().isEmpty()) {
             // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
             plan.setting("seeded-bug", s.seededBug());
+        }
+        if (s.traceEvents()) {
+            // recorded so that a restarted host writes its events too
+            plan.setting("trace-events", "yes");
         }
     }
 
@@ -227,6 +236,9 @@ public final class RackUp {
                 "--seed", Long.toString(s.seed())));
         if (!s.seededBug().isEmpty() && layout.roleOf(h).equals("server")) {
             args.addAll(List.of("--seeded-bug", s.seededBug()));
+        }
+        if (s.traceEvents()) {
+            args.addAll(List.of("--trace-events", layout.traceEventsOf(h).toString()));
         }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);

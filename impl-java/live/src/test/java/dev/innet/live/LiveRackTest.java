@@ -45,8 +45,12 @@ class LiveRackTest {
     }
 
     private static RackUp.Settings settings(RackLayout layout, String protocol, String classPath) {
+        return settings(layout, protocol, classPath, false);
+    }
+
+    private static RackUp.Settings settings(RackLayout layout, String protocol, String classPath, boolean traceEvents) {
         return new RackUp.Settings(root, layout, ProtocolRegistry.byName(protocol), 7, 90_000,
-                ProcessHandle.current().info().command().orElseThrow(), classPath);
+                ProcessHandle.current().info().command().orElseThrow(), classPath, "", traceEvents);
     }
 
     private static String testClassPath() {
@@ -55,21 +59,32 @@ class LiveRackTest {
 
     @Test
     void farreachRackRunsALinearizableWorkloadAndLeavesNothingBehind(@TempDir Path state) throws Exception {
-        runRack("farreach", uniqueName("f"), state, 300);
+        runRack("farreach", uniqueName("f"), state, 300, true);
+        // --trace-events: every host wrote the spec actions it took, and they merge into one timed run
+        RackLayout layout = RackLayout.of(uniqueName("f"), state, 2, 2);
+        List<String> events = TraceEventsMerge.merge(TraceEventsMerge.filesOf(layout));
+        for (String kind : List.of("\"event\":\"clientWrite\"", "\"event\":\"serverPut\"", "\"event\":\"clientReply\"")) {
+            assertTrue(events.stream().anyMatch(e -> e.contains(kind)), "no " + kind + " among " + events.size() + " events");
+        }
+        for (int h : layout.allHosts()) {
+            if (!layout.roleOf(h).equals("controller")) {
+                assertTrue(Files.exists(layout.traceEventsOf(h)), "host " + h + " wrote no trace events");
+            }
+        }
     }
 
     @Test
     void netcacheRunsOnTheSameCode(@TempDir Path state) throws Exception {
-        runRack("netcache", uniqueName("n"), state, 200);
+        runRack("netcache", uniqueName("n"), state, 200, false);
     }
 
-    private void runRack(String protocol, String name, Path state, int operations) throws Exception {
+    private void runRack(String protocol, String name, Path state, int operations, boolean traceEvents) throws Exception {
         RackLayout layout = RackLayout.of(name, state, 2, 2);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
         RackPlan plan;
         try {
-            new RackUp(settings(layout, protocol, testClassPath()), out).up();
+            new RackUp(settings(layout, protocol, testClassPath(), traceEvents), out).up();
             plan = RackPlan.read(layout.planFile());
             assertEquals(5, plan.namespaces().size(), "switch namespace + 4 hosts");
             assertEquals(6, plan.processes().size(), "p4sim + 2 servers + 2 clients + controller");

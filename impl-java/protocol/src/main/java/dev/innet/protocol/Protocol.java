@@ -33,6 +33,16 @@ public interface Protocol {
      */
     RackNodes nodes(RackSpec rack, SwitchHandle switchHandle);
 
+    /**
+     * Whether the protocol's guarantees hold on a network that duplicates packets. False for a protocol
+     * whose servers apply a duplicated write twice, so that a late copy can overwrite a newer write (LaKe:
+     * memcached over UDP has no duplicate suppression). Campaigns run such protocols with the same faults
+     * minus duplication ({@code CampaignSettings.rack}).
+     */
+    default boolean toleratesDuplicatedPackets() {
+        return true;
+    }
+
     /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */
     default java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
         return java.util.Optional.empty();

@@ -45,10 +45,16 @@ public record CampaignSettings(int servers, int clients, int cacheCapacity, Work
                 chaosNanos, quietNanos, n, serverLinkFaults);
     }
 
+    /** A rack of {@code protocol} with these settings; without duplication if the protocol does not tolerate it. */
     public Rack.Builder rack(java.nio.file.Path root, dev.innet.protocol.Protocol protocol, long seed) {
         return Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cacheCapacity)
                 .workload(workload).hotThreshold(hotThreshold).counterResetNanos(counterResetNanos)
                 .chaosNanos(chaosNanos).quietNanos(quietNanos).controlStepNanos(controlStepNanos)
-                .serverLinkFaults(serverLinkFaults);
+                .serverLinkFaults(faultsFor(protocol));
+    }
+
+    /** The link faults a campaign of {@code protocol} gets: these, minus duplication if it cannot tolerate it. */
+    public LinkFaults faultsFor(dev.innet.protocol.Protocol protocol) {
+        return protocol.toleratesDuplicatedPackets() ? serverLinkFaults : serverLinkFaults.withDuplicate(0);
     }
 }

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -136,22 +137,15 @@ public final class Rack {
     }
 
     /**
-     * Runs one operation on a driver client (a rack built with {@link Builder#driverClients()}) and the
-     * simulation until it completes: the synchronous call a YCSB binding needs. Must not be called
-     * concurrently (the simulation is single-threaded); callers serialise.
+     * Hands one operation to a driver client at the current simulated time without running the
+     * simulation: {@code done} is called (on the simulation's thread) when the operation ends. Several
+     * operations submitted before the simulation runs on are concurrent in simulated time.
      */
-    public KvResult execute(int clientHost, DriverClient.Kind kind, byte[] key, byte[] value) {
+    public void submit(int clientHost, DriverClient.Kind kind, byte[] key, byte[] value, Consumer<KvResult> done) {
         if (!config.driverClients) {
             throw new IllegalStateException("this rack's clients run their own workload");
         }
-        KvResult[] result = new KvResult[1];
-        sim.atNode(sim.now(), clientHost, "driver " + kind, n -> ((DriverClient) n).submit(kind, key, value,
-                r -> result[0] = r));
-        // The client's own timeouts bound the wait: every operation completes (possibly timed out).
-        if (!sim.runUntil(() -> result[0] != null, sim.now() + 1_000_000_000L) || result[0] == null) {
-            throw new IllegalStateException("operation did not complete within 1 s of simulated time");
-        }
-        return result[0];
+        sim.atNode(sim.now(), clientHost, "driver " + kind, n -> ((DriverClient) n).submit(kind, key, value, done));
     }
 
     /** Lets simulated time pass (e.g. for the controller to program a fresh switch before traffic). */

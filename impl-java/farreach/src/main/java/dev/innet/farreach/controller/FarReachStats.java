@@ -10,7 +10,7 @@ public final class FarReachStats extends CacheControllerStats {
     public long snapshots;
     public long snapshotsAbandoned;
     public long recoveries;
-    public long recoveryClientsMissing;
+    public long recoverySilentClientReports;
 
     @Override
     public Map<String, Long> asMap() {
@@ -20,7 +20,7 @@ public final class FarReachStats extends CacheControllerStats {
         m.put("snapshots", snapshots);
         m.put("snapshotsAbandoned", snapshotsAbandoned);
         m.put("recoveries", recoveries);
-        m.put("recoveryClientsMissing", recoveryClientsMissing);
+        m.put("recoverySilentClientReports", recoverySilentClientReports);
         return m;
     }
 }

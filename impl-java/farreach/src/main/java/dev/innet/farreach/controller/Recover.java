@@ -13,7 +13,9 @@ import dev.innet.farreach.wire.SnapshotCoverage;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Zero-loss recovery of a restarted switch, §3.4; the spec's {@code Recover}: gate client requests,
@@ -30,9 +32,14 @@ public class Recover implements ControlProcedure {
     private long started;
     private long round;
     private long nextResend;
-    private long deadline;
+    private long nextSilenceReport;
+    /** Per client, how many records its PRESERVED_END said it holds. */
     private final Map<Integer, Long> announced = new TreeMap<>();
-    private final Map<Integer, Integer> received = new TreeMap<>();
+    /**
+     * Per client, the keys of the records received from it (a client preserves at most one record per key).
+     * Keys, not a count, because links duplicate records and lose some, and each re-request resends all.
+     */
+    private final Map<Integer, Set<String>> received = new TreeMap<>();
     private final TreeMap<String, CachedRecord> newest = new TreeMap<>();
     private final TreeMap<Long, UdpFrame> unacknowledged = new TreeMap<>();
     private int replayed;
@@ -63,23 +70,28 @@ public class Recover implements ControlProcedure {
                 received.clear();
                 newest.clear();
                 requestPreserved(now);
-                // long enough for a client round trip on this rack's network (CacheControllerConfig)
-                deadline = now + controller.config().clientAnswerWaitNanos();
+                nextSilenceReport = now + controller.config().clientSilenceReportNanos();
                 stage = 2;
             }
             case 2 -> {
                 var clients = controller.config().clients();
                 boolean allAnswered = clients.stream()
-                        .allMatch(h -> announced.containsKey(h) && announced.get(h) == (long) received.getOrDefault(h, 0));
-                if (!allAnswered && now < deadline) {
+                        .allMatch(this::hasAnswered);
+                if (!allAnswered && !proceedWithoutSilentClients(now - started)) {
+                    // Every client must answer, however long that takes: a silent client may be cut off
+                    // by a partition rather than crashed, and then it holds the only copy of writes the
+                    // switch acknowledged (going on without it resurrected overwritten values: found by
+                    // the Jepsen campaign, docs/jepsen.md). The gate stays closed meanwhile, so the rack
+                    // is unavailable, not wrong. A crashed client is restarted and answers with what it
+                    // kept, nothing: the documented client-and-switch crash limitation.
                     if (now >= nextResend) {
                         requestPreserved(now);
                     }
+                    if (now >= nextSilenceReport) {
+                        reportSilentClients(now);
+                    }
                     return false;
                 }
-                // A client that never answers has crashed and lost its preserved records: the
-                // protocol's documented limitation (client and switch crashing together).
-                controller.stats().recoveryClientsMissing += clients.size() - announced.size();
                 SnapshotCodec.Snapshot last = controller.lastSnapshot();
                 if (last != null) {
                     for (CachedRecord r : last.records()) {
@@ -147,9 +159,37 @@ public class Recover implements ControlProcedure {
     }
 
 
+    /**
+     * Whether collection may end before every client answered. Never: a seam for the seeded bug that
+     * takes silence for a crash after a while (what this procedure did before the Jepsen finding).
+     */
+    protected boolean proceedWithoutSilentClients(long waitedNanos) {
+        return false;
+    }
+
+    private void reportSilentClients(long now) {
+        List<Integer> silent = controller.config().clients().stream()
+                .filter(h -> !hasAnswered(h))
+                .toList();
+        controller.stats().recoverySilentClientReports++;
+        controller.context().log("recovery waiting " + (now - started) + " ns for the preserved records of clients "
+                + silent);
+        nextSilenceReport = now + controller.config().clientSilenceReportNanos();
+    }
+
+    /**
+     * Whether every record the client announced has arrived. At least, not exactly: a client that crashed
+     * and restarted between two answers announces fewer records than its first answer delivered (those it
+     * lost), and the ones that arrived are still real.
+     */
+    private boolean hasAnswered(int client) {
+        Long count = announced.get(client);
+        return count != null && received.getOrDefault(client, Set.of()).size() >= count;
+    }
+
     private void requestPreserved(long now) {
         for (int client : controller.config().clients()) {
-            if (!announced.containsKey(client)) {
+            if (!hasAnswered(client)) {
                 controller.sendControl(client, new InnetMessage(KvOp.PRESERVED_REQUEST, 0, 0, round,
                         new byte[InnetMessage.KEY_BYTES], 0, new byte[0], new byte[0]));
             }
@@ -194,8 +234,9 @@ public class Recover implements ControlProcedure {
                 if (msg.reqId() != round || stage != 2) {
                     return msg.reqId() < round; // an older round's leftovers are consumed and ignored
                 }
-                received.merge(controller.lastSender(), 1, Integer::sum);
-                keepPreserved(new CachedRecord(msg.key(), StoredRecord.carriedBy(msg)));
+                CachedRecord r = new CachedRecord(msg.key(), StoredRecord.carriedBy(msg));
+                received.computeIfAbsent(controller.lastSender(), h -> new TreeSet<>()).add(r.keyHex());
+                keepPreserved(r);
                 return true;
             }
             case KvOp.PRESERVED_END -> {

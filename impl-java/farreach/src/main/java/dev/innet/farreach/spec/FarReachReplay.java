@@ -284,7 +284,7 @@ public final class FarReachReplay implements SpecReplay {
         handle.attach(target.control());
         CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER), List.copyOf(hostOfClient.values()),
                 keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, (int) NEVER_HOT, List.of(),
-                CacheControllerConfig.MIN_CLIENT_ANSWER_WAIT_NANOS);
+                CacheControllerConfig.MIN_CLIENT_SILENCE_REPORT_NANOS);
         controllerContext = new ReplayContext(CONTROLLER, 1);
         controller = new ReplayController(config, handle, recoveries);
         controller.onStart(controllerContext);

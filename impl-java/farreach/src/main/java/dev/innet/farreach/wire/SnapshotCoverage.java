@@ -10,7 +10,7 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * The value of a {@code SNAPSHOT_DONE} message (docs/wire-format.md §3): packed (16-byte key, 4-byte
- * seq) entries, at most 51 in one 1024-byte value. The controller encodes, clients decode; one codec
+ * seq) entries, at most 68 in one 1376-byte value. The controller encodes, clients decode; one codec
  * for both so they cannot drift apart.
  */
 public final class SnapshotCoverage {

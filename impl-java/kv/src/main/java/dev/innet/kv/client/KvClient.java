@@ -9,7 +9,6 @@ import dev.innet.protocol.KvResult;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
-import dev.innet.sim.history.OpResult;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
@@ -35,11 +34,10 @@ public class KvClient implements KvClientLibrary {
     protected final NodeContext ctx;
     private final ClientConfig config;
     private final ConsistentHashRing ring;
-    private final HistoryRecorder history;
+    private final ClientHistory history;
 
 
     private long nextRequest = 1;
-    private int unknownOutcomes;
     private Pending pending;
 
     private static final class Pending {
@@ -68,7 +66,7 @@ public class KvClient implements KvClientLibrary {
         this.ctx = ctx;
         this.config = config;
         this.ring = new ConsistentHashRing(config.serverHosts());
-        this.history = history;
+        this.history = new ClientHistory(ctx, history);
     }
 
     @Override
@@ -93,7 +91,7 @@ public class KvClient implements KvClientLibrary {
 
     /** The history client id operations are currently recorded under. */
     public int historyClientId() {
-        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
+        return history.clientId();
     }
 
     private void start(OpKind kind, int op, byte[] key, byte[] value, Consumer<KvResult> done) {
@@ -103,17 +101,13 @@ public class KvClient implements KvClientLibrary {
         if (key.length != InnetMessage.KEY_BYTES) {
             throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
         }
-        if (unknownOutcomes >= 10_000) {
-            throw new IllegalStateException("client exhausted its history ids after 10,000 unknown outcomes");
-        }
         long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
-        InnetMessage request = InnetMessage.of(op, reqId, key, 0, value);
+        InnetMessage request = newRequest(op, reqId, key, value);
         int server = ring.ownerOf(key);
         int me = ctx.hostNumber();
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
-                RackAddressing.hostIp(server), config.sourcePort(), KvOp.KV_PORT, request.encode());
-        long historyId = history == null ? 0
-                : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
+                RackAddressing.hostIp(server), config.sourcePort(), serverPort(), request.encode());
+        long historyId = history.invoke(kind, key, kind == OpKind.PUT ? value : null);
         pending = new Pending(kind, request, frame, done, historyId);
         transmit();
     }
@@ -136,7 +130,7 @@ public class KvClient implements KvClientLibrary {
         if (packet.frame().dstPort() == KvOp.CONTROL_PORT) {
             return onControl(packet);
         }
-        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != KvOp.KV_PORT) {
+        if (packet.frame().dstPort() != config.sourcePort() || packet.frame().srcPort() != serverPort()) {
             return false;
         }
         InnetMessage reply = packet.message();
@@ -212,19 +206,7 @@ public class KvClient implements KvClientLibrary {
     private void finish(KvResult result) {
         Pending p = pending;
         pending = null;
-        if (history != null) {
-            switch (result.outcome()) {
-                case OK -> history.complete(p.historyId, OpResult.OK, p.kind == OpKind.GET ? result.value() : null);
-                case NOT_FOUND -> history.complete(p.historyId, OpResult.NOT_FOUND, null);
-                case FAILED -> history.complete(p.historyId, OpResult.FAIL, null);
-                case TIMED_OUT -> {
-                    history.complete(p.historyId, OpResult.UNKNOWN, null);
-                    unknownOutcomes++;
-                }
-            }
-        } else if (result.outcome() == KvResult.Outcome.TIMED_OUT) {
-            unknownOutcomes++;
-        }
+        history.complete(p.historyId, p.kind, result);
         p.callback.accept(result);
     }
 
@@ -233,5 +215,19 @@ public class KvClient implements KvClientLibrary {
             return replyOp == KvOp.GET_REPLY || replyOp == KvOp.GET_FOR_CACHE_REPLY;
         }
         return replyOp == KvOp.replyOf(requestOp);
+    }
+
+    /**
+     * The servers' UDP port: the key-value family's 5008. A protocol with the family's GET/PUT/DEL op
+     * numbers on its own port and header extension (Pegasus, 5010) overrides this and
+     * {@link #newRequest}.
+     */
+    protected int serverPort() {
+        return KvOp.KV_PORT;
+    }
+
+    /** The request message of a new operation (op GET, PUT or DEL). */
+    protected InnetMessage newRequest(int op, long reqId, byte[] key, byte[] value) {
+        return InnetMessage.of(op, reqId, key, 0, value);
     }
 }

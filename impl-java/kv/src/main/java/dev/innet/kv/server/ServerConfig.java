@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param serverHosts         host numbers of all storage servers (the consistent-hash ring)
  * @param controllerHost      host number the controller listens on (hot-key reports go there)
- * @param maxValueBytes       largest value the server accepts (wire maximum is 1024)
+ * @param maxValueBytes       largest value the server accepts (wire maximum is 1376)
  * @param hotReportsPerPeriod most distinct keys reported hot per period (bounded controller load)
  * @param hotPeriodNanos      how often the hot-report period restarts
  */

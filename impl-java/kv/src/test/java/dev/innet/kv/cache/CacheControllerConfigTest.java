@@ -14,16 +14,16 @@ class CacheControllerConfigTest {
     }
 
     @Test
-    void theWaitForClientsCoversTheRacksClientTimeout() {
-        // a live rack (timeouts of 200 ms): recovery must not give up on clients after 5 ms
-        assertEquals(200_000_000L, CacheControllerConfig.of(rack(200_000_000L)).clientAnswerWaitNanos());
-        // the simulator's racks (500 us): the 5 ms floor, as before
-        assertEquals(CacheControllerConfig.MIN_CLIENT_ANSWER_WAIT_NANOS,
-                CacheControllerConfig.of(rack(500_000L)).clientAnswerWaitNanos());
+    void silentClientsAreReportedNoSoonerThanTheRacksClientTimeout() {
+        // a live rack (timeouts of 200 ms): a client is not called silent after 5 ms
+        assertEquals(200_000_000L, CacheControllerConfig.of(rack(200_000_000L)).clientSilenceReportNanos());
+        // the simulator's racks (500 us): the 5 ms floor
+        assertEquals(CacheControllerConfig.MIN_CLIENT_SILENCE_REPORT_NANOS,
+                CacheControllerConfig.of(rack(500_000L)).clientSilenceReportNanos());
     }
 
     @Test
-    void aWaitOfZeroIsRefused() {
+    void aReportPeriodOfZeroIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new CacheControllerConfig(List.of(1), List.of(1), List.of(),
                 1, 1, 1, 1, 1, 1, 0, List.of(), 0));
     }

@@ -1,6 +1,7 @@
 package dev.innet.live.workload;
 
 import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.KvCommandLine;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackNodes;
 import dev.innet.sim.Node;
@@ -70,6 +71,7 @@ public final class WorkloadHost implements Node {
     private long nextTimer = -1;
     private long written;
     private int runs;
+    private boolean singleInFlight;
 
     private Run run;
     private RandomSource random;
@@ -116,8 +118,8 @@ public final class WorkloadHost implements Node {
 
     /** Starts {@code r}; {@code whenDone} gets the count of each outcome once every operation has ended. */
     public void begin(Run r, Consumer<Summary> whenDone) {
-        if (run != null) {
-            throw new IllegalStateException("a run is in progress on h" + ctx.hostNumber());
+        if (run != null || singleInFlight) {
+            throw new IllegalStateException("a run or a kv operation is in progress on h" + ctx.hostNumber());
         }
         run = r;
         // one stream per run: a random source forks each name once
@@ -128,6 +130,41 @@ public final class WorkloadHost implements Node {
         fromSwitch = 0;
         done = whenDone;
         nextTimer = ctx.timers().schedule(0);
+    }
+
+    /**
+     * One operation handed in from outside the host (a YCSB thread, through the command socket's
+     * {@code kv} request): the library runs it like a workload's, journal and history included. Refused
+     * (the reason is returned; null when accepted) while a run or another such operation is in progress:
+     * a client has at most one operation outstanding, and a run's summary counts only its own.
+     */
+    public String execute(KvCommandLine.Op op, byte[] key, byte[] value, Consumer<KvResult> whenDone) {
+        if (run != null) {
+            return "a run is in progress on h" + ctx.hostNumber();
+        }
+        if (singleInFlight) {
+            return "h" + ctx.hostNumber() + " has an operation in flight (one YCSB thread per client host)";
+        }
+        singleInFlight = true;
+        Consumer<KvResult> done = r -> {
+            singleInFlight = false;
+            whenDone.accept(r);
+        };
+        switch (op) {
+            case GET -> {
+                journal.invoking("get", key, null);
+                client.get(key, done);
+            }
+            case PUT -> {
+                journal.invoking("put", key, value);
+                client.put(key, value, done);
+            }
+            case DELETE -> {
+                journal.invoking("delete", key, null);
+                client.delete(key, done);
+            }
+        }
+        return null;
     }
 
     private void issue() {

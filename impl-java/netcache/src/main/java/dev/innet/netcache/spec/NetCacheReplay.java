@@ -198,7 +198,7 @@ public final class NetCacheReplay implements SpecReplay {
         // capacity = every key: the spec's CacheSize guards Admit, the controller never has to make room
         CacheControllerConfig config = new CacheControllerConfig(hosts, List.of(SERVER),
                 List.copyOf(hostOfClient.values()), keys.size(), 20_000, 200_000, 1_000_000_000, 8, 64, NEVER_HOT,
-                List.of(), CacheControllerConfig.MIN_CLIENT_ANSWER_WAIT_NANOS);
+                List.of(), CacheControllerConfig.MIN_CLIENT_SILENCE_REPORT_NANOS);
         controllerContext = new ReplayContext(CONTROLLER, 1);
         controller = controllers.create(config, handle);
         controller.onStart(controllerContext);

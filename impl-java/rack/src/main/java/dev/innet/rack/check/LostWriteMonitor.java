@@ -51,37 +51,38 @@ public final class LostWriteMonitor {
             if (latestAcked == null) {
                 continue;
             }
-            HistoryRecorder.Operation source = sourceOf(read, writes);
-            boolean ok = source != null && (source == latestAcked || source.result() == OpResult.UNKNOWN
-                    || source.returnNanos() >= latestAcked.callNanos());
+            List<HistoryRecorder.Operation> sources = sourcesOf(read, writes);
+            final HistoryRecorder.Operation acked = latestAcked;
+            boolean ok = sources.stream().anyMatch(source -> source == acked
+                    || source.result() == OpResult.UNKNOWN || source.returnNanos() >= acked.callNanos());
             if (!ok) {
-                violations.add(new Violation(hex(read), "read " + read.id() + " at " + read.callNanos() + " saw "
-                        + (source == null ? "no value" : "write " + source.id()) + " although write " + latestAcked.id()
-                        + " was acknowledged at " + latestAcked.returnNanos()));
+                String saw = read.result() == OpResult.NOT_FOUND ? "no value" : "a value";
+                violations.add(new Violation(hex(read), "read " + read.id() + " at " + read.callNanos() + " saw " + saw
+                        + " (writes that could explain it: " + sources.stream().map(w -> w.id()).toList() + ")"
+                        + " although write " + latestAcked.id() + " was acknowledged at " + latestAcked.returnNanos()));
             }
         }
         return violations;
     }
 
-    /** The write whose value a read returned (values are unique per write), or null for "not found". */
-    private static HistoryRecorder.Operation sourceOf(HistoryRecorder.Operation read, List<HistoryRecorder.Operation> writes) {
-        if (read.result() == OpResult.NOT_FOUND) {
-            // the most recent delete that could explain it; any delete will do for this monitor
-            HistoryRecorder.Operation best = null;
-            for (HistoryRecorder.Operation w : writes) {
-                if (w.kind() == OpKind.DELETE && w.callNanos() <= read.returnNanos()
-                        && (best == null || w.callNanos() > best.callNanos())) {
-                    best = w;
-                }
-            }
-            return best;
-        }
+    /**
+     * The writes that can explain what a read returned: the write of its value (values are unique per
+     * write), or for "not found" every delete invoked before the read returned. The read is fine if any
+     * of them may come after the latest acknowledged write; picking one delete would accuse a read
+     * that a concurrent delete explains.
+     */
+    private static List<HistoryRecorder.Operation> sourcesOf(HistoryRecorder.Operation read,
+            List<HistoryRecorder.Operation> writes) {
+        List<HistoryRecorder.Operation> out = new ArrayList<>();
         for (HistoryRecorder.Operation w : writes) {
-            if (w.kind() == OpKind.PUT && Arrays.equals(w.value(), read.value())) {
-                return w;
+            boolean explains = read.result() == OpResult.NOT_FOUND
+                    ? w.kind() == OpKind.DELETE && w.callNanos() <= read.returnNanos()
+                    : w.kind() == OpKind.PUT && Arrays.equals(w.value(), read.value());
+            if (explains) {
+                out.add(w);
             }
         }
-        return null;
+        return out;
     }
 
     private static String hex(HistoryRecorder.Operation op) {

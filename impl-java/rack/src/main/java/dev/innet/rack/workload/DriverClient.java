@@ -9,7 +9,7 @@ import dev.innet.sim.history.HistoryRecorder;
 import java.util.function.Consumer;
 
 /**
- * A client host driven from outside the simulation (by a YCSB thread through {@link InnetSimDB}):
+ * A client host driven from outside the simulation (by a YCSB thread through the rack service, {@code SharedRack}):
  * operations are handed in with {@link #submit} from an {@code atNode} event, and complete through the
  * client library like any other client's.
  */

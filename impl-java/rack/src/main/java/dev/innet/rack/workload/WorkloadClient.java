@@ -36,6 +36,8 @@ public final class WorkloadClient implements Node {
     private KeyChooser keys;
     private long nextTimer = -1;
     private long written;
+    private byte[] pendingWrite;
+    private long pendingWriteStarted;
 
     /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
     public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
@@ -89,11 +91,19 @@ public final class WorkloadClient implements Node {
     }
 
     private void issue() {
+        if (pendingWrite != null) {
+            finishReadModifyWrite();
+            return;
+        }
         if (ctx.clock().nowNanos() >= stopNanos) {
             return;
         }
         if (loaded < loadKeys.size()) {
             client.put(loadKeys.get(loaded++), uniqueValue(), r -> nextTimer = ctx.timers().schedule(0));
+            return;
+        }
+        if (workload.chooser() != null) {
+            issue(workload.chooser().next(random));
             return;
         }
         byte[] key = keyOf((int) keys.next(random));
@@ -106,6 +116,34 @@ public final class WorkloadClient implements Node {
         } else {
             client.put(key, uniqueValue(), r -> done(r, started, false));
         }
+    }
+
+    private void issue(OperationChooser.Choice c) {
+        byte[] key = keyOf(Math.toIntExact(c.key()));
+        long started = ctx.clock().nowNanos();
+        switch (c.kind()) {
+            case READ -> client.get(key, r -> done(r, started, true));
+            case UPDATE, INSERT -> client.put(key, uniqueValue(), r -> done(r, started, false));
+            case DELETE -> client.delete(key, r -> done(r, started, false));
+            case READ_MODIFY_WRITE -> client.get(key, read -> {
+                if (read.outcome() == KvResult.Outcome.OK || read.outcome() == KvResult.Outcome.NOT_FOUND) {
+                    // the write is a new operation: issued from a timer, once the library has closed the read
+                    pendingWrite = key;
+                    pendingWriteStarted = started;
+                    nextTimer = ctx.timers().schedule(0);
+                } else {
+                    done(read, started, true);
+                }
+            });
+        }
+    }
+
+    /** The write half of a read-modify-write whose read has ended. */
+    private void finishReadModifyWrite() {
+        byte[] key = pendingWrite;
+        long started = pendingWriteStarted;
+        pendingWrite = null;
+        client.put(key, uniqueValue(), r -> done(r, started, false));
     }
 
     private byte[] uniqueValue() {

@@ -18,6 +18,14 @@ public final class ZipfianGenerator implements KeyChooser {
     private final boolean scramble;
 
     public ZipfianGenerator(long items, double theta, boolean scramble) {
+        this(items, theta, scramble, zeta(items, theta));
+    }
+
+    /**
+     * With zeta(items, theta) given: for item counts too large to sum (YCSB's scrambled zipfian draws
+     * from 10^10 items, with the zeta YCSB publishes as {@code ScrambledZipfianGenerator.ZETAN}).
+     */
+    public ZipfianGenerator(long items, double theta, boolean scramble, double zetaN) {
         if (items < 1) {
             throw new IllegalArgumentException("need at least one item");
         }
@@ -27,7 +35,7 @@ public final class ZipfianGenerator implements KeyChooser {
         this.items = items;
         this.theta = theta;
         this.scramble = scramble;
-        this.zetaN = zeta(items, theta);
+        this.zetaN = zetaN;
         this.alpha = 1.0 / (1.0 - theta);
         double zeta2 = zeta(2, theta);
         this.eta = items < 2 ? 1.0 : (1 - Math.pow(2.0 / items, 1 - theta)) / (1 - zeta2 / zetaN);
@@ -39,6 +47,25 @@ public final class ZipfianGenerator implements KeyChooser {
             sum += 1.0 / Math.pow(i, theta);
         }
         return sum;
+    }
+
+    public long items() {
+        return items;
+    }
+
+    /**
+     * The same distribution over {@code newItems} items ({@code newItems >= items}), its zeta extended
+     * by the new terms rather than summed again (how YCSB's zipfian follows a growing key space).
+     */
+    public ZipfianGenerator grownTo(long newItems) {
+        if (newItems < items) {
+            throw new IllegalArgumentException("a zipfian grows only: " + newItems + " < " + items);
+        }
+        double extended = zetaN;
+        for (long i = items + 1; i <= newItems; i++) {
+            extended += 1.0 / Math.pow(i, theta);
+        }
+        return new ZipfianGenerator(newItems, theta, scramble, extended);
     }
 
     /** A rank in 0..items-1 (after scrambling, an item index). */

@@ -13,8 +13,10 @@ import java.util.TreeMap;
  * How YCSB records map onto innet's wire format. Keys: YCSB keys ("user6284781860667377211") are
  * longer than innet's fixed 16 bytes, so the wire key is the first 16 bytes of the key's SHA-256
  * (collisions among a benchmark's keys are negligible). Values: the record's fields, sorted by name, as
- * (u8 name length, name, u16 value length, value); with YCSB's fieldcount=1 and fieldlength=100 a record
- * is 109 bytes, within the 128 bytes a switch can cache.
+ * (u8 name length, name, u16 value length, value). YCSB's default record (10 fields "field0".."field9"
+ * of 100 bytes) is 10 x 109 = 1,090 bytes, within the wire's 1,376 but too large for a switch to cache
+ * (128 bytes): it is relayed to the servers. With fieldcount=1 and fieldlength=119 a record is the
+ * papers' 128 bytes, which the switch caches.
  */
 public final class FieldCodec {
     private FieldCodec() {}

@@ -67,6 +67,7 @@ public final class LiveHost implements AutoCloseable {
     private final PrintStream log;
     /** Where protocol trace events go as NDJSON; null (the default) drops them. */
     private volatile PrintStream traceEvents;
+    private volatile java.util.function.LongSupplier traceStamp;
     private final Clock clock;
 
     private final BlockingQueue<Runnable> inbox = new ArrayBlockingQueue<>(INBOX_CAPACITY);
@@ -123,6 +124,17 @@ public final class LiveHost implements AutoCloseable {
      * clock). Without this call they are dropped: a live host traces only when asked to.
      */
     public LiveHost traceEventsTo(PrintStream out) {
+        return traceEventsTo(out, null);
+    }
+
+    /**
+     * As {@link #traceEventsTo(PrintStream)}, with each event's time taken from {@code stamp} instead of the
+     * node's clock: a live rack stamps every host's events with one machine-wide clock (the history's), so
+     * that the hosts' files merge into one run in the order things happened; a node's own clock starts at
+     * its process's start and may be skewed.
+     */
+    public LiveHost traceEventsTo(PrintStream out, java.util.function.LongSupplier stamp) {
+        this.traceStamp = stamp;
         this.traceEvents = out;
         return this;
     }
@@ -402,7 +414,8 @@ public final class LiveHost implements AutoCloseable {
         public void trace(TraceEvent event) {
             PrintStream out = traceEvents;
             if (out != null) {
-                out.println(event.toJsonLine(clock.nowNanos(), hostNumber, incarnation()));
+                java.util.function.LongSupplier stamp = traceStamp;
+                out.println(event.toJsonLine(stamp != null ? stamp.getAsLong() : clock.nowNanos(), hostNumber, incarnation()));
             }
         }
 

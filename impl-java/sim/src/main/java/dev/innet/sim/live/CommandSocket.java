@@ -1,4 +1,4 @@
-package dev.innet.live;
+package dev.innet.sim.live;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,10 +17,11 @@ import java.util.function.Function;
 /**
  * A host process's command socket: a Unix socket in the rack's state directory, so {@code rack up} and
  * {@code rack run} reach every host whatever its network namespace (namespaces do not separate the file
- * system). One request line, one reply line per connection. The server side is an edge thread of the
+ * system); the simulated rack service of {@code ./innet ycsb} answers on the same kind of socket for each
+ * of its client hosts. One request line, one reply line per connection. The server side is an edge thread of the
  * host process; each connection gets a virtual thread, since a workload request waits until it is done.
  */
-final class CommandSocket implements AutoCloseable {
+public final class CommandSocket implements AutoCloseable {
     private final Path path;
     private final ServerSocketChannel server;
     private final Thread acceptor;
@@ -32,7 +33,7 @@ final class CommandSocket implements AutoCloseable {
     }
 
     /** Listens on {@code path} (replacing a stale socket file a killed predecessor left). */
-    static CommandSocket listen(Path path, Function<String, String> handler) throws IOException {
+    public static CommandSocket listen(Path path, Function<String, String> handler) throws IOException {
         Files.createDirectories(path.getParent());
         Files.deleteIfExists(path);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -74,7 +75,7 @@ final class CommandSocket implements AutoCloseable {
      * Sends {@code request} to the socket at {@code path} and returns the reply line. Throws if nobody
      * listens there or no reply comes within {@code timeoutMillis}.
      */
-    static String ask(Path path, String request, long timeoutMillis) throws IOException {
+    public static String ask(Path path, String request, long timeoutMillis) throws IOException {
         try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
             ch.write(java.nio.ByteBuffer.wrap((request + "\n").getBytes(StandardCharsets.UTF_8)));
             // a blocking Unix socket has no read timeout: a watchdog closes it instead

@@ -1,0 +1,72 @@
+package dev.innet.lake;
+
+import dev.innet.lake.client.LakeClient;
+import dev.innet.lake.controller.LakeSwitchOs;
+import dev.innet.lake.host.MemcachedHost;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+
+/**
+ * LaKe as the harness runs it (docs/lake.md): p4/lake.p4 on the switch, memcached on the server
+ * hosts (simulated: {@link MemcachedHost}), memcached clients over UDP, and a switch OS that seeds the
+ * tag counter and installs forwarding. The paper's LaKe is a NIC in front of one host; a rack with
+ * several memcached hosts has one LaKe data plane in front of all of them.
+ */
+public final class LakeProtocol implements Protocol {
+    static final int CLIENT_PORT = 40000;
+    static final int MAX_GET_ATTEMPTS = 5;
+    static final long SWITCH_OS_POLL_NANOS = 200_000;
+
+    @Override
+    public String name() {
+        return "lake";
+    }
+
+    @Override
+    public String summary() {
+        return "LaKe: two-layer memcached cache in the data plane, write-through to memcached";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/lake.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return true;
+    }
+
+    /** memcached applies a duplicated SET twice (docs/lake.md, Limits). */
+    @Override
+    public boolean toleratesDuplicatedPackets() {
+        return false;
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return new MemcachedHost();
+            }
+
+            @Override
+            public Node controller() {
+                return new LakeSwitchOs(rack.allHosts(), switchHandle, SWITCH_OS_POLL_NANOS);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return new LakeClient(context, rack.servers(), rack.clientTimeoutNanos(), MAX_GET_ATTEMPTS, CLIENT_PORT,
+                        history);
+            }
+        };
+    }
+}

@@ -1,0 +1,32 @@
+package dev.innet.lake.controller;
+
+import dev.innet.protocol.ForwardingSwitchOs;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import java.math.BigInteger;
+import java.util.List;
+
+/**
+ * LaKe's switch OS: on every fresh or reset device (which lost every register) it seeds
+ * {@code tag_counter} above every tag an earlier generation can have issued, before forwarding goes
+ * in, so no tag of the new generation repeats an old one still in flight (specs/lake: tags never
+ * repeat). Tags of generation g start at g * 2^24: each generation may issue 2^24 tags
+ * (docs/lake.md, Limits).
+ */
+public final class LakeSwitchOs extends ForwardingSwitchOs {
+    static final String TAG_COUNTER = "MyIngress.tag_counter";
+    static final int TAG_BITS_PER_GENERATION = 24;
+
+    public LakeSwitchOs(List<Integer> hosts, SwitchHandle handle, long pollNanos) {
+        super(hosts, handle, pollNanos);
+    }
+
+    @Override
+    protected void beforeForwarding(SwitchControl control, int generation) {
+        control.registerWrite(TAG_COUNTER, 0, tagBase(generation));
+    }
+
+    static BigInteger tagBase(int generation) {
+        return BigInteger.valueOf(generation).shiftLeft(TAG_BITS_PER_GENERATION);
+    }
+}

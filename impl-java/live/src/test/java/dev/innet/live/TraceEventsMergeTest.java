@@ -1,0 +1,47 @@
+package dev.innet.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceEventsMergeTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String... lines) throws Exception {
+        Path p = dir.resolve(name);
+        Files.write(p, List.of(lines));
+        return p;
+    }
+
+    @Test
+    void eventsOfSeveralHostsComeOutInTimeOrderTiesInHostOrder() throws Exception {
+        Path server = file("h1.ndjson",
+                "{\"time\":20,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\"}",
+                "{\"time\":40,\"host\":1,\"incarnation\":1,\"event\":\"serverPut\"}");
+        Path client = file("h3.ndjson",
+                "{\"time\":10,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\"}",
+                "",
+                "{\"time\":40,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\"}");
+        List<String> merged = TraceEventsMerge.merge(List.of(server, client));
+        assertEquals(4, merged.size());
+        assertTrue(merged.get(0).contains("clientWrite"), merged.toString());
+        assertTrue(merged.get(1).contains("\"time\":20"), merged.toString());
+        // equal times: the earlier file (lower host) first
+        assertTrue(merged.get(2).contains("\"host\":1") && merged.get(3).contains("\"host\":3"), merged.toString());
+    }
+
+    @Test
+    void aLineThatIsNotAnEventIsRefusedNamingFileAndLine() throws Exception {
+        Path torn = file("h2.ndjson", "{\"time\":5,\"host\":2,\"incarnation\":0,\"event\":\"serverGet\"}",
+                "{\"time\":7,\"host\":2,\"incar");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TraceEventsMerge.merge(List.of(torn)));
+        assertTrue(e.getMessage().contains("h2.ndjson:2"), e.getMessage());
+    }
+}

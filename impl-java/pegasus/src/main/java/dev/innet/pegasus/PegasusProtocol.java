@@ -1,0 +1,121 @@
+package dev.innet.pegasus;
+
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.pegasus.client.PegasusClient;
+import dev.innet.pegasus.controller.PegasusController;
+import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+import java.util.function.UnaryOperator;
+
+/**
+ * Pegasus as the harness runs it: p4/pegasus.p4, {@link PegasusServer}s, {@link PegasusClient}s and the
+ * {@link PegasusController}. Node factories and the rack settings are set with {@code with...}; tests
+ * inject seeded bugs through them.
+ */
+public final class PegasusProtocol implements Protocol {
+    /** Builds a server node (tests substitute a subclass). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        Node create(PegasusRack rack, RecordStoreOpener opener);
+    }
+
+    /** Builds a controller node. */
+    @FunctionalInterface
+    public interface ControllerFactory {
+        Node create(PegasusController.Config config, SwitchHandle handle);
+    }
+
+    /** Builds a client library. */
+    @FunctionalInterface
+    public interface ClientFactory {
+        KvClientLibrary create(NodeContext context, PegasusRack rack, HistoryRecorder history);
+    }
+
+    private final ServerFactory servers;
+    private final ControllerFactory controllers;
+    private final ClientFactory clients;
+    private final UnaryOperator<PegasusRack> rackSettings;
+
+    /** The registry's instance. */
+    public PegasusProtocol() {
+        this(PegasusServer::new, PegasusController::new, PegasusClient::new, r -> r);
+    }
+
+    private PegasusProtocol(ServerFactory servers, ControllerFactory controllers, ClientFactory clients,
+            UnaryOperator<PegasusRack> rackSettings) {
+        this.servers = servers;
+        this.controllers = controllers;
+        this.clients = clients;
+        this.rackSettings = rackSettings;
+    }
+
+    public PegasusProtocol withServers(ServerFactory f) {
+        return new PegasusProtocol(f, controllers, clients, rackSettings);
+    }
+
+    public PegasusProtocol withControllers(ControllerFactory f) {
+        return new PegasusProtocol(servers, f, clients, rackSettings);
+    }
+
+    public PegasusProtocol withClients(ClientFactory f) {
+        return new PegasusProtocol(servers, controllers, f, rackSettings);
+    }
+
+    /** Adjusts the rack settings derived from the harness's RackSpec (attempts, drain time, slots). */
+    public PegasusProtocol withRack(UnaryOperator<PegasusRack> f) {
+        return new PegasusProtocol(servers, controllers, clients, f);
+    }
+
+    @Override
+    public String name() {
+        return "pegasus";
+    }
+
+    @Override
+    public String summary() {
+        return "Pegasus coherence directory: hot keys replicated by the switch, versions stamped in-network, "
+                + "reads routed by server load";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/pegasus.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return false;
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec spec, SwitchHandle switchHandle) {
+        PegasusRack rack = rackSettings.apply(PegasusRack.of(spec));
+        RecordStoreOpener stores = spec.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
+        PegasusController.Config controllerConfig = new PegasusController.Config(rack, spec.allHosts(), spec.clients(),
+                spec.hotThreshold(), spec.counterResetNanos(), spec.controlStepNanos(),
+                Math.max(rack.clientTimeoutNanos(), 4 * spec.controlStepNanos()));
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return servers.create(rack, stores);
+            }
+
+            @Override
+            public Node controller() {
+                return controllers.create(controllerConfig, switchHandle);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return clients.create(context, rack, history);
+            }
+        };
+    }
+}

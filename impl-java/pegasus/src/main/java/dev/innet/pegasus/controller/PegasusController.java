@@ -1,0 +1,452 @@
+package dev.innet.pegasus.controller;
+
+import dev.innet.pegasus.PegasusRack;
+import dev.innet.pegasus.wire.PegasusExt;
+import dev.innet.pegasus.wire.PegasusOp;
+import dev.innet.pegasus.wire.PegasusPacket;
+import dev.innet.protocol.Forwarding;
+import dev.innet.protocol.NodeCounters;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.switchapi.EntrySpec;
+import dev.innet.switchapi.Match;
+import dev.innet.switchapi.SwitchControl;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The Pegasus controller (§6.3, §8.1) on the switch's CPU port, as an event-driven node: it brings up a
+ * fresh switch ({@link RecoverSwitch}), replicates keys the switch reports hot ({@link AddKey}), marks
+ * the coldest replicated key for removal when the directory is full and a hotter key waits
+ * ({@link MarkRemove}, then {@link ForgetRemoved} on the switch's report), spreads read-only keys with
+ * virtual writes ({@link VirtualWrite}), and every period sets each key's write replication factor from
+ * its read/write ratio (§6.5) and resets the switch's counters. One procedure at a time, one
+ * control-plane step per tick; it reaches the switch only through switch-api and packet-outs.
+ */
+public class PegasusController implements Node, NodeCounters {
+    private static final String DURABLE_REPLICATED = "replicated-keys";
+    private static final int CONTROL_SOURCE_PORT = 40254;
+    private static final int HOT_QUEUE_LIMIT = 64;
+
+    /**
+     * @param rack            the rack
+     * @param hosts           every host the switch forwards to (servers, clients, controller)
+     * @param clients         the client hosts
+     * @param hotThreshold    the switch's hot threshold (0: the program's default)
+     * @param periodNanos     statistics period: counters reset, replication factors set, victims chosen
+     * @param stepNanos       one control-plane step
+     * @param retryNanos      resend interval of controller requests
+     */
+    public record Config(PegasusRack rack, List<Integer> hosts, List<Integer> clients, int hotThreshold,
+            long periodNanos, long stepNanos, long retryNanos) {
+        public Config {
+            hosts = List.copyOf(hosts);
+            clients = List.copyOf(clients);
+            if (periodNanos <= 0 || stepNanos <= 0 || retryNanos <= 0) {
+                throw new IllegalArgumentException("controller periods must be positive");
+            }
+        }
+    }
+
+    private final Config config;
+    private final SwitchHandle handle;
+    private NodeContext ctx;
+    private int seenGeneration;
+    private long tickTimer;
+    private long periodTimer;
+    private long nextRequestId = 1;
+    private boolean open;
+    private Procedure task;
+    private final ArrayDeque<Procedure> queue = new ArrayDeque<>();
+    private final Set<String> hotQueue = new LinkedHashSet<>();
+    /** slot -> key (hex) of every slot in use; its state below */
+    private final Map<Integer, String> slots = new TreeMap<>();
+    private final Map<Integer, Integer> slotState = new TreeMap<>();
+    private final Map<String, Long> counters = new TreeMap<>();
+
+    public PegasusController(Config config, SwitchHandle handle) {
+        this.config = config;
+        this.handle = handle;
+    }
+
+    // ------------------------------------------------------------------ node
+
+    @Override
+    public void onStart(NodeContext context) {
+        this.ctx = context;
+        for (String c : List.of("admissions", "removals", "forgotten", "virtualWrites", "recoveries", "hotReports",
+                "malformed", "relearned")) {
+            counters.put(c, 0L);
+        }
+        tickTimer = ctx.timers().schedule(config.stepNanos());
+        periodTimer = ctx.timers().schedule(config.periodNanos());
+        context.log("pegasus controller up (incarnation " + context.incarnation() + ")");
+    }
+
+    @Override
+    public void onTimer(long timerId) {
+        if (timerId == tickTimer) {
+            tick();
+            tickTimer = ctx.timers().schedule(config.stepNanos());
+        } else if (timerId == periodTimer) {
+            if (open && handle.isUp() && handle.generation() == seenGeneration) {
+                endOfPeriod(handle.control());
+            }
+            periodTimer = ctx.timers().schedule(config.periodNanos());
+        }
+    }
+
+    @Override
+    public void onPacket(byte[] bytes) {
+        PegasusPacket p = PegasusPacket.decodeOrDrop(bytes,
+                f -> f.dstIp() == RackAddressing.hostIp(ctx.hostNumber()), () -> count("malformed"));
+        if (p == null) {
+            return;
+        }
+        if (task != null && task.onReply(p)) {
+            return;
+        }
+        switch (p.message().op()) {
+            case PegasusOp.HOT_KEY -> onHotKey(p.message().key());
+            case PegasusOp.KEY_REMOVED -> onKeyRemoved(p.message().key());
+            case PegasusOp.VIRTUAL_WRITE_REPLY, PegasusOp.ADD_KEY_REPLY, PegasusOp.MARK_REMOVE_REPLY,
+                    PegasusOp.TABLE_READ_REPLY, PegasusOp.TABLE_MERGE_REPLY, PegasusOp.MAX_VERSION_REPLY,
+                    PegasusOp.READ_REPLY, PegasusOp.REPLICATE_REPLY -> count("lateReplies");
+            default -> count("malformed");
+        }
+    }
+
+    private void tick() {
+        if (!handle.isUp()) {
+            return;
+        }
+        SwitchControl c = handle.control();
+        if (handle.generation() != seenGeneration) {
+            adopt(c);
+        }
+        if (task == null) {
+            task = queue.poll();
+            if (task == null && open) {
+                task = nextAdmission();
+            }
+        }
+        if (task != null && task.step(c)) {
+            task = null;
+        }
+    }
+
+    /** A switch generation this incarnation has not seen: a fresh switch is recovered, a running one relearned. */
+    private void adopt(SwitchControl c) {
+        seenGeneration = handle.generation();
+        task = null;
+        queue.clear();
+        hotQueue.clear();
+        slots.clear();
+        slotState.clear();
+        open = false;
+        if (Forwarding.installed(c) && c.registerRead(DirectoryNames.SWITCH_OPEN, 0).intValue() == 1) {
+            relearn(c);
+            open = true;
+        } else {
+            queue.add(new RecoverSwitch(this, replicatedKeys()));
+        }
+    }
+
+    /** The switch kept running while this controller restarted: the directory is read back from it. */
+    private void relearn(SwitchControl c) {
+        for (EntrySpec e : c.readEntries(DirectoryNames.RKEYS)) {
+            BigInteger k = ((Match.Exact) e.match().get(0)).value();
+            byte[] key = dev.innet.kv.cache.CacheRegisters.keyBytes(k);
+            int index = e.args().get(0).intValue();
+            int state = c.registerRead(DirectoryNames.KEY_STATE, index).intValue();
+            if (state == DirectoryNames.KEY_INACTIVE) {
+                // a half-done addition or a finished removal: the key behaves as unreplicated
+                c.deleteEntry(DirectoryNames.RKEYS, e.match(), 0);
+            } else {
+                slots.put(index, hex(key));
+                slotState.put(index, state);
+            }
+            c.registerWrite(DirectoryNames.WRITE_PAUSED, index, BigInteger.ZERO);
+        }
+        count("relearned");
+    }
+
+    // ------------------------------------------------------------------ policy
+
+    private void onHotKey(byte[] key) {
+        count("hotReports");
+        String k = hex(key);
+        if (open && !slots.containsValue(k) && hotQueue.size() < HOT_QUEUE_LIMIT) {
+            hotQueue.add(k);
+        }
+    }
+
+    private void onKeyRemoved(byte[] key) {
+        Integer index = slotOf(hex(key));
+        if (index != null && slotState.get(index) == DirectoryNames.KEY_MARKED) {
+            queue.add(new ForgetRemoved(this, key, index));
+        }
+    }
+
+    /** The next hot key to replicate, if a slot is free. */
+    private Procedure nextAdmission() {
+        while (!hotQueue.isEmpty()) {
+            String k = hotQueue.iterator().next();
+            hotQueue.remove(k);
+            if (slots.containsValue(k)) {
+                continue;
+            }
+            int index = freeSlot();
+            if (index < 0) {
+                hotQueue.add(k); // wait for a removal
+                return null;
+            }
+            slots.put(index, k);
+            slotState.put(index, DirectoryNames.KEY_INACTIVE);
+            return new AddKey(this, HexFormat.of().parseHex(k), index);
+        }
+        return null;
+    }
+
+    private int freeSlot() {
+        for (int i = 0; i < config.rack().directorySlots(); i++) {
+            if (!slots.containsKey(i)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Once per period: replication factors from each key's reads per write (§6.5), virtual writes for
+     * keys read but not written, the coldest key marked for removal when the directory is full and a
+     * hot key waits, marked keys whose removal report was missed forgotten; counters reset.
+     */
+    private void endOfPeriod(SwitchControl c) {
+        int n = config.rack().servers().size();
+        int coldest = -1;
+        long coldestCount = Long.MAX_VALUE;
+        for (Map.Entry<Integer, String> e : slots.entrySet()) {
+            int index = e.getKey();
+            int state = slotState.get(index);
+            byte[] key = HexFormat.of().parseHex(e.getValue());
+            if (state == DirectoryNames.KEY_MARKED
+                    && c.registerRead(DirectoryNames.KEY_STATE, index).intValue() == DirectoryNames.KEY_INACTIVE) {
+                queue.add(new ForgetRemoved(this, key, index));
+                continue;
+            }
+            if (state != DirectoryNames.KEY_ACTIVE) {
+                continue;
+            }
+            long reads = c.registerRead(DirectoryNames.READ_COUNT, index).longValue();
+            long writes = c.registerRead(DirectoryNames.WRITE_COUNT, index).longValue();
+            long factor = Math.max(1, Math.min(n, reads / Math.max(1, writes)));
+            c.registerWrite(DirectoryNames.REP_FACTOR, index, BigInteger.valueOf(factor));
+            c.registerWrite(DirectoryNames.READ_COUNT, index, BigInteger.ZERO);
+            c.registerWrite(DirectoryNames.WRITE_COUNT, index, BigInteger.ZERO);
+            if (writes == 0 && reads > 0 && Long.bitCount(c.registerRead(DirectoryNames.RSET_BITMAP, index).longValue()) < n) {
+                queue.add(new VirtualWrite(this, key, index));
+            }
+            if (reads + writes < coldestCount) {
+                coldestCount = reads + writes;
+                coldest = index;
+            }
+        }
+        if (!hotQueue.isEmpty() && freeSlot() < 0 && coldest >= 0) {
+            slotState.put(coldest, DirectoryNames.KEY_MARKED); // no second mark while this one runs
+            queue.add(new MarkRemove(this, HexFormat.of().parseHex(slots.get(coldest)), coldest));
+        }
+        for (String row : DirectoryNames.CMS_ROWS) {
+            c.registerReset(row);
+        }
+    }
+
+    // ------------------------------------------------------------------ for the procedures
+
+    /**
+     * Whether key transitions migrate client tables (§6.4). Overridden only by the test that seeds the
+     * spec's BugNoTableCopy.
+     */
+    protected boolean migratesClientTables() {
+        return true;
+    }
+
+    long now() {
+        return ctx.clock().nowNanos();
+    }
+
+    long nextRequestId() {
+        return nextRequestId++ & 0xffff_ffffL;
+    }
+
+    long drainNanos() {
+        return config.rack().drainNanos();
+    }
+
+    long retryNanos() {
+        return config.retryNanos();
+    }
+
+    int homeIndex(byte[] key) {
+        return config.rack().indexOf(config.rack().ring().ownerOf(key));
+    }
+
+    int hostOfIndex(int index) {
+        return config.rack().hostOf(index);
+    }
+
+    List<Integer> serverHosts() {
+        return config.rack().servers();
+    }
+
+    List<Integer> serverHostsExcept(int index) {
+        List<Integer> out = new ArrayList<>(config.rack().servers());
+        out.remove(index);
+        return out;
+    }
+
+    List<Integer> clientHosts() {
+        return config.clients();
+    }
+
+    List<Integer> serverAndControllerHosts() {
+        List<Integer> out = new ArrayList<>(config.rack().servers());
+        out.add(ctx.hostNumber());
+        return out;
+    }
+
+    long allServersMask() {
+        return (1L << config.rack().servers().size()) - 1;
+    }
+
+    EntrySpec rkeysEntry(byte[] key, int index) {
+        return new EntrySpec(DirectoryNames.RKEYS, List.of(new Match.Exact(new BigInteger(1, key))), 0,
+                DirectoryNames.SET_DIR_INDEX, List.of(BigInteger.valueOf(index)));
+    }
+
+    /** Everything a fresh switch needs besides routes: server addresses and count, clone session, threshold. */
+    void programTables(SwitchControl c) {
+        List<Integer> servers = config.rack().servers();
+        for (int i = 0; i < servers.size(); i++) {
+            int host = servers.get(i);
+            c.addEntry(new EntrySpec(DirectoryNames.SERVER_ADDRESS, List.of(Match.exact(i)), 0,
+                    DirectoryNames.SET_SERVER_ADDRESS, List.of(BigInteger.valueOf(RackAddressing.hostIp(host) & 0xffff_ffffL),
+                            BigInteger.valueOf(RackAddressing.hostMac(host)))));
+        }
+        c.registerWrite(DirectoryNames.SERVER_COUNT, 0, BigInteger.valueOf(servers.size()));
+        c.cloneSessionSet(DirectoryNames.CLONE_SESSION, dev.innet.protocol.RackPorts.CPU_PORT);
+        if (config.hotThreshold() > 0) {
+            c.registerWrite(DirectoryNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));
+        }
+    }
+
+    void sendToHost(int host, InnetMessage m) {
+        int me = ctx.hostNumber();
+        ctx.network().send(new UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
+                RackAddressing.hostIp(host), CONTROL_SOURCE_PORT, PegasusOp.PORT, m.encode()));
+    }
+
+    /** A directory command to the switch: a frame to the CPU address, into the CPU port. */
+    void packetOut(int op, long reqId, byte[] key, int server) {
+        sendToHost(ctx.hostNumber(), PegasusPacket.message(op, 0, 0, reqId, key, 0, new PegasusExt(0, 0, server, 0),
+                new byte[0]));
+    }
+
+    void rememberReplicated(byte[] key) {
+        Set<String> keys = replicatedKeySet();
+        keys.add(hex(key));
+        saveReplicated(keys);
+    }
+
+    void keyAdded(byte[] key, int index) {
+        slotState.put(index, DirectoryNames.KEY_ACTIVE);
+        count("admissions");
+    }
+
+    void keyMarked(int index) {
+        slotState.put(index, DirectoryNames.KEY_MARKED);
+        count("removals");
+    }
+
+    /** Whether slot {@code index} holds {@code key}, marked for removal. */
+    boolean awaitingRemoval(byte[] key, int index) {
+        return hex(key).equals(slots.get(index)) && slotState.get(index) == DirectoryNames.KEY_MARKED;
+    }
+
+    void keyForgotten(byte[] key, int index) {
+        slots.remove(index);
+        slotState.remove(index);
+        Set<String> keys = replicatedKeySet();
+        keys.remove(hex(key));
+        saveReplicated(keys);
+        count("forgotten");
+    }
+
+    void virtualWriteSent() {
+        count("virtualWrites");
+    }
+
+    void switchRecovered(long verNext) {
+        saveReplicated(new LinkedHashSet<>());
+        open = true;
+        count("recoveries");
+        ctx.log("pegasus switch recovered: ver_next " + verNext);
+    }
+
+    // ------------------------------------------------------------------ state
+
+    private List<byte[]> replicatedKeys() {
+        return replicatedKeySet().stream().map(k -> HexFormat.of().parseHex(k)).toList();
+    }
+
+    private Set<String> replicatedKeySet() {
+        Set<String> keys = new LinkedHashSet<>();
+        ctx.durable().get(DURABLE_REPLICATED).ifPresent(b -> {
+            for (String k : new String(b, StandardCharsets.US_ASCII).split(",")) {
+                if (!k.isEmpty()) {
+                    keys.add(k);
+                }
+            }
+        });
+        return keys;
+    }
+
+    private void saveReplicated(Set<String> keys) {
+        ctx.durable().put(DURABLE_REPLICATED, String.join(",", keys).getBytes(StandardCharsets.US_ASCII));
+        ctx.durable().sync();
+    }
+
+    private Integer slotOf(String hexKey) {
+        for (Map.Entry<Integer, String> e : slots.entrySet()) {
+            if (e.getValue().equals(hexKey)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    private static String hex(byte[] key) {
+        return HexFormat.of().formatHex(key);
+    }
+
+    private void count(String name) {
+        counters.merge(name, 1L, Long::sum);
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        return new TreeMap<>(counters);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.innet.verify.mutate;
+
+import dev.innet.verify.mutate.Catalogue.SourceKind;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A checking layer of innet, as a set of commands run in a source tree. A layer "catches" a bug when its
+ * commands all pass on the clean tree and one of them fails with the bug seeded. A layer that cannot read
+ * the mutated source (the spec layer for a Java bug) does not run: n/a.
+ */
+public enum Layer {
+    /** TLC on the protocol's spec models (specs/P/MANIFEST, small tier, buggy variants included). */
+    SPEC("spec") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.TLA);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            return List.of(List.of("./innet", "check", "specs/" + bug.protocol()));
+        }
+    },
+    /** ivy_check on the protocol's proofs (models/P/MANIFEST). */
+    IVY("ivy") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.IVY);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            return List.of(List.of("./innet", "check", "models/" + bug.protocol()));
+        }
+    },
+    /** Every p4/*.p4 with its STF scenarios on p4sim (RepoProgramsTest). */
+    STF("stf") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.P4);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            return List.of(maven("dev.innet.p4sim.RepoProgramsTest", "p4sim"));
+        }
+    },
+    /**
+     * mvn test of the protocol's module and of every module a Java edit is in (unit, scenario and the
+     * module's CI-sized rack campaigns).
+     */
+    UNIT("unit") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.JAVA) || kinds.contains(SourceKind.P4);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            Set<String> modules = new LinkedHashSet<>();
+            modules.add(bug.protocol());
+            for (Catalogue.Edit e : bug.edits()) {
+                String module = javaModuleOf(e.path());
+                if (module != null) {
+                    modules.add(module);
+                }
+            }
+            List<String> patterns = new ArrayList<>();
+            for (String m : modules) {
+                patterns.add("dev.innet." + m.replace("-", "") + ".**");
+            }
+            return List.of(maven(String.join(",", patterns), String.join(",", modules)));
+        }
+    },
+    /** Simulated fault campaigns, ./innet sim (porcupine, lost writes, the protocol's monitors). */
+    CAMPAIGN("campaign") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.JAVA) || kinds.contains(SourceKind.P4);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            List<List<String>> commands = new ArrayList<>();
+            commands.add(List.of("./innet", "sim", "--program", bug.protocol(), "--seeds", "4", "--validate", "0"));
+            if (bug.protocol().equals("farreach")) {
+                // snapshots and crashes: only FarReach has them in ./innet sim
+                commands.add(List.of("./innet", "sim", "--program", "farreach", "--seeds", "4", "--crashes", "all",
+                        "--validate", "0"));
+            }
+            return commands;
+        }
+    },
+    /** Both conformance directions: spec behaviours replayed on the code, and one run validated by TLC. */
+    CONFORMANCE("conformance") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.JAVA) || kinds.contains(SourceKind.P4) || kinds.contains(SourceKind.TLA);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            return List.of(List.of("./innet", "conform", "--protocol", bug.protocol(), "--simulate", "20"),
+                    List.of("./innet", "sim", "--program", bug.protocol(), "--seeds", "1", "--validate", "1"));
+        }
+    },
+    /** A short live campaign under every nemesis (needs network namespaces). */
+    JEPSEN("jepsen") {
+        @Override
+        boolean sees(Set<SourceKind> kinds) {
+            return kinds.contains(SourceKind.JAVA) || kinds.contains(SourceKind.P4);
+        }
+
+        @Override
+        List<List<String>> commands(Catalogue.Bug bug) {
+            return List.of(List.of("./innet", "jepsen", "--protocol", bug.protocol(), "--nemesis", "all", "--time", "20",
+                    "--rate", "150", "--clients", "2", "--keys", "6", "--quiet", "1s", "--hold", "1s", "--seed", "5"));
+        }
+    };
+
+    private final String label;
+
+    Layer(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Whether this layer reads any source of these kinds (else a bug there is n/a for it). */
+    abstract boolean sees(Set<SourceKind> kinds);
+
+    /** The commands, run from the tree's root; the layer catches the bug if one fails. */
+    abstract List<List<String>> commands(Catalogue.Bug bug);
+
+    public static Layer byLabel(String label) {
+        for (Layer l : values()) {
+            if (l.label.equals(label)) {
+                return l;
+            }
+        }
+        throw new IllegalArgumentException("no layer '" + label + "' (layers: " + labels() + ")");
+    }
+
+    public static List<String> labels() {
+        return java.util.Arrays.stream(values()).map(Layer::label).toList();
+    }
+
+    /** impl-java/MODULE/src/... -> MODULE; null for other paths. */
+    static String javaModuleOf(String path) {
+        String[] parts = path.split("/");
+        return parts.length > 2 && parts[0].equals("impl-java") && path.endsWith(".java") ? parts[1] : null;
+    }
+
+    private static List<String> maven(String tests, String modules) {
+        return List.of("bash", "-c", "cd impl-java && mvn -B -q -o test -pl " + modules + " -am -Dtest='" + tests
+                + "' -Dsurefire.failIfNoSpecifiedTests=false");
+    }
+}

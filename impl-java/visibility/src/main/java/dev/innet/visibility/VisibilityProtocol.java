@@ -1,0 +1,113 @@
+package dev.innet.visibility;
+
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+import dev.innet.visibility.client.VisibilityClient;
+import dev.innet.visibility.controller.VisibilitySwitchOs;
+import dev.innet.visibility.datanode.DataNode;
+import dev.innet.visibility.metadata.MetadataNode;
+import dev.innet.visibility.wire.KeyHasher;
+import java.util.function.Function;
+
+/**
+ * The in-switch data visibility layer (seed visibility-layer.txt) serving its first application, a
+ * log-structured key-value store (§II-A, Table I): the first server host is the metadata node (key ->
+ * log address index), the others are data nodes (append-only logs), the switch runs
+ * p4/visibility.p4 and the controller host is the switch OS. docs/visibility.md.
+ *
+ * <p>Settings and node factories are immutable {@code with...} values: that is how tests inject
+ * seeded bugs (docs/adding-a-protocol.md).
+ */
+public final class VisibilityProtocol implements Protocol {
+    /** §III-E 1: "We configure this timeout to 500 us". */
+    public static final long PAPER_TIMEOUT_NANOS = 500_000;
+
+    private final KeyHasher hasher;
+    private final long timeoutNanos;
+    private final int batchCapacity;
+    private final long staleScanNanos;
+    private final Function<RackRoles, Node> dataNodes;
+    private final Function<RackRoles, Node> metadataNodes;
+    private final VisibilitySwitchOs.ResyncFactory resyncs;
+
+    public VisibilityProtocol() {
+        this(KeyHasher.CRC, PAPER_TIMEOUT_NANOS, 16, 5_000_000, DataNode::new,
+                roles -> new MetadataNode(roles, 16, 10_000, 20_000), VisibilitySwitchOs.RESYNC);
+    }
+
+    private VisibilityProtocol(KeyHasher hasher, long timeoutNanos, int batchCapacity, long staleScanNanos,
+            Function<RackRoles, Node> dataNodes, Function<RackRoles, Node> metadataNodes,
+            VisibilitySwitchOs.ResyncFactory resyncs) {
+        this.hasher = hasher;
+        this.timeoutNanos = timeoutNanos;
+        this.batchCapacity = batchCapacity;
+        this.staleScanNanos = staleScanNanos;
+        this.dataNodes = dataNodes;
+        this.metadataNodes = metadataNodes;
+        this.resyncs = resyncs;
+    }
+
+    /** Keys -> (index, fingerprint); {@link KeyHasher#colliding} makes collisions and fallbacks common. */
+    public VisibilityProtocol withHasher(KeyHasher h) {
+        return new VisibilityProtocol(h, timeoutNanos, batchCapacity, staleScanNanos, dataNodes, metadataNodes, resyncs);
+    }
+
+    public VisibilityProtocol withDataNodes(Function<RackRoles, Node> f) {
+        return new VisibilityProtocol(hasher, timeoutNanos, batchCapacity, staleScanNanos, f, metadataNodes, resyncs);
+    }
+
+    public VisibilityProtocol withMetadataNodes(Function<RackRoles, Node> f) {
+        return new VisibilityProtocol(hasher, timeoutNanos, batchCapacity, staleScanNanos, dataNodes, f, resyncs);
+    }
+
+    public VisibilityProtocol withResync(VisibilitySwitchOs.ResyncFactory f) {
+        return new VisibilityProtocol(hasher, timeoutNanos, batchCapacity, staleScanNanos, dataNodes, metadataNodes, f);
+    }
+
+    @Override
+    public String name() {
+        return "visibility";
+    }
+
+    @Override
+    public String summary() {
+        return "in-switch data visibility layer: writes visible after one round trip, metadata updated asynchronously";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/visibility.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return true;
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
+        RackRoles roles = RackRoles.of(rack.servers(), hasher, timeoutNanos);
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return host == roles.metadataNode() ? metadataNodes.apply(roles) : dataNodes.apply(roles);
+            }
+
+            @Override
+            public Node controller() {
+                return new VisibilitySwitchOs(roles, rack.allHosts(), switchHandle, 200_000, staleScanNanos, resyncs);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return new VisibilityClient(context, roles, history, 16, 10_000);
+            }
+        };
+    }
+}

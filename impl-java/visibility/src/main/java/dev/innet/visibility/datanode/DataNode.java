@@ -1,0 +1,200 @@
+package dev.innet.visibility.datanode;
+
+import dev.innet.kv.PacketPrologue;
+import dev.innet.protocol.NodeCounters;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.wire.IndexRecord;
+import dev.innet.visibility.wire.LogAddress;
+import dev.innet.visibility.wire.SlotTimestamp;
+import dev.innet.visibility.wire.VisExt;
+import dev.innet.visibility.wire.VisFrames;
+import dev.innet.visibility.wire.VisOp;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.InnetPacket;
+import dev.innet.wire.UdpFrame;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A data node (§II-B, §III-A, §III-B): appends writes to its log, stamping each from its slot's
+ * timestamp source, and replies with the write's metadata (its log address), which the switch may make
+ * visible; serves reads of a log address after checking the entry holds the queried key (§III-B 2);
+ * answers a retried request with the entry it already wrote (§III-E 1). For recovery it replays its
+ * newest entry of every key to a rebuilding metadata node (§III-E 2), reports its slots' last
+ * timestamps for the switch's MaxTs reload (§III-E 3), and re-sends the asynchronous update of a log
+ * entry whose switch entry went stale (§III-E 1).
+ *
+ * <p>Seeded-bug tests override {@link #validates} and {@link #earlierWriteOf}.
+ */
+public class DataNode implements Node, NodeCounters {
+    private final RackRoles roles;
+    private NodeContext ctx;
+    private DataLog log;
+    private long writes;
+    private long retriedWrites;
+    private long reads;
+    private long mismatches;
+    private long rejected;
+    private long malformed;
+
+    public DataNode(RackRoles roles) {
+        this.roles = roles;
+    }
+
+    @Override
+    public void onStart(NodeContext context) {
+        this.ctx = context;
+        this.log = new DataLog(context.durable());
+    }
+
+    @Override
+    public void onPacket(byte[] bytes) {
+        InnetPacket packet = PacketPrologue.decodeOrDrop(bytes, f -> f.dstPort() == VisOp.PORT, () -> malformed++);
+        if (packet == null) {
+            return;
+        }
+        InnetMessage m = packet.message();
+        VisExt ext = VisExt.decodeOrNull(m.ext());
+        if (ext == null) {
+            malformed++;
+            return;
+        }
+        switch (m.op()) {
+            case VisOp.WRITE -> write(packet.frame(), m, ext);
+            case VisOp.DATA_READ -> read(packet.frame(), m, ext);
+            case VisOp.REBUILD -> replayIndex(packet.frame(), m, ext, VisOp.REBUILD_ENTRIES, VisOp.REBUILD_END);
+            case VisOp.TIMESTAMPS -> reportTimestamps(packet.frame(), m, ext);
+            case VisOp.RESEND_ASYNC -> resendAsync(m);
+            default -> reply(packet.frame(), m, ext, VisOp.STATUS_BAD_REQUEST, 0, new byte[0]);
+        }
+    }
+
+    @Override
+    public void onTimer(long timerId) {}
+
+    private void write(UdpFrame frame, InnetMessage m, VisExt ext) {
+        if (!roles.hasher().extOf(m.key()).equals(ext) || roles.dataNodeOf(ext) != ctx.hostNumber()) {
+            rejected++;
+            reply(frame, m, ext, VisOp.STATUS_BAD_REQUEST, 0, new byte[0]);
+            return;
+        }
+        long position = earlierWriteOf(frame.srcIp(), m.reqId());
+        if (position >= 0) {
+            retriedWrites++;
+        } else {
+            boolean tombstone = (m.flags() & VisOp.FLAG_TOMBSTONE) != 0;
+            position = log.append(new LogEntry(m.key(), log.nextTs(ext.index()), ext, tombstone, frame.srcIp(),
+                    m.reqId(), tombstone ? new byte[0] : m.value()));
+            writes++;
+        }
+        LogEntry e = log.at(position);
+        reply(frame, m, ext, VisOp.STATUS_OK, e.ts(), new LogAddress(ctx.hostNumber(), position).encode());
+    }
+
+    /**
+     * The log position this request already wrote, or -1 (§III-E 1: "Client requests include a unique
+     * request ID, allowing the server to detect and correctly handle duplicate submissions").
+     */
+    protected long earlierWriteOf(int clientIp, long reqId) {
+        return log.positionOf(clientIp, reqId);
+    }
+
+    private void read(UdpFrame frame, InnetMessage m, VisExt ext) {
+        LogAddress address = LogAddress.decodeOrNull(m.value());
+        LogEntry e = address == null || address.dataNode() != ctx.hostNumber() ? null : log.at(address.position());
+        if (e == null) {
+            rejected++;
+            reply(frame, m, ext, VisOp.STATUS_BAD_REQUEST, 0, new byte[0]);
+            return;
+        }
+        reads++;
+        if (!validates(e, m.key())) {
+            mismatches++;
+            reply(frame, m, ext, VisOp.STATUS_KEY_MISMATCH, 0, new byte[0]);
+        } else if (e.tombstone()) {
+            reply(frame, m, ext, VisOp.STATUS_NOT_FOUND, e.ts(), new byte[0]);
+        } else {
+            reply(frame, m, ext, VisOp.STATUS_OK, e.ts(), e.value());
+        }
+    }
+
+    /** §III-B 2: "checks whether the key in the log entry is equal to the queried key". */
+    protected boolean validates(LogEntry entry, byte[] queriedKey) {
+        return entry.holdsKey(queriedKey);
+    }
+
+    /** The newest entry of every key this node holds, in key order, then an end marker with the count. */
+    private void replayIndex(UdpFrame frame, InnetMessage m, VisExt ext, int entriesOp, int endOp) {
+        Map<String, IndexRecord> newest = new TreeMap<>();
+        for (long p = 0; p < log.size(); p++) {
+            LogEntry e = log.at(p);
+            String k = Arrays.toString(e.key());
+            IndexRecord r = newest.get(k);
+            if (r == null || r.ts() < e.ts()) {
+                newest.put(k, new IndexRecord(e.key(), e.ts(), e.ext(), new LogAddress(ctx.hostNumber(), p)));
+            }
+        }
+        List<IndexRecord> all = new ArrayList<>(newest.values());
+        for (int i = 0; i < all.size(); i += IndexRecord.PER_MESSAGE) {
+            List<IndexRecord> part = all.subList(i, Math.min(all.size(), i + IndexRecord.PER_MESSAGE));
+            reply(frame, m, ext, VisOp.STATUS_OK, 0, IndexRecord.pack(part), entriesOp);
+        }
+        reply(frame, m, ext, VisOp.STATUS_OK, all.size(), new byte[0], endOp);
+    }
+
+    private void reportTimestamps(UdpFrame frame, InnetMessage m, VisExt ext) {
+        List<SlotTimestamp> all = new ArrayList<>();
+        new TreeMap<>(log.lastTimestamps()).forEach((slot, ts) -> all.add(new SlotTimestamp(slot, ts)));
+        for (int i = 0; i < all.size(); i += SlotTimestamp.PER_MESSAGE) {
+            List<SlotTimestamp> part = all.subList(i, Math.min(all.size(), i + SlotTimestamp.PER_MESSAGE));
+            reply(frame, m, ext, VisOp.STATUS_OK, 0, SlotTimestamp.pack(part), VisOp.TIMESTAMP_ENTRIES);
+        }
+        reply(frame, m, ext, VisOp.STATUS_OK, all.size(), new byte[0], VisOp.TIMESTAMPS_END);
+    }
+
+    /** The switch OS saw a stale entry pointing at {@code position}: the metadata node gets its update again. */
+    private void resendAsync(InnetMessage m) {
+        if (m.value().length != Long.BYTES) {
+            malformed++;
+            return;
+        }
+        long position = ByteBuffer.wrap(m.value()).getLong();
+        LogEntry e = log.at(position);
+        if (e == null) {
+            rejected++;
+            return;
+        }
+        InnetMessage update = VisFrames.message(VisOp.META_ASYNC, 0, VisOp.STATUS_OK, m.reqId(), e.key(), e.ts(), e.ext(),
+                new LogAddress(ctx.hostNumber(), position).encode());
+        ctx.network().send(VisFrames.serverToServer(ctx.hostNumber(), roles.metadataNode(), update));
+    }
+
+    private void reply(UdpFrame frame, InnetMessage m, VisExt ext, int status, long ts, byte[] value) {
+        reply(frame, m, ext, status, ts, value, m.op() | InnetMessage.REPLY_BIT);
+    }
+
+    private void reply(UdpFrame frame, InnetMessage m, VisExt ext, int status, long ts, byte[] value, int op) {
+        InnetMessage r = VisFrames.message(op, 0, status, m.reqId(), m.key(), ts, ext, value);
+        ctx.network().send(frame.reply(r.encode()));
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> c = new HashMap<>();
+        c.put("requests", writes + retriedWrites + reads);
+        c.put("writes", writes);
+        c.put("retriedWrites", retriedWrites);
+        c.put("reads", reads);
+        c.put("keyMismatches", mismatches);
+        c.put("rejected", rejected);
+        c.put("malformed", malformed);
+        return c;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.innet.visibility.metadata;
+
+import dev.innet.visibility.wire.IndexRecord;
+import java.util.Arrays;
+import java.util.TreeMap;
+
+/**
+ * The metadata node's index, key -> (timestamp, log address), in key order (a red-black tree: the
+ * sorted batches of operation combining walk it in order, §III-D). Every update is applied only if it
+ * is newer than what the index holds: updates arrive out of order (asynchronous copies, second phases,
+ * re-sends, rebuilds), and so every one is idempotent (§III-E 1). The index therefore only grows, which
+ * the spec's NoClearByOlder relies on.
+ */
+public final class MetadataIndex {
+    private final TreeMap<Key, IndexRecord> byKey = new TreeMap<>();
+
+    record Key(byte[] bytes) implements Comparable<Key> {
+        @Override
+        public int compareTo(Key o) {
+            return Arrays.compareUnsigned(bytes, o.bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+    }
+
+    /** Applies {@code r} if it is newer than the key's entry; returns whether it did. */
+    public boolean applyIfNewer(IndexRecord r) {
+        Key k = new Key(r.key());
+        IndexRecord held = byKey.get(k);
+        if (held != null && held.ts() >= r.ts()) {
+            return false;
+        }
+        byKey.put(k, r);
+        return true;
+    }
+
+    /** The key's entry, or null. */
+    public IndexRecord get(byte[] key) {
+        return byKey.get(new Key(key));
+    }
+
+    public int size() {
+        return byKey.size();
+    }
+}

@@ -1,0 +1,10 @@
+---- MODULE MCLake_FillUnguarded ----
+(* Model of LaKe: fills ignore the fence *)
+EXTENDS Lake
+CONSTANTS k1
+\* Every key shares the one first-layer slot; in the second layer each key has its own.
+H1Map == [k \in Key |-> 0]
+H2Map == [k \in Key |-> 0]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

@@ -1,0 +1,10 @@
+---- MODULE MCLake_WriteBackLoss ----
+(* Model of LaKe: write-back instead of write-through, 1 eviction, 1 loss *)
+EXTENDS Lake
+CONSTANTS k1
+\* Every key shares the one first-layer slot; in the second layer each key has its own.
+H1Map == [k \in Key |-> 0]
+H2Map == [k \in Key |-> 0]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

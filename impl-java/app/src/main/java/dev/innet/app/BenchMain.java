@@ -1,19 +1,19 @@
 package dev.innet.app;
 
+import dev.innet.app.bench.BenchPlot;
+import dev.innet.app.bench.BenchWorkload;
+import dev.innet.app.bench.Experiments;
+import dev.innet.app.bench.LatencyCurve;
+import dev.innet.app.bench.PaperFigures;
+import dev.innet.app.bench.PaperWorkloads;
+import dev.innet.app.bench.RackRunner;
+import dev.innet.app.bench.RatioTable;
+import dev.innet.app.bench.Testbed;
 import dev.innet.cli.Cli;
-import dev.innet.protocol.Protocol;
-import dev.innet.protocol.ProtocolRegistry;
-import dev.innet.rack.Rack;
-import dev.innet.rack.workload.Workload;
-import dev.innet.rack.workload.WorkloadClient;
-import dev.innet.rack.workload.ZipfianGenerator;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,44 +22,49 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./innet bench farreach}: no-cache vs NetCache vs FarReach throughput for 16..128 servers.
+ * {@code ./innet bench farreach}: the FarReach paper's Exp#1-5 on simulated racks, priced by the cost model.
  *
- * <p>Method (the paper's own, §5 "server rotation"): the simulated rack runs the real programs on p4sim
- * with the real servers and controller, and records how many requests reach each server. Servers are
- * modelled with a fixed service rate; a rack saturates when its busiest server does, so
- * {@code throughput = operations / max(requests of one server) * rate}. Switch capacity is not the
- * bottleneck (a Tofino forwards billions of packets per second). The rate only scales all figures; the
- * ratios do not depend on it.
+ * <p>Method (docs/benchmarks.md): each protocol's rack runs the workload on the real P4 program and the real
+ * servers, controller and clients; the switch counts every frame per host and kind. The cost model turns
+ * those counts into a queueing network of the paper's testbed (client machines, NICs, switch pipelines,
+ * servers at RocksDB's measured rate) and reports its saturation throughput (the paper's server-rotation
+ * method measures the same bound) and, by discrete-event simulation, latencies at a target load.
  */
 @Command(name = "innet bench", mixinStandardHelpOptions = true, description = {
-    "no-cache vs NetCache vs FarReach throughput for 16..128 servers: YCSB-A (50%% reads) and write-only, both",
-    "zipfian 0.99, 16-byte keys, 128-byte values, cache preloaded with the hottest keys (method: docs/farreach.md)."})
+    "no-cache vs NetCache vs FarReach: the FarReach paper's Exp#1 (YCSB A-C, F, Load), Exp#2 (latency),",
+    "Exp#3 (16..128 servers), Exp#4 (write ratios) and Exp#5's uniform check, modelled on the paper's testbed,",
+    "with the paper's figures alongside (method and constants: docs/benchmarks.md)."})
 public final class BenchMain implements Callable<Integer> {
-    /** The protocols compared, in the order the table prints them. */
-    private static final List<String> COMPARED = List.of("nocache", "netcache", "farreach");
-
     @Spec
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "farreach", description = "what to benchmark (only farreach so far)")
     String target;
 
-    @Option(names = "--servers", split = ",", paramLabel = "N,N,...", description = "server counts (default 16,32,64,128)")
+    @Option(names = "--exp", split = ",", paramLabel = "N,N,...", description = "experiments to run: 1,2,3,4,5 (default all)")
+    List<Integer> experiments = List.of(1, 2, 3, 4, 5);
+
+    @Option(names = "--servers", split = ",", paramLabel = "N,N,...", description = "server counts of Exp#3 (default 16,32,64,128)")
     List<Integer> serverCounts = List.of(16, 32, 64, 128);
 
-    @Option(names = "--ops", description = "measured operations per run (default ${DEFAULT-VALUE})")
+    @Option(names = "--ops", description = "measured operations per rack run (default ${DEFAULT-VALUE})")
     long ops = 60_000;
 
-    @Option(names = "--keys", description = "keys (default ${DEFAULT-VALUE})")
-    int keys = 1_000_000;
+    @Option(names = "--keys", description = "keys (default ${DEFAULT-VALUE}, the paper's 100M records)")
+    long keys = 100_000_000;
 
     @Option(names = "--cache", description = "cache records, preloaded with the hottest keys (default ${DEFAULT-VALUE})")
     int cache = 10_000;
 
-    @Option(names = "--rate", description = "server service rate in ops/s (default ${DEFAULT-VALUE})")
-    double rate = 100_000;
+    @Option(names = "--detail", description = "also print what every rack run did (frames per op at servers and controller)")
+    boolean detail;
 
-    record Result(String workload, int servers, String protocol, long ops, long maxServerLoad, long hits, double mops) {}
+    @Option(names = "--quick", description = "a fast run for CI: 8,000 operations, Exp#3 on 16 and 32 servers")
+    boolean quick;
+
+    @Option(names = "--plot", arity = "0..1", fallbackValue = "results/bench/farreach", paramLabel = "DIR",
+            description = "also write the figures as HTML (default DIR: ${FALLBACK-VALUE})")
+    Path plotDir;
 
     public static void main(String[] args) {
         Cli.main("innet bench", new BenchMain(), args);
@@ -70,82 +75,99 @@ public final class BenchMain implements Callable<Integer> {
         if (!target.equals("farreach")) {
             throw Cli.usageError(spec, "unknown benchmark '" + target + "' (bench farreach; p4sim has its own)");
         }
-        if (ops < 1 || keys < 1 || cache < 1 || !(rate > 0) || serverCounts.stream().anyMatch(n -> n < 1)) {
-            throw Cli.usageError(spec, "--servers, --ops, --keys, --cache and --rate must be positive");
+        if (ops < 1 || keys < 1 || keys > Integer.MAX_VALUE || cache < 1 || serverCounts.stream().anyMatch(n -> n < 1)) {
+            throw Cli.usageError(spec, "--servers, --ops, --keys (at most 2^31-1) and --cache must be positive");
+        }
+        if (experiments.stream().anyMatch(e -> e < 1 || e > 5)) {
+            throw Cli.usageError(spec, "--exp takes experiment numbers 1 to 5");
+        }
+        if (quick) {
+            ops = 8_000;
+            serverCounts = List.of(16, 32);
         }
         return run(System.out);
     }
 
     int run(PrintStream out) throws Exception {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        out.printf("innet bench farreach: %,d keys, cache %,d (preloaded), %,d measured ops per run, server rate %,.0f ops/s%n",
-                keys, cache, ops, rate);
-        out.println("throughput = ops / busiest server's requests * rate (the paper's server-rotation method)");
-        List<byte[]> hottest = hottestKeys(keys, cache);
-        for (String workload : List.of("ycsb-a", "write-only")) {
-            Workload w = workload.equals("ycsb-a") ? Workload.ycsbA(keys, 128) : Workload.writeOnly(keys, 128);
-            out.printf("%n%-10s %7s  %12s %12s %12s  %9s %9s  %s%n", workload, "servers", "no-cache", "netcache",
-                    "farreach", "fr/nc", "fr/none", "hit ratio nc/fr");
-            for (int servers : serverCounts) {
-                Map<String, Result> row = new LinkedHashMap<>();
-                for (String name : COMPARED) {
-                    row.put(name, measure(root, ProtocolRegistry.byName(name), w, workload, servers, cache, ops, rate, hottest));
-                }
-                Result none = row.get("nocache");
-                Result nc = row.get("netcache");
-                Result fr = row.get("farreach");
-                out.printf("%-10s %7d  %9.2f M/s %9.2f M/s %9.2f M/s  %8.2fx %8.2fx  %.2f / %.2f%n", "", servers,
-                        none.mops(), nc.mops(), fr.mops(), fr.mops() / nc.mops(), fr.mops() / none.mops(),
-                        (double) nc.hits() / nc.ops(), (double) fr.hits() / fr.ops());
+        Testbed t = Testbed.farReachPaper();
+        Experiments ex = new Experiments(new RackRunner(root, 42), t, cache, ops);
+        out.printf("innet bench farreach: %,d keys, cache %,d (preloaded), %,d measured ops per rack run%n", keys, cache, ops);
+        out.printf("cost model (docs/benchmarks.md): %d client machines, %d switch pipelines, RocksDB %.1f us per request,"
+                + " %.0f Gbps NICs%n", t.clientMachines(), t.pipelines(), t.storageOpSeconds() * 1e6, t.linkBitsPerSecond() / 1e9);
+        List<RatioTable> tables = new ArrayList<>();
+        LatencyCurve latency = null;
+        if (experiments.contains(5)) {
+            Experiments.Cell u = ex.cell("uniform writes", PaperWorkloads.uniformWrites("uniform", keys), 16);
+            out.printf("%nExp#5 check (uniform write-only, 16 servers): no-cache %.2f, NetCache %.2f, FarReach %.2f MOPS;"
+                    + " paper ≈ %.1f MOPS for every scheme (§5.3)%n", u.get("nocache").mops(), u.get("netcache").mops(),
+                    u.get("farreach").mops(), PaperFigures.EXP5_UNIFORM_MOPS);
+            var run = u.get("nocache").run();
+            out.printf("  innet's consistent-hash ring (64 virtual nodes per server): the busiest server received %.2fx the"
+                    + " mean; a perfectly balanced rack would give %.2f MOPS%n", run.busiestServerFrames()
+                    * (double) run.servers() / run.serverTraffic().stream().mapToLong(h -> h.framesReceived()).sum(),
+                    u.get("nocache").mops() * run.busiestServerFrames() * run.servers()
+                            / run.serverTraffic().stream().mapToLong(h -> h.framesReceived()).sum());
+        }
+        if (experiments.contains(1)) {
+            RatioTable exp1 = new RatioTable("Exp#1 (Fig. 7): YCSB workloads, 16 servers");
+            for (String w : List.of("A", "B", "C", "F", "Load")) {
+                exp1.add(ex.cell(w, PaperWorkloads.ycsb(w, keys), 16), PaperFigures.EXP1_FR_OVER_NOCACHE.get(w),
+                        PaperFigures.EXP1_FR_OVER_NETCACHE.get(w));
             }
+            exp1.print(out);
+            tables.add(exp1);
+        }
+        if (experiments.contains(1)) {
+            // What-if: 16 closed-loop clients keep at most 16 operations outstanding; the paper's saturated
+            // testbed kept many more, and a write-through cache is invalid while a write to the key is in
+            // flight (docs/benchmarks.md, "Where the model and the paper differ").
+            RatioTable slow = new RatioTable("What-if (YCSB A, 16 servers): more operations outstanding (closed-loop"
+                    + " clients)");
+            for (int clients : List.of(64, 192)) {
+                slow.add(ex.cell(clients + " clients", PaperWorkloads.ycsb("A", keys), 16, ex.ops(), clients),
+                        PaperFigures.EXP1_FR_OVER_NOCACHE.get("A"), PaperFigures.EXP1_FR_OVER_NETCACHE.get("A"));
+            }
+            slow.print(out);
+            tables.add(slow);
+        }
+        if (experiments.contains(2)) {
+            latency = LatencyCurve.measure(ex.cell("A", PaperWorkloads.ycsb("A", keys), 16),
+                    List.of(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.6, 2.0), 42);
+            latency.print(out);
+        }
+        if (experiments.contains(3)) {
+            RatioTable exp3 = new RatioTable("Exp#3 (Fig. 9): YCSB A, servers");
+            for (int n : serverCounts) {
+                var paper = PaperFigures.EXP3_FR_GAIN.getOrDefault(n, PaperFigures.Stated.of(Double.NaN, ""));
+                // The busiest of n servers is a maximum over n samples: keep the requests per server, and so
+                // its sampling error, about the same as on 16-32 servers (docs/benchmarks.md, "Limits").
+                long runOps = ops * Math.max(1, n / 32);
+                exp3.add(ex.cell(Integer.toString(n), PaperWorkloads.ycsb("A", keys), n, runOps), paper, paper);
+            }
+            exp3.print(out);
+            tables.add(exp3);
+        }
+        if (experiments.contains(4)) {
+            RatioTable exp4 = new RatioTable("Exp#4 (Fig. 10): synthetic zipf 0.99, write ratio, 16 servers");
+            for (int pct : List.of(0, 25, 50, 75, 100)) {
+                BenchWorkload w = PaperWorkloads.synthetic(pct / 100.0, keys);
+                exp4.add(ex.cell(pct + "%", w, 16), PaperFigures.exp4FrOverNoCache(pct), PaperFigures.exp4FrOverNetCache(pct));
+            }
+            exp4.print(out);
+            tables.add(exp4);
+        }
+        if (detail) {
+            out.println();
+            out.println("rack runs (op codes: docs/wire-format.md):");
+            ex.runs().forEach(m -> out.println("  " + m.run().describe()));
+        }
+        if (plotDir != null) {
+            Path dir = plotDir.isAbsolute() ? plotDir : root.resolve(plotDir);
+            Path page = BenchPlot.write(dir, tables, latency);
+            out.println();
+            out.println("figures: " + page);
         }
         return 0;
-    }
-
-    /** The cache's initial contents: the most popular keys of the workload's zipfian order. */
-    private static List<byte[]> hottestKeys(int keys, int cache) {
-        ZipfianGenerator order = new ZipfianGenerator(keys, 0.99, true);
-        List<byte[]> out = new ArrayList<>();
-        java.util.Set<Long> seen = new java.util.HashSet<>();
-        for (long rank = 0; out.size() < Math.min(cache, keys) && rank < keys; rank++) {
-            long item = order.itemOfRank(rank);
-            if (seen.add(item)) {
-                out.add(WorkloadClient.keyOf((int) item));
-            }
-        }
-        return out;
-    }
-
-    private static Result measure(Path root, Protocol protocol, Workload w, String name, int servers, int cache,
-            long ops, double rate, List<byte[]> hottest) {
-        int clients = 16;
-        // Long enough for `ops` operations at the simulated rack's latency; the run ends when they are done.
-        Rack rack = Rack.builder(root, 42).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
-                .workload(w).preload(protocol.servesFromSwitch() ? hottest : List.of()).chaosNanos(Long.MAX_VALUE / 4)
-                .quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream())).maxEvents(Long.MAX_VALUE / 4)
-                .build();
-        // warm-up: let preload finish and first reads refresh the outdated preloaded records
-        long warmOps = ops / 5;
-        rack.simulation().runUntil(() -> rack.stats().completed >= warmOps, Long.MAX_VALUE / 8);
-        long[] before = serverRequests(rack);
-        long opsBefore = rack.stats().completed;
-        long hitsBefore = rack.stats().cacheHits;
-        rack.simulation().runUntil(() -> rack.stats().completed >= opsBefore + ops, Long.MAX_VALUE / 8);
-        long[] after = serverRequests(rack);
-        long max = 1;
-        for (int i = 0; i < after.length; i++) {
-            max = Math.max(max, after[i] - before[i]);
-        }
-        long measured = rack.stats().completed - opsBefore;
-        long hits = rack.stats().cacheHits - hitsBefore;
-        return new Result(name, servers, protocol.name(), measured, max, hits, measured / (double) max * rate / 1e6);
-    }
-
-    private static long[] serverRequests(Rack rack) {
-        long[] out = new long[rack.servers().size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = rack.serverCounter(rack.servers().get(i), "requests");
-        }
-        return out;
     }
 }

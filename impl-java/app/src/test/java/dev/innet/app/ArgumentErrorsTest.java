@@ -47,6 +47,8 @@ class ArgumentErrorsTest {
         "bench | farreach --ops           | --ops",
         "bench | nosuchbench              | nosuchbench",
         "bench | farreach --bogus         | --bogus",
+        "bench | farreach --exp 7         | --exp",
+        "bench | farreach --keys 0        | --keys",
         "demo  | --bogus                  | --bogus",
         "demo  | --seed x                 | x",
         "demo  | extra                    | extra",

@@ -16,9 +16,16 @@ import java.util.List;
  */
 public final class P4SwitchDevice implements SwitchDevice {
     private final P4Switch sw;
+    private final SwitchTraffic traffic;
 
     public P4SwitchDevice(P4Switch sw) {
+        this(sw, null);
+    }
+
+    /** @param traffic counts every frame in and out (a benchmark's observer), or null */
+    public P4SwitchDevice(P4Switch sw, SwitchTraffic traffic) {
         this.sw = sw;
+        this.traffic = traffic;
     }
 
     @Override
@@ -26,6 +33,12 @@ public final class P4SwitchDevice implements SwitchDevice {
         List<SwitchOutput> out = new ArrayList<>(2);
         sw.process(ingressPort, frame, 0, frame.length,
                 (port, buf, off, len) -> out.add(new SwitchOutput(port, Arrays.copyOfRange(buf, off, off + len))));
+        if (traffic != null) {
+            traffic.sawIngress(ingressPort, frame, frame.length);
+            for (SwitchOutput o : out) {
+                traffic.sawEgress(o.egressPort(), o.frame(), o.frame().length);
+            }
+        }
         return out;
     }
 

@@ -3,12 +3,14 @@ package dev.innet.rack;
 import dev.innet.p4sim.P4Sim;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
+import dev.innet.p4sim.v1model.SwitchStats;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.NodeCounters;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.RackSpec;
+import dev.innet.rack.workload.KeyChooser;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
 import dev.innet.rack.workload.WorkloadStats;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A rack in the deterministic simulator, for any registered {@link Protocol}: one switch running the
@@ -65,7 +68,7 @@ public final class Rack {
             P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
                     .withClock(() -> sim.now() / 1_000));
             handle.attach(p4.control());
-            return new P4SwitchDevice(p4);
+            return new P4SwitchDevice(p4, b.traffic);
         });
         this.servers = new ArrayList<>();
         this.clients = new ArrayList<>();
@@ -86,9 +89,15 @@ public final class Rack {
             link.toSwitch().setFaults(b.serverLinkFaults);
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
-        for (int c : clients) {
+        for (int j = 0; j < clients.size(); j++) {
+            int c = clients.get(j);
+            List<byte[]> load = new ArrayList<>();
+            for (int k = j; k < b.loadKeys.size(); k += clients.size()) {
+                load.add(b.loadKeys.get(k));
+            }
             HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
-                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats), sw, RackPorts.portOf(c));
+                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load), sw,
+                    RackPorts.portOf(c));
             link.toSwitch().setFaults(b.clientRequestFaults);
             link.fromSwitch().setFaults(b.clientReplyFaults);
         }
@@ -186,6 +195,11 @@ public final class Rack {
         return server(host) instanceof NodeCounters c ? c.counter(name) : 0;
     }
 
+    /** Packet counters of the running switch instance (recirculations, clones, ...), null while it is down. */
+    public SwitchStats switchStats() {
+        return sw.device() instanceof P4SwitchDevice d ? d.p4Switch().stats() : null;
+    }
+
     /** All channels between the switch and the servers, both directions. */
     public List<Channel> serverChannels() {
         List<Channel> out = new ArrayList<>();
@@ -224,6 +238,9 @@ public final class Rack {
         private List<byte[]> preload = List.of();
         private boolean driverClients;
         private boolean recordTraceEvents;
+        private SwitchTraffic traffic;
+        private Supplier<KeyChooser> keyChoosers;
+        private List<byte[]> loadKeys = List.of();
 
         private Builder(Path root, long seed) {
             this.root = Objects.requireNonNull(root);
@@ -344,6 +361,24 @@ public final class Rack {
         /** Keeps the nodes' protocol trace events ({@code simulation().traceEvents()}) for trace validation. */
         public Builder recordTraceEvents(boolean on) {
             this.recordTraceEvents = on;
+            return this;
+        }
+
+        /** Counts every frame through the switch per port and op into {@code t} (benchmarks). */
+        public Builder switchTraffic(SwitchTraffic t) {
+            this.traffic = t;
+            return this;
+        }
+
+        /** Workload clients draw keys from a fresh chooser of {@code s} per incarnation, not the workload's zipfian. */
+        public Builder keyChoosers(Supplier<KeyChooser> s) {
+            this.keyChoosers = s;
+            return this;
+        }
+
+        /** Keys the workload clients write (split among them) before their workload: a benchmark's load phase. */
+        public Builder loadKeys(List<byte[]> keys) {
+            this.loadKeys = List.copyOf(keys);
             return this;
         }
 

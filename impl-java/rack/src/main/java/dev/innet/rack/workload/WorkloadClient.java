@@ -10,6 +10,8 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.wire.InnetMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A closed-loop client host, for any protocol (it uses the protocol's client library): one operation at a time from its {@link Workload} until {@code stopNanos},
@@ -21,11 +23,17 @@ public final class WorkloadClient implements Node {
     private final long stopNanos;
     private final HistoryRecorder history;
     private final WorkloadStats stats;
+    private final Supplier<KeyChooser> keyChoosers;
+    /** When a load phase starts: after the controller's first steps have programmed the switch. */
+    static final long LOAD_START_NANOS = 1_000_000;
+
+    private final List<byte[]> loadKeys;
+    private int loaded;
 
     private NodeContext ctx;
     private KvClientLibrary client;
     private RandomSource random;
-    private ZipfianGenerator keys;
+    private KeyChooser keys;
     private long nextTimer = -1;
     private long written;
     private byte[] pendingWrite;
@@ -34,6 +42,18 @@ public final class WorkloadClient implements Node {
     /** @param stats shared across this host's incarnations (it lives outside the node, like the history) */
     public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
             WorkloadStats stats) {
+        this(protocolNodes, workload, stopNanos, history, stats, null, List.of());
+    }
+
+    /**
+     * @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian
+     * @param loadKeys keys this client writes once, one at a time, before its workload (a benchmark's load
+     *        phase, so the records the workload reads exist); not counted in the stats
+     */
+    public WorkloadClient(RackNodes protocolNodes, Workload workload, long stopNanos, HistoryRecorder history,
+            WorkloadStats stats, Supplier<KeyChooser> keyChoosers, List<byte[]> loadKeys) {
+        this.keyChoosers = keyChoosers;
+        this.loadKeys = List.copyOf(loadKeys);
         this.protocolNodes = protocolNodes;
         this.workload = workload;
         this.stopNanos = stopNanos;
@@ -50,8 +70,10 @@ public final class WorkloadClient implements Node {
         this.ctx = context;
         this.client = protocolNodes.client(context, history);
         this.random = context.random().fork("workload");
-        this.keys = new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
-        nextTimer = ctx.timers().schedule(0);
+        this.keys = keyChoosers != null ? keyChoosers.get()
+                : new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
+        // A load phase waits for the controller to bring the switch up and preload the cache first.
+        nextTimer = ctx.timers().schedule(loaded < loadKeys.size() ? LOAD_START_NANOS : 0);
     }
 
     @Override
@@ -74,6 +96,10 @@ public final class WorkloadClient implements Node {
             return;
         }
         if (ctx.clock().nowNanos() >= stopNanos) {
+            return;
+        }
+        if (loaded < loadKeys.size()) {
+            client.put(loadKeys.get(loaded++), uniqueValue(), r -> nextTimer = ctx.timers().schedule(0));
             return;
         }
         if (workload.chooser() != null) {

@@ -9,7 +9,7 @@ import dev.innet.sim.RandomSource;
  * generator uses; then scrambled by a fixed hash so that popular keys are spread over the key space
  * (and thus over servers), as YCSB's scrambled zipfian does. theta = 0 gives a uniform choice.
  */
-public final class ZipfianGenerator {
+public final class ZipfianGenerator implements KeyChooser {
     private final long items;
     private final double theta;
     private final double zetaN;
@@ -69,6 +69,7 @@ public final class ZipfianGenerator {
     }
 
     /** A rank in 0..items-1 (after scrambling, an item index). */
+    @Override
     public long next(RandomSource random) {
         double u = random.nextDouble();
         long rank;

@@ -1,0 +1,112 @@
+package dev.innet.app.bench;
+
+import dev.innet.app.bench.RunObservation.HostTraffic;
+import dev.innet.p4sim.v1model.SwitchStats;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackPorts;
+import dev.innet.rack.Rack;
+import dev.innet.rack.SwitchTraffic;
+import dev.innet.rack.SwitchTraffic.Tally;
+import dev.innet.rack.workload.WorkloadClient;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Runs one protocol's simulated rack on a workload and reports what it did in a measured window after a
+ * warm-up (the preload settling, first reads refreshing preloaded records): the real P4 program on p4sim,
+ * the real servers, controller and clients, closed-loop clients, clean links. Seeded: the same arguments
+ * give the same observation.
+ */
+public final class RackRunner {
+    /** Closed-loop clients of the rack (their count only sets how many operations overlap). */
+    public static final int CLIENTS = 16;
+
+    private final Path root;
+    private final long seed;
+
+    public RackRunner(Path root, long seed) {
+        this.root = root;
+        this.seed = seed;
+    }
+
+    public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops) {
+        return run(protocol, w, servers, cache, ops, CLIENTS);
+    }
+
+    /**
+     * @param clients closed-loop clients, i.e. how many operations are outstanding at once: what decides how
+     *        often a read finds a write to the same key in flight
+     */
+    public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients) {
+        SwitchTraffic traffic = new SwitchTraffic();
+        // The paper loads every record before it measures; here the records the cache preloads are written
+        // first (by every scheme, so all three measure the same data), the cold keys stay absent.
+        List<byte[]> hottest = new ArrayList<>();
+        for (long k : w.hottestKeys(cache)) {
+            hottest.add(WorkloadClient.keyOf((int) k));
+        }
+        List<byte[]> preload = protocol.servesFromSwitch() ? hottest : List.of();
+        Rack rack = Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
+                .workload(w.rackWorkload()).keyChoosers(w.keys()).preload(preload).loadKeys(hottest).switchTraffic(traffic)
+                .chaosNanos(Long.MAX_VALUE / 4).quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream()))
+                .maxEvents(Long.MAX_VALUE / 4).build();
+        long warm = Math.max(1, ops / 5);
+        rack.simulation().runUntil(() -> rack.stats().completed >= warm, Long.MAX_VALUE / 8);
+        Snapshot before = Snapshot.of(rack, traffic);
+        rack.simulation().runUntil(() -> rack.stats().completed >= before.completed + ops, Long.MAX_VALUE / 8);
+        Snapshot after = Snapshot.of(rack, traffic);
+        List<HostTraffic> perServer = new ArrayList<>();
+        for (int i = 0; i < servers; i++) {
+            perServer.add(after.hosts.get(i).minus(before.hosts.get(i)));
+        }
+        HostTraffic clientHosts = sum(after.hosts.subList(servers, servers + clients))
+                .minus(sum(before.hosts.subList(servers, servers + clients)));
+        HostTraffic controller = after.hosts.get(servers + clients).minus(before.hosts.get(servers + clients));
+        return new RunObservation(protocol.name(), w.name(), servers, after.completed - before.completed,
+                after.hits - before.hits, after.reads - before.reads, after.writes - before.writes, perServer, clientHosts,
+                controller, after.passes - before.passes, after.recirculated - before.recirculated,
+                after.cloned - before.cloned);
+    }
+
+    private static HostTraffic sum(List<HostTraffic> hosts) {
+        Map<Integer, Tally> sent = new TreeMap<>();
+        Map<Integer, Tally> received = new TreeMap<>();
+        for (HostTraffic h : hosts) {
+            add(sent, h.sent());
+            add(received, h.received());
+        }
+        return new HostTraffic(sent, received);
+    }
+
+    private static void add(Map<Integer, Tally> into, Map<Integer, Tally> from) {
+        from.forEach((op, t) -> {
+            Tally s = into.computeIfAbsent(op, o -> new Tally());
+            s.frames += t.frames;
+            s.bytes += t.bytes;
+        });
+    }
+
+    /** Counters at one instant: servers, then clients, then the controller, in rack order. */
+    private record Snapshot(long completed, long hits, long reads, long writes, List<HostTraffic> hosts, long passes,
+            long recirculated, long cloned) {
+        static Snapshot of(Rack rack, SwitchTraffic t) {
+            List<HostTraffic> hosts = new ArrayList<>();
+            List<Integer> all = new ArrayList<>(rack.servers());
+            all.addAll(rack.clients());
+            for (int h : all) {
+                int port = RackPorts.portOf(h);
+                hosts.add(new HostTraffic(t.sentBy(port), t.receivedBy(port)));
+            }
+            hosts.add(new HostTraffic(t.sentBy(RackPorts.CPU_PORT), t.receivedBy(RackPorts.CPU_PORT)));
+            SwitchStats s = rack.switchStats();
+            var st = rack.stats();
+            return new Snapshot(st.completed, st.cacheHits, st.reads, st.writes, hosts, s.received, s.recirculated,
+                    s.cloned);
+        }
+    }
+}

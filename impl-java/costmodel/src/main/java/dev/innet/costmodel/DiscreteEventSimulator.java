@@ -1,0 +1,167 @@
+package dev.innet.costmodel;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * Runs a {@link QueueingNetwork} at an offered load: operations arrive open-loop (Poisson, as a client
+ * sending at a target rate), pick their class by its probability, and visit their route in order; each
+ * FIFO station serves at most its number of operations at once. Seeded: the same arguments give the same
+ * report. The first {@code warmupOps} operations fill the queues and are not measured.
+ */
+public final class DiscreteEventSimulator {
+    private final QueueingNetwork net;
+    private final double[] cumulative;
+
+    public DiscreteEventSimulator(QueueingNetwork net) {
+        this.net = net;
+        this.cumulative = new double[net.classes().size()];
+        double sum = 0;
+        for (int i = 0; i < cumulative.length; i++) {
+            sum += net.classes().get(i).probability();
+            cumulative[i] = sum;
+        }
+    }
+
+    /** One event: operation {@code op} ends its service at step {@code step} of its route at {@code time}. */
+    private record Departure(double time, long order, int op, int step) implements Comparable<Departure> {
+        @Override
+        public int compareTo(Departure o) {
+            int c = Double.compare(time, o.time);
+            return c != 0 ? c : Long.compare(order, o.order);
+        }
+    }
+
+    /** Mutable state of one run: which class each operation is, when it arrived, the stations' queues. */
+    private final class Run {
+        final SplittableRandom random;
+        final int[] opClass;
+        final double[] arrived;
+        final double[] latency;
+        final int[] busy = new int[net.stations().size()];
+        final double[] busySeconds = new double[net.stations().size()];
+        @SuppressWarnings("unchecked")
+        final ArrayDeque<int[]>[] waiting = new ArrayDeque[net.stations().size()];
+        final PriorityQueue<Departure> events = new PriorityQueue<>();
+        long order;
+        int done;
+
+        Run(int ops, long seed) {
+            random = new SplittableRandom(seed);
+            opClass = new int[ops];
+            arrived = new double[ops];
+            latency = new double[ops];
+            for (int k = 0; k < waiting.length; k++) {
+                waiting[k] = new ArrayDeque<>();
+            }
+        }
+
+        int pickClass() {
+            double u = random.nextDouble() * cumulative[cumulative.length - 1];
+            int lo = 0;
+            int hi = cumulative.length - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (cumulative[mid] > u) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+
+        double sample(Station s, double mean) {
+            if (mean == 0 || s.service() == Station.Service.DETERMINISTIC) {
+                return mean;
+            }
+            return -mean * Math.log(1 - random.nextDouble());
+        }
+
+        /** Operation {@code op} reaches step {@code step} of its route at {@code now}. */
+        void arrive(int op, int step, double now) {
+            var route = net.classes().get(opClass[op]).route();
+            if (step == route.size()) {
+                latency[op] = now - arrived[op];
+                done++;
+                return;
+            }
+            Visit v = route.get(step);
+            Station s = net.stations().get(v.station());
+            if (s.isDelay() || busy[v.station()] < s.servers()) {
+                if (!s.isDelay()) {
+                    busy[v.station()]++;
+                }
+                start(op, step, s, v, now);
+            } else {
+                waiting[v.station()].addLast(new int[] {op, step});
+            }
+        }
+
+        void start(int op, int step, Station s, Visit v, double now) {
+            double t = sample(s, v.seconds());
+            if (!s.isDelay()) {
+                busySeconds[v.station()] += t;
+            }
+            events.add(new Departure(now + t, order++, op, step));
+        }
+
+        void depart(Departure d) {
+            Visit v = net.classes().get(opClass[d.op()]).route().get(d.step());
+            Station s = net.stations().get(v.station());
+            if (!s.isDelay()) {
+                int[] next = waiting[v.station()].pollFirst();
+                if (next == null) {
+                    busy[v.station()]--;
+                } else {
+                    Visit nv = net.classes().get(opClass[next[0]]).route().get(next[1]);
+                    start(next[0], next[1], s, nv, d.time());
+                }
+            }
+            arrive(d.op(), d.step() + 1, d.time());
+        }
+    }
+
+    /**
+     * Offers {@code opsPerSecond} until {@code warmupOps + measuredOps} operations have arrived and lets them
+     * all finish; reports the measured ones.
+     */
+    public LatencyReport run(double opsPerSecond, int warmupOps, int measuredOps, long seed) {
+        if (!(opsPerSecond > 0) || warmupOps < 0 || measuredOps < 1) {
+            throw new IllegalArgumentException("need a positive rate and measured operations");
+        }
+        int total = warmupOps + measuredOps;
+        Run r = new Run(total, seed);
+        double nextArrival = -Math.log(1 - r.random.nextDouble()) / opsPerSecond;
+        int arrivals = 0;
+        double measureStart = 0;
+        double lastDone = 0;
+        while (r.done < total) {
+            boolean arrivalFirst = arrivals < total && (r.events.isEmpty() || nextArrival <= r.events.peek().time());
+            if (arrivalFirst) {
+                int op = arrivals++;
+                r.opClass[op] = r.pickClass();
+                r.arrived[op] = nextArrival;
+                if (op == warmupOps) {
+                    measureStart = nextArrival;
+                }
+                r.arrive(op, 0, nextArrival);
+                nextArrival += -Math.log(1 - r.random.nextDouble()) / opsPerSecond;
+            } else {
+                Departure d = r.events.poll();
+                lastDone = d.time();
+                r.depart(d);
+            }
+        }
+        double span = Math.max(lastDone - measureStart, 1e-12);
+        double[] measured = Arrays.copyOfRange(r.latency, warmupOps, total);
+        double[] util = new double[r.busySeconds.length];
+        for (int k = 0; k < util.length; k++) {
+            Station s = net.stations().get(k);
+            util[k] = s.isDelay() ? 0 : r.busySeconds[k] / s.servers() / Math.max(lastDone, 1e-12);
+        }
+        return LatencyReport.of(opsPerSecond, measured, span, util);
+    }
+}

@@ -1,5 +1,5 @@
 ---- MODULE MCDistCacheLoss ----
-(* Model of DistCache: 1 key, 2 clients, 2 writes, 1 read: insertion into both layers, 1 loss (invalidation resent) *)
+(* Model of DistCache: 1 key, 2 clients, 2 writes: insertion into both layers, 1 loss (invalidation resent) *)
 EXTENDS DistCache
 CONSTANTS k1, n1, n2
 \* Independent hash partitions: the spine layer puts every key on n1, the

@@ -411,8 +411,9 @@ CacheUpdate(m, d) ==
                   /\ seen' = [seen EXCEPT ![l][k] = Max(@, m.rec.n)]
                   /\ tok' = [tok EXCEPT ![l][k] = 0]
              ELSE UNCHANGED <<valid, crec, seen, tok>>
-          /\ act' = [a |-> "CacheUpdate", k |-> k, l |-> l, rec |-> m.rec, tok |-> m.tok,
-                     taken |-> ok, dup |-> d]
+          \* Two labels, so that a model can be required to take (and to refuse) one.
+          /\ act' = [a |-> IF ok THEN "CacheUpdate" ELSE "CacheUpdateRefused", k |-> k, l |-> l,
+                     rec |-> m.rec, tok |-> m.tok, taken |-> ok, dup |-> d]
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ UNCHANGED <<cached, serverVars, pend, nW, nR, nLoss, nIns, nEvict, nCrash, linVars>>

@@ -1,5 +1,5 @@
 ---- MODULE MCDistCacheCrash ----
-(* Model of DistCache: 1 key, 2 clients, 2 writes: insertion, 1 cache-switch crash, re-insertion *)
+(* Model of DistCache: 1 key, 2 clients, 2 writes: one insertion, 1 cache-switch crash, re-insertion *)
 EXTENDS DistCache
 CONSTANTS k1, n1, n2
 \* Independent hash partitions: the spine layer puts every key on n1, the

@@ -1,5 +1,5 @@
 ---- MODULE MCDistCacheDup ----
-(* Model of DistCache: 1 key, 2 clients, 2 writes: insertion into both layers, 1 duplicated message *)
+(* Model of DistCache: 1 key, 2 clients, 2 writes: one insertion (either layer), 1 duplicated message *)
 EXTENDS DistCache
 CONSTANTS k1, n1, n2
 \* Independent hash partitions: the spine layer puts every key on n1, the

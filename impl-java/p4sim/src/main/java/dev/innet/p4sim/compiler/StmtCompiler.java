@@ -200,7 +200,10 @@ final class StmtCompiler {
             if (f.flow != Frame.NORMAL) {
                 return;
             }
-            Exec body = byAction[(int) (r >>> 1)];
+            // the implicit NoAction default of a table without default_action is not one of its
+            // actions (index -1): like any action without a label, it takes `default` or no case
+            int ran = (int) (r >>> 1);
+            Exec body = ran >= 0 ? byAction[ran] : null;
             if (body == null) {
                 body = fallback;
             }

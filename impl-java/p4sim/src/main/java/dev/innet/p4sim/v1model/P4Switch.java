@@ -74,6 +74,11 @@ public final class P4Switch {
     }
 
     /** Introspection of a table's key fields and actions (tools such as the STF runner and the CLI use it). */
+    /** Every table of the program (each once, under its qualified name). */
+    public java.util.Collection<dev.innet.p4sim.runtime.TableRuntime> tables() {
+        return new java.util.LinkedHashSet<>(prog.tables().values());
+    }
+
     public dev.innet.p4sim.runtime.TableRuntime tableRuntime(String name) {
         dev.innet.p4sim.runtime.TableRuntime t = prog.tables().get(name);
         if (t == null) {

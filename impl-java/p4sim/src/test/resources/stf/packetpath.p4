@@ -65,12 +65,16 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
         } else if (h.eth.type == 11) {
             truncate(16);
         }
+        if (sm.instance_type == 4) {
+            sm.egress_spec = 5; // a recirculated pass sees RECIRC in ingress
+        }
     }
 }
 
 control E(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     apply {
-        if (h.eth.type == 6 && sm.instance_type == 0) {
+        // egress sees instance_type 0 on every unicast pass (bmv2), so count the passes to stop
+        if (h.eth.type == 6 && m.passes == 0) {
             m.passes = m.passes + 1;
             recirculate_preserving_field_list(1);
         }

@@ -198,6 +198,9 @@ public final class V1ModelPipeline {
             stats.dropped++;
             return;
         }
+        // bmv2 (simple_switch.cpp, end of ingress_thread) sets instance_type to NORMAL for every unicast
+        // copy it enqueues: a resubmitted or recirculated packet shows 6 or 4 in ingress, 0 in egress
+        s[smInstanceType] = NORMAL;
         egressPass((int) s[smEgressSpec], f.in, payloadStart, f.inLen - payloadStart, port, sink);
     }
 

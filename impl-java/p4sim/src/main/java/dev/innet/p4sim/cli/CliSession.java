@@ -19,16 +19,16 @@ import java.util.Map;
 
 /**
  * Executes the text commands of bmv2's runtime CLI (simple_switch_CLI) against a p4sim switch, so the
- * same command files ({@code sN-commands.txt}) drive both. Entry handles are allocated per switch, as
- * in bmv2. Priorities follow bmv2 (smaller value wins) and are converted to the control API's.
+ * same command files ({@code sN-commands.txt}) drive both. Entry handles are numbered per table as bmv2
+ * numbers them ({@link EntryHandles}). Priorities follow bmv2 (smaller value wins) and are converted to the control API's.
  * Each command either succeeds or throws {@link ControlException} having changed nothing.
  */
 public final class CliSession {
     private final P4Switch sw;
     private final SwitchControl control;
     private final MulticastBuilder multicast;
-    private final Map<Integer, EntryRef> handles = new LinkedHashMap<>();
-    private int nextHandle;
+    /** Entry handles per table (by qualified name), numbered as bmv2 numbers them. */
+    private final Map<String, EntryHandles<EntryRef>> handles = new LinkedHashMap<>();
 
     private record EntryRef(String table, List<Match> match, int priority) { }
 
@@ -56,7 +56,7 @@ public final class CliSession {
                 need(w, 3, "table_delete <table> <handle>");
                 EntryRef ref = handle(w[1], w[2]);
                 control.deleteEntry(ref.table(), ref.match(), ref.priority());
-                handles.remove(CliValues.parseInt(w[2], "handle"));
+                handlesOf(w[1]).release(CliValues.parseInt(w[2], "handle"));
             }
             case "table_modify" -> {
                 need(w, 4, "table_modify <table> <action> <handle> [params]");
@@ -74,8 +74,7 @@ public final class CliSession {
             case "table_clear" -> {
                 need(w, 2, "table_clear <table>");
                 control.clearTable(w[1]);
-                String full = sw.tableRuntime(w[1]).name;
-                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full));
+                handlesOf(w[1]).clear();
             }
             case "table_num_entries" -> {
                 need(w, 2, "table_num_entries <table>");
@@ -215,9 +214,7 @@ public final class CliSession {
                 // p4sim_table_delete TABLE MATCH... [priority=P]
                 ParsedMatch m = parseMatch(w, 2);
                 control.deleteEntry(w[1], m.match(), m.priority());
-                String full = sw.tableRuntime(w[1]).name;
-                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full)
-                        && r.match().equals(m.match()) && r.priority() == m.priority());
+                handlesOf(w[1]).releaseIf(r -> r.match().equals(m.match()) && r.priority() == m.priority());
             }
             case "p4sim_table_modify" -> {
                 // p4sim_table_modify TABLE ACTION MATCH... [priority=P] => PARAMS...
@@ -238,8 +235,7 @@ public final class CliSession {
                 ActionRuntime a = action(sw.tableRuntime(left[1]), left[2]);
                 List<String> params = halves.length > 1 && !halves[1].isBlank() ? Arrays.asList(halves[1].strip().split("\\s+")) : List.of();
                 control.addEntry(new EntrySpec(left[1], m.match(), m.priority(), left[2], params(a, params)));
-                int h = nextHandle++;
-                handles.put(h, new EntryRef(left[1], m.match(), m.priority()));
+                int h = handlesOf(left[1]).allocate(new EntryRef(left[1], m.match(), m.priority()));
                 out.add("Entry has been added with handle " + h);
             }
             case "p4sim_table_read" -> {
@@ -397,12 +393,15 @@ public final class CliSession {
 
     private EntryRef handle(String table, String handleText) {
         int h = CliValues.parseInt(handleText, "handle");
-        EntryRef ref = handles.get(h);
-        String full = sw.tableRuntime(table).name;
-        if (ref == null || !sw.tableRuntime(ref.table()).name.equals(full)) {
-            throw new ControlException("invalid handle " + h + " for table " + full);
+        EntryRef ref = handlesOf(table).get(h);
+        if (ref == null) {
+            throw new ControlException("invalid handle " + h + " for table " + sw.tableRuntime(table).name);
         }
         return ref;
+    }
+
+    private EntryHandles<EntryRef> handlesOf(String table) {
+        return handles.computeIfAbsent(sw.tableRuntime(table).name, k -> new EntryHandles<>());
     }
 
     private static ActionRuntime action(TableRuntime t, String name) {
@@ -460,8 +459,7 @@ public final class CliSession {
         }
         EntrySpec spec = new EntrySpec(left[1], match, priority, left[2], params(a, paramTexts));
         control.addEntry(spec);
-        int h = nextHandle++;
-        handles.put(h, new EntryRef(left[1], match, priority));
+        int h = handlesOf(left[1]).allocate(new EntryRef(left[1], match, priority));
         return "Entry has been added with handle " + h;
     }
 
@@ -502,10 +500,7 @@ public final class CliSession {
         List<String> out = new ArrayList<>();
         out.add("==========");
         out.add("TABLE ENTRIES");
-        for (Map.Entry<Integer, EntryRef> h : handles.entrySet()) {
-            if (!sw.tableRuntime(h.getValue().table()).name.equals(t.name)) {
-                continue;
-            }
+        for (Map.Entry<Integer, EntryRef> h : handlesOf(table).live().entrySet()) {
             for (EntrySpec e : control.readEntries(table)) {
                 if (e.match().equals(h.getValue().match()) && e.priority() == h.getValue().priority()) {
                     out.add("**********");

@@ -76,6 +76,14 @@ public final class CliSession {
                 control.clearTable(w[1]);
                 handlesOf(w[1]).clear();
             }
+            case "set_crc16_parameters", "set_crc32_parameters" -> {
+                need(w, 7, w[0] + " <name> <polynomial> <initial remainder> <final xor value> <reflect data> <reflect remainder>");
+                sw.setCrcParameters(w[1], w[0].equals("set_crc16_parameters") ? 16 : 32, CliValues.parse(w[2]).longValue(),
+                        CliValues.parse(w[3]).longValue(), CliValues.parse(w[4]).longValue(), bool(w[5]), bool(w[6]));
+            }
+            case "p4sim_show_calculations" -> {
+                sw.customCrcs().values().forEach(c -> out.add(c.describe()));
+            }
             case "table_num_entries" -> {
                 need(w, 2, "table_num_entries <table>");
                 out.add(String.valueOf(control.readEntries(w[1]).size()));
@@ -389,6 +397,14 @@ public final class CliSession {
         if (w.length < n) {
             throw new ControlException("usage: " + usage);
         }
+    }
+
+    private static boolean bool(String text) {
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1" -> true;
+            case "false", "0" -> false;
+            default -> throw new ControlException("'" + text + "' is not true or false");
+        };
     }
 
     private EntryRef handle(String table, String handleText) {

@@ -10,6 +10,7 @@ import dev.innet.p4sim.runtime.BitIO;
 import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.Exec;
 import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.CustomCrc;
 import dev.innet.p4sim.runtime.Hashes;
 import dev.innet.p4sim.runtime.HeaderCodec;
 import dev.innet.p4sim.runtime.LExpr;
@@ -688,20 +689,51 @@ final class CallCompiler {
                 LExpr len = ex.narrow(a.get(0));
                 return f -> arch.truncateLength = len.eval(f);
             }
+            case "assert", "assume" -> {
+                // bmv2: "Assert error: <condition> failed, file F, line L", then abort() (the switch dies)
+                LExpr cond = ex.narrow(a.get(0));
+                String message = (name.equals("assert") ? "Assert" : "Assume") + " error: " + ExprText.of(a.get(0))
+                        + " failed, file " + c.pos.file() + ", line " + c.pos.line();
+                return f -> {
+                    if (cond.eval(f) == 0) {
+                        throw new dev.innet.p4sim.runtime.P4AbortException(message);
+                    }
+                };
+            }
             case "verify_checksum", "update_checksum" -> {
-                return checksum(c, name.equals("verify_checksum"));
+                return checksum(c, name.equals("verify_checksum"), false);
+            }
+            case "verify_checksum_with_payload", "update_checksum_with_payload" -> {
+                return checksum(c, name.equals("verify_checksum_with_payload"), true);
             }
             default -> throw CompileError.unsupported(c.pos, "extern function " + name);
         }
     }
 
-    private Hashes.Algorithm algorithm(Expr e, boolean forChecksum) {
+    /** A hash or checksum function over a serialised field list. */
+    @FunctionalInterface
+    private interface HashFunction {
+        long of(byte[] buf, int len);
+    }
+
+    /** Calculations (hash and checksum calls) compiled so far: they name the custom CRCs as p4c's JSON does. */
+    private int calculations;
+
+    /**
+     * The algorithm of a hash or checksum call. crc16_custom/crc32_custom get their own {@link CustomCrc},
+     * named as p4c names bmv2 calculations ("calc", "calc_0", "calc_1", ... in the order they are compiled)
+     * so the control plane can set their parameters; random (hash only) draws from the switch's seeded
+     * random source.
+     */
+    private HashFunction algorithm(Expr e, boolean forChecksum) {
+        int index = calculations++;
+        String calcName = index == 0 ? "calc" : "calc_" + (index - 1);
         BigInteger v = ex.constant(e);
         if (v == null || !(e.type instanceof Type.Enum en)) {
             throw CompileError.unsupported(e.pos, "non-constant hash algorithm");
         }
         String member = en.members().get(v.intValue());
-        return switch (member) {
+        Hashes.Algorithm fixed = switch (member) {
             case "crc32" -> Hashes.Algorithm.CRC32;
             case "crc16" -> Hashes.Algorithm.CRC16;
             case "csum16" -> Hashes.Algorithm.CSUM16;
@@ -712,8 +744,26 @@ final class CallCompiler {
                 }
                 yield Hashes.Algorithm.IDENTITY;
             }
-            default -> throw CompileError.unsupported(e.pos, "hash algorithm HashAlgorithm." + member);
+            default -> null;
         };
+        if (fixed != null) {
+            return (buf, len) -> Hashes.compute(fixed, buf, len);
+        }
+        switch (member) {
+            case "crc16_custom", "crc32_custom" -> {
+                CustomCrc crc = new CustomCrc(calcName, member.equals("crc16_custom") ? 16 : 32, e.pos.toString());
+                cx.arch.customCrcs.put(calcName, crc);
+                return crc::compute;
+            }
+            case "random" -> {
+                if (forChecksum) {
+                    throw CompileError.unsupported(e.pos, "random checksum");
+                }
+                ArchState arch = cx.arch;
+                return (buf, len) -> arch.random.between(0, -1L);
+            }
+            default -> throw CompileError.unsupported(e.pos, "hash algorithm HashAlgorithm." + member);
+        }
     }
 
     /** hash(out result, algo, base, data, max): result = base + (h mod max), or base + h when max is 0. */
@@ -723,36 +773,40 @@ final class CallCompiler {
         if (!Layout.isNarrow(dst.type())) {
             throw CompileError.unsupported(c.pos, "hash result of " + dst.type());
         }
-        Hashes.Algorithm algo = algorithm(a.get(1), false);
+        HashFunction algo = algorithm(a.get(1), false);
         LExpr base = ex.narrow(a.get(2));
         FieldList data = new FieldList(a.get(3), ex, cx);
         LExpr max = ex.narrow(a.get(4));
         ExprCompiler.Storer st = ex.storer(dst);
         int len = data.byteLength();
         return f -> {
-            long h = Hashes.compute(algo, data.serialize(f), len);
+            long h = algo.of(data.serialize(f), len);
             long m = max.eval(f);
             long b = base.eval(f);
             st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
         };
     }
 
-    private Exec checksum(Call c, boolean verify) {
+    /**
+     * verify_checksum/update_checksum; with {@code withPayload} the fields are followed by the packet's
+     * payload (bmv2's BufBuilder appends the unparsed bytes), which the pipeline puts in the frame.
+     */
+    private Exec checksum(Call c, boolean verify, boolean withPayload) {
         List<Expr> a = c.args;
         LExpr cond = ex.narrow(a.get(0));
         FieldList data = new FieldList(a.get(1), ex, cx);
-        Hashes.Algorithm algo = algorithm(a.get(3), true);
+        HashFunction algo = algorithm(a.get(3), true);
         Place field = ex.place(a.get(2));
         if (!Layout.isNarrow(field.type())) {
             throw CompileError.unsupported(c.pos, "checksum field of type " + field.type());
         }
         long mask = BitIO.mask(ExprCompiler.width(field.type()));
-        int len = data.byteLength();
+        java.util.function.ToLongFunction<Frame> sum = withPayload ? withPayload(algo, data) : fieldsOnly(algo, data);
         if (verify) {
             int errSlot = cx.smField("checksum_error");
             LExpr cur = ex.read(field);
             return f -> {
-                if (cond.eval(f) != 0 && (Hashes.compute(algo, data.serialize(f), len) & mask) != cur.eval(f)) {
+                if (cond.eval(f) != 0 && (sum.applyAsLong(f) & mask) != cur.eval(f)) {
                     f.s[errSlot] = 1;
                 }
             };
@@ -760,8 +814,29 @@ final class CallCompiler {
         ExprCompiler.Storer st = ex.storer(field);
         return f -> {
             if (cond.eval(f) != 0) {
-                st.store(f, Hashes.compute(algo, data.serialize(f), len) & mask);
+                st.store(f, sum.applyAsLong(f) & mask);
             }
+        };
+    }
+
+    private static java.util.function.ToLongFunction<Frame> fieldsOnly(HashFunction algo, FieldList data) {
+        int len = data.byteLength();
+        return f -> algo.of(data.serialize(f), len);
+    }
+
+    /** The fields then the payload, in a buffer of this call site that grows to the largest packet seen. */
+    private static java.util.function.ToLongFunction<Frame> withPayload(HashFunction algo, FieldList data) {
+        int len = data.byteLength();
+        byte[][] scratch = {new byte[len + 1500]};
+        return f -> {
+            int total = len + f.payloadLen;
+            if (scratch[0].length < total) {
+                scratch[0] = new byte[Math.max(total, scratch[0].length * 2)];
+            }
+            byte[] buf = scratch[0];
+            System.arraycopy(data.serialize(f), 0, buf, 0, len);
+            System.arraycopy(f.payload, f.payloadOff, buf, len, f.payloadLen);
+            return algo.of(buf, total);
         };
     }
 }

@@ -139,10 +139,17 @@ public final class StfRunner {
                 String[] p = rest.split("\\s+", 2);
                 byte[] frame = hex(p.length > 1 ? p[1] : "");
                 outputsOfLastPacket = 0;
-                sw.process(port(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
-                    received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
-                    outputsOfLastPacket++;
-                });
+                if (sw.aborted() != null) {
+                    return; // bmv2's process is gone: no more packets come out (the abort is already a failure)
+                }
+                try {
+                    sw.process(port(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
+                        received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
+                        outputsOfLastPacket++;
+                    });
+                } catch (dev.innet.p4sim.runtime.P4AbortException e) {
+                    failures.add(file + ":" + line + ": the switch aborted (as simple_switch does): " + e.getMessage());
+                }
             }
             case "expect" -> {
                 String[] p = rest.split("\\s+", 2);

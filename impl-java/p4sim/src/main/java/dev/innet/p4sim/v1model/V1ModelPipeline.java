@@ -143,6 +143,7 @@ public final class V1ModelPipeline {
         }
         f.flow = Frame.NORMAL;
         int payloadStart = f.cursorBits >>> 3;
+        setPayload(f.in, payloadStart, len - payloadStart);
         prog.verifyChecksum().run(f);
         f.flow = Frame.NORMAL;
         if (s[smChecksumError] != 0) {
@@ -225,6 +226,7 @@ public final class V1ModelPipeline {
             prog.parser().run(f);
             int error = f.flow == Frame.REJECT ? f.parserError : 0;
             f.flow = Frame.NORMAL;
+            setPayload(f.in, f.cursorBits >>> 3, length - (f.cursorBits >>> 3));
             prog.verifyChecksum().run(f);
             f.flow = Frame.NORMAL;
             Arrays.fill(s, prog.metaBase(), phvSlots, 0L);
@@ -247,6 +249,13 @@ public final class V1ModelPipeline {
         egressPass(j.port(), payload, payloadOff, payloadLen, j.ingressPort(), sink);
     }
 
+    /** What the *_with_payload checksums see as the payload (bmv2: the bytes the parser did not consume). */
+    private void setPayload(byte[] buf, int off, int len) {
+        f.payload = buf;
+        f.payloadOff = off;
+        f.payloadLen = Math.max(0, len);
+    }
+
     private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
         long[] s = f.s;
         s[smEgressPort] = port;
@@ -259,6 +268,7 @@ public final class V1ModelPipeline {
         f.flow = Frame.NORMAL;
         long[] e2eHeaders = arch.cloneSession == ArchState.NONE ? null
                 : Arrays.copyOfRange(s, prog.hdrBase(), prog.hdrBase() + prog.hdrSlots());
+        setPayload(payload, payloadOff, payloadLen);
         prog.computeChecksum().run(f);
         f.flow = Frame.NORMAL;
         f.outLen = 0;

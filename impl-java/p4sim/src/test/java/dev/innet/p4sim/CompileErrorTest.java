@@ -90,8 +90,9 @@ class CompileErrorTest {
                 program("header v_t { varbit<32> x; }", "", ""));
         fails("t.p4:9:1: error: unsupported construct: function-like macro F (not implemented by p4sim)",
                 program("#define F(x) x", "", ""));
-        fails("t.p4:15:5: error: unsupported construct: instantiating action_profile (not implemented by p4sim)",
-                program("", "action_profile(4) ap;", ""));
+        // action profiles are implemented (ActionProfileTest); a selector key needs an action_selector
+        fails("t.p4:15:45: error: a 'selector' key needs implementation = an action_selector",
+                program("", "action_profile(4) ap; table t { key = { hdr.h.a : selector; } actions = { NoAction; } implementation = ap; }", ""));
         // division by a run-time value is accepted (ExternBehaviourTest); by a constant zero it is an error
         bodyFails("t.p4:17:27: error: division by zero", "hdr.h.a = hdr.h.a / 0;");
         fails("t.p4:9:10: error: function parameters need a direction (in, out or inout)",

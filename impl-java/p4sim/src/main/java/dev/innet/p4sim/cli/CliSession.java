@@ -76,6 +76,54 @@ public final class CliSession {
                 control.clearTable(w[1]);
                 handlesOf(w[1]).clear();
             }
+            case "act_prof_create_member" -> {
+                need(w, 3, "act_prof_create_member <action profile> <action> [action parameters]");
+                ActionRuntime a = profileAction(w[1], w[2]);
+                int h = control.actionProfileAddMember(w[1], w[2], params(a, Arrays.asList(w).subList(3, w.length)));
+                out.add("Member has been created with handle " + h);
+            }
+            case "act_prof_modify_member" -> {
+                need(w, 4, "act_prof_modify_member <action profile> <action> <member handle> [action parameters]");
+                ActionRuntime a = profileAction(w[1], w[2]);
+                control.actionProfileModifyMember(w[1], CliValues.parseInt(w[3], "member handle"), w[2],
+                        params(a, Arrays.asList(w).subList(4, w.length)));
+            }
+            case "act_prof_delete_member" -> {
+                need(w, 3, "act_prof_delete_member <action profile> <member handle>");
+                control.actionProfileDeleteMember(w[1], CliValues.parseInt(w[2], "member handle"));
+            }
+            case "act_prof_create_group" -> {
+                need(w, 2, "act_prof_create_group <action profile>");
+                out.add("Group has been created with handle " + control.actionProfileCreateGroup(w[1]));
+            }
+            case "act_prof_delete_group" -> {
+                need(w, 3, "act_prof_delete_group <action profile> <group handle>");
+                control.actionProfileDeleteGroup(w[1], CliValues.parseInt(w[2], "group handle"));
+            }
+            case "act_prof_add_member_to_group" -> {
+                need(w, 4, "act_prof_add_member_to_group <action profile> <member handle> <group handle>");
+                control.actionProfileAddMemberToGroup(w[1], CliValues.parseInt(w[2], "member handle"),
+                        CliValues.parseInt(w[3], "group handle"));
+            }
+            case "act_prof_remove_member_from_group" -> {
+                need(w, 4, "act_prof_remove_member_from_group <action profile> <member handle> <group handle>");
+                control.actionProfileRemoveMemberFromGroup(w[1], CliValues.parseInt(w[2], "member handle"),
+                        CliValues.parseInt(w[3], "group handle"));
+            }
+            case "table_indirect_add", "table_indirect_add_with_group" -> out.add(tableIndirectAdd(l, w[0].endsWith("_with_group")));
+            case "table_indirect_delete" -> {
+                need(w, 3, "table_indirect_delete <table> <entry handle>");
+                EntryRef ref = handle(w[1], w[2]);
+                control.deleteEntry(ref.table(), ref.match(), ref.priority());
+                handlesOf(w[1]).release(CliValues.parseInt(w[2], "handle"));
+            }
+            case "table_indirect_set_default" -> {
+                need(w, 3, "table_indirect_set_default <table> <member handle>");
+                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "member handle"));
+            }
+            case "table_indirect_set_default_with_group" ->
+                    throw new ControlException("table_indirect_set_default_with_group is not supported by p4sim: "
+                            + "a table's default can be a member (table_indirect_set_default)");
             case "set_crc16_parameters", "set_crc32_parameters" -> {
                 need(w, 7, w[0] + " <name> <polynomial> <initial remainder> <final xor value> <reflect data> <reflect remainder>");
                 sw.setCrcParameters(w[1], w[0].equals("set_crc16_parameters") ? 16 : 32, CliValues.parse(w[2]).longValue(),
@@ -397,6 +445,56 @@ public final class CliSession {
         if (w.length < n) {
             throw new ControlException("usage: " + usage);
         }
+    }
+
+    /** The action of a member of {@code profile}: one of the actions of a table that uses it. */
+    private ActionRuntime profileAction(String profile, String action) {
+        for (TableRuntime t : sw.tables()) {
+            if (t.profile != null && (t.profile.name.equals(profile) || t.profile.name.endsWith("." + profile))) {
+                return action(t, action);
+            }
+        }
+        throw new ControlException("unknown action profile '" + profile + "' (or no table uses it)");
+    }
+
+    /** table_indirect_add[_with_group] TABLE MATCH... => HANDLE [PRIORITY] */
+    private String tableIndirectAdd(String line, boolean group) {
+        String usage = "usage: table_indirect_add" + (group ? "_with_group" : "") + " <table> <match fields> => <"
+                + (group ? "group" : "member") + " handle> [priority]";
+        String[] halves = line.split("=>", -1);
+        if (halves.length != 2) {
+            throw new ControlException(usage);
+        }
+        String[] left = halves[0].strip().split("\\s+");
+        String[] right = halves[1].strip().isEmpty() ? new String[0] : halves[1].strip().split("\\s+");
+        if (left.length < 2 || right.length < 1) {
+            throw new ControlException(usage);
+        }
+        TableRuntime t = sw.tableRuntime(left[1]);
+        List<String> keyTexts = Arrays.asList(left).subList(2, left.length);
+        if (keyTexts.size() != t.kinds.length) {
+            throw new ControlException("table " + t.name + " needs " + t.kinds.length + " match field(s), got " + keyTexts.size());
+        }
+        List<Match> match = new ArrayList<>();
+        for (int i = 0; i < keyTexts.size(); i++) {
+            match.add(matchOf(keyTexts.get(i), t.kinds[i]));
+        }
+        int priority = 0;
+        if (t.usesPriority) {
+            if (right.length != 2) {
+                throw new ControlException("table " + t.name + " needs a priority after the handle");
+            }
+            try {
+                priority = StfRunner.fromBmv2Priority(CliValues.parseInt(right[1], "priority"), true);
+            } catch (IllegalArgumentException e) {
+                throw new ControlException(e.getMessage());
+            }
+        } else if (right.length != 1) {
+            throw new ControlException(usage);
+        }
+        control.addIndirectEntry(left[1], match, priority, CliValues.parseInt(right[0], group ? "group handle" : "member handle"), group);
+        int h = handlesOf(left[1]).allocate(new EntryRef(left[1], match, priority));
+        return "Entry has been added with handle " + h;
     }
 
     private static boolean bool(String text) {

@@ -149,10 +149,11 @@ final class CallCompiler {
         if (rt == null) {
             throw new CompileError(t.pos, "internal: table " + t.name + " not compiled");
         }
-        int n = t.keys.size();
+        List<KeyElement> keys = Compiler.matchKeys(t);
+        int n = keys.size();
         Exec[] fill = new Exec[n];
         for (int i = 0; i < n; i++) {
-            Expr k = t.keys.get(i).expr();
+            Expr k = keys.get(i).expr();
             int off = rt.wordOffsets[i];
             long[] buf = rt.keyBuf;
             if (Layout.isWide(k.type)) {
@@ -764,6 +765,14 @@ final class CallCompiler {
             }
             default -> throw CompileError.unsupported(e.pos, "hash algorithm HashAlgorithm." + member);
         }
+    }
+
+    /** An action selector's hash over its table's selector keys (bmv2 hashes them as one calculation). */
+    java.util.function.ToLongFunction<Frame> selectorHash(Expr algorithm, ListExpr keys) {
+        HashFunction algo = algorithm(algorithm, false);
+        FieldList data = new FieldList(keys, ex, cx);
+        int len = data.byteLength();
+        return f -> algo.of(data.serialize(f), len);
     }
 
     /** hash(out result, algo, base, data, max): result = base + (h mod max), or base + h when max is 0. */

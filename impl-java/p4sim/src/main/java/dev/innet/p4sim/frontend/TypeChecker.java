@@ -342,6 +342,10 @@ public final class TypeChecker {
                     s.declare(a.pos, a.name, a);
                 }
                 case TableDecl t -> {
+                    if (t.inlineImplementation != null) {
+                        // its own scope: the instance is the table's, not a name of the control
+                        checkInstantiation(t.inlineImplementation, new Scope(s));
+                    }
                     checkTable(t, s);
                     s.declare(t.pos, t.name, t);
                 }
@@ -416,7 +420,13 @@ public final class TypeChecker {
             }
             if (!MATCH_KINDS.contains(k.matchKind())) {
                 if (k.matchKind().equals("selector")) {
-                    throw CompileError.unsupported(k.pos(), "match kind 'selector' (action selectors)");
+                    if (!implementationIs(t, s, "action_selector")) {
+                        throw new CompileError(k.pos(), "a 'selector' key needs implementation = an action_selector");
+                    }
+                    if (!(kt instanceof Type.Bits)) {
+                        throw new CompileError(k.pos(), "selector match requires a bit<N> key, not " + kt);
+                    }
+                    continue; // hashed to choose a group member, not matched
                 }
                 throw new CompileError(k.pos(), "unknown match kind '" + k.matchKind() + "'");
             }
@@ -468,6 +478,12 @@ public final class TypeChecker {
         if (t.size != null) {
             constant(t.size, s, new Type.InfInt());
         }
+        if (t.implementation != null) {
+            implementationIs(t, s, "action_selector");
+            if (t.entries != null) {
+                throw CompileError.unsupported(t.pos, "const entries in a table with an action profile");
+            }
+        }
         for (String ext : new String[] {t.directCounter, t.directMeter}) {
             if (ext != null) {
                 Object o = s.lookup(ext);
@@ -481,6 +497,24 @@ public final class TypeChecker {
                 }
             }
         }
+    }
+
+    /** Whether the table's implementation is an instance of {@code ext} (checking that it is a profile at all). */
+    private boolean implementationIs(TableDecl t, Scope s, String ext) {
+        if (t.implementation == null) {
+            return false;
+        }
+        Instantiation inst = t.inlineImplementation;
+        if (inst == null) {
+            Object o = s.lookup(t.implementation);
+            inst = o instanceof Instantiation i ? i : null;
+        }
+        if (inst == null || !(inst.type instanceof Type.Extern e)
+                || !(e.decl().name.equals("action_profile") || e.decl().name.equals("action_selector"))) {
+            throw new CompileError(t.pos, "implementation of table " + t.name + ": '" + t.implementation
+                    + "' is not an action_profile or action_selector instance");
+        }
+        return e.decl().name.equals(ext);
     }
 
     private ActionDecl lookupAction(ActionRef a, Scope s) {
@@ -766,7 +800,7 @@ public final class TypeChecker {
             throw CompileError.unsupported(inst.pos, "instantiation of " + t + " (only extern objects can be instantiated locally)");
         }
         String ext = e.decl().name;
-        if (Set.of("packet_in", "packet_out", "action_profile").contains(ext)) {
+        if (Set.of("packet_in", "packet_out").contains(ext)) {
             throw CompileError.unsupported(inst.pos, "instantiating " + ext);
         }
         if (ext.equals("direct_meter") && !(e.args().get(0) instanceof Type.Bits mb && mb.width() >= 2)) {

@@ -38,6 +38,10 @@ public final class TableRuntime {
     public boolean meterBytes;
     public ArchState arch;
     public int packetLengthSlot = -1;
+    /** The table's action_profile/action_selector (entries refer to its members and groups), or null. */
+    public ActionProfileRuntime profile;
+    /** For an action selector: the hash of the selector keys, computed when a group is hit. */
+    public java.util.function.ToLongFunction<Frame> selectorHash;
     private TableEntry defaultEntry;
     private final HashMap<KeyWords, TableEntry> exactIndex = new HashMap<>();
     private final KeyWords probe;
@@ -109,8 +113,23 @@ public final class TableRuntime {
                 f.s[meterColorSlot] = MeterState.GREEN;
             }
         }
+        if (profile != null && hit) {
+            return applyIndirect(f, e);
+        }
         e.action.invoke(f, e.args);
         return ((long) e.actionIndex << 1) | (hit ? 1 : 0);
+    }
+
+    /** An entry of a table with an action profile: run its member, or the member its group selects. */
+    private long applyIndirect(Frame f, TableEntry e) {
+        ActionProfileRuntime.Member m = e.group >= 0 ? profile.pick(e.group, selectorHash.applyAsLong(f)) : profile.member(e.member);
+        if (m == null) {
+            // an empty group (or a member deleted under the entry): run the default action as a miss
+            defaultEntry.action.invoke(f, defaultEntry.args);
+            return (long) defaultEntry.actionIndex << 1;
+        }
+        m.action.invoke(f, m.args);
+        return ((long) actionIndex(m.action) << 1) | 1;
     }
 
     TableEntry lookup() {

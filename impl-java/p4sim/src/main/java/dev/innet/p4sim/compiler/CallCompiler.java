@@ -399,8 +399,9 @@ final class CallCompiler {
             int n = Layout.slots(t);
             int tmp = cx.layout.allocRaw(n);
             return f -> {
+                int slot = dst.slot(f); // the target's index first, then the value's side effects (P4 order)
                 v.eval(f, f.s, tmp);
-                System.arraycopy(f.s, tmp, f.s, dst.slot(f), n);
+                System.arraycopy(f.s, tmp, f.s, slot, n);
             };
         }
         return copy(ex.place(e), dst);
@@ -424,8 +425,9 @@ final class CallCompiler {
             return cx.spec.storeStatic(k, mask, ex.narrow(e));
         }
         LExpr v = ex.narrow(e);
-        ExprCompiler.Storer st = ex.storer(dst);
-        return f -> st.store(f, v.eval(f));
+        // Java evaluates an array index before the assigned value: the target's index (a header stack
+        // index) is taken before the value's side effects (a function's inout arguments), as P4 requires
+        return f -> f.s[dst.slot(f)] = v.eval(f) & mask;
     }
 
     /** Copies a stored value of any type between places of the same type. */

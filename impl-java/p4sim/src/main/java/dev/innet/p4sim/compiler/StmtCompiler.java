@@ -115,16 +115,16 @@ final class StmtCompiler {
             if (Layout.isWide(p.type())) {
                 int n = Layout.slots(p.type());
                 return f -> {
+                    int slot = p.slot(f); // the target first, then the value's side effects
                     long x = v.eval(f);
-                    int slot = p.slot(f);
                     Wide.clearBits(f.s, slot, n, lo, w);
                     Wide.orBits(f.s, slot, n, lo, w, x);
                 };
             }
             long field = mask << lo;
             return f -> {
+                int slot = p.slot(f); // the target first, then the value's side effects
                 long x = v.eval(f);
-                int slot = p.slot(f);
                 f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
             };
         }

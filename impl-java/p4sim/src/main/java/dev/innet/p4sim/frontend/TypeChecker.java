@@ -433,7 +433,8 @@ public final class TypeChecker {
             if (k.matchKind().equals("lpm") && ++lpm > 1) {
                 throw new CompileError(k.pos(), "table " + t.name + " has more than one lpm key");
             }
-            if (!k.matchKind().equals("exact") && !(kt instanceof Type.Bits)) {
+            boolean serializableEnum = kt instanceof Type.Enum en && en.underlying() != null;
+            if (!k.matchKind().equals("exact") && !(kt instanceof Type.Bits) && !serializableEnum) {
                 throw new CompileError(k.pos(), k.matchKind() + " match requires a bit<N> key, not " + kt);
             }
             keyTypes.add(kt);

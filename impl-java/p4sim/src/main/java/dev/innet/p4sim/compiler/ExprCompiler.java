@@ -301,6 +301,12 @@ final class ExprCompiler {
             case "*":
                 return f -> (l.eval(f) * r.eval(f)) & rmask;
             case "/", "%": {
+                BigInteger divisor = constant(b.right);
+                if (divisor != null) {
+                    // a constant divisor is never zero here (the type checker refuses 0)
+                    return b.op.equals("/") ? f -> Long.divideUnsigned(l.eval(f), r.eval(f)) & rmask
+                            : f -> Long.remainderUnsigned(l.eval(f), r.eval(f)) & rmask;
+                }
                 // by a run-time zero bmv2's arithmetic fails and simple_switch dies; this switch stops too
                 String zero = "division by zero: " + ExprText.of(b) + ", file " + b.pos.file() + ", line " + b.pos.line();
                 boolean div = b.op.equals("/");

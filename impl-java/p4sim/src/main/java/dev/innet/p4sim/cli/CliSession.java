@@ -294,6 +294,20 @@ public final class CliSession {
                 int h = handlesOf(left[1]).allocate(new EntryRef(left[1], m.match(), m.priority()));
                 out.add("Entry has been added with handle " + h);
             }
+            case "p4sim_table_indirect_add" -> {
+                // p4sim_table_indirect_add TABLE MATCH... [priority=P] => member|group HANDLE
+                String[] halves = line.split("=>", -1);
+                String[] left = halves[0].strip().split("\\s+");
+                String[] right = halves.length > 1 ? halves[1].strip().split("\\s+") : new String[0];
+                if (right.length != 2 || !(right[0].equals("member") || right[0].equals("group"))) {
+                    throw new ControlException("usage: p4sim_table_indirect_add <table> <match fields> [priority=P] => member|group <handle>");
+                }
+                ParsedMatch m = parseMatch(left, 2);
+                boolean group = right[0].equals("group");
+                control.addIndirectEntry(left[1], m.match(), m.priority(), CliValues.parseInt(right[1], "handle"), group);
+                int h = handlesOf(left[1]).allocate(new EntryRef(left[1], m.match(), m.priority()));
+                out.add("Entry has been added with handle " + h);
+            }
             case "p4sim_table_read" -> {
                 need(w, 2, "p4sim_table_read <table>");
                 TableRuntime t = sw.tableRuntime(w[1]);

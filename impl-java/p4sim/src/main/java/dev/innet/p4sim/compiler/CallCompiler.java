@@ -773,8 +773,10 @@ final class CallCompiler {
     java.util.function.ToLongFunction<Frame> selectorHash(Expr algorithm, ListExpr keys) {
         HashFunction algo = algorithm(algorithm, false);
         FieldList data = new FieldList(keys, ex, cx);
-        int len = data.byteLength();
-        return f -> algo.of(data.serialize(f), len);
+        return f -> {
+            int n = data.serializeValid(f);
+            return algo.of(data.buffer(), n);
+        };
     }
 
     /** hash(out result, algo, base, data, max): result = base + (h mod max), or base + h when max is 0. */
@@ -789,9 +791,9 @@ final class CallCompiler {
         FieldList data = new FieldList(a.get(3), ex, cx);
         LExpr max = ex.narrow(a.get(4));
         ExprCompiler.Storer st = ex.storer(dst);
-        int len = data.byteLength();
         return f -> {
-            long h = algo.of(data.serialize(f), len);
+            int n = data.serializeValid(f);
+            long h = algo.of(data.buffer(), n);
             long m = max.eval(f);
             long b = base.eval(f);
             st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
@@ -831,21 +833,23 @@ final class CallCompiler {
     }
 
     private static java.util.function.ToLongFunction<Frame> fieldsOnly(HashFunction algo, FieldList data) {
-        int len = data.byteLength();
-        return f -> algo.of(data.serialize(f), len);
+        return f -> {
+            int n = data.serializeValid(f);
+            return algo.of(data.buffer(), n);
+        };
     }
 
     /** The fields then the payload, in a buffer of this call site that grows to the largest packet seen. */
     private static java.util.function.ToLongFunction<Frame> withPayload(HashFunction algo, FieldList data) {
-        int len = data.byteLength();
-        byte[][] scratch = {new byte[len + 1500]};
+        byte[][] scratch = {new byte[data.byteLength() + 1500]};
         return f -> {
+            int len = data.serializeValid(f);
             int total = len + f.payloadLen;
             if (scratch[0].length < total) {
                 scratch[0] = new byte[Math.max(total, scratch[0].length * 2)];
             }
             byte[] buf = scratch[0];
-            System.arraycopy(data.serialize(f), 0, buf, 0, len);
+            System.arraycopy(data.buffer(), 0, buf, 0, len);
             System.arraycopy(f.payload, f.payloadOff, buf, len, f.payloadLen);
             return algo.of(buf, total);
         };

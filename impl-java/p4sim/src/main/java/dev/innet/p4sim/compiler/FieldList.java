@@ -18,6 +18,9 @@ import java.util.List;
  */
 final class FieldList {
     private final List<Place> leaves = new ArrayList<>();
+    /** Per leaf: the header it belongs to (its validity slot), or null for a value that is always there. */
+    private final List<Place> headerOf = new ArrayList<>();
+    private boolean anyHeaderField;
     private final List<ExprLeaf> exprLeaves = new ArrayList<>();
     private final int[] widths;
     final int bits;
@@ -37,6 +40,9 @@ final class FieldList {
                 int idx = ws.size();
                 ws.add(w);
                 leaves.add(null);
+                boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
+                headerOf.add(headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null);
+                anyHeaderField |= headerField;
                 if (Layout.isWide(e.type)) {
                     exprLeaves.add(new ExprLeaf(idx, null, ex.wide(e), cx.layout.allocRaw(Wide.words(w))));
                 } else {
@@ -65,6 +71,9 @@ final class FieldList {
                     || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {
                 ws.add(ExprCompiler.width(fp.type()));
                 leaves.add(fp);
+                // a header starts with its validity slot, so the header's place is where validity is
+                headerOf.add(p.type() instanceof Type.Header ? p : null);
+                anyHeaderField |= p.type() instanceof Type.Header;
             } else {
                 throw CompileError.unsupported(at.pos, "field '" + f.name() + "' of type " + fp.type() + " in a field list");
             }
@@ -97,6 +106,44 @@ final class FieldList {
 
     int byteLength() {
         return buffer.length;
+    }
+
+    /** The buffer {@link #serialize} and {@link #serializeValid} fill. */
+    byte[] buffer() {
+        return buffer;
+    }
+
+    /**
+     * Serialises as bmv2 builds a calculation's input (calculations.cpp, BufBuilder::Deparse): the fields
+     * of headers that are invalid now are left out, the rest packed together. Returns the length in bytes.
+     */
+    int serializeValid(Frame f) {
+        if (!anyHeaderField) {
+            serialize(f);
+            return buffer.length;
+        }
+        java.util.Arrays.fill(buffer, (byte) 0);
+        int exprIdx = 0;
+        int bit = 0;
+        for (int i = 0; i < widths.length; i++) {
+            int w = widths[i];
+            Place p = leaves.get(i);
+            ExprLeaf el = p == null ? exprLeaves.get(exprIdx++) : null;
+            Place hdr = headerOf.get(i);
+            if (hdr != null && f.s[hdr.slot(f)] == 0) {
+                continue;
+            }
+            if (p != null) {
+                BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
+            } else if (el.narrow() != null) {
+                BitIO.write(buffer, bit, w, el.narrow().eval(f));
+            } else {
+                el.wide().eval(f, f.s, el.scratch());
+                BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
+            }
+            bit += w;
+        }
+        return (bit + 7) >>> 3;
     }
 
     /** The values of the leaves (for digests). */

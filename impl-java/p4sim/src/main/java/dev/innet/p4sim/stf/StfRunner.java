@@ -261,10 +261,8 @@ public final class StfRunner {
         }
         for (int i = 0; i < match.length; i++) {
             if (match[i] == null) {
-                if (t.kinds[i] == TableRuntime.MatchKind.EXACT) {
-                    throw new StfFormatException("missing exact key " + t.keyNames[i] + " for table " + t.name);
-                }
-                match[i] = new Match.Wildcard();
+                // as p4c's runner fills in a key the line leaves out: exact 0, anything else matches all
+                match[i] = t.kinds[i] == TableRuntime.MatchKind.EXACT ? new Match.Exact(BigInteger.ZERO) : new Match.Wildcard();
             }
         }
         int priority = t.usesPriority ? fromStfPriority(hasPriority ? Integer.parseInt(toks[1]) : -1) : 0;

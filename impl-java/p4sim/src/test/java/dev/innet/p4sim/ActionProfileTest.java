@@ -68,9 +68,17 @@ class ActionProfileTest {
         assertEquals(List.of("Group has been created with handle 1"), cli.execute("act_prof_create_group sel"));
         cli.execute("table_indirect_add_with_group I.sel_t 0x07&&&0xFF => 1 1");
         assertEquals("1:0700000000", run(sw, 7, 0));
-        // the default can be a member
+        // the default can be a member, and follows later changes of it
         cli.execute("table_indirect_set_default I.sel_t 2");
         assertEquals("4:08000000c2", run(sw, 8, 0));
+        cli.execute("act_prof_modify_member I.sel set2 2 0xC3 4");
+        assertEquals("4:08000000c3", run(sw, 8, 0));
+        // or a group: group 0 (members 1, 2) picks by the hash as for an entry; a miss all the same
+        cli.execute("table_indirect_set_default_with_group I.sel_t 0");
+        assertEquals("3:08000000b1", run(sw, 8, 0));
+        assertEquals("4:08000100c3", run(sw, 8, 1));
+        // the empty group 1 hit by k = 7 now runs that default group
+        assertEquals("3:07000000b1", run(sw, 7, 0));
     }
 
     @ParameterizedTest

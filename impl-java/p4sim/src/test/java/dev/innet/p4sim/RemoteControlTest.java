@@ -54,7 +54,7 @@ class RemoteControlTest {
             ControlException e = assertThrows(ControlException.class, () -> c.actionProfileDeleteGroup("sel", g));
             assertTrue(e.getMessage().contains("is used by an entry"), e.getMessage());
             c.actionProfileDeleteMember("sel", a);
-            c.setIndirectDefault("I.prof_t", m0);
+            c.setIndirectDefault("I.prof_t", m0, false);
             synchronized (sw) {
                 // prof_t misses k = 9 and runs its default, now member 0; sel_t misses too (NoAction)
                 assertEquals("0900001100", TestPrograms.hex(sw.process(0, hex("0900000000")).get(0).frame()));

@@ -59,8 +59,8 @@ public interface SwitchControl {
         throw new ControlException("action profiles are not supported by this target");
     }
 
-    /** The default of a table with an action profile: the member's action and arguments. */
-    default void setIndirectDefault(String table, int member) {
+    /** The default of a table with an action profile: a member, or (if {@code group}) a group of members. */
+    default void setIndirectDefault(String table, int handle, boolean group) {
         throw new ControlException("action profiles are not supported by this target");
     }
 

@@ -119,11 +119,12 @@ public final class CliSession {
             }
             case "table_indirect_set_default" -> {
                 need(w, 3, "table_indirect_set_default <table> <member handle>");
-                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "member handle"));
+                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "member handle"), false);
             }
-            case "table_indirect_set_default_with_group" ->
-                    throw new ControlException("table_indirect_set_default_with_group is not supported by p4sim: "
-                            + "a table's default can be a member (table_indirect_set_default)");
+            case "table_indirect_set_default_with_group" -> {
+                need(w, 3, "table_indirect_set_default_with_group <table> <group handle>");
+                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "group handle"), true);
+            }
             case "set_crc16_parameters", "set_crc32_parameters" -> {
                 need(w, 7, w[0] + " <name> <polynomial> <initial remainder> <final xor value> <reflect data> <reflect remainder>");
                 sw.setCrcParameters(w[1], w[0].equals("set_crc16_parameters") ? 16 : 32, CliValues.parse(w[2]).longValue(),

@@ -134,8 +134,8 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
     }
 
     @Override
-    public void setIndirectDefault(String table, int member) {
-        cmd("table_indirect_set_default " + table + " " + member);
+    public void setIndirectDefault(String table, int handle, boolean group) {
+        cmd("table_indirect_set_default" + (group ? "_with_group " : " ") + table + " " + handle);
     }
 
     @Override

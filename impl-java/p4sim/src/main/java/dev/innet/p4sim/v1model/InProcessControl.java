@@ -186,7 +186,7 @@ final class InProcessControl implements SwitchControl {
     public void actionProfileDeleteGroup(String profile, int group) {
         ActionProfileRuntime p = profile(profile);
         for (TableRuntime t : prog.tables().values()) {
-            if (t.profile == p && t.entries().stream().anyMatch(e -> e.group == group)) {
+            if (t.profile == p && (t.entries().stream().anyMatch(e -> e.group == group) || t.defaultEntry().group == group)) {
                 throw new ControlException("group " + group + " of " + p.name + " is used by an entry of table " + t.name);
             }
         }
@@ -247,16 +247,21 @@ final class InProcessControl implements SwitchControl {
     }
 
     @Override
-    public void setIndirectDefault(String table, int member) {
+    public void setIndirectDefault(String table, int handle, boolean group) {
         TableRuntime t = indirect(table(table));
         if (t.defaultConst) {
             throw new ControlException("table " + t.name + " has a const default_action");
         }
         ActionProfileRuntime.Member m = profileCall(() -> {
-            t.profile.requireMember(member);
-            return t.profile.member(member);
+            if (group) {
+                t.profile.requireGroup(handle);
+                return null;
+            }
+            t.profile.requireMember(handle);
+            return t.profile.member(handle);
         });
-        t.setDefault(m.action, m.args);
+        TableEntry d = t.defaultEntry();
+        t.setIndirectDefault(m != null ? m.action : d.action, m != null ? m.args : d.args, group ? -1 : handle, group ? handle : -1);
     }
 
     @Override

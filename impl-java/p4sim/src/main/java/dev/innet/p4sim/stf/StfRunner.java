@@ -199,6 +199,12 @@ public final class StfRunner {
                 String[] p = words(rest, 3, "register_write <register> <index> <value>");
                 control.registerWrite(p[0], integer(p[1]), number(p[2]));
             }
+            case "remove" -> {
+                // in p4c's STF grammar ("remove all"), but its bmv2 runner ignores it: entries stay
+                if (!rest.equalsIgnoreCase("all")) {
+                    throw new StfFormatException("usage: remove all");
+                }
+            }
             case "check_register" -> checkRegister(line, rest);
             case "check_counter" -> checkCounter(line, rest);
             default -> throw new StfFormatException("unknown STF command '" + w[0] + "'");

@@ -14,11 +14,16 @@ final class Bmv2Target {
     private Bmv2Target() { }
 
     static int run(Path program, Path script, PrintStream err) {
-        if (onPath("simple_switch") == null) {
+        return run(program, script, err, System.getenv("PATH"));
+    }
+
+    /** {@code path}: the search path (the environment's PATH; tests pass their own). */
+    static int run(Path program, Path script, PrintStream err, String path) {
+        if (onPath("simple_switch", path) == null) {
             err.println("stf: simple_switch not found on PATH (bmv2 is not installed; --target p4sim runs the test on p4sim)");
             return StfMain.EXIT_BAD_INPUT;
         }
-        if (onPath("p4c-bm2-ss") == null && onPath("p4c") == null) {
+        if (onPath("p4c-bm2-ss", path) == null && onPath("p4c", path) == null) {
             err.println("stf: p4c not found on PATH: simple_switch needs the program compiled to bmv2 JSON "
                     + "(p4c --target bmv2 --arch v1model)");
             return StfMain.EXIT_BAD_INPUT;
@@ -29,8 +34,7 @@ final class Bmv2Target {
         return StfMain.EXIT_BAD_INPUT;
     }
 
-    private static Path onPath(String exe) {
-        String path = System.getenv("PATH");
+    private static Path onPath(String exe, String path) {
         if (path == null) {
             return null;
         }

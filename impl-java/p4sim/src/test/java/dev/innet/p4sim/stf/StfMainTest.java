@@ -96,4 +96,26 @@ class StfMainTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--target must be p4sim or bmv2"), r.err());
     }
+
+    /** With simple_switch (and p4c) on the PATH p4sim still does not drive them: it names what would run. */
+    @Test
+    void bmv2OnThePathIsNamedNotDriven() throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path program = dir.resolve("x.p4");
+        Path script = dir.resolve("x.stf");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(2, Bmv2Target.run(program, script, ps, bin.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("simple_switch not found on PATH"), err.toString());
+        Path sw = Files.writeString(bin.resolve("simple_switch"), "#!/bin/sh\n");
+        sw.toFile().setExecutable(true);
+        err.reset();
+        assertEquals(2, Bmv2Target.run(program, script, ps, bin.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("p4c not found on PATH"), err.toString());
+        Path p4c = Files.writeString(bin.resolve("p4c-bm2-ss"), "#!/bin/sh\n");
+        p4c.toFile().setExecutable(true);
+        err.reset();
+        assertEquals(2, Bmv2Target.run(program, script, ps, bin.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("run-bmv2-test.py"), err.toString());
+    }
 }

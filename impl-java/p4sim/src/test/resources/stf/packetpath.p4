@@ -64,6 +64,9 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
             resubmit_preserving_field_list(1);
         } else if (h.eth.type == 11) {
             truncate(16);
+        } else if (h.eth.type == 12) {
+            mark_to_drop(sm);
+            sm.mcast_grp = 5; // multicast after a drop: egress_spec stays 511 through ingress
         }
         if (sm.instance_type == 4) {
             sm.egress_spec = 5; // a recirculated pass sees RECIRC in ingress

@@ -259,6 +259,9 @@ public final class V1ModelPipeline {
     private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
         long[] s = f.s;
         s[smEgressPort] = port;
+        // bmv2 (egress_thread): "here we initialize egress_spec to a value different from drop_port", so
+        // only a drop in egress drops the copy (a multicast after mark_to_drop in ingress still goes out)
+        s[smEgressSpec] = SwitchConfig.DROP_PORT + 1;
         long now = config.clockMicros().getAsLong();
         s[smEgressTs] = now & 0xFFFFFFFFFFFFL;
         arch.clear();

@@ -144,7 +144,7 @@ public final class HostMain implements Callable<Integer> {
         NodeFactory factory = switch (role) {
             case "server" -> () -> nodes.server(host);
             case "controller" -> nodes::controller;
-            default -> () -> new WorkloadHost(nodes, history, journal);
+            default -> () -> new WorkloadHost(nodes, history, journal, protocol.workloadValueBytes());
         };
         List<Integer> ports = switch (role) {
             case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
@@ -166,7 +166,11 @@ public final class HostMain implements Callable<Integer> {
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
                 request -> answer(request, identity, role, live, handle, history, clock, journal));
+        // a protocol whose servers are an existing program (memcached): their health is the controller's probe
+        List<CommandSocket> proxies = role.equals("controller") && protocol.externalServer().isPresent()
+                ? ExternalServerHealth.listen(layout, protocol, host) : List.of();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            proxies.forEach(CommandSocket::close);
             socket.close();
             live.close();
         }));

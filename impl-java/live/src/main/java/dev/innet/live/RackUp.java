@@ -68,6 +68,7 @@ public final class RackUp {
             throw new IllegalStateException("rack '" + layout.name() + "' is up already (" + layout.planFile()
                     + "): ./innet rack down --name " + layout.name() + " first");
         }
+        requireServerProgram();
         freshStateDirectory();
         plan = RackPlan.create(layout.planFile());
         try {
@@ -125,6 +126,23 @@ public final class RackUp {
             // recorded so that a restarted host writes its events too
             plan.setting("trace-events", "yes");
         }
+        // what the campaigns' nemeses must know about the protocol (docs/jepsen.md, "Protocols")
+        plan.setting("duplication-tolerated", s.protocol().toleratesDuplicatedPackets() ? "yes" : "no");
+        s.protocol().externalServer().ifPresent(x -> {
+            plan.setting("server-program", x.program());
+            plan.setting("servers-durable", x.durable() ? "yes" : "no");
+        });
+    }
+
+    /** The protocol's server program (memcached for LaKe) must be installed before anything is made. */
+    private void requireServerProgram() {
+        s.protocol().externalServer().ifPresent(x -> {
+            if (Commands.which(x.program()).isEmpty()) {
+                throw new IllegalStateException(s.protocol().name() + " racks run " + x.program() + " on their servers, and "
+                        + x.program() + " is not on PATH: ./innet setup installs it as root (Debian package "
+                        + x.debianPackage() + ")");
+            }
+        });
     }
 
     // ------------------------------------------------------------------ network
@@ -230,6 +248,9 @@ public final class RackUp {
     }
 
     private RackPlan.Process startHost(int h, boolean again) {
+        if (layout.roleOf(h).equals("server") && s.protocol().externalServer().isPresent()) {
+            return startExternalServer(h, s.protocol().externalServer().get(), again);
+        }
         List<String> args = new ArrayList<>(List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
                 "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
                 "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
@@ -242,6 +263,17 @@ public final class RackUp {
         }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);
+    }
+
+    /**
+     * The protocol's own server program (memcached) on server host {@code h}, in the foreground, serving
+     * the host's rack address only. Its health is answered by the controller, which probes it through
+     * the switch (HostMain, {@code ExternalServerHealth}).
+     */
+    private RackPlan.Process startExternalServer(int h, dev.innet.protocol.ExternalServer server, boolean again) {
+        List<String> cmd = new ArrayList<>(List.of(Commands.which(server.program()).orElse(server.program())));
+        cmd.addAll(server.arguments(RackLayout.ip(h), Commands.runningAsRoot()));
+        return startProcess(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), cmd, again);
     }
 
     /**
@@ -285,12 +317,18 @@ public final class RackUp {
      */
     private RackPlan.Process start(String name, String ns, String main, List<String> jvmOptions, List<String> args,
             boolean again) {
+        List<String> program = new ArrayList<>(List.of(s.javaBinary(), "--enable-native-access=ALL-UNNAMED"));
+        program.addAll(jvmOptions);
+        program.addAll(List.of("-cp", s.classPath(), main));
+        program.addAll(args);
+        return startProcess(name, ns, program, again);
+    }
+
+    /** Starts {@code program} (its command line) as {@link #start} starts a JVM, and records it. */
+    private RackPlan.Process startProcess(String name, String ns, List<String> program, boolean again) {
         Path log = layout.logOf(name);
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid", s.javaBinary(),
-                "--enable-native-access=ALL-UNNAMED"));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", s.classPath(), main));
-        cmd.addAll(args);
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid"));
+        cmd.addAll(program);
         Process p;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -117,20 +117,22 @@ type Rack interface {
 
 // Summary is summary.json.
 type Summary struct {
-	Protocol      string           `json:"protocol"`
-	Seed          int64            `json:"seed"`
-	Servers       int              `json:"servers"`
-	Clients       int              `json:"clients"`
-	Ops           int              `json:"ops"`
-	Keys          int              `json:"keys"`
-	TimeSeconds   float64          `json:"time_s,omitempty"`
-	Rate          int              `json:"rate,omitempty"`
-	Nemeses       []string         `json:"nemeses,omitempty"`
-	Combined      bool             `json:"combined,omitempty"`
-	SeededBug     string           `json:"seeded_bug,omitempty"`
-	Faults        int              `json:"faults"`
-	FaultErrors   []string         `json:"fault_errors,omitempty"`
-	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
+	Protocol    string   `json:"protocol"`
+	Seed        int64    `json:"seed"`
+	Servers     int      `json:"servers"`
+	Clients     int      `json:"clients"`
+	Ops         int      `json:"ops"`
+	Keys        int      `json:"keys"`
+	TimeSeconds float64  `json:"time_s,omitempty"`
+	Rate        int      `json:"rate,omitempty"`
+	Nemeses     []string `json:"nemeses,omitempty"`
+	Combined    bool     `json:"combined,omitempty"`
+	SeededBug   string   `json:"seeded_bug,omitempty"`
+	Faults      int      `json:"faults"`
+	FaultErrors []string `json:"fault_errors,omitempty"`
+	Restarted   []string `json:"restarted_by_health_check,omitempty"`
+	// NemesisNotes: faults left out or narrowed for the rack's protocol (nemesis.Restrict).
+	NemesisNotes  []string         `json:"nemesis_notes,omitempty"`
 	Throughput    float64          `json:"ops_per_s,omitempty"`
 	Verdict       Verdict          `json:"verdict"`
 	Linearizable  string           `json:"linearizable,omitempty"`
@@ -159,7 +161,7 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
 		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, Combined: c.Combined,
 		Started: started, Dir: dir, Verdict: Unknown}
-	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log)
+	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log, &s.NemesisNotes)
 	s.Unhealthy = unhealthy
 	summarizeEvents(events, &s)
 	if err := nemesis.WriteTimeline(filepath.Join(dir, "timeline.jsonl"), events); err != nil {
@@ -181,7 +183,7 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	return s, nil
 }
 
-func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhealthy string, events []nemesis.Event, err error) {
+func upAndRun(c Config, rack Rack, dir string, log io.Writer, notes *[]string) (historyPath, unhealthy string, events []nemesis.Event, err error) {
 	fmt.Fprintf(log, "campaign: bringing up a %s rack (%d servers, %d clients)\n", c.Protocol, c.Servers, c.Clients)
 	if err := rack.Up(c); err != nil {
 		// Up tears down what it made when it fails; Down is idempotent, so make sure
@@ -196,7 +198,7 @@ func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhe
 			err = errors.Join(err, derr)
 		}
 	}()
-	workload, events, err := workloadWithFaults(c, rack, log)
+	workload, events, err := workloadWithFaults(c, rack, log, notes)
 	if err != nil {
 		return "", "", events, err
 	}
@@ -219,7 +221,7 @@ func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhe
 // workloadWithFaults runs the workload; with nemeses, faults come and go while it runs, and once it
 // has ended every fault is healed and every process healthy again (restarted if it died) before this
 // returns, so the final reads see the healed rack.
-func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.Event, error) {
+func workloadWithFaults(c Config, rack Rack, log io.Writer, notes *[]string) (string, []nemesis.Event, error) {
 	if len(c.Nemeses) == 0 {
 		fmt.Fprintf(log, "campaign: running the workload (%s)\n", describeLoad(c))
 		path, err := rack.Workload(c, func() {})
@@ -232,7 +234,16 @@ func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.E
 	if err != nil {
 		return "", nil, fmt.Errorf("nemesis: %w", err)
 	}
-	ncfg := nemesis.Config{Kinds: c.Nemeses, Combined: c.Combined, Duration: c.Time, Quiet: orDefault(c.Quiet, 2*time.Second),
+	// the faults the rack's protocol does not promise to survive are left out, or refused when named
+	kinds, why, err := nemesis.Restrict(c.Nemeses, c.Combined, nemesis.LimitsOf(env))
+	*notes = why
+	for _, n := range why {
+		fmt.Fprintf(log, "campaign: %s\n", n)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	ncfg := nemesis.Config{Kinds: kinds, Combined: c.Combined, Duration: c.Time, Quiet: orDefault(c.Quiet, 2*time.Second),
 		Hold: orDefault(c.Hold, 3*time.Second), Recover: 30 * time.Second, Seed: c.Seed}
 	if err := ncfg.Validate(); err != nil {
 		return "", nil, err

@@ -37,7 +37,8 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 	case "reorder":
 		return &PortFault{kind: kind, Settings: fmt.Sprintf("reorder=%d hold_us=%d", 10+r.Intn(41), 1000+r.Intn(4001))}, nil
 	case "kill":
-		return &Kill{Target: processTarget(env, r)}, nil
+		hosts := killTargets(env)
+		return &Kill{Target: processName(env, hosts[r.Intn(len(hosts))])}, nil
 	case "kill-server":
 		servers := env.Servers()
 		return &Kill{Target: processName(env, servers[r.Intn(len(servers))]), ServersOnly: true}, nil
@@ -46,7 +47,7 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 	case "switch-crash":
 		return &SwitchCrash{}, nil
 	case "skew":
-		hosts := append(append([]int{}, env.Servers()...), env.Controller())
+		hosts := skewTargets(env)
 		return &Skew{Host: hosts[r.Intn(len(hosts))], Millis: 200 + r.Intn(1801)}, nil
 	}
 	return nil, fmt.Errorf("unknown nemesis %q (one of %s)", kind, strings.Join(Kinds, ", "))

@@ -1,0 +1,92 @@
+package nemesis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits are what a rack's protocol cannot be held to, as ./innet rack up records them in the plan
+// (docs/jepsen.md, "Protocols whose guarantee is narrower"): LaKe's memcached applies a duplicated SET
+// twice, so its guarantee assumes a network that does not duplicate; memcached keeps items in memory,
+// so a killed memcached comes back empty (memcached's own behaviour, which no cache in front of it can
+// hide); memcached has no command socket, so its clock cannot be skewed.
+type Limits struct {
+	// NoDuplication: the protocol's guarantee assumes the network does not duplicate packets.
+	NoDuplication bool
+	// ServerProgram names the program the servers run if it is not innet's own ("memcached"), else "".
+	ServerProgram string
+	// VolatileServers: a killed server loses what it held (memcached).
+	VolatileServers bool
+}
+
+// Limited is an Env that knows its rack's Limits (RackEnv reads them from the plan).
+type Limited interface {
+	Limits() Limits
+}
+
+// LimitsOf is env's Limits, or none if env does not say.
+func LimitsOf(env Env) Limits {
+	if l, ok := env.(Limited); ok {
+		return l.Limits()
+	}
+	return Limits{}
+}
+
+func limitsFromSettings(settings map[string]string) Limits {
+	return Limits{
+		NoDuplication:   settings["duplication-tolerated"] == "no",
+		ServerProgram:   settings["server-program"],
+		VolatileServers: settings["servers-durable"] == "no",
+	}
+}
+
+// Restrict takes out of kinds the faults the rack's protocol does not promise to survive: dup when
+// it needs a network without duplication, kill-server when its servers are volatile. Under a combined
+// schedule (--nemesis all) they are left out and notes say why; listed by name they are an error, since
+// the campaign would test a guarantee the protocol does not give. A plain kill then draws no server
+// (Kill's target, New), and skew no server without a command socket.
+func Restrict(kinds []string, combined bool, lim Limits) (kept []string, notes []string, err error) {
+	for _, k := range kinds {
+		var why string
+		switch {
+		case k == "dup" && lim.NoDuplication:
+			why = "the protocol's guarantee assumes a network that does not duplicate packets (its servers apply a duplicated write twice)"
+		case k == "kill-server" && lim.VolatileServers:
+			why = fmt.Sprintf("its servers (%s) keep data in memory only: a killed server comes back empty, which is the server's own behaviour", lim.ServerProgram)
+		}
+		if why == "" {
+			kept = append(kept, k)
+			continue
+		}
+		if !combined {
+			return nil, nil, fmt.Errorf("nemesis %s is not run against this rack: %s (docs/jepsen.md)", k, why)
+		}
+		notes = append(notes, k+" left out: "+why)
+	}
+	if len(kept) == 0 {
+		return nil, notes, fmt.Errorf("no nemesis left to run (%s)", strings.Join(notes, "; "))
+	}
+	if lim.VolatileServers {
+		notes = append(notes, "kill and pause: kill draws no server (volatile), pause may")
+	}
+	if lim.ServerProgram != "" {
+		notes = append(notes, "skew: only the controller's clock (the servers run "+lim.ServerProgram+", which has no injected clock)")
+	}
+	return kept, notes, nil
+}
+
+// killTargets: every host, without the servers when a kill would only show that they are volatile.
+func killTargets(env Env) []int {
+	if LimitsOf(env).VolatileServers {
+		return append(append([]int{}, env.Clients()...), env.Controller())
+	}
+	return allHosts(env)
+}
+
+// skewTargets: the servers and the controller, without servers that have no injected clock.
+func skewTargets(env Env) []int {
+	if LimitsOf(env).ServerProgram != "" {
+		return []int{env.Controller()}
+	}
+	return append(append([]int{}, env.Servers()...), env.Controller())
+}

@@ -248,7 +248,7 @@ func workloadWithFaults(c Config, rack Rack, log io.Writer, notes *[]string) (st
 	if err := ncfg.Validate(); err != nil {
 		return "", nil, err
 	}
-	fmt.Fprintf(log, "campaign: running the workload (%s) with nemeses %v\n", describeLoad(c), c.Nemeses)
+	fmt.Fprintf(log, "campaign: running the workload (%s) with nemeses %v\n", describeLoad(c), kinds)
 	type result struct {
 		path string
 		err  error

@@ -66,13 +66,22 @@ func Restrict(kinds []string, combined bool, lim Limits) (kept []string, notes [
 	if len(kept) == 0 {
 		return nil, notes, fmt.Errorf("no nemesis left to run (%s)", strings.Join(notes, "; "))
 	}
-	if lim.VolatileServers {
-		notes = append(notes, "kill and pause: kill draws no server (volatile), pause may")
+	if lim.VolatileServers && contains(kept, "kill") {
+		notes = append(notes, "kill draws no server (they are volatile); pause may stop one")
 	}
-	if lim.ServerProgram != "" {
+	if lim.ServerProgram != "" && contains(kept, "skew") {
 		notes = append(notes, "skew: only the controller's clock (the servers run "+lim.ServerProgram+", which has no injected clock)")
 	}
 	return kept, notes, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // killTargets: every host, without the servers when a kill would only show that they are volatile.

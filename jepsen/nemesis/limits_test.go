@@ -48,6 +48,9 @@ func TestRestrictLeavesOutUnpromisedFaultsUnderAllAndRefusesThemByName(t *testin
 	if _, _, err := Restrict([]string{"kill-server"}, false, memcachedLimits()); err == nil {
 		t.Fatal("kill-server of memcached must be refused")
 	}
+	if _, notes, _ := Restrict([]string{"loss"}, false, memcachedLimits()); len(notes) != 0 {
+		t.Fatalf("notes about faults not run: %v", notes)
+	}
 	if kept, _, err := Restrict([]string{"dup", "kill-server"}, false, Limits{}); err != nil || len(kept) != 2 {
 		t.Fatalf("without limits everything runs: %v %v", kept, err)
 	}

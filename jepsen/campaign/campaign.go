@@ -117,21 +117,20 @@ type Rack interface {
 
 // Summary is summary.json.
 type Summary struct {
-	Protocol    string   `json:"protocol"`
-	Seed        int64    `json:"seed"`
-	Servers     int      `json:"servers"`
-	Clients     int      `json:"clients"`
-	Ops         int      `json:"ops"`
-	Keys        int      `json:"keys"`
-	TimeSeconds float64  `json:"time_s,omitempty"`
-	Rate        int      `json:"rate,omitempty"`
-	Nemeses     []string `json:"nemeses,omitempty"`
-	Combined    bool     `json:"combined,omitempty"`
-	SeededBug   string   `json:"seeded_bug,omitempty"`
-	Faults      int      `json:"faults"`
-	FaultErrors []string `json:"fault_errors,omitempty"`
-	Restarted   []string `json:"restarted_by_health_check,omitempty"`
-	// NemesisNotes: faults left out or narrowed for the rack's protocol (nemesis.Restrict).
+	Protocol      string           `json:"protocol"`
+	Seed          int64            `json:"seed"`
+	Servers       int              `json:"servers"`
+	Clients       int              `json:"clients"`
+	Ops           int              `json:"ops"`
+	Keys          int              `json:"keys"`
+	TimeSeconds   float64          `json:"time_s,omitempty"`
+	Rate          int              `json:"rate,omitempty"`
+	Nemeses       []string         `json:"nemeses,omitempty"`
+	Combined      bool             `json:"combined,omitempty"`
+	SeededBug     string           `json:"seeded_bug,omitempty"`
+	Faults        int              `json:"faults"`
+	FaultErrors   []string         `json:"fault_errors,omitempty"`
+	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
 	NemesisNotes  []string         `json:"nemesis_notes,omitempty"`
 	Throughput    float64          `json:"ops_per_s,omitempty"`
 	Verdict       Verdict          `json:"verdict"`

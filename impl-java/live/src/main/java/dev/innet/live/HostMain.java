@@ -239,6 +239,12 @@ public final class HostMain implements Callable<Integer> {
                     }
                     yield runOne(KvCommandLine.parseRequest(request), live);
                 }
+                case "forget-server" -> {
+                    if (!role.equals("controller") || words.length != 2) {
+                        throw new IllegalArgumentException("usage (controller): forget-server HOST");
+                    }
+                    yield forgetServer(Integer.parseInt(words[1]), live, handle);
+                }
                 case "clock-skew" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException("usage: clock-skew MS (forward only)");
@@ -246,7 +252,7 @@ public final class HostMain implements Callable<Integer> {
                     yield "ok offset_ms=" + clock.jump(Long.parseLong(words[1]));
                 }
                 default -> throw new IllegalArgumentException("unknown request '" + words[0]
-                        + "' (health, run, final-reads, kv, clock-skew)");
+                        + "' (health, run, final-reads, kv, clock-skew, forget-server)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -268,6 +274,29 @@ public final class HostMain implements Callable<Integer> {
             return "error: " + refused;
         }
         return KvCommandLine.reply(done.get(60, TimeUnit.SECONDS));
+    }
+
+    /**
+     * {@code forget-server H} (the controller): server host H's program lost its data and is about to
+     * start again, empty; the switch forgets what it holds from it ({@code ExternalServer.forgetBeforeRestart}),
+     * on the event loop, between the switch OS's own control steps.
+     */
+    private String forgetServer(int h, LiveHost live, SwitchHandle handle) throws Exception {
+        dev.innet.protocol.ExternalServer server = ProtocolRegistry.byName(protocolName).externalServer()
+                .orElseThrow(() -> new IllegalArgumentException(protocolName + " runs no external server program"));
+        String failed = live.call(node -> {
+            try {
+                server.forgetBeforeRestart(handle.control());
+                return null;
+            } catch (RuntimeException e) {
+                // the switch is unreachable: say so; a task that threw would stop the host (LiveHost)
+                return e.getMessage() == null ? e.toString() : e.getMessage();
+            }
+        }).get(10, TimeUnit.SECONDS);
+        if (failed != null) {
+            throw new IllegalStateException("the switch did not forget h" + h + "'s items: " + failed);
+        }
+        return "ok forgot h" + h;
     }
 
     /**

@@ -294,6 +294,7 @@ public final class RackUp {
             return startSwitchProcess(true);
         }
         int h = Integer.parseInt(name.substring(name.lastIndexOf("-h") + 2));
+        forgetLostData(h);
         RackPlan.Process p = startHost(h, true);
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
         String answer = "no answer yet";
@@ -308,6 +309,29 @@ public final class RackUp {
             Thread.sleep(100);
         }
         return p;
+    }
+
+    /**
+     * A server whose program keeps no data across a restart (memcached) comes back empty: before it
+     * starts, the controller makes the switch forget what it cached from it, so that no answer from
+     * the switch returns an item the server no longer has (docs/lake.md, "memcached restarts").
+     * Without a controller that answers, the restart is refused: it would leave the switch stale.
+     */
+    private void forgetLostData(int h) throws NotUp {
+        var server = s.protocol().externalServer();
+        if (!layout.roleOf(h).equals("server") || server.isEmpty() || server.get().durable()) {
+            return;
+        }
+        String answer;
+        try {
+            answer = dev.innet.sim.live.CommandSocket.ask(layout.socketOf(layout.controllerHost()), "forget-server " + h, 15_000);
+        } catch (IOException e) {
+            answer = "no answer (" + e.getMessage() + ")";
+        }
+        if (!answer.startsWith("ok")) {
+            throw new NotUp("server-h" + h + " (" + server.get().program() + ") is not restarted: it comes back empty, and the "
+                    + "controller did not make the switch forget its items first: " + answer);
+        }
     }
 
     /**

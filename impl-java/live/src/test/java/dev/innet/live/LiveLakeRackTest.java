@@ -88,10 +88,42 @@ class LiveLakeRackTest {
                 after = Health.ask(layout, 1);
             }
             assertFalse(Health.ready(after), "a killed memcached is not healthy: " + after);
+            // without a controller to make the switch forget h1's items first, the restart is refused
+            RackPlan.Process controller = current(plan, "controller-h254");
+            new ProcessBuilder("kill", "-9", Long.toString(controller.pid())).start().waitFor();
+            while (Pids.alive(controller.pid(), controller.startTicks())) {
+                Thread.sleep(50);
+            }
+            RackUp.NotUp refused = org.junit.jupiter.api.Assertions.assertThrows(RackUp.NotUp.class,
+                    () -> new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "server-h1"));
+            assertTrue(refused.getMessage().contains("did not make the switch forget"), refused.getMessage());
+            new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "controller-h254");
             RackPlan.Process again = new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "server-h1");
             assertTrue(again.pid() != h1.pid() && Pids.alive(again.pid(), again.startTicks()));
             assertTrue(Health.ready(Health.ask(layout, 1)), "restarted memcached answers through the switch");
             plan = RackPlan.read(layout.planFile());
+
+            // the restarted memcached is empty, and LaKe forgot what it had cached from it: every key h1
+            // owned reads "not found", none from the switch's layers (before the fix, LaKe answered them)
+            Path reads = state.resolve("after-restart.jsonl");
+            long[] statsBeforeReads = lakeStats(layout);
+            String done = CommandSocket.ask(layout.socketOf(layout.clients().get(0)), "final-reads 6 " + reads, 60_000);
+            assertTrue(done.startsWith("done"), done);
+            dev.innet.kv.ConsistentHashRing ring = new dev.innet.kv.ConsistentHashRing(layout.servers());
+            int h1Keys = 0;
+            for (String line : Files.readAllLines(reads)) {
+                for (int k = 0; k < 6; k++) {
+                    String hex = java.util.HexFormat.of().formatHex(dev.innet.live.workload.WorkloadHost.keyOf(k));
+                    if (line.contains("\"key\":\"" + hex + "\"") && ring.ownerOf(dev.innet.live.workload.WorkloadHost.keyOf(k)) == 1) {
+                        h1Keys++;
+                        assertTrue(line.contains("\"result\":\"not_found\""), "key " + k + " was on the restarted memcached: " + line);
+                    }
+                }
+            }
+            assertTrue(h1Keys > 0, "no key of the 6 lives on h1");
+            long[] statsAfterReads = lakeStats(layout);
+            assertEquals(statsBeforeReads[0] + statsBeforeReads[1], statsAfterReads[0] + statsAfterReads[1],
+                    "every key was read once after the flush: none can be a hit in either layer");
         } finally {
             List<String> left = RackDown.down(layout.planFile(), out);
             assertEquals(List.of(), left, "rack down removed everything; its output:\n" + log);

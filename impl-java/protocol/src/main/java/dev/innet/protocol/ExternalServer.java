@@ -38,4 +38,13 @@ public interface ExternalServer {
      * memcached comes back empty, which is memcached's own behaviour, not a protocol fault.
      */
     boolean durable();
+
+    /**
+     * What the switch must forget before a server that is not {@link #durable()} starts again, empty:
+     * anything it cached from that server, and the requests it has in flight to it (their replies
+     * would bring the lost items back). The live harness calls this through the controller before it
+     * restarts the program. Nothing by default.
+     */
+    default void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control) {
+    }
 }

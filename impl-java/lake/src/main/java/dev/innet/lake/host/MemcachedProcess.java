@@ -87,4 +87,10 @@ public final class MemcachedProcess implements ExternalServer {
     public boolean durable() {
         return false;
     }
+
+    /** A restarted memcached is empty: LaKe drops both layers and its lookup table (docs/lake.md, Limits). */
+    @Override
+    public void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control) {
+        dev.innet.lake.controller.LakeSwitchOs.forgetCachedItems(control);
+    }
 }

@@ -17,6 +17,9 @@ type Limits struct {
 	ServerProgram string
 	// VolatileServers: a killed server loses what it held (memcached).
 	VolatileServers bool
+	// WipesModelled: the campaign knows which keys each server holds, so its checker takes a volatile
+	// server's restart as the deletion of those keys (campaign.Wipes) and server kills can run.
+	WipesModelled bool
 }
 
 // Limited is an Env that knows its rack's Limits (RackEnv reads them from the plan).
@@ -51,8 +54,8 @@ func Restrict(kinds []string, combined bool, lim Limits) (kept []string, notes [
 		switch {
 		case k == "dup" && lim.NoDuplication:
 			why = "the protocol's guarantee assumes a network that does not duplicate packets (its servers apply a duplicated write twice)"
-		case k == "kill-server" && lim.VolatileServers:
-			why = fmt.Sprintf("its servers (%s) keep data in memory only: a killed server comes back empty, which is the server's own behaviour", lim.ServerProgram)
+		case k == "kill-server" && lim.VolatileServers && !lim.WipesModelled:
+			why = fmt.Sprintf("its servers (%s) keep data in memory only: a killed server comes back empty, and this campaign cannot tell which keys it held", lim.ServerProgram)
 		}
 		if why == "" {
 			kept = append(kept, k)
@@ -66,8 +69,11 @@ func Restrict(kinds []string, combined bool, lim Limits) (kept []string, notes [
 	if len(kept) == 0 {
 		return nil, notes, fmt.Errorf("no nemesis left to run (%s)", strings.Join(notes, "; "))
 	}
-	if lim.VolatileServers && contains(kept, "kill") {
+	if lim.VolatileServers && !lim.WipesModelled && contains(kept, "kill") {
 		notes = append(notes, "kill draws no server (they are volatile); pause may stop one")
+	}
+	if lim.VolatileServers && lim.WipesModelled && (contains(kept, "kill") || contains(kept, "kill-server")) {
+		notes = append(notes, "a killed "+lim.ServerProgram+" restarts empty: the checker takes each restart as the deletion of the keys that server held")
 	}
 	if lim.ServerProgram != "" && contains(kept, "skew") {
 		notes = append(notes, "skew: only the controller's clock (the servers run "+lim.ServerProgram+", which has no injected clock)")
@@ -84,17 +90,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// killTargets: every host, without the servers when a kill would only show that they are volatile.
-func killTargets(env Env) []int {
-	if LimitsOf(env).VolatileServers {
+// killTargets: every host, without volatile servers whose losses the checker cannot model.
+func killTargets(env Env, lim Limits) []int {
+	if lim.VolatileServers && !lim.WipesModelled {
 		return append(append([]int{}, env.Clients()...), env.Controller())
 	}
 	return allHosts(env)
 }
 
 // skewTargets: the servers and the controller, without servers that have no injected clock.
-func skewTargets(env Env) []int {
-	if LimitsOf(env).ServerProgram != "" {
+func skewTargets(env Env, lim Limits) []int {
+	if lim.ServerProgram != "" {
 		return []int{env.Controller()}
 	}
 	return append(append([]int{}, env.Servers()...), env.Controller())

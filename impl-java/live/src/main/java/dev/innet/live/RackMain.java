@@ -55,7 +55,7 @@ public final class RackMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events or down");
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events, owners or down");
     }
 
     Path root() {

@@ -43,6 +43,23 @@ public interface Protocol {
         return true;
     }
 
+    /**
+     * The program live racks run on the server hosts instead of {@link RackNodes#server}, if the
+     * protocol's servers are an existing program (LaKe: the real memcached); empty for protocols whose
+     * servers are their own nodes (docs/live-rack.md).
+     */
+    default java.util.Optional<ExternalServer> externalServer() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The value length workloads should write for the switch to act on them (LaKe caches 32-byte values
+     * only); 0: any length. Live workloads pad their unique values to it.
+     */
+    default int workloadValueBytes() {
+        return 0;
+    }
+
     /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */
     default java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
         return java.util.Optional.empty();

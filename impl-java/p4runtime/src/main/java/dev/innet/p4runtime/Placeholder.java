@@ -1,0 +1,1 @@
+package dev.innet.p4runtime; final class Placeholder {}

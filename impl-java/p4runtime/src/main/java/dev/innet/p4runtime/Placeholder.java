@@ -1,1 +1,0 @@
-package dev.innet.p4runtime; final class Placeholder {}

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** p4sim's P4Runtime options and what they do when p4sim compiles and starts its program. */
@@ -18,9 +19,26 @@ final class P4RuntimeOptions implements Main.Extension {
             description = "write the program's P4Info (protobuf text format, as p4c writes it) to FILE; with --check, only that")
     Path p4infoFile;
 
-    @Option(names = "--p4runtime-port", paramLabel = "N",
+    @Option(names = "--p4runtime-port", paramLabel = "N", converter = TcpPort.class,
             description = "serve P4Runtime v1 (gRPC) on TCP port N (0: any free port); default: no P4Runtime server")
     Integer p4runtimePort;
+
+    /** A TCP port number, 0 (any free port) to 65535. */
+    static final class TcpPort implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int port;
+            try {
+                port = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a port number");
+            }
+            if (port < 0 || port > HIGHEST_TCP_PORT) {
+                throw new CommandLine.TypeConversionException("port " + port + " is outside 0.." + HIGHEST_TCP_PORT);
+            }
+            return port;
+        }
+    }
 
     @Option(names = "--p4runtime-host", paramLabel = "ADDR",
             description = "address the P4Runtime server binds (default: ${DEFAULT-VALUE})")
@@ -42,9 +60,6 @@ final class P4RuntimeOptions implements Main.Extension {
 
     @Override
     public void compiled(P4Sim.Program program) throws IOException {
-        if (p4runtimePort != null && (p4runtimePort < 0 || p4runtimePort > HIGHEST_TCP_PORT)) {
-            throw new IOException("--p4runtime-port must be 0.." + HIGHEST_TCP_PORT + ", got " + p4runtimePort);
-        }
         if (p4infoFile != null) {
             String text;
             try {
@@ -52,7 +67,11 @@ final class P4RuntimeOptions implements Main.Extension {
             } catch (IllegalArgumentException e) {
                 throw new IOException("cannot make the P4Info: " + e.getMessage(), e);
             }
-            Files.writeString(p4infoFile, text);
+            try {
+                Files.writeString(p4infoFile, text);
+            } catch (IOException e) {
+                throw new IOException("cannot write the P4Info to " + p4infoFile + ": " + e, e);
+            }
             out.println("p4sim: wrote the P4Info to " + p4infoFile);
         }
     }

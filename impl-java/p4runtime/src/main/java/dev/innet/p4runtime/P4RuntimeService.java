@@ -56,6 +56,7 @@ import org.p4.v1.WriteResponse;
  */
 final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
     static final String API_VERSION = "1.6.0";
+    private static final int READ_CHUNK = 2000;
 
     private final long deviceId;
     private final P4Switch sw;
@@ -298,18 +299,22 @@ final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
             out.onError(wrongDevice(request.getDeviceId()));
             return;
         }
-        ReadResponse.Builder response = ReadResponse.newBuilder();
+        List<org.p4.v1.Entity> entities = new ArrayList<>();
         try {
             synchronized (lock) {
                 for (var e : request.getEntitiesList()) {
-                    reader.read(e, response::addEntities);
+                    reader.read(e, entities::add);
                 }
             }
         } catch (P4RuntimeError e) {
             out.onError(e.toStatus());
             return;
         }
-        out.onNext(response.build());
+        // a wildcard read of large registers is hundreds of thousands of entities: several responses,
+        // each well under gRPC's default 4 MiB message limit
+        for (int from = 0; from < entities.size() || from == 0; from += READ_CHUNK) {
+            out.onNext(ReadResponse.newBuilder().addAllEntities(entities.subList(from, Math.min(entities.size(), from + READ_CHUNK))).build());
+        }
         out.onCompleted();
     }
 

@@ -167,13 +167,24 @@ final class TableCodec {
     // ---------------------------------------------------------------- p4sim -> P4Runtime
 
     TableEntry toP4Runtime(Table table, EntrySpec spec, boolean isDefault) {
+        TableEntry.Builder b = isDefault ? TableEntry.newBuilder().setTableId(table.getPreamble().getId()).setIsDefaultAction(true)
+                : matchOnly(table, spec.match(), spec.priority());
+        Action decl = actionByName(spec.action());
+        org.p4.v1.Action.Builder ab = org.p4.v1.Action.newBuilder().setActionId(decl.getPreamble().getId());
+        for (int i = 0; i < decl.getParamsCount(); i++) {
+            ab.addParams(org.p4.v1.Action.Param.newBuilder().setParamId(decl.getParams(i).getId()).setValue(Bytes.encode(spec.args().get(i))));
+        }
+        b.setAction(TableAction.newBuilder().setAction(ab));
+        return b.build();
+    }
+
+    /** An entry with this match and priority and no action: the key of a DELETE or a read. */
+    TableEntry.Builder matchOnly(Table table, List<Match> match, int priority) {
         TableEntry.Builder b = TableEntry.newBuilder().setTableId(table.getPreamble().getId());
-        if (isDefault) {
-            b.setIsDefaultAction(true);
-        } else {
+        {
             for (int i = 0; i < table.getMatchFieldsCount(); i++) {
                 MatchField mf = table.getMatchFields(i);
-                Match m = spec.match().get(i);
+                Match m = match.get(i);
                 FieldMatch.Builder fm = FieldMatch.newBuilder().setFieldId(mf.getId());
                 switch (m) {
                     case Match.Wildcard w -> {
@@ -195,15 +206,9 @@ final class TableCodec {
                 }
                 b.addMatch(fm);
             }
-            b.setPriority(spec.priority());
+            b.setPriority(priority);
         }
-        Action decl = actionByName(spec.action());
-        org.p4.v1.Action.Builder ab = org.p4.v1.Action.newBuilder().setActionId(decl.getPreamble().getId());
-        for (int i = 0; i < decl.getParamsCount(); i++) {
-            ab.addParams(org.p4.v1.Action.Param.newBuilder().setParamId(decl.getParams(i).getId()).setValue(Bytes.encode(spec.args().get(i))));
-        }
-        b.setAction(TableAction.newBuilder().setAction(ab));
-        return b.build();
+        return b;
     }
 
     Action actionByName(String name) {

@@ -457,11 +457,14 @@ public final class Ast {
     public static final class StructDecl extends Decl {
         public final boolean isHeader;
         public final List<Field> fields;
+        /** e.g. {@code @controller_header("packet_in")}, which the P4Info generator reads. */
+        public final List<Annotation> annotations;
 
-        public StructDecl(SourcePos pos, String name, boolean isHeader, List<Field> fields) {
+        public StructDecl(SourcePos pos, String name, boolean isHeader, List<Field> fields, List<Annotation> annotations) {
             super(pos, name);
             this.isHeader = isHeader;
             this.fields = fields;
+            this.annotations = annotations;
         }
     }
 
@@ -575,11 +578,14 @@ public final class Ast {
         public final Expr size; // may be null
         public final String directCounter; // may be null
         public final String directMeter; // may be null
+        /** e.g. {@code @id(N)}, which the P4Info generator reads. */
+        public final List<Annotation> annotations;
 
         public TableDecl(SourcePos pos, String name, List<KeyElement> keys, List<ActionRef> actions,
                          ActionRef defaultAction, boolean defaultConst, List<Entry> entries, Expr size,
-                         String directCounter, String directMeter) {
+                         String directCounter, String directMeter, List<Annotation> annotations) {
             super(pos, name);
+            this.annotations = annotations;
             this.keys = keys;
             this.actions = actions;
             this.defaultAction = defaultAction;

@@ -149,7 +149,7 @@ public final class Parser {
                 if (peek().is("<")) {
                     throw CompileError.unsupported(peek().pos(), "generic " + t.text() + " declaration");
                 }
-                return new StructDecl(pos, name, t.text().equals("header"), fields());
+                return new StructDecl(pos, name, t.text().equals("header"), fields(), annos);
             }
             case "enum" -> {
                 next();
@@ -467,7 +467,7 @@ public final class Parser {
             if (peek().is("action")) {
                 locals.add(actionDecl(annos));
             } else if (peek().is("table")) {
-                locals.add(tableDecl());
+                locals.add(tableDecl(annos));
             } else {
                 locals.add(localDecl(annos, true));
             }
@@ -485,7 +485,7 @@ public final class Parser {
         return new ActionDecl(pos, name, params, block(), annos);
     }
 
-    private TableDecl tableDecl() {
+    private TableDecl tableDecl(List<Annotation> annos) {
         SourcePos pos = expect("table").pos();
         String name = ident();
         expect("{");
@@ -596,7 +596,7 @@ public final class Parser {
             throw new CompileError(pos, "table '" + name + "' has no actions property");
         }
         return new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
-                directCounter, directMeter);
+                directCounter, directMeter, annos);
     }
 
     private static List<Token> withEof(List<Token> body) {

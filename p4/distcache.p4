@@ -459,8 +459,10 @@ control MyIngress(inout distcache_headers_t hdr,
             if (meta.consumed) {
                 /* an update ends at its copy (no acknowledgement in the protocol) */
                 mark_to_drop(standard_metadata);
-            } else if (hdr.innet.op < 0x80 && hdr.dc.node != 0 && hdr.dc.node != meta.my_node) {
-                /* DC-2: a request routed to another cache switch */
+            } else if ((hdr.innet.op == OP_GET || hdr.innet.op == DC_INV || hdr.innet.op == DC_UPD)
+                       && hdr.dc.node != 0 && hdr.dc.node != meta.my_node) {
+                /* DC-2: a read or coherence message routed to another cache switch. FETCH and
+                 * HOT name a node too, but are addressed to a host (DC-12). */
                 meta.route_to_node = true;
             }
             hdr.udp.checksum = 0;

@@ -324,10 +324,17 @@ def distcache():
     t.expect(10, to_client(S2, dc(PUT_REPLY, C, 34, seq=2, lower_node=3, lower_load=65535)))
     t.reg("load_count", 0, 0)
 
-    t.comment("DC-12: an INV_ACK, FETCH or HOT is never stamped nor processed here: forwarded by IPv4")
+    t.comment("DC-12: an INV_ACK, FETCH or HOT is never stamped nor processed here, and never routed by its\n"
+              "node (it is addressed to a host): forwarded by IPv4")
     a = to_server(S1, dc(INV_ACK, A, 35, seq=1, layer=UPPER, node=5))
     t.packet(20, a)
     t.expect(1, a)
+    f = frame(CONTROLLER, S1, DC_PORT, DC_PORT, dc(FETCH, A, 35, layer=UPPER, node=5, token=12))
+    t.packet(64, f)
+    t.expect(1, f)
+    h = frame(CLIENT, CONTROLLER, CLIENT_UDP, DC_PORT, dc(HOT, A, 35, layer=UPPER, node=5))
+    t.packet(20, h)
+    t.expect(64, h)
 
     # ------------------------------------------------------------------ upper-layer cache node 3
     t.comment("=== the same switch as an upper-layer cache node (dc_layer 1): stamps go to the upper fields")

@@ -25,7 +25,16 @@ class DistCacheCampaignTest {
     }
 
     static Rack campaign(CampaignSettings settings, DistCacheProtocol protocol, long seed) {
-        Rack rack = settings.rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET).build();
+        return campaign(settings, protocol, seed, null);
+    }
+
+    /** {@code program}: a seeded variant of p4/distcache.p4 (null: the program itself). */
+    static Rack campaign(CampaignSettings settings, DistCacheProtocol protocol, long seed, java.nio.file.Path program) {
+        Rack.Builder b = settings.rack(RackRuns.root(), protocol, seed).out(RackRuns.QUIET);
+        if (program != null) {
+            b.programSource(program);
+        }
+        Rack rack = b.build();
         rack.crashSwitch("spine1", 8_000_000, 11_000_000);
         rack.crashSwitch("leaf2", 16_000_000, 17_000_000);
         return rack;
@@ -70,10 +79,20 @@ class DistCacheCampaignTest {
         assertCaught("revalidate-early", SeededBugs.revalidateEarly());
     }
 
+    @Test
+    void aCopyWithoutTheVersionGuardIsCaught() throws Exception {
+        assertCaught("noversionguard", new DistCacheProtocol(), SeededBugs.program("noversionguard",
+                "&& hdr.innet.seq >= seen && hdr.dc.token == waiting", "&& hdr.dc.token == waiting"));
+    }
+
     private static void assertCaught(String name, DistCacheProtocol buggy) throws Exception {
+        assertCaught(name, buggy, null);
+    }
+
+    private static void assertCaught(String name, DistCacheProtocol buggy, java.nio.file.Path program) throws Exception {
         List<String> seen = new ArrayList<>();
         for (long seed = 1; seed <= 6; seed++) {
-            Rack rack = campaign(HUNT, buggy, seed);
+            Rack rack = campaign(HUNT, buggy, seed, program);
             rack.run();
             RunVerdict v = RackRuns.verdict(rack, "distcache-bug-" + name + "-" + seed);
             seen.add("seed " + seed + ": " + (v.violated() ? "caught" : v.safe() ? "safe" : "inconclusive"));

@@ -82,6 +82,7 @@ control MyIngress(inout distcache_headers_t hdr,
     register<value_word_t>(DC_CACHE_CAPACITY) value_word_14;
     register<value_word_t>(DC_CACHE_CAPACITY) value_word_15;
     register<bit<32>>(DC_OUTCOMES) update_outcome;             /* updates taken / refused */
+    register<dc_count_t>(DC_CACHE_CAPACITY) cached_frequency;  /* reads of each cached key routed here (eviction victims) */
 
     /* ---- telemetry ------------------------------------------------------ */
     register<dc_load_count_t>(1) load_count;  /* reads served as a cache node since the agent's last reset */
@@ -298,6 +299,12 @@ control MyIngress(inout distcache_headers_t hdr,
                     dc_load_count_t served;
                     load_count.read(served, 0);
                     load_count.write(0, served + 1);
+                    if (meta.cache_hit) {
+                        /* the agent evicts the cached key read least (§4.3) */
+                        dc_count_t reads;
+                        cached_frequency.read(reads, x);
+                        cached_frequency.write(x, reads + 1);
+                    }
                     if (meta.cache_hit && valid == 1) {
                         /* DC-3: cache hit (ClientReadHit) */
                         bit<1> deleted;

@@ -231,6 +231,8 @@ def distcache():
     t.expect(10, to_client(S2, dc(GET_REPLY, D, 16, seq=1, value=b"d1", flags=FROM_SWITCH, layer=LOWER, node=3,
                                   lower_node=3, lower_load=served)))
 
+    t.cmd("check_register MyIngress.cached_frequency(4) == 2")
+
     t.comment("DC-5 + DC-6: phase 1 of write version 2: the server names only the layer; this switch resolves\n"
               "the lower node from the sender (h2 -> 3), which is itself: invalidated, seen := 2, and the\n"
               "packet returns as INV_ACK (seq 2, node 3) to the server")

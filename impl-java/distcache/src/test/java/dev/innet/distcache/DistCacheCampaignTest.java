@@ -49,6 +49,7 @@ class DistCacheCampaignTest {
         assertTrue(ctl.getOrDefault("insertions", 0L) > 0, "no insertions: " + ctl);
         assertTrue(ctl.getOrDefault("switchFailures", 0L) >= 2, "the crashes were not seen: " + ctl);
         assertTrue(ctl.getOrDefault("bucketsMoved", 0L) > 0, "no re-partition after the spine crash: " + ctl);
+        assertTrue(ctl.getOrDefault("evictions", 0L) > 0, "no evictions: " + ctl);
         assertTrue(rack.stats().cacheHits > 0, "no cache hits");
         RackRuns.assertSafe(rack, "campaign-distcache-" + seed);
     }
@@ -60,6 +61,10 @@ class DistCacheCampaignTest {
     static final CampaignSettings HUNT = CampaignSettings.ci().withRack(4, 6, 8)
             .withWorkload(new dev.innet.rack.workload.Workload(8, 0.9, 0.7, 0.05, 16, 0));
 
+    /** Cache churn: 16 keys for 2 records per switch, so insertions race old updates still in flight. */
+    static final CampaignSettings CHURN = CampaignSettings.ci().withRack(4, 6, 2)
+            .withWorkload(new dev.innet.rack.workload.Workload(16, 0.9, 0.7, 0.05, 16, 0));
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2})
     void theBugHuntIsSafeForTheProtocol(long seed) throws Exception {
@@ -67,6 +72,15 @@ class DistCacheCampaignTest {
         rack.run();
         assertTrue(rack.stats().cacheHits > 0, "no cache hits");
         RackRuns.assertSafe(rack, "distcache-hunt-" + seed);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2})
+    void cacheChurnIsSafeForTheProtocol(long seed) throws Exception {
+        Rack rack = campaign(CHURN, new DistCacheProtocol(), seed);
+        rack.run();
+        assertTrue(rack.controllerCounters().getOrDefault("evictions", 0L) > 10, "no churn: " + rack.controllerCounters());
+        RackRuns.assertSafe(rack, "distcache-churn-" + seed);
     }
 
     @Test
@@ -90,9 +104,14 @@ class DistCacheCampaignTest {
     }
 
     private static void assertCaught(String name, DistCacheProtocol buggy, java.nio.file.Path program) throws Exception {
+        assertCaught(name, HUNT, buggy, program);
+    }
+
+    private static void assertCaught(String name, CampaignSettings settings, DistCacheProtocol buggy,
+            java.nio.file.Path program) throws Exception {
         List<String> seen = new ArrayList<>();
         for (long seed = 1; seed <= 6; seed++) {
-            Rack rack = campaign(HUNT, buggy, seed, program);
+            Rack rack = campaign(settings, buggy, seed, program);
             rack.run();
             RunVerdict v = RackRuns.verdict(rack, "distcache-bug-" + name + "-" + seed);
             seen.add("seed " + seed + ": " + (v.violated() ? "caught" : v.safe() ? "safe" : "inconclusive"));

@@ -37,7 +37,8 @@ import java.util.TreeSet;
  *       {@link Topology}, and the hot-report clone session;</li>
  *   <li><b>hot keys</b>: a switch's HOT report (its Count-Min sketch over reads of uncached keys of its
  *       partition) makes the agent insert the key invalid with a fresh insertion token and ask the key's
- *       server for the fill (FETCH), retried while the copy stays unfilled (CacheInsert);</li>
+ *       server for the fill (FETCH), retried while the copy stays unfilled (CacheInsert); a full cache
+ *       first evicts its least-read key (CacheEvict);</li>
  *   <li><b>failure</b>: it polls every switch; a cache switch that is down loses its copies, routes avoid
  *       it, and a spine's buckets are dealt to the live spines; when it is back (empty) it is programmed
  *       again and its buckets return, after the keys of those buckets were evicted from their temporary
@@ -240,7 +241,6 @@ public final class DistCacheController implements Node, NodeCounters {
 
     private void evictBucket(int node, int bucket) {
         Map<String, Integer> entries = cached.get(node);
-        String name = network.cacheNodes().get(node);
         List<String> gone = new ArrayList<>();
         for (Map.Entry<String, Integer> e : entries.entrySet()) {
             byte[] key = HexFormat.of().parseHex(e.getKey());
@@ -249,16 +249,34 @@ public final class DistCacheController implements Node, NodeCounters {
             }
         }
         for (String keyHex : gone) {
-            int index = entries.remove(keyHex);
-            freeIndices.get(node).add(index);
-            count("evictions");
-            SwitchControl c = controlOf(name);
-            if (c != null) {
-                // CacheEvict: the entry goes first, so no read can hit the copy any more
-                c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(HexFormat.of().parseHex(keyHex))), 0);
-                c.registerWrite("MyIngress.record_valid", index, BigInteger.ZERO);
+            evict(node, keyHex);
+        }
+    }
+
+    /** CacheEvict: the lookup entry goes first, so no read can hit the copy any more; then it is invalid. */
+    private void evict(int node, String keyHex) {
+        int index = cached.get(node).remove(keyHex);
+        freeIndices.get(node).add(index);
+        count("evictions");
+        SwitchControl c = controlOf(network.cacheNodes().get(node));
+        if (c != null) {
+            c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(HexFormat.of().parseHex(keyHex))), 0);
+            c.registerWrite("MyIngress.record_valid", index, BigInteger.ZERO);
+        }
+    }
+
+    /** The cached key of {@code node} read least since the last counter reset (the eviction victim, §4.3). */
+    private String leastRead(int node, SwitchControl c) {
+        String victim = null;
+        long least = Long.MAX_VALUE;
+        for (Map.Entry<String, Integer> e : cached.get(node).entrySet()) {
+            long reads = c.registerRead("MyIngress.cached_frequency", e.getValue()).longValue();
+            if (reads < least) {
+                least = reads;
+                victim = e.getKey();
             }
         }
+        return victim;
     }
 
     private void forgetCache(int node) {
@@ -345,6 +363,7 @@ public final class DistCacheController implements Node, NodeCounters {
             for (int r = 0; r < 4; r++) {
                 c.registerReset("MyIngress.dc_cms_" + r);
             }
+            c.registerReset("MyIngress.cached_frequency");
         }
     }
 
@@ -371,14 +390,20 @@ public final class DistCacheController implements Node, NodeCounters {
             count("hotReportsIgnored");
             return;
         }
-        TreeSet<Integer> free = freeIndices.get(node);
-        if (free.isEmpty()) {
-            count("cacheFull");
-            return;
-        }
         SwitchControl c = controlOf(name);
         if (c == null) {
             return;
+        }
+        TreeSet<Integer> free = freeIndices.get(node);
+        if (free.isEmpty()) {
+            // full: the hot key replaces the cached key read least (its reads since the last reset are
+            // below the hot key's estimate, which just reached the threshold, unless the cache is all hot)
+            String victim = leastRead(node, c);
+            if (victim == null) {
+                count("cacheFull");
+                return;
+            }
+            evict(node, victim);
         }
         int index = free.pollFirst();
         long token = nextToken++;
@@ -386,6 +411,7 @@ public final class DistCacheController implements Node, NodeCounters {
         c.registerWrite("MyIngress.record_valid", index, BigInteger.ZERO);
         c.registerWrite("MyIngress.record_seen", index, BigInteger.ZERO);
         c.registerWrite("MyIngress.record_token", index, BigInteger.valueOf(token));
+        c.registerWrite("MyIngress.cached_frequency", index, BigInteger.ZERO);
         c.addEntry(new EntrySpec(CACHE_LOOKUP, List.of(keyMatch(key)), 0, SET_CACHE_INDEX,
                 List.of(BigInteger.valueOf(index))));
         cached.get(node).put(keyHex, index);

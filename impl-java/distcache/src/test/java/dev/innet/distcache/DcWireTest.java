@@ -35,6 +35,37 @@ class DcWireTest {
         }
     }
 
+    /**
+     * The shared vectors conformance/vectors/distcache.vec (the Java and Go codecs check their header
+     * bytes as for every vector; here their extensions are decoded with DcExt).
+     */
+    @Test
+    void theSharedVectorsExtensionsDecodeToTheDocumentedFields() throws Exception {
+        java.util.Map<String, DcExt> expected = java.util.Map.of(
+                "distcache_get_unrouted", DcExt.NONE,
+                "distcache_get_routed_lower", DcExt.target(DcOp.LAYER_LOWER, 101, 0),
+                "distcache_get_reply_from_switch", new DcExt(DcOp.LAYER_UPPER, 1, 1, 101, 300, 5, 0),
+                "distcache_inv", DcExt.target(DcOp.LAYER_UPPER, 0, 0),
+                "distcache_inv_ack", DcExt.target(DcOp.LAYER_UPPER, 2, 0),
+                "distcache_fill", DcExt.target(DcOp.LAYER_LOWER, 102, 0x0100_0003L),
+                "distcache_update_tombstone", DcExt.target(DcOp.LAYER_LOWER, 0, 0),
+                "distcache_fetch", DcExt.target(DcOp.LAYER_LOWER, 102, 0x0100_0003L));
+        java.util.Map<String, DcExt> decoded = new java.util.TreeMap<>();
+        String name = null;
+        for (String line : java.nio.file.Files.readAllLines(
+                dev.innet.rack.RackRuns.root().resolve("conformance/vectors/distcache.vec"))) {
+            if (line.startsWith("[")) {
+                name = line.substring(1, line.indexOf(']'));
+            } else if (line.startsWith("ext =")) {
+                byte[] ext = HexFormat.of().parseHex(line.substring("ext =".length()).replace(" ", ""));
+                InnetMessage carrier = new InnetMessage(1, 0, 0, 1, InnetMessage.key("k"), 0, ext, new byte[0]);
+                decoded.put(name, DcExt.of(carrier));
+                assertArrayEquals(ext, decoded.get(name).encode(), name);
+            }
+        }
+        assertEquals(new java.util.TreeMap<>(expected), decoded);
+    }
+
     @Test
     void aMessageWithoutTheExtensionIsNotDistCaches() {
         assertNull(DcExt.of(InnetMessage.of(1, 1, InnetMessage.key("k"), 0, new byte[0])));

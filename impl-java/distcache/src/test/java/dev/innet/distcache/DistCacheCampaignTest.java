@@ -54,6 +54,19 @@ class DistCacheCampaignTest {
         RackRuns.assertSafe(rack, "campaign-distcache-" + seed);
     }
 
+    /** The same, and the controller crashes: its next incarnation clears the caches it does not know. */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2})
+    void aControllerRestartStaysLinearizable(long seed) throws Exception {
+        Rack rack = campaign(new DistCacheProtocol(), seed);
+        rack.crashHost(20_000_000, 21_000_000, dev.innet.protocol.RackPorts.CONTROLLER_HOST);
+        rack.run();
+        var ctl = rack.controllerCounters();
+        assertTrue(ctl.getOrDefault("switchesProgrammed", 0L) >= 5, "the new controller programmed nothing: " + ctl);
+        assertTrue(ctl.getOrDefault("insertions", 0L) > 0, "no insertions after the restart: " + ctl);
+        RackRuns.assertSafe(rack, "campaign-distcache-controller-" + seed);
+    }
+
     /**
      * A bug hunt: 8 keys, 6 clients, so that reads of one key through both layers and the server overlap
      * the windows the seeded bugs open. The protocol itself must pass it (else a "caught" bug means nothing).

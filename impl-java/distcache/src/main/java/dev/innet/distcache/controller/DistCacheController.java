@@ -117,7 +117,7 @@ public final class DistCacheController implements Node, NodeCounters {
             freeIndices.put(node, allIndices());
         }
         // A restarted controller finds running switches it did not program in this incarnation: it
-        // reprograms them (equal state) and, not knowing their caches, clears them.
+        // reprograms them (equal state) and, not knowing their caches, clears them (programRole).
         poll();
         this.resetTimer = context.timers().schedule(settings.counterResetNanos());
     }
@@ -301,6 +301,13 @@ public final class DistCacheController implements Node, NodeCounters {
             return;
         }
         int node = network.nodeOf(name);
+        // A switch this incarnation did not program may still hold a previous controller's entries and
+        // copies: the lookup entries go first (no read hits them any more), then every copy is invalid
+        // and waits for no fill.
+        c.clearTable(CACHE_LOOKUP);
+        c.registerReset("MyIngress.record_valid");
+        c.registerReset("MyIngress.record_token");
+        c.clearTable(SERVER_RACK);
         c.registerWrite("MyIngress.dc_node", 0, BigInteger.valueOf(node));
         c.registerWrite("MyIngress.dc_layer", 0, BigInteger.valueOf(network.layerOf(name)));
         c.registerWrite("MyIngress.dc_routes_reads", 0,

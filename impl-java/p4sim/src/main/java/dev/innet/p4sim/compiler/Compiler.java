@@ -199,7 +199,7 @@ public final class Compiler {
             return;
         }
         Type.Extern t = (Type.Extern) inst.type;
-        String name = cx.qualify(inst.name);
+        String name = cx.controlPlaneName(inst.name, inst.annotations);
         switch (t.decl().name) {
             case "register" -> {
                 int width = ExprCompiler.width(t.args().get(0));
@@ -222,7 +222,11 @@ public final class Compiler {
                 cx.externs.put(inst, m);
                 cx.metersByName.put(name, m);
             }
-            case "direct_meter" -> cx.externs.put(inst, new CompileContext.DirectMeter(name, cx.layout.allocRaw(1)));
+            case "direct_meter" -> {
+                CompileContext.DirectMeter dm = new CompileContext.DirectMeter(name, cx.layout.allocRaw(1));
+                cx.externs.put(inst, dm);
+                cx.directMetersBySourceName.put(cx.qualify(inst.name), dm);
+            }
             default -> throw CompileError.unsupported(inst.pos, "extern " + t.decl().name);
         }
     }
@@ -261,7 +265,7 @@ public final class Compiler {
     // ---------------------------------------------------------------- actions
 
     private void createAction(ActionDecl a) {
-        String name = cx.qualify(a.name);
+        String name = cx.controlPlaneName(a.name, a.annotations);
         List<String> names = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         int dataBase = -1;
@@ -272,14 +276,14 @@ public final class Compiler {
                 if (dataBase < 0) {
                     dataBase = base;
                 }
-                names.add(p.name);
+                names.add(p.controlPlaneName != null ? p.controlPlaneName : p.name);
                 widths.add(ExprCompiler.width(p.type));
             }
         }
         ActionRuntime ar = new ActionRuntime(name, names.toArray(String[]::new),
                 widths.stream().mapToInt(Integer::intValue).toArray(), dataBase);
         cx.actions.put(a, ar);
-        cx.actionsByName.put(name, ar);
+        cx.actionsByName.put(cx.qualify(a.name), ar);
         // an action can only call actions declared before it, so its body can be compiled right away
         Exec body = stmts.block(a.body.stmts);
         if (cx.coverageOn() && !CompileContext.isPrelude(a.pos)) {
@@ -292,14 +296,14 @@ public final class Compiler {
     // ---------------------------------------------------------------- tables
 
     private void createTable(TableDecl t) {
-        String name = cx.qualify(t.name);
+        String name = cx.controlPlaneName(t.name, t.annotations);
         int n = t.keys.size();
         String[] keyNames = new String[n];
         TableRuntime.MatchKind[] kinds = new TableRuntime.MatchKind[n];
         int[] widths = new int[n];
         for (int i = 0; i < n; i++) {
             KeyElement k = t.keys.get(i);
-            keyNames[i] = ExprText.of(k.expr());
+            keyNames[i] = k.name() != null ? k.name() : ExprText.of(k.expr());
             kinds[i] = TableRuntime.MatchKind.valueOf(k.matchKind().toUpperCase());
             widths[i] = ExprCompiler.width(k.expr().type);
         }
@@ -316,16 +320,13 @@ public final class Compiler {
         rt.directCounter = t.directCounter != null;
         rt.arch = cx.arch;
         if (t.directMeter != null) {
-            String meterName = cx.qualify(t.directMeter);
-            for (Object o : cx.externs.values()) {
-                if (o instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)) {
-                    rt.directMeterName = dm.name();
-                    rt.meterColorSlot = dm.colorSlot();
-                }
+            CompileContext.DirectMeter meter = cx.directMetersBySourceName.get(cx.qualify(t.directMeter));
+            if (meter != null) {
+                rt.directMeterName = meter.name();
+                rt.meterColorSlot = meter.colorSlot();
             }
             for (Map.Entry<Object, Object> e : cx.externs.entrySet()) {
-                if (e.getValue() instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)
-                        && e.getKey() instanceof Instantiation inst) {
+                if (e.getValue() == meter && e.getKey() instanceof Instantiation inst) {
                     rt.meterBytes = meterCountsBytes(inst.args.get(0));
                 }
             }

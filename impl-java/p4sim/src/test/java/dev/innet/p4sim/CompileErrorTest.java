@@ -156,7 +156,7 @@ class CompileErrorTest {
                 program("", "action a(bit<8> x, bit<8> y) { meta.m = x + y; }", "a(x = 1, x = 2);"));
         fails("t.p4:17:10: error: no argument for parameter 'x' of action a (it has no default value)",
                 program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a(y = 2);"));
-        fails("t.p4:17:9: error: action a expects 2 argument(s), got 0",
+        fails("t.p4:17:10: error: action a expects 2 argument(s), got 0",
                 program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a();"));
         bodyFails("t.p4:17:23: error: unsupported construct: compound assignment to a target containing a call (not implemented by p4sim)",
                 "hdr.h.a[f():0] += 1;");
@@ -168,7 +168,7 @@ class CompileErrorTest {
         bodyFails("t.p4:17:17: error: header h_t has 2 field(s) but the initialiser gives 1", "hdr.h = { 1 };");
         bodyFails("t.p4:17:13: error: cannot tell the struct or header type of { f = e } here", "if ({ a = 1 } == { a = 1 }) { }");
         bodyFails("t.p4:17:30: error: header h_t has no field 'z'", "hdr.h = { a = 1, z = 2 };");
-        bodyFails("t.p4:17:33: error: field 'a' initialised twice", "hdr.h = { a = 1, a = 2 };");
+        bodyFails("t.p4:17:30: error: field 'a' initialised twice", "hdr.h = { a = 1, a = 2 };");
         bodyFails("t.p4:17:23: error: value 300 does not fit in bit<8>", "hdr.h = { 300, 2 };");
     }
 

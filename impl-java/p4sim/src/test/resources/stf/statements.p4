@@ -1,6 +1,6 @@
 // Statements and arguments: for loops (three-clause, over a range, over a header stack; break and
 // continue), compound assignment (every operator), named arguments and default parameter values
-// (actions, functions, controls), '_' for out arguments, slices as out/inout arguments, nested
+// (actions, functions, controls), '_' for out and inout arguments, slices as out/inout arguments, nested
 // slices as assignment targets, stack indices that are int constants.
 #include <core.p4>
 #include <v1model.p4>
@@ -138,6 +138,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         split(hdr.h.a, hdr.h.sliced[15:12], _);
         split(hdr.h.b, _, hdr.h.sliced[3:0]);
         bump(hdr.h.sliced[3:0]);
+        bump(_); // an inout '_' is a temporary nobody reads
 
         // a nested slice as an assignment target: bits 5..4 of the field
         hdr.h.nested = 0;

@@ -309,7 +309,7 @@ final class CallCompiler {
             Param p = a.params.get(i);
             Place pp = new Place(cx.storage.get(p), null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copyOut(pp, arg));
             }
@@ -329,7 +329,7 @@ final class CallCompiler {
             Param p = fn.params.get(i);
             Place pp = new Place(rt.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copyOut(pp, arg));
             }
@@ -350,7 +350,7 @@ final class CallCompiler {
             }
             Place pp = new Place(pi.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copyOut(pp, arg));
             }
@@ -368,7 +368,7 @@ final class CallCompiler {
             Param p = ci.decl().params.get(i);
             Place pp = new Place(ci.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
                 out.add(copyOut(pp, arg));
             }

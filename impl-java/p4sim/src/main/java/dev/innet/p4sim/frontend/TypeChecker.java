@@ -1603,8 +1603,8 @@ public final class TypeChecker {
             checkExpr(a, s, pt);
         }
         if (a instanceof DontCare) {
-            if (p.dir != Direction.OUT) {
-                throw new CompileError(a.pos, "'_' can only be passed to an out parameter");
+            if (p.dir != Direction.OUT && p.dir != Direction.INOUT) {
+                throw new CompileError(a.pos, "'_' can only be passed to an out or inout parameter");
             }
             a.type = pt;
             return;

@@ -1,7 +1,7 @@
 // Statements and arguments: for loops (three-clause, over a range, over a header stack; break and
 // continue), compound assignment (every operator), named arguments and default parameter values
 // (actions, functions, controls), '_' for out and inout arguments, slices as out/inout arguments, nested
-// slices as assignment targets, stack indices that are int constants.
+// slices as assignment targets, stack indices that are int constants, named constructor arguments.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -76,6 +76,7 @@ control Add(inout bit<8> x, in bit<8> amount = 5) {
 
 control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
     Add() add5;
+    counter(type = CounterType.packets, size = 4) by_found;
 
     action set(bit<8> first, bit<8> second) {
         hdr.h.named = first - second;
@@ -146,6 +147,9 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
 
         // an int constant as a stack index
         hdr.s[SECOND].v += 1;
+
+        // named arguments of a constructor and of an extern method
+        by_found.count(index = (bit<32>) hdr.h.found[1:0]);
 
         hdr.h.ctl = hdr.h.a;
         add5.apply(hdr.h.ctl);

@@ -848,10 +848,27 @@ public final class TypeChecker {
             throw new CompileError(inst.pos, "direct_meter color type must be bit<N> with N >= 2, not " + e.args().get(0));
         }
         Method ctor = null;
+        List<Expr> boundArgs = inst.args;
         for (Method m : e.decl().methods) {
-            if (m.ret == null && m.params.size() == inst.args.size()) {
-                ctor = m;
+            if (m.ret != null) {
+                continue;
             }
+            // named arguments pick the constructor whose parameter names they use
+            List<Expr> trial = new ArrayList<>(inst.args);
+            try {
+                bindArgs(trial, m.params, inst.pos, ext);
+            } catch (CompileError notThisOne) {
+                continue;
+            }
+            if (trial.size() == m.params.size()) {
+                ctor = m;
+                boundArgs = trial;
+            }
+        }
+        if (boundArgs != inst.args) {
+            List<Expr> bound = boundArgs;
+            inst.args.clear();
+            inst.args.addAll(bound);
         }
         if (ctor == null) {
             throw new CompileError(inst.pos, "no constructor of " + ext + " takes " + inst.args.size() + " argument(s)");

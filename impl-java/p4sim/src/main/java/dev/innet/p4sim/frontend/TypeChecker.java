@@ -1060,6 +1060,11 @@ public final class TypeChecker {
         return t;
     }
 
+    private static boolean isInitialiser(Expr e) {
+        return (e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader)
+                && (e.type instanceof Type.Header || e.type instanceof Type.Struct);
+    }
+
     private Type nameType(Name n, Scope s) {
         Object d = s.lookup(n.name);
         if (d == null) {
@@ -1173,8 +1178,12 @@ public final class TypeChecker {
                 checkExpr(b.left, s, null);
                 checkExpr(b.right, s, b.left.type);
                 Type t = unify(b.left, b.right, b.pos);
-                if (!(Type.isScalar(t) || t instanceof Type.InfInt)) {
+                if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Header
+                        || t instanceof Type.Struct || t instanceof Type.Stack)) {
                     throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
+                }
+                if (isInitialiser(b.left)) {
+                    throw new CompileError(b.left.pos, "an initialiser can only be the right operand of " + op);
                 }
                 return new Type.Bool();
             }

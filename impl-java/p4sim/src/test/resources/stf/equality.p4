@@ -1,6 +1,6 @@
 // Equality of headers, structs and header stacks (P4-16 8.x): headers are equal when both are
 // invalid or both valid with equal fields; structs field by field; stacks element by element.
-// An initialiser may be the right operand: {a, b} is a valid header, {#} the invalid one.
+// An initialiser may be an operand: {a, b} is a valid header, {#} the invalid one.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -75,7 +75,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         if (inv2 == {#}) {
             hdr.r.flags = hdr.r.flags | 64;
         }
-        if (hdr.p == {#}) {
+        if ({#} == hdr.p) {
             hdr.r.flags = hdr.r.flags | 128;
         }
     }

@@ -429,14 +429,20 @@ final class ExprCompiler {
      * (the next index is not compared). An initialiser on the right is built in scratch slots first.
      */
     private LExpr aggregateEquality(Binary b) {
-        Place l = place(b.left);
+        Expr left = b.left;
+        Expr right = b.right;
+        if (isInitialiser(left)) {
+            left = b.right; // equality is symmetric: the initialiser goes to the right
+            right = b.left;
+        }
+        Place l = place(left);
         Place r;
         dev.innet.p4sim.runtime.Exec build;
-        if (b.right instanceof ListExpr || b.right instanceof StructInit || b.right instanceof InvalidHeader) {
-            r = new Place(cx.layout.alloc(b.right.type), null, b.right.type);
-            build = calls.assign(r, b.right);
+        if (isInitialiser(right)) {
+            r = new Place(cx.layout.alloc(right.type), null, right.type);
+            build = calls.assign(r, right);
         } else {
-            r = place(b.right);
+            r = place(right);
             build = null;
         }
         SlotEquality eq = slotEquality(b.left.type);
@@ -448,6 +454,10 @@ final class ExprCompiler {
             build.run(f);
             return eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
         };
+    }
+
+    private static boolean isInitialiser(Expr e) {
+        return e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader;
     }
 
     static SlotEquality slotEquality(Type t) {

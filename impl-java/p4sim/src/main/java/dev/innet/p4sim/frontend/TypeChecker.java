@@ -1061,8 +1061,7 @@ public final class TypeChecker {
     }
 
     private static boolean isInitialiser(Expr e) {
-        return (e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader)
-                && (e.type instanceof Type.Header || e.type instanceof Type.Struct);
+        return e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader;
     }
 
     private Type nameType(Name n, Scope s) {
@@ -1175,15 +1174,18 @@ public final class TypeChecker {
                 return new Type.Bool();
             }
             case "==", "!=" -> {
-                checkExpr(b.left, s, null);
-                checkExpr(b.right, s, b.left.type);
+                if (isInitialiser(b.left) && !isInitialiser(b.right)) {
+                    // {a, b} == h: the initialiser takes the other operand's type
+                    checkExpr(b.right, s, null);
+                    checkExpr(b.left, s, b.right.type);
+                } else {
+                    checkExpr(b.left, s, null);
+                    checkExpr(b.right, s, b.left.type);
+                }
                 Type t = unify(b.left, b.right, b.pos);
                 if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Header
                         || t instanceof Type.Struct || t instanceof Type.Stack)) {
                     throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
-                }
-                if (isInitialiser(b.left)) {
-                    throw new CompileError(b.left.pos, "an initialiser can only be the right operand of " + op);
                 }
                 return new Type.Bool();
             }

@@ -1,6 +1,7 @@
 // Preprocessor: function-like macros (nested, parenthesised and multi-line arguments, '#' and '##',
-// variadic), the quoted #include form resolving to the prelude, and the include-guard and version
-// macros p4c's core.p4 and v1model.p4 define.
+// variadic, an object-like macro naming a function-like one, a macro naming itself), the quoted
+// #include form resolving to the prelude, and the include-guard and version macros p4c's core.p4
+// and v1model.p4 define.
 #include "core.p4"
 #include "v1model.p4"
 #include <core.p4>
@@ -22,6 +23,8 @@
 #define SUM3(...) SUM3_(__VA_ARGS__)
 #define SUM3_(a, b, c) (a + b + c)
 #define NOARGS() 8w0x40
+#define ADDER ADD
+#define b b
 #if ADD(1, 2) == 3 && defined(TWICE)
 #define MACROS_IN_IF 1
 #endif
@@ -64,7 +67,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
     }
     apply {
         sm.egress_spec = 1;
-        hdr.h.sum = ADD(hdr.h.a, hdr.h.b);
+        hdr.h.sum = ADDER(hdr.h.a, hdr.h.b);
         hdr.h.twice = TWICE(hdr.h.a + 1);
         hdr.h.picked = PICK(hdr.h.a > hdr.h.b,
                             hdr.h.a,

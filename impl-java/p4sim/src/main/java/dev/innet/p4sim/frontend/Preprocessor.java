@@ -110,65 +110,91 @@ public final class Preprocessor {
 
     private void flush() {
         if (!pending.isEmpty()) {
-            out.addAll(expandList(pending, Set.of(), null));
+            out.addAll(expandList(pending));
             pending.clear();
         }
     }
 
-    /**
-     * Macro expansion of a token list. Tokens a macro's body contributes take the position of the
-     * outermost macro use ({@code usePos}, or the use itself at the top level); argument tokens keep
-     * their own. A macro is not expanded again inside its own expansion ({@code hidden}).
-     */
-    private List<Token> expandList(List<Token> in, Set<String> hidden, SourcePos usePos) {
+    /** A token on its way through macro expansion, with the macros it must not expand again (C's hide set). */
+    private record HTok(Token t, Set<String> hide) { }
+
+    private List<Token> expandList(List<Token> in) {
+        List<HTok> tagged = new ArrayList<>(in.size());
+        for (Token t : in) {
+            tagged.add(new HTok(t, Set.of()));
+        }
         List<Token> result = new ArrayList<>();
-        int i = 0;
-        while (i < in.size()) {
-            Token t = in.get(i);
-            Macro m = t.kind() == Token.Kind.IDENT ? macros.get(t.text()) : null;
-            if (m == null || hidden.contains(m.name())) {
-                result.add(t);
-                i++;
-                continue;
-            }
-            SourcePos pos = usePos != null ? usePos : t.pos();
-            Set<String> inner = new HashSet<>(hidden);
-            inner.add(m.name());
-            if (!m.functionLike()) {
-                result.addAll(expandList(reposition(m.body(), pos), inner, pos));
-                i++;
-                continue;
-            }
-            if (i + 1 >= in.size() || !in.get(i + 1).is("(")) {
-                result.add(t); // a function-like macro's name without arguments is an ordinary identifier
-                i++;
-                continue;
-            }
-            List<List<Token>> args = new ArrayList<>();
-            i = collectArgs(in, i + 2, m, t.pos(), args);
-            List<Token> substituted = substitute(m, args, hidden, pos);
-            result.addAll(expandList(substituted, inner, pos));
+        for (HTok h : expand(tagged)) {
+            result.add(h.t());
         }
         return result;
     }
 
-    /** Reads a macro call's arguments starting after its '('; returns the index after the closing ')'. */
-    private static int collectArgs(List<Token> in, int j, Macro m, SourcePos callPos, List<List<Token>> args) {
-        List<Token> current = new ArrayList<>();
+    /**
+     * Macro expansion as C does it: a macro's replacement is pushed back in front of the remaining
+     * input and rescanned with them (so an object-like macro may expand to a function-like macro's
+     * name whose arguments follow in the source); every token carries the set of macros whose
+     * expansion produced it, which it does not expand again. Arguments are expanded before they are
+     * substituted, except next to {@code #} and {@code ##}. Tokens a macro's body contributes take
+     * the position of the macro's use (the outermost use for nested expansions); argument tokens keep
+     * their own.
+     */
+    private List<HTok> expand(List<HTok> in) {
+        ArrayDeque<HTok> input = new ArrayDeque<>(in);
+        List<HTok> result = new ArrayList<>();
+        while (!input.isEmpty()) {
+            HTok h = input.poll();
+            Token t = h.t();
+            Macro m = t.kind() == Token.Kind.IDENT ? macros.get(t.text()) : null;
+            if (m == null || h.hide().contains(m.name())) {
+                result.add(h);
+                continue;
+            }
+            Set<String> hide = new HashSet<>(h.hide());
+            hide.add(m.name());
+            List<HTok> replacement = new ArrayList<>();
+            if (!m.functionLike()) {
+                for (Token b : m.body()) {
+                    replacement.add(new HTok(new Token(b.kind(), b.text(), t.pos(), b.adjacentNext()), hide));
+                }
+            } else {
+                if (input.isEmpty() || !input.peek().t().is("(")) {
+                    result.add(h); // a function-like macro's name without arguments is an ordinary identifier
+                    continue;
+                }
+                input.poll();
+                List<List<HTok>> args = collectArgs(input, m, t.pos());
+                for (HTok r : substitute(m, args, t.pos())) {
+                    Set<String> rh = new HashSet<>(r.hide());
+                    rh.addAll(hide);
+                    replacement.add(new HTok(r.t(), rh));
+                }
+            }
+            for (int k = replacement.size() - 1; k >= 0; k--) {
+                input.addFirst(replacement.get(k));
+            }
+        }
+        return result;
+    }
+
+    /** Takes a macro call's arguments from {@code input}, which starts after its '(', up to the closing ')'. */
+    private static List<List<HTok>> collectArgs(ArrayDeque<HTok> input, Macro m, SourcePos callPos) {
+        List<List<HTok>> args = new ArrayList<>();
+        List<HTok> current = new ArrayList<>();
         int depth = 0;
         while (true) {
-            if (j >= in.size()) {
+            if (input.isEmpty()) {
                 throw new CompileError(callPos, "unterminated call of macro " + m.name());
             }
-            Token a = in.get(j++);
-            if (a.is("(")) {
+            HTok a = input.poll();
+            if (a.t().is("(")) {
                 depth++;
-            } else if (a.is(")")) {
+            } else if (a.t().is(")")) {
                 if (depth == 0) {
                     break;
                 }
                 depth--;
-            } else if (a.is(",") && depth == 0 && !(m.variadic() && args.size() == m.params().size() - 1)) {
+            } else if (a.t().is(",") && depth == 0 && !(m.variadic() && args.size() == m.params().size() - 1)) {
                 args.add(current);
                 current = new ArrayList<>();
                 continue;
@@ -186,13 +212,13 @@ public final class Preprocessor {
             throw new CompileError(callPos, "macro " + m.name() + " takes " + m.params().size()
                     + " argument(s), got " + args.size());
         }
-        return j;
+        return args;
     }
 
     /** The body with parameters replaced: by the argument expanded, or unexpanded next to # and ##. */
-    private List<Token> substitute(Macro m, List<List<Token>> args, Set<String> hidden, SourcePos pos) {
+    private List<HTok> substitute(Macro m, List<List<HTok>> args, SourcePos pos) {
         List<Token> body = m.body();
-        List<Token> result = new ArrayList<>();
+        List<HTok> result = new ArrayList<>();
         boolean pasteNext = false;
         for (int k = 0; k < body.size(); k++) {
             Token b = body.get(k);
@@ -204,27 +230,27 @@ public final class Preprocessor {
             int param = b.kind() == Token.Kind.IDENT ? m.params().indexOf(b.text()) : -1;
             if (b.is("#") && k + 1 < body.size() && body.get(k + 1).kind() == Token.Kind.IDENT
                     && m.params().contains(body.get(k + 1).text())) {
-                List<Token> raw = args.get(m.params().indexOf(body.get(k + 1).text()));
-                result.add(new Token(Token.Kind.STRING, spell(raw), pos, b.adjacentNext()));
+                List<HTok> raw = args.get(m.params().indexOf(body.get(k + 1).text()));
+                result.add(new HTok(new Token(Token.Kind.STRING, spell(raw), pos, b.adjacentNext()), Set.of()));
                 k++;
                 continue;
             }
-            List<Token> piece;
+            List<HTok> piece;
             if (param >= 0) {
                 boolean rawArg = pasteNext || isPaste(body, k + 1);
-                piece = rawArg ? args.get(param) : expandList(args.get(param), hidden, pos);
+                piece = rawArg ? args.get(param) : expand(args.get(param));
             } else {
-                piece = List.of(new Token(b.kind(), b.text(), pos, b.adjacentNext()));
+                piece = List.of(new HTok(new Token(b.kind(), b.text(), pos, b.adjacentNext()), Set.of()));
             }
             if (pasteNext && !result.isEmpty() && !piece.isEmpty()) {
-                Token left = result.remove(result.size() - 1);
-                Token right = piece.get(0);
+                Token left = result.remove(result.size() - 1).t();
+                Token right = piece.get(0).t();
                 List<Token> pasted = new Lexer(pos.file(), left.text() + right.text(), pos.line()).lex(new boolean[] {false});
                 if (pasted.size() != 1) {
                     throw new CompileError(pos, "'##' in macro " + m.name() + " does not form one token: "
                             + left.text() + right.text());
                 }
-                result.add(new Token(pasted.get(0).kind(), pasted.get(0).text(), pos, right.adjacentNext()));
+                result.add(new HTok(new Token(pasted.get(0).kind(), pasted.get(0).text(), pos, right.adjacentNext()), Set.of()));
                 result.addAll(piece.subList(1, piece.size()));
             } else {
                 result.addAll(piece);
@@ -239,24 +265,16 @@ public final class Preprocessor {
     }
 
     /** The text of an argument for {@code #x}: its tokens separated as in the source. */
-    private static String spell(List<Token> raw) {
+    private static String spell(List<HTok> raw) {
         StringBuilder sb = new StringBuilder();
         for (int k = 0; k < raw.size(); k++) {
-            Token r = raw.get(k);
+            Token r = raw.get(k).t();
             sb.append(r.kind() == Token.Kind.STRING ? "\"" + r.text() + "\"" : r.text());
             if (k + 1 < raw.size() && !r.adjacentNext()) {
                 sb.append(' ');
             }
         }
         return sb.toString();
-    }
-
-    private static List<Token> reposition(List<Token> body, SourcePos pos) {
-        List<Token> r = new ArrayList<>(body.size());
-        for (Token b : body) {
-            r.add(new Token(b.kind(), b.text(), pos, b.adjacentNext()));
-        }
-        return r;
     }
 
     private void directive(String name, Path dir, int lineNo, String raw, String d,
@@ -340,7 +358,7 @@ public final class Preprocessor {
             }
             resolved.add(t);
         }
-        for (Token t : expandList(resolved, Set.of(), null)) {
+        for (Token t : expandList(resolved)) {
             // C: identifiers left after expansion are 0
             toks.add(t.kind() == Token.Kind.IDENT ? new Token(Token.Kind.INT, "0", t.pos(), false) : t);
         }

@@ -156,6 +156,10 @@ class CompileErrorTest {
                 program("", "action a(bit<8> x, bit<8> y) { meta.m = x + y; }", "a(x = 1, x = 2);"));
         fails("t.p4:17:10: error: no argument for parameter 'x' of action a (it has no default value)",
                 program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a(y = 2);"));
+        fails("t.p4:15:100: error: action a in the actions of table t needs 1 argument(s) for its directional parameters, got 0",
+                program("", "action a(inout bit<8> x, bit<8> v) { x = v; } table t { key = { hdr.h.a : exact; } actions = { a; } }", ""));
+        fails("t.p4:15:122: error: 'x' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                program("", "const bit<8> x = 1; action a(inout bit<8> y, bit<8> v) { y = v; } table t { key = { hdr.h.a : exact; } actions = { a(x); } }", ""));
         fails("t.p4:17:10: error: action a expects 2 argument(s), got 0",
                 program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a();"));
         fails("t.p4:17:22: error: unsupported construct: compound assignment to a target containing a call (not implemented by p4sim)",

@@ -390,7 +390,7 @@ final class CallCompiler {
      * Copy-out of an out/inout parameter to its argument: a place, or a slice of one (written as a
      * slice assignment, nested slices folded).
      */
-    private Exec copyOut(Place param, Expr arg) {
+    Exec copyOut(Place param, Expr arg) {
         if (arg instanceof Slice outer) {
             Slice sl = outer;
             int lo = outer.loBit;

@@ -309,7 +309,7 @@ public final class Compiler {
         }
         ActionRuntime[] actions = new ActionRuntime[t.actions.size()];
         for (int i = 0; i < actions.length; i++) {
-            actions[i] = actionRuntime(t.actions.get(i));
+            actions[i] = tableAction(t.actions.get(i));
         }
         int size = t.size == null ? DEFAULT_TABLE_SIZE : ex.constant(t.size).intValue();
         TableRuntime rt = new TableRuntime(name, keyNames, kinds, widths, actions, size);
@@ -335,7 +335,7 @@ public final class Compiler {
             }
         }
         if (t.defaultAction != null) {
-            ActionRuntime da = actionRuntime(t.defaultAction);
+            ActionRuntime da = listed(t, actions, t.defaultAction);
             rt.setDefault(da, actionData(da, t.defaultAction.args()));
             rt.defaultConst = t.defaultConst;
         } else {
@@ -356,6 +356,50 @@ public final class Compiler {
         }
     }
 
+    /** The runtime of the action {@code ref} names as the table lists it (with its bound arguments, if any). */
+    private ActionRuntime listed(TableDecl t, ActionRuntime[] actions, ActionRef ref) {
+        for (int i = 0; i < t.actions.size(); i++) {
+            if (t.actions.get(i).name().equals(ref.name())) {
+                return actions[i];
+            }
+        }
+        return actionRuntime(ref);
+    }
+
+    /**
+     * An action as a table lists it. With arguments for its directional parameters
+     * ({@code actions = { drop(smeta); }}) it is a runtime of its own for this table: copy-in of those
+     * arguments, the action's body, copy-out, like a direct call; the control-plane parameters are
+     * the same slots as the action's.
+     */
+    private ActionRuntime tableAction(ActionRef ref) {
+        ActionRuntime base = actionRuntime(ref);
+        if (ref.args().isEmpty()) {
+            return base;
+        }
+        ActionDecl decl = null;
+        for (Map.Entry<ActionDecl, ActionRuntime> e : cx.actions.entrySet()) {
+            if (e.getValue() == base) {
+                decl = e.getKey();
+            }
+        }
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < ref.args().size(); i++) {
+            Param p = decl.params.get(i);
+            Place pp = new Place(cx.storage.get(p), null, p.type);
+            Expr arg = ref.args().get(i);
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? CallCompiler.clear(pp) : calls.assign(pp, arg));
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(calls.copyOut(pp, arg));
+            }
+        }
+        ActionRuntime bound = new ActionRuntime(base.name, base.paramNames, base.paramWidths, base.dataBase);
+        bound.body = cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), base.body,
+                cx.spec.block(out.toArray(Exec[]::new)));
+        return bound;
+    }
+
     private ActionRuntime actionRuntime(ActionRef ref) {
         ActionRuntime local = cx.actionsByName.get(cx.qualify(ref.name()));
         if (local != null) {
@@ -370,7 +414,8 @@ public final class Compiler {
 
     private long[] actionData(ActionRuntime a, List<Expr> args) {
         List<BigInteger> vals = new ArrayList<>();
-        for (Expr e : args) {
+        // the control-plane parameters are the last ones; directional arguments before them are bindings
+        for (Expr e : args.subList(args.size() - a.paramNames.length, args.size())) {
             BigInteger v = ex.constant(e);
             int w = ExprCompiler.width(e.type);
             vals.add(v.signum() < 0 ? v.add(BigInteger.ONE.shiftLeft(w)) : v);
@@ -396,7 +441,7 @@ public final class Compiler {
             }
             try {
                 EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(rt, match, priority);
-                ActionRuntime a = actionRuntime(e.action());
+                ActionRuntime a = listed(t, rt.actions, e.action());
                 if (rt.find(enc.value(), enc.mask(), priority) != null) {
                     throw new ControlException("duplicate entry");
                 }

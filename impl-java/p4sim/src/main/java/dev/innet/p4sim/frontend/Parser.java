@@ -525,14 +525,10 @@ public final class Parser {
                                 : aannos.stream().anyMatch(x -> x.name().equals("tableonly")) ? "tableonly" : "";
                         SourcePos apos = peek().pos();
                         String a = ident();
-                        if (peek().is("(")) {
-                            List<Expr> args = args();
-                            if (!args.isEmpty()) {
-                                throw CompileError.unsupported(apos, "action arguments in a table's actions list");
-                            }
-                        }
+                        // arguments here bind the action's directional parameters (P4-16 14.2.1.2)
+                        List<Expr> args = peek().is("(") ? args() : new ArrayList<>();
                         expect(";");
-                        actions.add(new ActionRef(apos, a, List.of(), scope));
+                        actions.add(new ActionRef(apos, a, args, scope));
                     }
                 }
                 case "default_action" -> {

@@ -437,11 +437,7 @@ public final class TypeChecker {
             if (!names.add(a.name())) {
                 throw new CompileError(a.pos(), "action " + a.name() + " listed twice in table " + t.name);
             }
-            for (Param p : ad.params) {
-                if (p.dir != Direction.NONE) {
-                    throw CompileError.unsupported(a.pos(), "table action " + a.name() + " with directional parameter " + p.name);
-                }
-            }
+            checkBoundArgs(a, ad, t, s);
         }
         if (t.defaultAction != null) {
             checkActionRef(t.defaultAction, t, s, true);
@@ -486,6 +482,22 @@ public final class TypeChecker {
         }
     }
 
+    /**
+     * An action in a table's actions list: its directional parameters (which come first) are bound
+     * by the arguments given there ({@code drop(smeta)}); the control plane supplies the others.
+     */
+    private void checkBoundArgs(ActionRef a, ActionDecl ad, TableDecl t, Scope s) {
+        List<Param> directional = ad.params.stream().filter(p -> p.dir != Direction.NONE).toList();
+        bindArgs(a.args(), directional, a.pos(), "action " + a.name());
+        if (a.args().size() != directional.size()) {
+            throw new CompileError(a.pos(), "action " + a.name() + " in the actions of table " + t.name + " needs "
+                    + directional.size() + " argument(s) for its directional parameters, got " + a.args().size());
+        }
+        for (int i = 0; i < directional.size(); i++) {
+            checkArg(a.args().get(i), directional.get(i), directional.get(i).type, s);
+        }
+    }
+
     private ActionDecl lookupAction(ActionRef a, Scope s) {
         Object o = s.lookup(a.name());
         if (!(o instanceof ActionDecl ad)) {
@@ -513,7 +525,13 @@ public final class TypeChecker {
                     + " argument(s), got " + a.args().size());
         }
         for (int i = 0; i < a.args().size(); i++) {
-            constant(a.args().get(i), s, ad.params.get(i).type);
+            Param p = ad.params.get(i);
+            if (p.dir != Direction.NONE) {
+                // a directional argument repeats the binding of the actions list
+                checkArg(a.args().get(i), p, p.type, s);
+            } else {
+                constant(a.args().get(i), s, p.type);
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-// Statements and arguments: for loops (three-clause, over a range, over a header stack; break and
+// Statements and arguments: for loops (three-clause, over a range, a list, a header stack; break and
 // continue), compound assignment (every operator), named arguments and default parameter values
 // (actions, functions, controls), '_' for out and inout arguments, slices as out/inout arguments, nested
 // slices as assignment targets, stack indices that are int constants, named constructor arguments.
@@ -27,6 +27,7 @@ header h_t {
     bit<16> sliced;
     bit<8>  nested;
     bit<8>  ctl;
+    bit<8>  list_sum;
 }
 
 header e_t {
@@ -150,6 +151,12 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
 
         // named arguments of a constructor and of an extern method
         by_found.count(index = (bit<32>) hdr.h.found[1:0]);
+
+        // a list of values, one of them read from the packet
+        hdr.h.list_sum = 0;
+        for (bit<8> item in { 1, hdr.h.b, 3 }) {
+            hdr.h.list_sum = hdr.h.list_sum + item;
+        }
 
         hdr.h.ctl = hdr.h.a;
         add5.apply(hdr.h.ctl);

@@ -85,7 +85,7 @@ class CompileErrorTest {
     void unsupportedConstructsAreNamed() {
         bodyFails("t.p4:17:9: error: unsupported construct: 'while' statement (P4-16 has none; use for) (not implemented by p4sim)",
                 "while (true) { }");
-        bodyFails("t.p4:17:30: error: unsupported construct: for-in over header h_t (ranges lo .. hi and header stacks are supported) (not implemented by p4sim)",
+        bodyFails("t.p4:17:30: error: unsupported construct: for-in over header h_t (ranges lo .. hi, lists {a, b} and header stacks are supported) (not implemented by p4sim)",
                 "for (bit<8> x in hdr.h) { }");
         bodyFails("t.p4:17:14: error: unsupported construct: for-in over a range with a loop variable of type int<8> (bit<N>, N <= 64, is supported) (not implemented by p4sim)",
                 "for (int<8> x in 1 .. 3) { }");

@@ -195,6 +195,25 @@ final class StmtCompiler {
                 }
             };
         }
+        if (fl.collection instanceof ListExpr l) {
+            Place var = new Place(slot, null, fl.var.type);
+            Exec[] loads = new Exec[l.elements.size()];
+            for (int i = 0; i < loads.length; i++) {
+                loads[i] = calls.assign(var, l.elements.get(i));
+            }
+            return f -> {
+                for (Exec load : loads) {
+                    load.run(f);
+                    if (f.flow != Frame.NORMAL) {
+                        return;
+                    }
+                    b.run(f);
+                    if (loopStops(f)) {
+                        return;
+                    }
+                }
+            };
+        }
         Place stack = ex.place(fl.collection);
         Type.Stack st = (Type.Stack) fl.collection.type;
         int elem = Layout.slots(st.element());

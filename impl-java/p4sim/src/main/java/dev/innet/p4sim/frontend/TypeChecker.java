@@ -747,10 +747,17 @@ public final class TypeChecker {
                 checkExpr(bound, s, v.type);
                 coerce(bound, v.type);
             }
+        } else if (f.collection instanceof ListExpr l) {
+            // a list of values: each is converted to the loop variable's type
+            for (Expr e : l.elements) {
+                checkExpr(e, s, v.type);
+                coerce(e, v.type);
+            }
+            f.collection.type = new Type.Tuple(l.elements.stream().map(e -> e.type).toList());
         } else {
             Type ct = checkExpr(f.collection, s, null);
             if (!(ct instanceof Type.Stack st)) {
-                throw CompileError.unsupported(f.collection.pos, "for-in over " + ct + " (ranges lo .. hi and header stacks are supported)");
+                throw CompileError.unsupported(f.collection.pos, "for-in over " + ct + " (ranges lo .. hi, lists {a, b} and header stacks are supported)");
             }
             if (!st.element().equals(v.type)) {
                 throw new CompileError(v.pos, "loop variable of type " + v.type + " cannot hold elements of " + ct);

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random programs of the issue-14 statements (compound assignment, nested slice targets, both kinds
- * of for loop with break/continue, struct-valued header initialisers), run on both code generators
+ * of for loop with break/continue, header initialisers, header equality with an initialiser), run
+ * on both code generators
  * and compared with a model of P4's semantics written here: unsigned values of 8, 16 or 32 bits,
  * wraparound arithmetic, saturating |+| and |-|, shifts by at least the width give 0, loops as the
  * P4-16 spec describes them, initialisers reading every value before writing any.
@@ -111,11 +112,12 @@ class LanguageFuzzTest {
 
         void statement() {
             int k = rnd.nextInt(w.length);
-            switch (rnd.nextInt(5)) {
+            switch (rnd.nextInt(6)) {
                 case 0 -> compound(k, "        ");
                 case 1 -> nestedSlice(k);
                 case 2 -> threeClauseLoop(k);
                 case 3 -> rangeLoop(k);
+                case 4 -> equality(k);
                 default -> initialiser();
             }
         }
@@ -170,6 +172,29 @@ class LanguageFuzzTest {
                     .append("        }\n");
             for (int i = a; i <= b; i++) {
                 v[k] = apply(op, v[k], i, w[k]);
+            }
+        }
+
+        /**
+         * if (h.h == {...}) or != : the initialiser repeats the current field values, except (half
+         * the time) one that differs; the branch flips the low bit of field k.
+         */
+        void equality(int k) {
+            int changed = rnd.nextBoolean() ? rnd.nextInt(w.length) : -1;
+            List<String> parts = new ArrayList<>();
+            for (int j = 0; j < w.length; j++) {
+                long x = j == changed ? (v[j] ^ (1L + rnd.nextLong(mask(w[j])))) & mask(w[j]) : v[j];
+                if (j == changed && x == v[j]) {
+                    x = v[j] ^ 1;
+                }
+                parts.add(w[j] + "w" + Long.toUnsignedString(x));
+            }
+            boolean eq = rnd.nextBoolean();
+            body.append("        if (h.h ").append(eq ? "==" : "!=").append(" { ").append(String.join(", ", parts))
+                    .append(" }) {\n            h.h.f").append(k).append(" ^= 1;\n        }\n");
+            boolean equal = changed < 0;
+            if (equal == eq) {
+                v[k] ^= 1;
             }
         }
 

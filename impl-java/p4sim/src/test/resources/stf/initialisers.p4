@@ -1,5 +1,5 @@
 // Initialisers: list and named-field initialisers for structs and headers (assignments, local
-// declarations, arguments, nested structs), {#} (the invalid header), integer
+// declarations, local constants, arguments, nested structs), {#} (the invalid header), integer
 // literals taking their field's width, and a swap through an initialiser that reads its target.
 #include <core.p4>
 #include <v1model.p4>
@@ -50,6 +50,7 @@ bit<8> total(in pair_t p) {
 }
 
 control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    const pair_t TEN_TWENTY = { first = 10, second = 20 };
     apply {
         sm.egress_spec = 1;
         // a list initialiser with untyped literals: widths from the fields (8, 16, 8)
@@ -61,7 +62,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         m.pr = { m.pr.second, m.pr.first };
         nest_t n = { { 3, 4 }, 5 };
         pair_t made = { second = 10, first = 9 };
-        hdr.h.c = total(m.pr) + total({ 10, 20 }) + n.inner.second + n.tag + made.second;
+        hdr.h.c = total(m.pr) + total(TEN_TWENTY) + n.inner.second + n.tag + made.second;
         // {#} makes a header invalid: y is not emitted when the first byte was 0xff
         if (hdr.h.a == 0x00) {
             hdr.y = {#};

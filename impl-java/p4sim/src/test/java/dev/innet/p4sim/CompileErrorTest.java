@@ -174,6 +174,10 @@ class CompileErrorTest {
         bodyFails("t.p4:17:30: error: header h_t has no field 'z'", "hdr.h = { a = 1, z = 2 };");
         bodyFails("t.p4:17:30: error: field 'a' initialised twice", "hdr.h = { a = 1, a = 2 };");
         bodyFails("t.p4:17:19: error: value 300 does not fit in bit<8>", "hdr.h = { 300, 2 };");
+        bodyFails("t.p4:17:33: error: 'C' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                "const h_t C = { 1, 2 }; C.a = 3;");
+        bodyFails("t.p4:17:9: error: initializer of constant 'C' is not a compile-time constant",
+                "const h_t C = { hdr.h.a, 2 };");
     }
 
     @Test

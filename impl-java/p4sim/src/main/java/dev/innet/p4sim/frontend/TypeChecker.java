@@ -681,6 +681,12 @@ public final class TypeChecker {
                     checkExpr(v.init, s, v.type);
                     coerce(v.init, v.type);
                 }
+                if (v.isConst && (v.type instanceof Type.Struct || v.type instanceof Type.Header)
+                        && v.init != null && isConstantInitialiser(v.init)) {
+                    // a struct or header constant: stored like a variable that nothing may assign
+                    s.declare(v.pos, v.name, v);
+                    return;
+                }
                 if (v.isConst) {
                     BigInteger val = v.init == null ? null : constEval.tryEval(v.init);
                     if (val == null) {
@@ -1083,6 +1089,16 @@ public final class TypeChecker {
             coerce(values.get(i), field.type());
         }
         return t;
+    }
+
+    /** An initialiser all of whose leaves are compile-time constants (nested initialisers allowed). */
+    private boolean isConstantInitialiser(Expr e) {
+        return switch (e) {
+            case ListExpr l -> l.elements.stream().allMatch(this::isConstantInitialiser);
+            case StructInit si -> si.values.stream().allMatch(this::isConstantInitialiser);
+            case InvalidHeader ih -> true;
+            default -> constEval.tryEval(e) != null;
+        };
     }
 
     private static boolean isInitialiser(Expr e) {

@@ -1,5 +1,5 @@
 // Initialisers: list and named-field initialisers for structs and headers (assignments, local
-// declarations, local constants, arguments, nested structs), {#} (the invalid header), integer
+// declarations, local and top-level constants, arguments, nested structs), {#} (the invalid header), integer
 // literals taking their field's width, and a swap through an initialiser that reads its target.
 #include <core.p4>
 #include <v1model.p4>
@@ -45,6 +45,9 @@ parser P(packet_in pkt, out headers hdr, inout metadata m, inout standard_metada
 
 control VC(inout headers hdr, inout metadata m) { apply { } }
 
+// a top-level struct constant with a nested initialiser
+const nest_t NEST = { { 3, 4 }, 5 };
+
 bit<8> total(in pair_t p) {
     return p.first + p.second;
 }
@@ -60,7 +63,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         // swap through an initialiser that reads the target it writes
         m.pr = { first = 1, second = 2 };
         m.pr = { m.pr.second, m.pr.first };
-        nest_t n = { { 3, 4 }, 5 };
+        nest_t n = NEST;
         pair_t made = { second = 10, first = 9 };
         hdr.h.c = total(m.pr) + total(TEN_TWENTY) + n.inner.second + n.tag + made.second;
         // {#} makes a header invalid: y is not emitted when the first byte was 0xff

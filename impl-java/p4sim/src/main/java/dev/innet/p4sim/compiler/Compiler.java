@@ -74,6 +74,7 @@ public final class Compiler {
         bindParams(p.computeChecksum().params, new int[] {cx.hdrBase, cx.metaBase});
         bindParams(p.deparser().params, new int[] {-1, cx.hdrBase});
 
+        Exec constants = structConstants(p);
         for (FunctionDecl fn : p.functions()) {
             compileFunction(fn);
         }
@@ -82,6 +83,9 @@ public final class Compiler {
         }
         cx.blockName = p.parser().name;
         Exec parser = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(p.parser());
+        if (constants != null) {
+            parser = cx.spec.block(new Exec[] {constants, parser});
+        }
         Exec verify = control(p.verifyChecksum());
         Exec ingress = control(p.ingress());
         Exec egress = control(p.egress());
@@ -97,6 +101,23 @@ public final class Compiler {
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
                 publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
                 fieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
+    }
+
+    /**
+     * Top-level struct and header constants ({@code const pair_t P = {1, 2};}) live in slots of their
+     * own, written at the start of every parse (nothing else writes them); null when there are none,
+     * so programs without them run exactly as before.
+     */
+    private Exec structConstants(CheckedProgram p) {
+        List<Exec> init = new ArrayList<>();
+        for (Decl d : p.ast().decls()) {
+            if (d instanceof ConstDecl c && (c.value.type instanceof Type.Struct || c.value.type instanceof Type.Header)) {
+                int base = cx.layout.alloc(c.value.type);
+                cx.storage.put(c, base);
+                init.add(calls.assign(new Place(base, null, c.value.type), c.value));
+            }
+        }
+        return init.isEmpty() ? null : cx.spec.block(init.toArray(Exec[]::new));
     }
 
     private void bindParams(List<Param> params, int[] bases) {

@@ -64,6 +64,11 @@ public final class TypeChecker {
                 Type t = resolveType(c.typeRef);
                 checkExpr(c.value, globals, t);
                 coerce(c.value, t);
+                if ((t instanceof Type.Struct || t instanceof Type.Header) && isConstantInitialiser(c.value)) {
+                    // a struct or header constant: the compiler gives it storage, written before every parse
+                    globals.declare(c.pos, c.name, c);
+                    return;
+                }
                 BigInteger v = constEval.tryEval(c.value);
                 if (v == null) {
                     throw new CompileError(c.value.pos, "initializer of constant '" + c.name + "' is not a compile-time constant");

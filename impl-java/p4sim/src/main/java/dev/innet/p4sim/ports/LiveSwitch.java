@@ -228,6 +228,18 @@ public final class LiveSwitch implements AutoCloseable {
         return unmappedPortDrops;
     }
 
+    /**
+     * Frames the kernel dropped because a receive ring was full, summed over the ports, since the last
+     * call; always 0 with plain sockets (their drops are not counted here).
+     */
+    public long receiveDrops() {
+        long n = 0;
+        for (RingPort r : rings.values()) {
+            n += Math.max(0, r.receiveDrops());
+        }
+        return n;
+    }
+
     public long sendErrors() {
         return sendErrors;
     }

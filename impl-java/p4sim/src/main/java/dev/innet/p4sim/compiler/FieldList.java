@@ -22,6 +22,8 @@ final class FieldList {
     private final int[] widths;
     final int bits;
     private final byte[] buffer;
+    /** Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers); else null. */
+    private final dev.innet.p4sim.runtime.FieldPacker packer;
 
     private record ExprLeaf(int index, dev.innet.p4sim.runtime.LExpr narrow, dev.innet.p4sim.runtime.WExpr wide, int scratch) { }
 
@@ -53,6 +55,19 @@ final class FieldList {
         }
         bits = b;
         buffer = new byte[(b + 7) / 8];
+        packer = exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+    }
+
+    private dev.innet.p4sim.runtime.FieldPacker packerOf() {
+        int[] offsets = new int[widths.length];
+        int[] slots = new int[widths.length];
+        int bit = 0;
+        for (int i = 0; i < widths.length; i++) {
+            offsets[i] = bit;
+            slots[i] = leaves.get(i).base();
+            bit += widths[i];
+        }
+        return dev.innet.p4sim.runtime.FieldPacker.of(offsets, widths, slots);
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {
@@ -73,6 +88,11 @@ final class FieldList {
 
     /** Serialises the current values; returns the buffer (valid until the next call). */
     byte[] serialize(Frame f) {
+        if (packer != null) {
+            // every bit up to the padding is a field and is overwritten; the padding is never written
+            packer.pack(f.s, 0, buffer, 0);
+            return buffer;
+        }
         java.util.Arrays.fill(buffer, (byte) 0);
         int exprIdx = 0;
         int bit = 0;

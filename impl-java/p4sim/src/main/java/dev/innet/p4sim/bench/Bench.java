@@ -75,7 +75,7 @@ public final class Bench implements Callable<Integer> {
         }
         out.println("method: the program is prepared by the first K-1 packets (and all commands) of p4/tests/NAME.stf;");
         out.println("        then packet K is processed repeatedly. In-process: one thread, zero-copy PacketSink, "
-                + seconds + " s after " + (int) WARMUP_SECONDS + " s warm-up,");
+                + seconds + " s after " + (int) WARMUP_SECONDS + " CPU-seconds of warm-up,");
         out.println("        rate = packets / CPU time of that thread (also per 0.5 s slice), and wall-clock rate.");
         for (Workload w : WORKLOADS) {
             out.println("in-process, " + w.what() + " (packet " + w.hitPacket() + "):");

@@ -36,6 +36,13 @@ final class FieldList {
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
                 int w = ExprCompiler.width(e.type);
+                Place direct = storageOf(e, ex);
+                if (direct != null) {
+                    // a field or variable: read from its slot, like any other leaf
+                    ws.add(w);
+                    leaves.add(direct);
+                    continue;
+                }
                 int idx = ws.size();
                 ws.add(w);
                 leaves.add(null);
@@ -68,6 +75,21 @@ final class FieldList {
             bit += widths[i];
         }
         return dev.innet.p4sim.runtime.FieldPacker.of(offsets, widths, slots);
+    }
+
+    /** Where a plain field or variable reference lives ({@code hdr.ipv4.ttl}, {@code meta.x}); null for other expressions. */
+    private static Place storageOf(Expr e, ExprCompiler ex) {
+        boolean plain = e instanceof dev.innet.p4sim.frontend.Ast.Name
+                || e instanceof dev.innet.p4sim.frontend.Ast.Member m
+                        && !(m.target.type instanceof Type.ApplyResult) && !(m.target.type instanceof Type.Stack);
+        if (!plain) {
+            return null;
+        }
+        try {
+            return ex.place(e);
+        } catch (CompileError notStorage) {
+            return null; // a constant or another name without a slot: evaluated as an expression
+        }
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {

@@ -239,11 +239,19 @@ public abstract class FieldPacker {
 
     /** {@code n} (1..8) whole bytes, big-endian. */
     public static long bytes(byte[] b, int p, int n) {
-        long v = 0;
-        for (int k = 0; k < n; k++) {
-            v = (v << 8) | (b[p + k] & 0xFFL);
-        }
-        return v;
+        return switch (n) {
+            case 3 -> (u16(b, p) << 8) | u8(b, p + 2);
+            case 5 -> (u32(b, p) << 8) | u8(b, p + 4);
+            case 6 -> (u32(b, p) << 16) | u16(b, p + 4); // MAC addresses
+            case 7 -> (u32(b, p) << 24) | (u16(b, p + 4) << 8) | u8(b, p + 6);
+            default -> {
+                long v = 0;
+                for (int k = 0; k < n; k++) {
+                    v = (v << 8) | (b[p + k] & 0xFFL);
+                }
+                yield v;
+            }
+        };
     }
 
     /** {@code width} (1..64) bits starting {@code lead} (0..7) bits into byte {@code p}. */
@@ -268,9 +276,30 @@ public abstract class FieldPacker {
     }
 
     public static void putBytes(byte[] b, int p, int n, long v) {
-        for (int k = n - 1; k >= 0; k--) {
-            b[p + k] = (byte) v;
-            v >>>= 8;
+        switch (n) {
+            case 3 -> {
+                put16(b, p, v >>> 8);
+                put8(b, p + 2, v);
+            }
+            case 5 -> {
+                put32(b, p, v >>> 8);
+                put8(b, p + 4, v);
+            }
+            case 6 -> { // MAC addresses
+                put32(b, p, v >>> 16);
+                put16(b, p + 4, v);
+            }
+            case 7 -> {
+                put32(b, p, v >>> 24);
+                put16(b, p + 4, v >>> 8);
+                put8(b, p + 6, v);
+            }
+            default -> {
+                for (int k = n - 1; k >= 0; k--) {
+                    b[p + k] = (byte) v;
+                    v >>>= 8;
+                }
+            }
         }
     }
 

@@ -43,6 +43,11 @@ public final class HeaderCodec {
         s[base] = 1;
     }
 
+    /** The straight-line code for byte-aligned positions (the compiler's templates call it directly). */
+    public FieldPacker packer() {
+        return fast;
+    }
+
     /** Writes the header's fields from slots at {@code base} into {@code dst} at byte {@code at}. */
     public void emit(long[] s, int base, byte[] dst, int at) {
         fast.pack(s, base, dst, at);

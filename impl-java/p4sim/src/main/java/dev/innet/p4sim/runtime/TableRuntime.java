@@ -250,7 +250,18 @@ public final class TableRuntime {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof KeyWords k && Arrays.equals(words, k.words);
+            if (!(o instanceof KeyWords k) || k.words.length != words.length) {
+                return false;
+            }
+            // keys are a few words: a plain loop beats the vectorised Arrays.equals set-up
+            long[] a = words;
+            long[] b = k.words;
+            for (int i = 0; i < a.length; i++) {
+                if (a[i] != b[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

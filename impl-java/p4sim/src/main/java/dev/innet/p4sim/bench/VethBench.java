@@ -66,11 +66,13 @@ public final class VethBench {
     }
 
     /** The bench's figures for one way of moving frames: saturation and, if searched, the highest lossless rate. */
-    public record Result(String program, LiveSwitch.Io io, Run saturation, Run lossless, List<Run> search) {
+    public record Result(String program, LiveSwitch.Io io, double medianRoundTripMicros, Run saturation, Run lossless,
+                         List<Run> search) {
         @Override
         public String toString() {
-            StringBuilder b = new StringBuilder(String.format("%s, switch on %s: saturation %s", program,
-                    io == LiveSwitch.Io.RING ? "PACKET_MMAP rings" : "plain AF_PACKET sockets", saturation));
+            StringBuilder b = new StringBuilder(String.format("%s, switch on %s: one request at a time, median round trip %,.0f us"
+                    + "%n    saturation %s", program,
+                    io == LiveSwitch.Io.RING ? "PACKET_MMAP rings" : "plain AF_PACKET sockets", medianRoundTripMicros, saturation));
             if (lossless != null) {
                 b.append(String.format("%n    highest lossless offered rate found: %,.0f/s (%s)", lossless.offered(), lossless));
             } else if (search != null) {
@@ -106,16 +108,17 @@ public final class VethBench {
     public static Result run(Path program, Path stf, int packetIndex, double seconds, LiveSwitch.Io io, double searchSeconds)
             throws Exception {
         try (Harness h = new Harness(program, stf, packetIndex, io)) {
-            h.offer(0, Math.min(1, seconds)); // warm-up: JIT and ring pages
+            h.warmUp();
+            double rtt = h.roundTripMicros(200);
             Run saturation = h.offer(0, seconds);
             if (searchSeconds <= 0) {
-                return new Result(program.getFileName().toString(), h.live.io(), saturation, null, null);
+                return new Result(program.getFileName().toString(), h.live.io(), rtt, saturation, null, null);
             }
             List<Run> tried = new ArrayList<>();
             Run best = null;
             double lo = 0;
             double hi = 0;
-            for (double rate = 50_000; ; rate *= 2) {
+            for (double rate = 25_000; ; rate *= 2) {
                 Run r = h.offer(rate, searchSeconds);
                 tried.add(r);
                 if (!r.lossless() || r.sendRate() < 0.95 * rate) {
@@ -139,7 +142,7 @@ public final class VethBench {
                     hi = mid;
                 }
             }
-            return new Result(program.getFileName().toString(), h.live.io(), saturation, best, tried);
+            return new Result(program.getFileName().toString(), h.live.io(), rtt, saturation, best, tried);
         }
     }
 
@@ -237,6 +240,40 @@ public final class VethBench {
                 }
             }
             return null;
+        }
+
+        /** Full speed until the switch thread has had a CPU-second (the JIT's work), at most 15 s. */
+        void warmUp() throws IOException, InterruptedException {
+            Thread sws = switchThread();
+            long cpu0 = threadCpu(sws);
+            long giveUp = System.nanoTime() + 15_000_000_000L;
+            do {
+                offer(0, 0.5);
+            } while (threadCpu(sws) - cpu0 < 1_000_000_000L && System.nanoTime() < giveUp);
+        }
+
+        /** Median time from sending one request to counting its reply, one request at a time, {@code n} times. */
+        double roundTripMicros(int n) throws IOException, InterruptedException {
+            long[] rtt = new long[n];
+            int got = 0;
+            for (int i = 0; i < n; i++) {
+                long before = replies;
+                long t0 = System.nanoTime();
+                gen.send(frame, 0, frame.length);
+                long giveUp = t0 + 1_000_000_000L;
+                while (replies == before && System.nanoTime() < giveUp) {
+                    Thread.onSpinWait();
+                }
+                if (replies != before) {
+                    rtt[got++] = System.nanoTime() - t0;
+                }
+            }
+            if (got == 0) {
+                return Double.NaN;
+            }
+            long[] ok = java.util.Arrays.copyOf(rtt, got);
+            java.util.Arrays.sort(ok);
+            return ok[got / 2] / 1e3;
         }
 
         /** Sends for {@code seconds} at {@code rate} per second (0: as fast as possible) and counts the replies. */

@@ -170,6 +170,17 @@ final class Specializer {
                 new Object[] {stackSlot, codec, codec.packer(), codec.bits, tooShort, elem, size, outOfBounds});
     }
 
+    /** A parser state: {@code body}, then unless it raised a flow signal, {@code next}'s choice of the next state. */
+    ParserCompiler.Step parserState(Exec body, ParserCompiler.Next next) {
+        if (!enabled) {
+            return f -> {
+                body.run(f);
+                return f.flow != dev.innet.p4sim.runtime.Frame.NORMAL ? 0 : next.next(f);
+            };
+        }
+        return (ParserCompiler.Step) instantiate("TState", new Object[] {body, next});
+    }
+
     /** A call of a fixed closure (action body, table apply) from one place. */
     Exec call(Exec target) {
         if (!enabled) {

@@ -84,8 +84,8 @@ public final class Bench implements Callable<Integer> {
         Workload v = WORKLOADS[0];
         out.println("veth: the switch on one end of a veth pair, a traffic generator and a reply counter on the other end (both on");
         out.println("      PACKET_MMAP rings); rate = replies received per second. Saturation: the generator sends as fast as it");
-        out.println("      can for " + seconds + " s. Lossless: the highest offered rate with no reply missing, found by doubling");
-        out.println("      from 50k/s then bisecting, " + SEARCH_SECONDS + " s per step. Old path (plain sockets) then rings, same run:");
+        out.println("      can for " + seconds + " s. Lossless: the highest rate sent with no reply missing, found by doubling the");
+        out.println("      offered rate from 25k/s, then bisecting, " + SEARCH_SECONDS + " s per step. Old path (plain sockets), then rings:");
         try {
             out.printf("  load average %.2f%n", VethBench.loadAverage());
             VethBench.Result old = VethBench.run(program(v), scenario(v), v.hitPacket(), seconds, LiveSwitch.Io.SOCKET, 0);

@@ -79,6 +79,27 @@ class AfPacketTest {
         }
     }
 
+    /** A ring the kernel refuses (a block that is not a whole number of pages) is a RingsUnavailable naming the option. */
+    @org.junit.jupiter.api.Test
+    void aRefusedRingSaysWhich() throws Exception {
+        String tag = Long.toHexString(ProcessHandle.current().pid() & 0xFFFF);
+        String h = "p4s" + tag + "r1";
+        boolean created;
+        try {
+            created = ip("link", "add", h, "type", "veth", "peer", "name", "p4s" + tag + "r2");
+        } catch (java.io.IOException noIpTool) {
+            created = false;
+        }
+        Assumptions.assumeTrue(created, "cannot create veth pairs here (needs the ip tool and CAP_NET_ADMIN)");
+        try {
+            RingPort.RingsUnavailable e = org.junit.jupiter.api.Assertions.assertThrows(RingPort.RingsUnavailable.class,
+                    () -> new RingPort(h, new RingPort.Geometry(6000, 4, 2048, 16, 1)));
+            assertTrue(e.getMessage().contains("PACKET_RX_RING") && e.getMessage().contains(h), e.getMessage());
+        } finally {
+            ip("link", "del", h);
+        }
+    }
+
     /** Copies of {@code expected} arriving on {@code port}: waits up to 5 s for {@code want}, then 200 ms for extras. */
     private static int arrivals(RingPort port, byte[] expected, int want) throws Exception {
         int[] seen = new int[1];

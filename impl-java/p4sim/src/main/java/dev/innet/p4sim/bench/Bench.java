@@ -80,6 +80,7 @@ public final class Bench implements Callable<Integer> {
         for (Workload w : WORKLOADS) {
             out.println("in-process, " + w.what() + " (packet " + w.hitPacket() + "):");
             out.println("  " + InProcessBench.run(program(w), scenario(w), w.hitPacket(), WARMUP_SECONDS, seconds));
+            out.printf("  load average %.2f%n", VethBench.loadAverage());
         }
         Workload v = WORKLOADS[0];
         out.println("veth: the switch on one end of a veth pair, a traffic generator and a reply counter on the other end (both on");
@@ -94,14 +95,19 @@ public final class Bench implements Callable<Integer> {
             VethBench.Result rings = VethBench.run(program(v), scenario(v), v.hitPacket(), seconds, LiveSwitch.Io.RING, SEARCH_SECONDS);
             out.println("  " + rings);
             out.printf("  load average %.2f%n", VethBench.loadAverage());
-            out.printf("  rings / plain sockets, saturation: %.1fx%n",
-                    rings.saturation().replyRate() / Math.max(1, old.saturation().replyRate()));
-            out.println("  " + Bmv2Bench.line(program(v), scenario(v), v.hitPacket(), seconds, rings));
+            out.printf("  rings / plain sockets: saturation %.1fx, replies per switch CPU-second %.1fx%n",
+                    rings.saturation().replyRate() / Math.max(1, old.saturation().replyRate()),
+                    perSwitchCpu(rings.saturation()) / Math.max(1, perSwitchCpu(old.saturation())));
         } catch (IOException e) {
             // no CAP_NET_ADMIN or no veth support here: the in-process figures still stand
             out.println("  skipped: " + e.getMessage());
         }
+        out.println(Bmv2Bench.line());
         return 0;
+    }
+
+    private static double perSwitchCpu(VethBench.Run r) {
+        return r.replyRate() / Math.max(1e-9, r.switchCpu());
     }
 
     private Path program(Workload w) {

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** bmv2's figures next to p4sim's in {@code innet bench p4sim}, when bmv2 is installed. */
+/** The bmv2 line of {@code innet bench p4sim}. */
 final class Bmv2Bench {
     private Bmv2Bench() { }
 
@@ -24,7 +24,11 @@ final class Bmv2Bench {
         return Optional.empty();
     }
 
-    static String line(Path program, Path stf, int packetIndex, double seconds, VethBench.Result p4sim) {
+    /**
+     * What the benchmark says about bmv2: not installed, or installed but not driven (that needs p4c and a
+     * translation of the STF preparation into runtime-CLI commands; docs/p4sim.md, Benchmark).
+     */
+    static String line() {
         Optional<Path> bmv2 = onPath("simple_switch");
         if (bmv2.isEmpty()) {
             return "bmv2: not installed (no simple_switch on PATH), so no bmv2 figures or ratio";

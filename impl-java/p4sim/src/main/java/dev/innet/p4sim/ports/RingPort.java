@@ -62,6 +62,7 @@ public final class RingPort implements FrameSender, AutoCloseable {
     // struct tpacket3_hdr, then struct sockaddr_ll at TPACKET_ALIGN(sizeof(tpacket3_hdr)) = 48
     private static final long P3_NEXT = 0;
     private static final long P3_SNAPLEN = 12;
+    private static final long P3_LEN = 16;
     private static final long P3_MAC = 24;
     private static final long P3_PKTTYPE = 48 + 10;
     // struct tpacket2_hdr; transmitted data starts at TPACKET2_HDRLEN - sizeof(sockaddr_ll) = 32
@@ -95,6 +96,7 @@ public final class RingPort implements FrameSender, AutoCloseable {
     private int txSlot;
     private int txQueued;
     private long oversize;
+    private long truncated;
     private volatile boolean closed;
 
     public RingPort(String ifname, Geometry g) throws IOException {
@@ -238,9 +240,14 @@ public final class RingPort implements FrameSender, AutoCloseable {
             long p = block + rx.get(ValueLayout.JAVA_INT, block + BLOCK_FIRST_PKT);
             for (int k = 0; k < n; k++) {
                 if (kernelSkipsOutgoing || rx.get(ValueLayout.JAVA_BYTE, p + P3_PKTTYPE) != Libc.PACKET_OUTGOING) {
-                    int mac = rx.get(ValueLayout.JAVA_SHORT, p + P3_MAC) & 0xFFFF;
-                    r.frame(rx, p + mac, rx.get(ValueLayout.JAVA_INT, p + P3_SNAPLEN));
-                    frames++;
+                    int snap = rx.get(ValueLayout.JAVA_INT, p + P3_SNAPLEN);
+                    if (snap < rx.get(ValueLayout.JAVA_INT, p + P3_LEN)) {
+                        truncated++; // larger than a block can hold: never process part of a frame
+                    } else {
+                        int mac = rx.get(ValueLayout.JAVA_SHORT, p + P3_MAC) & 0xFFFF;
+                        r.frame(rx, p + mac, snap);
+                        frames++;
+                    }
                 }
                 p += rx.get(ValueLayout.JAVA_INT, p + P3_NEXT);
             }
@@ -326,6 +333,11 @@ public final class RingPort implements FrameSender, AutoCloseable {
         }
     }
 
+    /** Received frames dropped because the kernel had to cut them to fit a receive block. */
+    public long truncated() {
+        return truncated;
+    }
+
     /** Frames dropped because they did not fit a transmit slot. */
     public long oversize() {
         return oversize;
@@ -339,8 +351,8 @@ public final class RingPort implements FrameSender, AutoCloseable {
         if (closed) {
             return -1;
         }
-        statsLen.set(ValueLayout.JAVA_INT, 0, 12);
         try {
+            statsLen.set(ValueLayout.JAVA_INT, 0, 12);
             int rc = (int) Libc.GETSOCKOPT.invokeExact(setupState, rxFd, Libc.SOL_PACKET, Libc.PACKET_STATISTICS, statsBuf,
                     statsLen);
             return rc == 0 ? statsBuf.get(ValueLayout.JAVA_INT, 4) & 0xFFFFFFFFL : -1;

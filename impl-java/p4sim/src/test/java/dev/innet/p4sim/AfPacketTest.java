@@ -100,6 +100,51 @@ class AfPacketTest {
         }
     }
 
+    /** Where the kernel refuses the rings, the switch says so on its log, runs on plain sockets and still forwards. */
+    @org.junit.jupiter.api.Test
+    void fallsBackToSocketsWhenRingsAreRefused() throws Exception {
+        String tag = Long.toHexString(ProcessHandle.current().pid() & 0xFFFF);
+        String h1 = "p4s" + tag + "f1";
+        String s1 = "p4s" + tag + "g1";
+        String h4 = "p4s" + tag + "f4";
+        String s4 = "p4s" + tag + "g4";
+        boolean created;
+        try {
+            created = ip("link", "add", h1, "type", "veth", "peer", "name", s1)
+                    && ip("link", "add", h4, "type", "veth", "peer", "name", s4);
+        } catch (java.io.IOException noIpTool) {
+            created = false;
+        }
+        Assumptions.assumeTrue(created, "cannot create veth pairs here (needs the ip tool and CAP_NET_ADMIN)");
+        try {
+            for (String n : List.of(h1, s1, h4, s4)) {
+                assertTrue(ip("link", "set", "dev", n, "up"), "bring up " + n);
+            }
+            P4Switch sw = P4Sim.compile(TestPrograms.stf("basic.p4")).instantiate();
+            new CliSession(sw).execute("table_add MyIngress.ipv4_lpm MyIngress.ipv4_forward 10.0.1.5/32 => 0a:0b:0c:0d:0e:0f 4");
+            java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+            RingPort.Geometry refused = new RingPort.Geometry(6000, 4, 2048, 16, 1); // blocks must be whole pages
+            try (LiveSwitch live = new LiveSwitch(sw, sw, LiveSwitch.Io.RING, new java.io.PrintStream(log, true), refused);
+                 AfPacketPort host1 = new AfPacketPort(h1, 2048);
+                 RingPort host4 = new RingPort(h4, RingPort.Geometry.forMaxFrame(2048))) {
+                live.attach(1, s1);
+                live.attach(4, s4);
+                live.start();
+                assertEquals(LiveSwitch.Io.SOCKET, live.io());
+                assertEquals(1, log.toString().lines().count(), "one message: " + log);
+                assertTrue(log.toString().contains("memory-mapped packet rings are unavailable")
+                        && log.toString().contains("PACKET_RX_RING") && log.toString().contains("plain AF_PACKET sockets"), log.toString());
+                byte[] frame = hex("00000000000100000000000208004500001c00004000401125cb0a0000020a0001051111222233334444");
+                byte[] expected = hex("0a0b0c0d0e0f00000000000108004500001c000040003f1126cb0a0000020a0001051111222233334444");
+                host1.send(frame, 0, frame.length);
+                assertEquals(1, arrivals(host4, expected, 1), "forwarded frame on " + h4 + "; " + sw.stats());
+            }
+        } finally {
+            ip("link", "del", h1);
+            ip("link", "del", h4);
+        }
+    }
+
     /** Copies of {@code expected} arriving on {@code port}: waits up to 5 s for {@code want}, then 200 ms for extras. */
     private static int arrivals(RingPort port, byte[] expected, int want) throws Exception {
         int[] seen = new int[1];

@@ -39,6 +39,7 @@ public final class LiveSwitch implements AutoCloseable {
     private final Object lock;
     private final PrintStream log;
     private Io io;
+    private final RingPort.Geometry geometry;
     private final Map<Integer, String> interfaces = new TreeMap<>();
     private final Map<Integer, AfPacketPort> sockets = new TreeMap<>();
     private final Map<Integer, RingPort> rings = new TreeMap<>();
@@ -58,10 +59,16 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     public LiveSwitch(P4Switch sw, Object lock, Io io, PrintStream log) {
+        this(sw, lock, io, log, RingPort.Geometry.forMaxFrame(sw.config().maxPacketBytes()));
+    }
+
+    /** With rings of the given sizes (a geometry the kernel refuses makes the switch fall back to sockets). */
+    public LiveSwitch(P4Switch sw, Object lock, Io io, PrintStream log, RingPort.Geometry geometry) {
         this.sw = sw;
         this.lock = lock;
         this.io = io;
         this.log = log;
+        this.geometry = geometry;
     }
 
     /** How this switch moves frames: {@code SOCKET} if it was asked for or the rings could not be set up. */
@@ -88,7 +95,7 @@ public final class LiveSwitch implements AutoCloseable {
         }
         if (io == Io.RING) {
             try {
-                RingPort r = new RingPort(ifname, RingPort.Geometry.forMaxFrame(sw.config().maxPacketBytes()));
+                RingPort r = new RingPort(ifname, geometry);
                 rings.put(port, r);
                 interfaces.put(port, ifname);
                 return;

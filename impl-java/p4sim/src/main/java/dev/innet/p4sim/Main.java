@@ -80,6 +80,12 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", description = "seed of the switch's random() extern (default: ${DEFAULT-VALUE})")
     private long seed = 1;
 
+    @Option(names = "--io", paramLabel = "ring|socket", converter = IoConverter.class,
+            description = "how frames move on the -i ports: ring (memory-mapped PACKET_MMAP rings, one pipeline thread; "
+                    + "falls back to socket where rings are unavailable) or socket (one system call per frame; "
+                    + "lowest latency when idle) (default: ring)")
+    private LiveSwitch.Io io = LiveSwitch.Io.RING;
+
     @Option(names = "--check", description = "only compile the program: print FILE: ok, or the error (exit 1)")
     private boolean checkOnly;
 
@@ -168,7 +174,7 @@ public final class Main implements Callable<Integer> {
                 }
             }
         }
-        LiveSwitch live = new LiveSwitch(sw, sw);
+        LiveSwitch live = new LiveSwitch(sw, sw, io, err);
         for (PortOnInterface p : interfaces) {
             live.attach(p.port(), p.interfaceName());
         }
@@ -177,7 +183,8 @@ public final class Main implements Callable<Integer> {
              AutoCloseable extra = extension == null ? () -> { } : extension.started(compiled, program, sw, sw)) {
             server.portFaults(faults);
             live.start();
-            out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
+            out.println("p4sim: running " + program + " on " + interfaces + " (" + live.io().name().toLowerCase()
+                    + " I/O), control port " + server.port());
             Runtime.getRuntime().addShutdownHook(new Thread(live::close));
             Thread.currentThread().join();
         }
@@ -194,6 +201,18 @@ public final class Main implements Callable<Integer> {
             if (!ports.add(p.port())) {
                 throw Cli.usageError(spec, "port " + p.port() + " is attached twice (-i " + p + ")");
             }
+        }
+    }
+
+    /** {@code --io}: lower-case names, and a bad one named in the error. */
+    static final class IoConverter implements CommandLine.ITypeConverter<LiveSwitch.Io> {
+        @Override
+        public LiveSwitch.Io convert(String value) {
+            return switch (value) {
+                case "ring" -> LiveSwitch.Io.RING;
+                case "socket" -> LiveSwitch.Io.SOCKET;
+                default -> throw new CommandLine.TypeConversionException("--io must be ring or socket, got '" + value + "'");
+            };
         }
     }
 

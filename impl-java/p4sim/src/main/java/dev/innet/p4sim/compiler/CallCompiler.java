@@ -603,7 +603,7 @@ final class CallCompiler {
             int elem = Layout.slots(st.element());
             int size = st.size();
             int outOfBounds = cx.errorCode("StackOutOfBounds");
-            return f -> {
+            Exec plain = f -> {
                 int base = sp.slot(f);
                 long next = f.s[base];
                 if (next >= size) {
@@ -620,10 +620,11 @@ final class CallCompiler {
                 f.cursorBits += codec.bits;
                 f.s[base] = next + 1;
             };
+            return sp.isStatic() ? cx.spec.extractNext(sp.base(), codec, tooShort, elem, size, outOfBounds, plain) : plain;
         }
         Place p = ex.place(target);
         HeaderCodec codec = codec((Type.Header) p.type(), target);
-        return f -> {
+        Exec plain = f -> {
             if (f.cursorBits + codec.bits > f.inLen * 8) {
                 f.parserError = tooShort;
                 f.flow = Frame.REJECT;
@@ -632,6 +633,7 @@ final class CallCompiler {
             codec.extract(f.in, f.cursorBits, f.s, p.slot(f));
             f.cursorBits += codec.bits;
         };
+        return p.isStatic() ? cx.spec.extractHeader(p.base(), codec, tooShort, plain) : plain;
     }
 
     /** emit of a header, a header stack, or a struct of them (in field order); invalid headers emit nothing. */
@@ -639,25 +641,23 @@ final class CallCompiler {
         List<Exec> parts = new ArrayList<>();
         emitPlace(ex.place(arg), arg, parts);
         Exec[] all = parts.toArray(Exec[]::new);
-        return f -> {
-            for (Exec e : all) {
-                e.run(f);
-            }
-        };
+        // emit never raises a flow signal, so a block (which stops at one) runs every part
+        return cx.spec.block(all);
     }
 
     private void emitPlace(Place p, Expr at, List<Exec> parts) {
         switch (p.type()) {
             case Type.Header h -> {
                 HeaderCodec codec = codec(h, at);
-                parts.add(f -> {
+                Exec plain = f -> {
                     int base = p.slot(f);
                     if (f.s[base] != 0) {
                         f.ensureOut(codec.bytes);
                         codec.emit(f.s, base, f.out, f.outLen);
                         f.outLen += codec.bytes;
                     }
-                });
+                };
+                parts.add(p.isStatic() ? cx.spec.emitHeader(p.base(), codec, plain) : plain);
             }
             case Type.Stack st -> {
                 int elem = Layout.slots(st.element());

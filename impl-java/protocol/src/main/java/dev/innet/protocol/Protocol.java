@@ -43,6 +43,16 @@ public interface Protocol {
         return true;
     }
 
+    /**
+     * The UDP ports each role's hosts listen on and send from. The simulator does not need them (it
+     * delivers by host); a live rack binds them ({@code live.HostMain}) and records them in its plan.
+     * The default is the key-value family's (FarReach, NetCache, no-cache); a protocol on ports of its own
+     * overrides this.
+     */
+    default HostPorts hostPorts() {
+        return HostPorts.KEY_VALUE_FAMILY;
+    }
+
     /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */
     default java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
         return java.util.Optional.empty();

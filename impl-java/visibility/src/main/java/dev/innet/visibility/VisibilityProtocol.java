@@ -1,5 +1,6 @@
 package dev.innet.visibility;
 
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -13,6 +14,8 @@ import dev.innet.visibility.controller.VisibilitySwitchOs;
 import dev.innet.visibility.datanode.DataNode;
 import dev.innet.visibility.metadata.MetadataNode;
 import dev.innet.visibility.wire.KeyHasher;
+import dev.innet.visibility.wire.VisOp;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -88,6 +91,18 @@ public final class VisibilityProtocol implements Protocol {
     @Override
     public boolean servesFromSwitch() {
         return true;
+    }
+
+    /**
+     * Every server (metadata node and data nodes) and the switch OS on {@link VisOp#PORT} (5011: they send
+     * to each other from it and to it); clients on {@link VisibilityClient#SOURCE_PORT} (40011).
+     */
+    public static final HostPorts PORTS = new HostPorts(List.of(VisOp.PORT), List.of(VisOp.PORT),
+            List.of(VisibilityClient.SOURCE_PORT));
+
+    @Override
+    public HostPorts hostPorts() {
+        return PORTS;
     }
 
     @Override

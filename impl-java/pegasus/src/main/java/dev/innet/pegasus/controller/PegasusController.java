@@ -37,7 +37,8 @@ import java.util.TreeMap;
  */
 public class PegasusController implements Node, NodeCounters {
     private static final String DURABLE_REPLICATED = "replicated-keys";
-    private static final int CONTROL_SOURCE_PORT = 40254;
+    /** The source port of the controller's requests to servers and packet-outs; replies come back to it. */
+    public static final int CONTROL_SOURCE_PORT = 40254;
     private static final int HOT_QUEUE_LIMIT = 64;
 
     /**

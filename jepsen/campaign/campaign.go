@@ -119,28 +119,28 @@ type Rack interface {
 
 // Summary is summary.json.
 type Summary struct {
-	Protocol       string           `json:"protocol"`
-	Seed           int64            `json:"seed"`
-	Servers        int              `json:"servers"`
-	Clients        int              `json:"clients"`
-	Ops            int              `json:"ops"`
-	Keys           int              `json:"keys"`
-	TimeSeconds    float64          `json:"time_s,omitempty"`
-	Rate           int              `json:"rate,omitempty"`
-	Nemeses        []string         `json:"nemeses,omitempty"`
-	NemesesLeftOut []string         `json:"nemeses_left_out,omitempty"`
-	Combined       bool             `json:"combined,omitempty"`
-	SeededBug      string           `json:"seeded_bug,omitempty"`
-	Faults         int              `json:"faults"`
-	FaultErrors    []string         `json:"fault_errors,omitempty"`
-	Restarted      []string         `json:"restarted_by_health_check,omitempty"`
-	Throughput     float64          `json:"ops_per_s,omitempty"`
-	Verdict        Verdict          `json:"verdict"`
-	Linearizable   string           `json:"linearizable,omitempty"`
-	NonLinearKeys  []string         `json:"non_linearizable_keys,omitempty"`
-	UnknownKeys    []string         `json:"unknown_keys,omitempty"`
-	Counts         *lincheck.Counts `json:"counts,omitempty"`
-	FinalState     *FinalState      `json:"final_state,omitempty"`
+	Protocol      string           `json:"protocol"`
+	Seed          int64            `json:"seed"`
+	Servers       int              `json:"servers"`
+	Clients       int              `json:"clients"`
+	Ops           int              `json:"ops"`
+	Keys          int              `json:"keys"`
+	TimeSeconds   float64          `json:"time_s,omitempty"`
+	Rate          int              `json:"rate,omitempty"`
+	Nemeses       []string         `json:"nemeses,omitempty"`
+	LeftOut       []string         `json:"nemeses_left_out,omitempty"`
+	Combined      bool             `json:"combined,omitempty"`
+	SeededBug     string           `json:"seeded_bug,omitempty"`
+	Faults        int              `json:"faults"`
+	FaultErrors   []string         `json:"fault_errors,omitempty"`
+	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
+	Throughput    float64          `json:"ops_per_s,omitempty"`
+	Verdict       Verdict          `json:"verdict"`
+	Linearizable  string           `json:"linearizable,omitempty"`
+	NonLinearKeys []string         `json:"non_linearizable_keys,omitempty"`
+	UnknownKeys   []string         `json:"unknown_keys,omitempty"`
+	Counts        *lincheck.Counts `json:"counts,omitempty"`
+	FinalState    *FinalState      `json:"final_state,omitempty"`
 	// Unhealthy says which process was not running or not healthy after the run ("" if all were).
 	Unhealthy string        `json:"unhealthy,omitempty"`
 	Error     string        `json:"error,omitempty"`
@@ -160,7 +160,7 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 		return Summary{}, err
 	}
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
-		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, NemesesLeftOut: c.NemesesLeftOut, Combined: c.Combined,
+		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, LeftOut: c.NemesesLeftOut, Combined: c.Combined,
 		Started: started, Dir: dir, Verdict: Unknown}
 	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log)
 	s.Unhealthy = unhealthy

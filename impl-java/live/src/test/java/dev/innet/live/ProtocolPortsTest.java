@@ -39,7 +39,7 @@ class ProtocolPortsTest {
         for (Protocol p : ProtocolRegistry.all()) {
             SwitchTraffic traffic = new SwitchTraffic();
             Rack rack = Rack.builder(root(), 3).protocol(p).servers(3).clients(2).switchTraffic(traffic)
-                    .chaosNanos(30_000_000).out(new PrintStream(OutputStream.nullOutputStream())).build();
+                    .chaosNanos(30_000_000).quietNanos(20_000_000).out(new PrintStream(OutputStream.nullOutputStream())).build();
             rack.crashSwitch(10_000_000, 11_000_000);
             rack.run();
             HostPorts ports = p.hostPorts();

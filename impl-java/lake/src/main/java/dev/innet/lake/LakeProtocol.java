@@ -3,6 +3,7 @@ package dev.innet.lake;
 import dev.innet.lake.client.LakeClient;
 import dev.innet.lake.controller.LakeSwitchOs;
 import dev.innet.lake.host.MemcachedHost;
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -11,6 +12,7 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
+import java.util.List;
 
 /**
  * LaKe as the harness runs it (docs/lake.md): p4/lake.p4 on the switch, memcached on the server
@@ -22,6 +24,7 @@ public final class LakeProtocol implements Protocol {
     static final int CLIENT_PORT = 40000;
     static final int MAX_GET_ATTEMPTS = 5;
     static final long SWITCH_OS_POLL_NANOS = 200_000;
+    static final int CACHEABLE_VALUE_BYTES = 32;
 
     @Override
     public String name() {
@@ -47,6 +50,28 @@ public final class LakeProtocol implements Protocol {
     @Override
     public boolean toleratesDuplicatedPackets() {
         return false;
+    }
+
+    /**
+     * memcached's 11211 on the servers; clients on {@link #CLIENT_PORT}; the switch OS receives nothing
+     * (a live host binds at least one socket: 11211, which no one sends to it on).
+     */
+    @Override
+    public HostPorts hostPorts() {
+        return new HostPorts(List.of(MemcachedHost.MEMCACHED_PORT), List.of(MemcachedHost.MEMCACHED_PORT),
+                List.of(CLIENT_PORT));
+    }
+
+    /** Live racks run the real memcached on the server hosts (docs/lake.md, "Live racks"). */
+    @Override
+    public java.util.Optional<dev.innet.protocol.ExternalServer> externalServer() {
+        return java.util.Optional.of(new dev.innet.lake.host.MemcachedProcess());
+    }
+
+    /** LaKe caches 32-byte values only (p4/lake.p4); live workloads write values of that length. */
+    @Override
+    public int workloadValueBytes() {
+        return CACHEABLE_VALUE_BYTES;
     }
 
     @Override

@@ -9,6 +9,8 @@ import dev.innet.p4sim.runtime.LExpr;
 import dev.innet.p4sim.runtime.WExpr;
 import dev.innet.p4sim.runtime.Wide;
 import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Compiles checked expressions to closures: {@link LExpr} for values of at most 64 bits (bool as 0/1,
@@ -233,6 +235,10 @@ final class ExprCompiler {
     }
 
     private LExpr binary(Binary b) {
+        if ((b.op.equals("==") || b.op.equals("!=")) && (b.left.type instanceof Type.Header
+                || b.left.type instanceof Type.Struct || b.left.type instanceof Type.Stack)) {
+            return aggregateEquality(b);
+        }
         if (b.op.equals("&&")) {
             return cx.spec.binary(TBinary.LAND, narrow(b.left), narrow(b.right), -1L, 1);
         }
@@ -422,6 +428,96 @@ final class ExprCompiler {
             case ">" -> f -> l.eval(f) > r.eval(f) ? 1 : 0;
             case "<=" -> f -> l.eval(f) <= r.eval(f) ? 1 : 0;
             default -> f -> l.eval(f) >= r.eval(f) ? 1 : 0;
+        };
+    }
+
+    /** Equality of two values stored at slots {@code a} and {@code b} of the frame. */
+    @FunctionalInterface
+    interface SlotEquality {
+        boolean equal(long[] s, int a, int b);
+    }
+
+    /**
+     * P4's equality of headers, structs and header stacks: two headers are equal when both are
+     * invalid, or both valid with equal fields; structs field by field; stacks element by element
+     * (the next index is not compared). An initialiser on the right is built in scratch slots first.
+     */
+    private LExpr aggregateEquality(Binary b) {
+        Expr left = b.left;
+        Expr right = b.right;
+        if (isInitialiser(left)) {
+            left = b.right; // equality is symmetric: the initialiser goes to the right
+            right = b.left;
+        }
+        Place l = place(left);
+        Place r;
+        dev.innet.p4sim.runtime.Exec build;
+        if (isInitialiser(right)) {
+            r = new Place(cx.layout.alloc(right.type), null, right.type);
+            build = calls.assign(r, right);
+        } else {
+            r = place(right);
+            build = null;
+        }
+        SlotEquality eq = slotEquality(b.left.type);
+        boolean negate = b.op.equals("!=");
+        if (build == null) {
+            return f -> eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
+        }
+        return f -> {
+            build.run(f);
+            return eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
+        };
+    }
+
+    private static boolean isInitialiser(Expr e) {
+        return e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader;
+    }
+
+    static SlotEquality slotEquality(Type t) {
+        switch (t) {
+            case Type.Header h -> {
+                SlotEquality fields = fieldsEquality(h.fields(), 1, t);
+                // slot 0 is the validity: invalid headers are equal whatever their fields hold
+                return (s, a, b) -> s[a] == s[b] && (s[a] == 0 || fields.equal(s, a, b));
+            }
+            case Type.Struct st -> {
+                return fieldsEquality(st.fields(), 0, t);
+            }
+            case Type.Stack st -> {
+                SlotEquality elem = slotEquality(st.element());
+                int es = Layout.slots(st.element());
+                int size = st.size();
+                return (s, a, b) -> {
+                    for (int i = 0; i < size; i++) {
+                        if (!elem.equal(s, a + 1 + i * es, b + 1 + i * es)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                };
+            }
+            default -> {
+                int n = Layout.slots(t);
+                return n == 1 ? (s, a, b) -> s[a] == s[b] : (s, a, b) -> Arrays.equals(s, a, a + n, s, b, b + n);
+            }
+        }
+    }
+
+    private static SlotEquality fieldsEquality(List<Type.FieldT> fields, int first, Type owner) {
+        SlotEquality[] parts = new SlotEquality[fields.size()];
+        int[] offsets = new int[fields.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = slotEquality(fields.get(i).type());
+            offsets[i] = Layout.fieldOffset(owner, fields.get(i).name());
+        }
+        return (s, a, b) -> {
+            for (int i = 0; i < parts.length; i++) {
+                if (!parts[i].equal(s, a + offsets[i], b + offsets[i])) {
+                    return false;
+                }
+            }
+            return true;
         };
     }
 

@@ -12,6 +12,8 @@ public final class HeaderCodec {
     private final int[] bitOffsets;
     public final int bits;
     public final int bytes;
+    /** Straight-line code for this header's fields (docs/p4sim.md, Benchmark). */
+    private final FieldPacker fast;
 
     public HeaderCodec(String name, int[] slotOffsets, int[] widths) {
         this.name = name;
@@ -25,21 +27,29 @@ public final class HeaderCodec {
         }
         this.bits = b;
         this.bytes = b / 8;
+        this.fast = FieldPacker.of(bitOffsets, widths, slotOffsets);
     }
 
     /** Reads the header at bit {@code bitBase} of {@code src} into slots at {@code base}; marks it valid. */
     public void extract(byte[] src, int bitBase, long[] s, int base) {
-        for (int i = 0; i < widths.length; i++) {
-            BitIO.readField(src, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
+        if ((bitBase & 7) == 0) {
+            fast.unpack(src, bitBase >>> 3, s, base);
+        } else {
+            // a header after a field of a width that is not whole bytes: the general loop
+            for (int i = 0; i < widths.length; i++) {
+                BitIO.readField(src, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
+            }
         }
         s[base] = 1;
     }
 
+    /** The straight-line code for byte-aligned positions (the compiler's templates call it directly). */
+    public FieldPacker packer() {
+        return fast;
+    }
+
     /** Writes the header's fields from slots at {@code base} into {@code dst} at byte {@code at}. */
     public void emit(long[] s, int base, byte[] dst, int at) {
-        int bitBase = at * 8;
-        for (int i = 0; i < widths.length; i++) {
-            BitIO.writeField(dst, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
-        }
+        fast.pack(s, base, dst, at);
     }
 }

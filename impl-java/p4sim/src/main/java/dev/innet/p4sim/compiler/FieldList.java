@@ -40,6 +40,9 @@ final class FieldList {
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
                 int w = ExprCompiler.width(e.type);
                 Place direct = storageOf(e, ex);
+                boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
+                headerOf.add(headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null);
+                anyHeaderField |= headerField;
                 if (direct != null) {
                     // a field or variable: read from its slot, like any other leaf
                     ws.add(w);
@@ -49,9 +52,6 @@ final class FieldList {
                 int idx = ws.size();
                 ws.add(w);
                 leaves.add(null);
-                boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
-                headerOf.add(headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null);
-                anyHeaderField |= headerField;
                 if (Layout.isWide(e.type)) {
                     exprLeaves.add(new ExprLeaf(idx, null, ex.wide(e), cx.layout.allocRaw(Wide.words(w))));
                 } else {
@@ -160,8 +160,8 @@ final class FieldList {
      * of headers that are invalid now are left out, the rest packed together. Returns the length in bytes.
      */
     int serializeValid(Frame f) {
-        if (!anyHeaderField) {
-            serialize(f);
+        if (!anyHeaderField || allHeadersValid(f)) {
+            serialize(f); // the packer's straight-line path, when there is one
             return buffer.length;
         }
         java.util.Arrays.fill(buffer, (byte) 0);
@@ -186,6 +186,15 @@ final class FieldList {
             bit += w;
         }
         return (bit + 7) >>> 3;
+    }
+
+    private boolean allHeadersValid(Frame f) {
+        for (Place hdr : headerOf) {
+            if (hdr != null && f.s[hdr.slot(f)] == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The values of the leaves (for digests). */

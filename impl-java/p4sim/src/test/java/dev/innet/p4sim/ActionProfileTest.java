@@ -9,6 +9,7 @@ import dev.innet.p4sim.cli.CliSession;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
 import dev.innet.switchapi.ControlException;
+import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -105,5 +106,29 @@ class ActionProfileTest {
         cli.execute("table_indirect_delete I.prof_t 0");
         cli.execute("act_prof_delete_member I.prof_t 0");
         assertEquals("1:0500000000", run(sw, 5, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void profilesTakeTheirControlPlaneNamesFromNameAnnotations(boolean specialize) throws Exception {
+        // profiles.p4 with @name on the selector instance (global) and on the table with an inline profile
+        String source = Files.readString(TestPrograms.stf("profiles.p4"))
+                .replace("action_selector(HashAlgorithm.crc16, 32w64, 32w16) sel;",
+                        "@name(\".lb\") action_selector(HashAlgorithm.crc16, 32w64, 32w16) sel;")
+                .replace("table prof_t {", "@name(\"fwd\") table prof_t {");
+        P4Switch sw = P4Sim.compileText("named_profiles.p4", source)
+                .instantiate(SwitchConfig.defaults().withSpecialization(specialize));
+        CliSession cli = new CliSession(sw);
+        // the inline profile is named as its table is
+        assertEquals(List.of("Member has been created with handle 0"), cli.execute("act_prof_create_member I.fwd set1 0x11"));
+        cli.execute("table_indirect_add I.fwd 0x05 => 0");
+        assertEquals(List.of("Member has been created with handle 0"), cli.execute("act_prof_create_member lb set2 0xA0 2"));
+        cli.execute("table_indirect_add I.sel_t 0x05&&&0xFF => 0 1");
+        assertEquals("2:05000011a0", run(sw, 5, 0));
+        // the source names are not control-plane names
+        for (String old : new String[] {"I.prof_t", "I.sel"}) {
+            ControlException e = assertThrows(ControlException.class, () -> cli.execute("act_prof_create_member " + old + " set1 0x11"));
+            assertTrue(e.getMessage().contains("unknown action profile '" + old + "'"), e.getMessage());
+        }
     }
 }

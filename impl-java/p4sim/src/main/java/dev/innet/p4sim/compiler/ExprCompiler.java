@@ -72,6 +72,10 @@ final class ExprCompiler {
                 }
                 return t.field(m.member);
             }
+            case Index ix when ix.target.type instanceof Type.Tuple tu -> {
+                int i = constant(ix.index).intValue();
+                return place(ix.target).withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i));
+            }
             case Index ix -> {
                 Place t = place(ix.target);
                 Type.Stack st = (Type.Stack) t.type();
@@ -87,8 +91,11 @@ final class ExprCompiler {
                     return (i >= 0 && i < size ? i : size) * elem;
                 }, st.element());
             }
-            case Call c when c.type instanceof Type.Header h -> {
-                return calls.lookaheadHeader(c, h);
+            case Call c when c.target instanceof dev.innet.p4sim.frontend.CallTarget.FunctionCall fc -> {
+                return calls.functionResult(c, fc.function());
+            }
+            case Call c when c.type instanceof Type.Header || c.type instanceof Type.Struct -> {
+                return calls.lookaheadHeader(c, c.type);
             }
             default -> throw new CompileError(e.pos, "expression does not denote storage");
         }
@@ -140,6 +147,9 @@ final class ExprCompiler {
                     };
                 }
                 return read(place(m));
+            }
+            case Index ix -> {
+                return read(place(ix)); // a tuple element
             }
             case Slice s -> {
                 int lo = s.loBit;
@@ -240,6 +250,9 @@ final class ExprCompiler {
             return cx.spec.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
         }
         Type ot = b.left.type;
+        if (ot instanceof Type.Varbit) {
+            return varbitEquality(b);
+        }
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
             return wideComparison(b);
         }
@@ -411,6 +424,15 @@ final class ExprCompiler {
         };
     }
 
+    /** {@code ==}/{@code !=} of varbit values: equal when their lengths and their bits are. */
+    private LExpr varbitEquality(Binary b) {
+        Place l = place(b.left);
+        Place r = place(b.right);
+        int n = Layout.slots(b.left.type);
+        boolean eq = b.op.equals("==");
+        return f -> Wide.equal(f.s, l.slot(f), f.s, r.slot(f), n) == eq ? 1 : 0;
+    }
+
     /** Comparisons whose operands are wider than 64 bits. */
     private LExpr wideComparison(Binary b) {
         int w = width(b.left.type);
@@ -493,6 +515,9 @@ final class ExprCompiler {
             }
             case Member m -> {
                 return copyFrom(place(m), n);
+            }
+            case Index ix -> {
+                return copyFrom(place(ix), n);
             }
             case Slice s -> {
                 WExpr t = wide(s.target);

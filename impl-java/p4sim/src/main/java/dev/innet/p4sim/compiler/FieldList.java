@@ -29,7 +29,7 @@ final class FieldList {
         List<Integer> ws = new ArrayList<>();
         List<Expr> top = data instanceof ListExpr l ? l.elements : List.of(data);
         for (Expr e : top) {
-            if (e.type instanceof Type.Header || e.type instanceof Type.Struct) {
+            if (e.type instanceof Type.Header || e.type instanceof Type.Struct || e.type instanceof Type.Tuple) {
                 flattenPlace(ex.place(e), ws, e);
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
@@ -56,10 +56,23 @@ final class FieldList {
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {
-        List<Type.FieldT> fields = p.type() instanceof Type.Header h ? h.fields() : ((Type.Struct) p.type()).fields();
-        for (Type.FieldT f : fields) {
-            Place fp = p.field(f.name());
-            if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct) {
+        List<Place> parts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        if (p.type() instanceof Type.Tuple tu) {
+            for (int i = 0; i < tu.elements().size(); i++) {
+                parts.add(p.withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i)));
+                names.add(String.valueOf(i));
+            }
+        } else {
+            for (Type.FieldT f : Layout.fields(p.type())) {
+                parts.add(p.field(f.name()));
+                names.add(f.name());
+            }
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            Place fp = parts.get(i);
+            Type.FieldT f = new Type.FieldT(names.get(i), fp.type(), List.of());
+            if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct || fp.type() instanceof Type.Tuple) {
                 flattenPlace(fp, ws, at);
             } else if (fp.type() instanceof Type.Bits || fp.type() instanceof Type.Bool
                     || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {

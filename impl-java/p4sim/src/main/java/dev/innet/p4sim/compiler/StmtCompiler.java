@@ -128,7 +128,19 @@ final class StmtCompiler {
                 f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
             };
         }
-        return calls.assign(ex.place(a.lhs), a.rhs);
+        Place dst = ex.place(a.lhs);
+        Exec store = calls.assign(dst, a.rhs);
+        Exec siblings = calls.invalidateSiblings(a.lhs);
+        if (siblings != null) {
+            // as bmv2: a valid header assigned to a union member makes the other members invalid
+            return f -> {
+                store.run(f);
+                if (f.s[dst.slot(f)] != 0) {
+                    siblings.run(f);
+                }
+            };
+        }
+        return store;
     }
 
     private Exec switchStmt(Switch sw) {

@@ -28,6 +28,8 @@ public final class TypeChecker {
     private FunctionDecl currentFunction;
     /** Type parameters in scope while checking a generic declaration. */
     private Set<String> typeVars = Set.of();
+    /** Constructor parameters of parsers and controls (compile-time constants of each instance). */
+    private final Set<Param> ctorParams = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** While checking a specialisation of a generic function: what its type parameters stand for. */
     private Map<String, Type> typeBindings = Map.of();
     /** Specialisations of generic functions, by function and the types bound to its type parameters. */
@@ -401,6 +403,11 @@ public final class TypeChecker {
                     constant(r.lo, s, kt);
                     constant(r.hi, s, kt);
                 }
+                case Name n when s.lookup(n.name) instanceof Param p && ctorParams.contains(p) -> {
+                    // a constructor parameter: a constant of each instance, known when it is compiled
+                    checkExpr(k, s, kt);
+                    coerce(k, kt);
+                }
                 default -> constant(k, s, kt);
             }
         }
@@ -454,6 +461,7 @@ public final class TypeChecker {
      * instance (the code generator compiles every instance with its own values).
      */
     private void declareCtorParams(List<Param> params, Scope s) {
+        ctorParams.addAll(params);
         for (Param p : params) {
             p.type = resolveType(p.typeRef);
             if (p.dir != Direction.NONE) {

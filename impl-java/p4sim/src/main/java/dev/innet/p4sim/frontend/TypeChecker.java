@@ -771,7 +771,9 @@ public final class TypeChecker {
             if (!p.type.equals(types[i])) {
                 throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must have type " + types[i] + ", not " + p.type);
             }
-            boolean dirOk = p.dir == dirs[i] || (dirs[i] == Direction.IN && p.dir == Direction.NONE);
+            // p4c also accepts a read-only 'in' where the architecture passes 'inout' (p4c's union-bmv2.p4 does it)
+            boolean dirOk = p.dir == dirs[i] || (dirs[i] == Direction.IN && p.dir == Direction.NONE)
+                    || (dirs[i] == Direction.INOUT && p.dir == Direction.IN);
             if (!dirOk) {
                 throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must be "
                         + dirs[i].name().toLowerCase() + " for its V1Switch role");
@@ -988,7 +990,7 @@ public final class TypeChecker {
     }
 
     /**
-     * {@code value_set<T>(size) name;}: only in parsers; T is bit<N> or a struct of bit<N> fields
+     * {@code value_set<T>(size) name;}: only in parsers; T is bit<N>, or a struct or tuple of bit<N> fields
      * (one per select key), at most 64 bits in all.
      */
     private void checkValueSet(Instantiation inst, NamedRef ref, Scope s) {
@@ -999,6 +1001,9 @@ public final class TypeChecker {
         boolean ok = elem instanceof Type.Bits;
         if (elem instanceof Type.Struct st) {
             ok = !st.fields().isEmpty() && st.fields().stream().allMatch(f -> f.type() instanceof Type.Bits);
+        }
+        if (elem instanceof Type.Tuple tu) {
+            ok = !tu.elements().isEmpty() && tu.elements().stream().allMatch(t -> t instanceof Type.Bits);
         }
         if (!ok) {
             throw CompileError.unsupported(inst.pos, "value_set of " + elem + " (bit<N> or a struct of bit<N> fields)");
@@ -1025,8 +1030,11 @@ public final class TypeChecker {
         }
         n.decl = inst;
         n.type = vs;
-        List<Type> elems = vs.element() instanceof Type.Struct st
-                ? st.fields().stream().map(Type.FieldT::type).toList() : List.of(vs.element());
+        List<Type> elems = switch (vs.element()) {
+            case Type.Struct st -> st.fields().stream().map(Type.FieldT::type).toList();
+            case Type.Tuple tu -> tu.elements();
+            default -> List.of(vs.element());
+        };
         if (!elems.equals(keyTypes)) {
             throw new CompileError(pos, "value_set " + n.name + " of " + vs.element() + " does not match the select key types " + keyTypes);
         }
@@ -1678,7 +1686,7 @@ public final class TypeChecker {
             throw CompileError.unsupported(c.pos, "lookahead of " + looked + " (bit<N>, headers and structs of fixed-width fields are supported)");
         }
         if (m.name.equals("emit") && !(c.args.get(0).type instanceof Type.Header || c.args.get(0).type instanceof Type.Struct
-                || c.args.get(0).type instanceof Type.Stack)) {
+                || c.args.get(0).type instanceof Type.Stack || c.args.get(0).type instanceof Type.HeaderUnion)) {
             throw new CompileError(c.pos, "emit requires a header, header stack or struct of headers, not " + c.args.get(0).type);
         }
         Type ret = m.ret == null ? new Type.Void() : subst(resolveMethodRet(ext, m), bind);

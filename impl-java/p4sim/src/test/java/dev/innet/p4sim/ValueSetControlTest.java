@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.p4sim.cli.CliSession;
+import dev.innet.p4sim.cli.ControlServer;
+import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.switchapi.ControlException;
 import dev.innet.switchapi.SwitchControl;
@@ -65,6 +67,30 @@ class ValueSetControlTest {
         rejected("unknown parser value set 'nope'", () -> c.valueSetAdd("nope", big(1)));
         assertEquals(List.of(big(0x0800), big(0x86dd)), c.valueSetRead("types"));
         assertEquals("00", pathFor(sw, "1234"));
+    }
+
+    @Test
+    void overTheControlPort() throws Exception {
+        P4Switch sw = P4Sim.compile(TestPrograms.stf("valueset.p4")).instantiate();
+        try (ControlServer server = new ControlServer(0, new CliSession(sw), sw);
+             RemoteSwitchControl c = new RemoteSwitchControl(server.port())) {
+            c.valueSetAdd("types", big(0xabcd));
+            c.valueSetAdd("pairs", big(0x0201));
+            assertEquals(List.of(big(0x0201)), c.valueSetRead("P.pairs"));
+            synchronized (sw) {
+                assertEquals("03", pathFor(sw, "abcd"));
+            }
+            c.valueSetRemove("pairs", big(0x0201));
+            c.valueSetClear("types");
+            assertEquals(List.of(), c.valueSetRead("types"));
+            rejected("full", () -> {
+                c.valueSetAdd("types", big(1));
+                c.valueSetAdd("types", big(2));
+                c.valueSetAdd("types", big(3));
+            });
+            rejected("negative value set member", () -> c.valueSetAdd("types", big(-1)));
+            assertEquals(List.of(big(1), big(2)), c.valueSetRead("types"));
+        }
     }
 
     @Test

@@ -339,6 +339,7 @@ final class CallCompiler {
         int count = ex.constant(c.args.get(0)).intValue();
         int elem = Layout.slots(st.element());
         int size = st.size();
+        int[] validity = validitySlots(st.element());
         return f -> {
             int base = sp.slot(f);
             int first = base + 1;
@@ -349,7 +350,9 @@ final class CallCompiler {
                     if (i - count >= 0) {
                         System.arraycopy(f.s, first + (i - count) * elem, f.s, dst, elem);
                     } else {
-                        f.s[dst] = 0; // shifted-in elements are invalid
+                        for (int v : validity) {
+                            f.s[dst + v] = 0; // shifted-in elements are invalid
+                        }
                     }
                 }
                 f.s[base] = Math.min(size, next + count);
@@ -359,11 +362,59 @@ final class CallCompiler {
                     if (i + count < size) {
                         System.arraycopy(f.s, first + (i + count) * elem, f.s, dst, elem);
                     } else {
-                        f.s[dst] = 0;
+                        for (int v : validity) {
+                            f.s[dst + v] = 0;
+                        }
                     }
                 }
                 f.s[base] = Math.max(0, next - count);
             }
+        };
+    }
+
+    /** The validity slots of a stack element: a header's own, or each member's of a header union. */
+    private static int[] validitySlots(Type element) {
+        if (element instanceof Type.HeaderUnion u) {
+            return u.fields().stream().mapToInt(f -> Layout.fieldOffset(u, f.name())).toArray();
+        }
+        return new int[] {0};
+    }
+
+    /**
+     * {@code extract(us.next.h)} on a stack of header unions: into member h of element nextIndex,
+     * the element's other members become invalid, nextIndex advances (StackOutOfBounds when full).
+     */
+    private Exec extractUnionStackMember(Member member, Member next, Type.Stack st) {
+        Type.HeaderUnion u = (Type.HeaderUnion) st.element();
+        Place sp = ex.place(next.target);
+        HeaderCodec codec = codec((Type.Header) member.type, member);
+        int elem = Layout.slots(u);
+        int size = st.size();
+        int memberOff = Layout.fieldOffset(u, member.member);
+        int[] others = u.fields().stream().filter(f -> !f.name().equals(member.member))
+                .mapToInt(f -> Layout.fieldOffset(u, f.name())).toArray();
+        int outOfBounds = cx.errorCode("StackOutOfBounds");
+        int tooShort = cx.errorCode("PacketTooShort");
+        return f -> {
+            int base = sp.slot(f);
+            long idx = f.s[base];
+            if (idx >= size) {
+                f.parserError = outOfBounds;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            if (f.cursorBits + codec.bits > f.inLen * 8) {
+                f.parserError = tooShort;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            int at = base + 1 + (int) idx * elem;
+            codec.extract(f.in, f.cursorBits, f.s, at + memberOff);
+            for (int o : others) {
+                f.s[at + o] = 0;
+            }
+            f.cursorBits += codec.bits;
+            f.s[base] = idx + 1;
         };
     }
 
@@ -643,6 +694,9 @@ final class CallCompiler {
         if (!(header instanceof Member m) || !(m.target.type instanceof Type.HeaderUnion u)) {
             return null;
         }
+        if (m.target instanceof Member nm && nm.member.equals("next") && nm.target.type instanceof Type.Stack) {
+            return null; // extract(us.next.h) does it itself, before nextIndex moves
+        }
         Place up = ex.place(m.target);
         List<Integer> others = new ArrayList<>();
         for (Type.FieldT f : u.fields()) {
@@ -697,9 +751,13 @@ final class CallCompiler {
 
     private Exec extract(Expr target) {
         int tooShort = cx.errorCode("PacketTooShort");
+        if (target instanceof Member hm && hm.target instanceof Member nm && nm.member.equals("next")
+                && nm.target.type instanceof Type.Stack st && st.element() instanceof Type.HeaderUnion) {
+            return extractUnionStackMember(hm, nm, st);
+        }
         if (target instanceof Member m && m.target.type instanceof Type.Stack st && m.member.equals("next")) {
             Place sp = ex.place(m.target);
-            HeaderCodec codec = codec(st.element(), target);
+            HeaderCodec codec = codec((Type.Header) st.element(), target);
             int elem = Layout.slots(st.element());
             int size = st.size();
             int outOfBounds = cx.errorCode("StackOutOfBounds");

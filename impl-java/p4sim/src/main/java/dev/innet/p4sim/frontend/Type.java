@@ -157,18 +157,11 @@ public sealed interface Type {
         }
     }
 
-    /** A stack of header unions ({@code U[N]}). */
-    record UnionStack(HeaderUnion element, int size) implements Type {
+    /** A header stack {@code H[N]}; the element is a header or a header union. */
+    record Stack(Type element, int size) implements Type {
         @Override
         public String toString() {
-            return element.name() + "[" + size + "]";
-        }
-    }
-
-    record Stack(Header element, int size) implements Type {
-        @Override
-        public String toString() {
-            return element.name() + "[" + size + "]";
+            return (element instanceof HeaderUnion u ? u.name() : ((Header) element).name()) + "[" + size + "]";
         }
     }
 

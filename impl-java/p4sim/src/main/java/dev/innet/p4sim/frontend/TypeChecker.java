@@ -245,26 +245,15 @@ public final class TypeChecker {
             }
             case StackRef s -> {
                 Type elem = resolveType(s.element);
-                if (elem instanceof Type.HeaderUnion u) {
-                    if (u != null) {
-                        throw CompileError.unsupported(s.pos, "stack of header_union " + u.name());
-                    }
-                    checkExpr(s.size, globals, null);
-                    BigInteger n = constEval.tryEval(s.size);
-                    if (n == null || n.signum() <= 0 || n.intValue() > 4096) {
-                        throw new CompileError(s.size.pos, "header stack size must be a positive compile-time constant");
-                    }
-                    return new Type.UnionStack(u, n.intValue());
-                }
-                if (!(elem instanceof Type.Header h)) {
-                    throw new CompileError(s.pos, "header stack element must be a header type, not " + elem);
+                if (!(elem instanceof Type.Header || elem instanceof Type.HeaderUnion)) {
+                    throw new CompileError(s.pos, "header stack element must be a header or header_union type, not " + elem);
                 }
                 checkExpr(s.size, globals, null);
                 BigInteger n = constEval.tryEval(s.size);
                 if (n == null || n.signum() <= 0 || n.intValue() > 4096) {
                     throw new CompileError(s.size.pos, "header stack size must be a positive compile-time constant");
                 }
-                return new Type.Stack(h, n.intValue());
+                return new Type.Stack(elem, n.intValue());
             }
             case NamedRef n -> {
                 switch (n.name) {

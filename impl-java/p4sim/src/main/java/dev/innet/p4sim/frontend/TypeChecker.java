@@ -1664,6 +1664,9 @@ public final class TypeChecker {
         }
         if (m.name.equals("extract")) {
             boolean varbit = ((Type.Header) c.args.get(0).type).fields().stream().anyMatch(f -> f.type() instanceof Type.Varbit);
+            if (varbit && c.args.get(0) instanceof Member nx && nx.target.type instanceof Type.Stack) {
+                throw CompileError.unsupported(c.pos, "extract of a varbit header into a header stack");
+            }
             if (varbit != (c.args.size() == 2)) {
                 throw new CompileError(c.pos, varbit ? c.args.get(0).type + " has a varbit field: extract it with a length in bits"
                         : "extract with a length needs a header with a varbit field, not " + c.args.get(0).type);

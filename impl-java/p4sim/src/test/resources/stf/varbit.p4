@@ -1,6 +1,7 @@
 // varbit: extract with a length in bits (bmv2's checks, in bmv2's order: a length that is not a
 // whole number of bytes is ParserInvalidArgument, too few bytes PacketTooShort, more than the
-// maximum HeaderTooShort), emit with the extracted length, assignment and equality.
+// maximum HeaderTooShort), emit with the extracted length, assignment and equality, and a
+// checksum over a field list holding the varbit (its current length counts, as for IPv4 options).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -25,11 +26,16 @@ header res_t {
     bit<8> err;
 }
 
+header sum_t {
+    bit<16> c;
+}
+
 struct headers {
     len_t  len;
     opt_t  opt;
     copy_t copy;
     res_t  res;
+    sum_t  sum;
 }
 
 struct metadata { }
@@ -62,12 +68,17 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
             hdr.res.eq = hdr.copy.data == hdr.opt.data ? 8w1 : 8w0;
             copy_t empty;
             hdr.res.eq_empty = hdr.copy.data != empty.data ? 8w0 : 8w1;
+            hdr.sum.setValid();
         }
     }
 }
 
 control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
-control CC(inout headers hdr, inout metadata m) { apply { } }
+control CC(inout headers hdr, inout metadata m) {
+    apply {
+        update_checksum(hdr.sum.isValid(), { hdr.opt.kind, hdr.opt.data, hdr.opt.trailer }, hdr.sum.c, HashAlgorithm.csum16);
+    }
+}
 
 control D(packet_out pkt, in headers hdr) {
     apply {

@@ -31,7 +31,8 @@ class LanguageFuzzTest {
 
     /**
      * The model of varbit.p4: length byte n (top bit: n's low 7 bits are bits, else n bytes); bmv2's
-     * checks in order: not a multiple of 8 (err 2), too few bytes (err 3), more than 32 bits (err 1).
+     * checks in order: not a multiple of 8 (err 2), too few bytes (err 3), more than 32 bits (err 1);
+     * on success the csum16 of the option (its data as long as it was extracted) follows res.
      */
     private static int varbitError(byte[] in) {
         int n = in[0] & 0xFF;
@@ -53,6 +54,9 @@ class LanguageFuzzTest {
             out.write(1);                              // eq
             out.write(bits == 0 ? 1 : 0);              // eq_empty
             out.write(0);                              // err
+            int sum = csum16(in, 1, optLen);           // sum: over kind, data, trailer
+            out.write(sum >> 8);
+            out.write(sum & 0xFF);
             out.write(in, 1 + optLen, rest - optLen);  // payload
         } else {
             out.write(0);
@@ -61,6 +65,20 @@ class LanguageFuzzTest {
             out.write(in, 1, rest);
         }
         return out.toByteArray();
+    }
+
+    /** RFC 1071: the ones' complement of the ones' complement sum of 16-bit words, zero-padded. */
+    private static int csum16(byte[] b, int off, int len) {
+        long sum = 0;
+        for (int i = 0; i < len; i += 2) {
+            int hi = b[off + i] & 0xFF;
+            int lo = i + 1 < len ? b[off + i + 1] & 0xFF : 0;
+            sum += hi << 8 | lo;
+        }
+        while (sum >> 16 != 0) {
+            sum = (sum & 0xFFFF) + (sum >> 16);
+        }
+        return (int) (~sum & 0xFFFF);
     }
 
     @ParameterizedTest

@@ -892,6 +892,9 @@ final class CallCompiler {
             case "digest" -> {
                 LExpr receiver = ex.narrow(a.get(0));
                 FieldList data = new FieldList(a.get(1), ex, cx);
+                if (data.hasVarbit) {
+                    throw CompileError.unsupported(c.pos, "digest of a varbit field");
+                }
                 return f -> arch.digests.add(new ArchState.DigestRecord((int) receiver.eval(f), data.values(f)));
             }
             case "hash" -> {
@@ -924,6 +927,25 @@ final class CallCompiler {
             }
             default -> throw CompileError.unsupported(c.pos, "extern function " + name);
         }
+    }
+
+    /** A checksum over a field list with a varbit (IPv4 options): the data length follows the varbit's length. */
+    private Exec varbitChecksum(LExpr cond, FieldList data, Hashes.Algorithm algo, Place field, long mask, boolean verify) {
+        if (verify) {
+            int errSlot = cx.smField("checksum_error");
+            LExpr cur = ex.read(field);
+            return f -> {
+                if (cond.eval(f) != 0 && (Hashes.compute(algo, data.serialize(f), data.serializedLength()) & mask) != cur.eval(f)) {
+                    f.s[errSlot] = 1;
+                }
+            };
+        }
+        ExprCompiler.Storer st = ex.storer(field);
+        return f -> {
+            if (cond.eval(f) != 0) {
+                st.store(f, Hashes.compute(algo, data.serialize(f), data.serializedLength()) & mask);
+            }
+        };
     }
 
     private Hashes.Algorithm algorithm(Expr e, boolean forChecksum) {
@@ -960,6 +982,14 @@ final class CallCompiler {
         LExpr max = ex.narrow(a.get(4));
         ExprCompiler.Storer st = ex.storer(dst);
         int len = data.byteLength();
+        if (data.hasVarbit) {
+            return f -> {
+                long h = Hashes.compute(algo, data.serialize(f), data.serializedLength());
+                long m = max.eval(f);
+                long b = base.eval(f);
+                st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
+            };
+        }
         return f -> {
             long h = Hashes.compute(algo, data.serialize(f), len);
             long m = max.eval(f);
@@ -979,6 +1009,9 @@ final class CallCompiler {
         }
         long mask = BitIO.mask(ExprCompiler.width(field.type()));
         int len = data.byteLength();
+        if (data.hasVarbit) {
+            return varbitChecksum(cond, data, algo, field, mask, verify);
+        }
         if (verify) {
             int errSlot = cx.smField("checksum_error");
             LExpr cur = ex.read(field);

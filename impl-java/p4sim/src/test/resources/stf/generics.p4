@@ -53,6 +53,11 @@ T pick<T>(in bool first, in T x, in T y) {
     return y;
 }
 
+// a generic function calling a generic function: the inner call is specialised with the outer's binding
+T plus_one<T>(in T x) {
+    return twice(x) - x + 1;
+}
+
 h_t make_h(in bit<8> a) {
     h_t h;
     h.setValid();
@@ -92,7 +97,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         hdr.o.v = split(hdr.h.b).hi;
         hdr.o.ver = m.ver;
         hdr.o.tos = m.tos;
-        hdr.o.three = twice<bit<16>>(16w1) + 1;
+        hdr.o.three = plus_one(twice<bit<16>>(16w1));
         hdr.made = make_h(hdr.h.a);
     }
 }

@@ -118,10 +118,6 @@ class CompileErrorTest {
                         .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.v);"));
         fails("t.p4:11:30: error: extract with a length needs a header with a varbit field, not header h_t",
                 program("", "", "").replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h, 32w8);"));
-        fails("t.p4:11:30: error: unsupported construct: extract of a varbit header into a header stack (not implemented by p4sim)",
-                program("", "", "")
-                        .replace("struct headers { h_t h; }", "header v_t { bit<8> l; varbit<16> x; } struct headers { h_t h; v_t[2] vs; }")
-                        .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.vs.next, 32w8);"));
         fails("t.p4:15:5: error: value_set can only be declared in a parser", program("", "value_set<bit<8>>(4) vs;", ""));
         fails("t.p4:11:5: error: unsupported construct: value_set of a value wider than 64 bits (not implemented by p4sim)",
                 program("", "", "").replace("state start {", "value_set<bit<128>>(4) vs; state start {"));

@@ -719,8 +719,41 @@ final class CallCompiler {
      * PacketTooShort, more than the varbit's maximum is HeaderTooShort. On an error the header is unchanged.
      */
     private Exec extractVarbit(Expr target, Expr length) {
+        if (target instanceof Member m && m.member.equals("next") && m.target.type instanceof Type.Stack st) {
+            // into a stack: StackOutOfBounds first (as bmv2), then as below into element nextIndex, which advances
+            Place sp = ex.place(m.target);
+            int elem = Layout.slots(st.element());
+            int size = st.size();
+            int outOfBounds = cx.errorCode("StackOutOfBounds");
+            Exec one = extractVarbitAt(target, length, f -> {
+                int base = sp.slot(f);
+                return base + 1 + (int) f.s[base] * elem;
+            });
+            return f -> {
+                int base = sp.slot(f);
+                if (f.s[base] >= size) {
+                    f.parserError = outOfBounds;
+                    f.flow = Frame.REJECT;
+                    return;
+                }
+                one.run(f);
+                if (f.flow == Frame.NORMAL) {
+                    f.s[base]++;
+                }
+            };
+        }
         Place p = ex.place(target);
-        HeaderCodec codec = codec((Type.Header) p.type(), target);
+        return extractVarbitAt(target, length, p::slot);
+    }
+
+    /** The header's slot, computed when the extract runs. */
+    @FunctionalInterface
+    private interface SlotOf {
+        int slot(Frame f);
+    }
+
+    private Exec extractVarbitAt(Expr target, Expr length, SlotOf at) {
+        HeaderCodec codec = codec((Type.Header) target.type, target);
         LExpr len = ex.narrow(length);
         int invalidArgument = cx.errorCode("ParserInvalidArgument");
         int tooShort = cx.errorCode("PacketTooShort");
@@ -744,7 +777,7 @@ final class CallCompiler {
                 f.flow = Frame.REJECT;
                 return;
             }
-            codec.extractVarbit(f.in, f.cursorBits, (int) vbits, f.s, p.slot(f));
+            codec.extractVarbit(f.in, f.cursorBits, (int) vbits, f.s, at.slot(f));
             f.cursorBits += fixed + (int) vbits;
         };
     }

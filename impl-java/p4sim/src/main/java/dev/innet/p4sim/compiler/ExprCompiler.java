@@ -253,6 +253,10 @@ final class ExprCompiler {
         if (ot instanceof Type.Varbit) {
             return varbitEquality(b);
         }
+        if (ot instanceof Type.Header || ot instanceof Type.Struct || ot instanceof Type.HeaderUnion
+                || ot instanceof Type.Stack || ot instanceof Type.Tuple) {
+            return structuredEquality(b);
+        }
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
             return wideComparison(b);
         }
@@ -431,6 +435,80 @@ final class ExprCompiler {
         int n = Layout.slots(b.left.type);
         boolean eq = b.op.equals("==");
         return f -> Wide.equal(f.s, l.slot(f), f.s, r.slot(f), n) == eq ? 1 : 0;
+    }
+
+    /** Equality of two stored values of one type, slot by slot; offsets are relative to each value's first slot. */
+    @FunctionalInterface
+    interface SlotEquality {
+        boolean equal(long[] s, int a, int b);
+    }
+
+    /**
+     * {@code ==}/{@code !=} of headers, structs, unions, stacks and tuples, as P4-16 defines them:
+     * two headers are equal when both are invalid, or both valid with equal fields; the others when
+     * all their parts are equal (a stack's elements, not its nextIndex).
+     */
+    private LExpr structuredEquality(Binary b) {
+        Place l = place(b.left);
+        Place r = place(b.right);
+        SlotEquality eq = equality(b.left.type);
+        boolean want = b.op.equals("==");
+        return f -> eq.equal(f.s, l.slot(f), r.slot(f)) == want ? 1 : 0;
+    }
+
+    static SlotEquality equality(Type t) {
+        switch (t) {
+            case Type.Header h -> {
+                int n = Layout.slots(h);
+                return (s, a, b) -> s[a] == 0 ? s[b] == 0
+                        : s[b] != 0 && java.util.Arrays.equals(s, a + 1, a + n, s, b + 1, b + n);
+            }
+            case Type.Stack st -> {
+                SlotEquality e = equality(st.element());
+                int elem = Layout.slots(st.element());
+                int size = st.size();
+                return (s, a, b) -> {
+                    for (int i = 0; i < size; i++) {
+                        if (!e.equal(s, a + 1 + i * elem, b + 1 + i * elem)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                };
+            }
+            case Type.Tuple tu -> {
+                return parts(tu.elements());
+            }
+            default -> {
+                if (t instanceof Type.Struct || t instanceof Type.HeaderUnion) {
+                    java.util.List<Type> types = Layout.fields(t).stream().map(Type.FieldT::type).toList();
+                    return parts(types);
+                }
+                int n = Layout.slots(t); // scalars, wide values, varbits: their slots
+                return (s, a, b) -> java.util.Arrays.equals(s, a, a + n, s, b, b + n);
+            }
+        }
+    }
+
+    /** All parts equal: the fields of a struct or union (by name) or the elements of a tuple. */
+    private static SlotEquality parts(java.util.List<Type> types) {
+        int k = types.size();
+        SlotEquality[] eqs = new SlotEquality[k];
+        int[] offs = new int[k];
+        int off = 0;
+        for (int i = 0; i < k; i++) {
+            eqs[i] = equality(types.get(i));
+            offs[i] = off;
+            off += Layout.slots(types.get(i));
+        }
+        return (s, a, b) -> {
+            for (int i = 0; i < k; i++) {
+                if (!eqs[i].equal(s, a + offs[i], b + offs[i])) {
+                    return false;
+                }
+            }
+            return true;
+        };
     }
 
     /** Comparisons whose operands are wider than 64 bits. */

@@ -1286,7 +1286,7 @@ public final class TypeChecker {
                 checkExpr(b.left, s, null);
                 checkExpr(b.right, s, b.left.type);
                 Type t = unify(b.left, b.right, b.pos);
-                if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Varbit)) {
+                if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Varbit || isStructured(t))) {
                     throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
                 }
                 return new Type.Bool();
@@ -1361,6 +1361,12 @@ public final class TypeChecker {
                 return t;
             }
         }
+    }
+
+    /** Headers, structs, header unions, stacks and tuples: compared field by field (P4-16 8.x equality). */
+    private static boolean isStructured(Type t) {
+        return t instanceof Type.Header || t instanceof Type.Struct || t instanceof Type.HeaderUnion
+                || t instanceof Type.Stack || t instanceof Type.Tuple;
     }
 
     /** Makes both operands the same type, turning an untyped literal into the other side's type. */
@@ -1664,9 +1670,6 @@ public final class TypeChecker {
         }
         if (m.name.equals("extract")) {
             boolean varbit = ((Type.Header) c.args.get(0).type).fields().stream().anyMatch(f -> f.type() instanceof Type.Varbit);
-            if (varbit && c.args.get(0) instanceof Member nx && nx.target.type instanceof Type.Stack) {
-                throw CompileError.unsupported(c.pos, "extract of a varbit header into a header stack");
-            }
             if (varbit != (c.args.size() == 2)) {
                 throw new CompileError(c.pos, varbit ? c.args.get(0).type + " has a varbit field: extract it with a length in bits"
                         : "extract with a length needs a header with a varbit field, not " + c.args.get(0).type);

@@ -1,6 +1,6 @@
 // Constructor-parameterised controls and parsers (one instance per argument value, also in a
-// select case), controls taking an extern argument, and extern instances declared at top level
-// and shared by ingress and egress.
+// select case and in V1Switch's arguments), controls taking an extern argument, and extern
+// instances declared at top level, shared by ingress, egress and a top-level action.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -21,6 +21,10 @@ struct metadata { }
 
 register<bit<16>>(4) hits;
 counter(4, CounterType.packets) seen;
+
+action count_seen(bit<32> i) {
+    seen.count(i);
+}
 
 control Bump(inout bit<16> v)(bit<16> step) {
     apply {
@@ -69,15 +73,15 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         by5.apply(hdr.h.val);
         by100.apply(hdr.h.val2);
         count.apply(hdr.h.idx, hits, hdr.h.seen);
-        seen.count((bit<32>) hdr.h.idx);
+        count_seen((bit<32>) hdr.h.idx);
     }
 }
 
-control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm)(bit<2> slot) {
     Count() total;
     apply {
         bit<16> ignored;
-        total.apply(2w3, hits, ignored);
+        total.apply(slot, hits, ignored);
     }
 }
 
@@ -89,4 +93,4 @@ control D(packet_out pkt, in headers hdr) {
     }
 }
 
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+V1Switch(P(), VC(), I(), E(2w3), CC(), D()) main;

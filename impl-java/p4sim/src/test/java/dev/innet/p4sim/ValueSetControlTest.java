@@ -99,7 +99,10 @@ class ValueSetControlTest {
         CliSession cli = new CliSession(sw);
         cli.execute("pvs_add P.types 0xabcd");
         cli.execute("pvs_add pairs 0x0201");
-        assertEquals(List.of("0xabcd"), cli.execute("pvs_get types"));
+        assertEquals(List.of("abcd"), cli.execute("pvs_get types"));
+        cli.execute("pvs_add types 0x0800");
+        assertEquals(List.of("abcd", "0800"), cli.execute("pvs_get types")); // whole bytes, as bmv2 prints them
+        cli.execute("pvs_remove types 0x800");
         assertEquals(List.of("P.types (16 bits, size 2)", "P.pairs (16 bits, size 4)"), cli.execute("show_pvs"));
         // 0xabcd is in 'types' and (2, 1) in 'pairs': path 3
         assertEquals("03", pathFor(sw, "abcd"));

@@ -109,9 +109,14 @@ public final class CliSession {
                 }
             }
             case "pvs_get" -> {
+                // as bmv2's runtime CLI prints them: the value's bytes in hex, no prefix
                 need(w, 2, "pvs_get <value set>");
-                for (BigInteger v : control.valueSetRead(w[1])) {
-                    out.add("0x" + v.toString(16));
+                List<BigInteger> members = control.valueSetRead(w[1]);
+                dev.innet.p4sim.runtime.ValueSet vs = sw.program().arch().valueSets.get(w[1]);
+                int digits = 2 * ((vs.width + 7) / 8);
+                for (BigInteger v : members) {
+                    String hex = v.toString(16);
+                    out.add("0".repeat(Math.max(0, digits - hex.length())) + hex);
                 }
             }
             case "pvs_clear" -> {

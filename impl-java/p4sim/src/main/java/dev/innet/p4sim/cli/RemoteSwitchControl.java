@@ -188,7 +188,7 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
     public List<BigInteger> valueSetRead(String valueSet) {
         List<BigInteger> out = new java.util.ArrayList<>();
         for (String v : cmd("pvs_get " + valueSet)) {
-            out.add(new BigInteger(v.substring(2), 16));
+            out.add(new BigInteger(v, 16)); // pvs_get prints bytes in hex, as bmv2's CLI
         }
         return out;
     }

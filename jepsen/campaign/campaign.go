@@ -131,6 +131,8 @@ type Summary struct {
 	Faults        int              `json:"faults"`
 	FaultErrors   []string         `json:"fault_errors,omitempty"`
 	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
+	NemesisNotes  []string         `json:"nemesis_notes,omitempty"`
+	ServerWipes   int              `json:"server_wipes,omitempty"`
 	Throughput    float64          `json:"ops_per_s,omitempty"`
 	Verdict       Verdict          `json:"verdict"`
 	Linearizable  string           `json:"linearizable,omitempty"`
@@ -159,7 +161,9 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
 		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, Combined: c.Combined,
 		Started: started, Dir: dir, Verdict: Unknown}
-	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log)
+	var lim limitsUsed
+	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log, &lim)
+	s.NemesisNotes = lim.notes
 	s.Unhealthy = unhealthy
 	summarizeEvents(events, &s)
 	if err := nemesis.WriteTimeline(filepath.Join(dir, "timeline.jsonl"), events); err != nil {
@@ -167,7 +171,7 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	}
 	if runErr != nil {
 		s.Error = runErr.Error()
-	} else if err := check(c, historyPath, dir, events, &s, log); err != nil {
+	} else if err := check(c, historyPath, dir, events, &s, log, lim); err != nil {
 		s.Error = err.Error()
 		s.Verdict = Unknown
 	}
@@ -181,7 +185,15 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 	return s, nil
 }
 
-func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhealthy string, events []nemesis.Event, err error) {
+// limitsUsed is what a campaign made of its rack's limits: the notes, and, when the servers are
+// volatile and the rack could say which keys each holds, the owners its checker needs (Wipes).
+type limitsUsed struct {
+	notes  []string
+	lim    nemesis.Limits
+	owners map[string]int
+}
+
+func upAndRun(c Config, rack Rack, dir string, log io.Writer, used *limitsUsed) (historyPath, unhealthy string, events []nemesis.Event, err error) {
 	fmt.Fprintf(log, "campaign: bringing up a %s rack (%d servers, %d clients)\n", c.Protocol, c.Servers, c.Clients)
 	if err := rack.Up(c); err != nil {
 		// Up tears down what it made when it fails; Down is idempotent, so make sure
@@ -196,7 +208,7 @@ func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhe
 			err = errors.Join(err, derr)
 		}
 	}()
-	workload, events, err := workloadWithFaults(c, rack, log)
+	workload, events, err := workloadWithFaults(c, rack, log, used)
 	if err != nil {
 		return "", "", events, err
 	}
@@ -219,7 +231,7 @@ func upAndRun(c Config, rack Rack, dir string, log io.Writer) (historyPath, unhe
 // workloadWithFaults runs the workload; with nemeses, faults come and go while it runs, and once it
 // has ended every fault is healed and every process healthy again (restarted if it died) before this
 // returns, so the final reads see the healed rack.
-func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.Event, error) {
+func workloadWithFaults(c Config, rack Rack, log io.Writer, used *limitsUsed) (string, []nemesis.Event, error) {
 	if len(c.Nemeses) == 0 {
 		fmt.Fprintf(log, "campaign: running the workload (%s)\n", describeLoad(c))
 		path, err := rack.Workload(c, func() {})
@@ -232,12 +244,33 @@ func workloadWithFaults(c Config, rack Rack, log io.Writer) (string, []nemesis.E
 	if err != nil {
 		return "", nil, fmt.Errorf("nemesis: %w", err)
 	}
-	ncfg := nemesis.Config{Kinds: c.Nemeses, Combined: c.Combined, Duration: c.Time, Quiet: orDefault(c.Quiet, 2*time.Second),
-		Hold: orDefault(c.Hold, 3*time.Second), Recover: 30 * time.Second, Seed: c.Seed}
+	// the faults the rack's protocol does not promise to survive are left out, or refused when named
+	lim := nemesis.LimitsOf(env)
+	if ko, ok := rack.(KeyOwners); ok && lim.VolatileServers {
+		// knowing which keys each server holds, the checker can take a volatile server's restart as
+		// the loss of exactly those keys: server kills can run
+		owners, oerr := ko.Owners(c)
+		if oerr != nil {
+			fmt.Fprintf(log, "campaign: cannot tell which keys each server holds (%v): server kills left out\n", oerr)
+		} else {
+			lim.WipesModelled, used.owners = true, owners
+		}
+	}
+	used.lim = lim
+	kinds, why, err := nemesis.Restrict(c.Nemeses, c.Combined, lim)
+	used.notes = why
+	for _, n := range why {
+		fmt.Fprintf(log, "campaign: %s\n", n)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	ncfg := nemesis.Config{Kinds: kinds, Combined: c.Combined, Duration: c.Time, Quiet: orDefault(c.Quiet, 2*time.Second),
+		Hold: orDefault(c.Hold, 3*time.Second), Recover: 30 * time.Second, Seed: c.Seed, Limits: &lim}
 	if err := ncfg.Validate(); err != nil {
 		return "", nil, err
 	}
-	fmt.Fprintf(log, "campaign: running the workload (%s) with nemeses %v\n", describeLoad(c), c.Nemeses)
+	fmt.Fprintf(log, "campaign: running the workload (%s) with nemeses %v\n", describeLoad(c), kinds)
 	type result struct {
 		path string
 		err  error
@@ -318,8 +351,16 @@ func downErr(rack Rack) error {
 // check, and sets the verdict: invalid if either finds a violation, unknown if porcupine ran out of
 // time on some key, a written key got no final read, or a fault could not be injected (and nothing
 // is invalid), valid otherwise.
-func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary, log io.Writer) error {
+func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary, log io.Writer, used limitsUsed) error {
 	kept := historyPath
+	if used.lim.VolatileServers && used.owners != nil {
+		// a volatile server's restart deleted the keys it held: that is part of what happened
+		wipes := Wipes(events, used.owners)
+		if err := appendWipes(kept, wipes); err != nil {
+			return fmt.Errorf("%s: %w", kept, err)
+		}
+		s.ServerWipes = len(wipes)
+	}
 	ops, err := history.ReadFile(kept)
 	if err != nil {
 		return fmt.Errorf("%s: %w", kept, err)
@@ -338,13 +379,15 @@ func check(c Config, historyPath, dir string, events []nemesis.Event, s *Summary
 	if _, err := report.WriteHTML(filepath.Join(dir, "history.html")); err != nil {
 		fmt.Fprintf(log, "campaign: writing the visualization: %v\n", err)
 	}
-	// the final reads (the history's last Keys lines) come after the heals: not part of the workload's rate
-	workload := ops
-	if len(ops) >= c.Keys {
-		workload = ops[:len(ops)-c.Keys]
+	// the clients' operations: the wipes come last, after the final reads
+	clientOps := ops[:len(ops)-s.ServerWipes]
+	// the final reads (the clients' last Keys lines) come after the heals: not part of the workload's rate
+	workload := clientOps
+	if len(clientOps) >= c.Keys {
+		workload = clientOps[:len(clientOps)-c.Keys]
 	}
 	s.Throughput = math.Round(throughput(workload)*10) / 10
-	if err := WritePlot(filepath.Join(dir, "plot.html"), ops, events); err != nil {
+	if err := WritePlot(filepath.Join(dir, "plot.html"), clientOps, events); err != nil {
 		fmt.Fprintf(log, "campaign: writing the plot: %v\n", err)
 	}
 	final := CheckFinalReads(ops)

@@ -58,6 +58,32 @@ func (r InnetRack) FinalReads(c Config) (string, error) {
 	return r.runForHistory(func() {}, "run", "--name", r.Name, "--keys", strconv.Itoa(c.Keys), "--no-check", "--final-reads-only")
 }
 
+// Owners runs ./innet rack owners: which server holds each workload key (KeyOwners).
+func (r InnetRack) Owners(c Config) (map[string]int, error) {
+	var buf bytes.Buffer
+	cmd := r.command("owners", "--name", r.Name, "--keys", strconv.Itoa(c.Keys))
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("rack owners: %v: %s", err, strings.TrimSpace(buf.String()))
+	}
+	owners := map[string]int{}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 || !strings.HasPrefix(f[1], "h") {
+			continue
+		}
+		h, err := strconv.Atoi(f[1][1:])
+		if err != nil {
+			return nil, fmt.Errorf("rack owners: bad line %q", line)
+		}
+		owners[f[0]] = h
+	}
+	if len(owners) != c.Keys {
+		return nil, fmt.Errorf("rack owners: %d keys listed, want %d: %s", len(owners), c.Keys, strings.TrimSpace(buf.String()))
+	}
+	return owners, nil
+}
+
 // Nemesis is the rack as the nemeses see it (namespaces, plan, command sockets; docs/live-rack.md).
 func (r InnetRack) Nemesis() (nemesis.Env, error) {
 	return nemesis.NewRackEnv(r.Root, r.Name)

@@ -74,7 +74,12 @@ type RackEnv struct {
 	Name       string
 	ServerList []int
 	ClientList []int
+	// RackLimits are the protocol's limits as the plan records them (Limits).
+	RackLimits Limits
 }
+
+// Limits: what the rack's protocol cannot be held to (Limited).
+func (e *RackEnv) Limits() Limits { return e.RackLimits }
 
 // NewRackEnv reads the rack's shape from its plan.
 func NewRackEnv(root, name string) (*RackEnv, error) {
@@ -87,7 +92,7 @@ func NewRackEnv(root, name string) (*RackEnv, error) {
 	if err1 != nil || err2 != nil {
 		return nil, fmt.Errorf("rack %s: plan has no servers/clients settings", name)
 	}
-	e := &RackEnv{Root: root, Name: name}
+	e := &RackEnv{Root: root, Name: name, RackLimits: limitsFromSettings(settings)}
 	for h := 1; h <= servers; h++ {
 		e.ServerList = append(e.ServerList, h)
 	}

@@ -23,8 +23,13 @@ type Fault interface {
 	Heal(env Env) (string, error)
 }
 
-// New draws one fault of the named kind, its target and strength from r.
+// New draws one fault of the named kind, its target and strength from r, within env's Limits.
 func New(kind string, env Env, r *rand.Rand) (Fault, error) {
+	return NewWithin(kind, env, r, LimitsOf(env))
+}
+
+// NewWithin is New within the given limits (a campaign's, which may model more than the rack's plan says).
+func NewWithin(kind string, env Env, r *rand.Rand, lim Limits) (Fault, error) {
 	switch kind {
 	case "partition":
 		return newPartition(env, r), nil
@@ -37,7 +42,8 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 	case "reorder":
 		return &PortFault{kind: kind, Settings: fmt.Sprintf("reorder=%d hold_us=%d", 10+r.Intn(41), 1000+r.Intn(4001))}, nil
 	case "kill":
-		return &Kill{Target: processTarget(env, r)}, nil
+		hosts := killTargets(env, lim)
+		return &Kill{Target: processName(env, hosts[r.Intn(len(hosts))])}, nil
 	case "kill-server":
 		servers := env.Servers()
 		return &Kill{Target: processName(env, servers[r.Intn(len(servers))]), ServersOnly: true}, nil
@@ -46,7 +52,7 @@ func New(kind string, env Env, r *rand.Rand) (Fault, error) {
 	case "switch-crash":
 		return &SwitchCrash{}, nil
 	case "skew":
-		hosts := append(append([]int{}, env.Servers()...), env.Controller())
+		hosts := skewTargets(env, lim)
 		return &Skew{Host: hosts[r.Intn(len(hosts))], Millis: 200 + r.Intn(1801)}, nil
 	}
 	return nil, fmt.Errorf("unknown nemesis %q (one of %s)", kind, strings.Join(Kinds, ", "))

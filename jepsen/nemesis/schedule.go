@@ -39,6 +39,8 @@ type Config struct {
 	// Recover bounds the wait for every process to be healthy after a heal.
 	Recover time.Duration
 	Seed    int64
+	// Limits, if set, replace the env's own (LimitsOf) when faults are drawn.
+	Limits *Limits
 }
 
 // Validate names the first bad setting.
@@ -103,7 +105,11 @@ func Schedule(env Env, cfg Config, stop <-chan struct{}, log io.Writer) []Event 
 		var started []Fault
 		var open []int
 		for _, k := range kinds {
-			f, err := New(k, env, r)
+			lim := LimitsOf(env)
+			if cfg.Limits != nil {
+				lim = *cfg.Limits
+			}
+			f, err := NewWithin(k, env, r, lim)
 			ev := Event{Kind: k, Start: time.Now(), StartMono: Monotonic()}
 			if err == nil {
 				ev.What, err = f.Start(env)

@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	root := flags.String("root", os.Getenv("INNET_ROOT"), "the repository root, where ./innet is (default: $INNET_ROOT)")
 	name := flags.String("name", "jepsen", "the rack's name")
-	protocol := flags.String("protocol", "", "a registered protocol: farreach, netcache, nocache")
+	protocol := flags.String("protocol", "", "a registered protocol: farreach, netcache, nocache, lake")
 	servers := flags.Int("servers", 2, "storage servers")
 	clients := flags.Int("clients", 2, "client hosts")
 	ops := flags.Int("ops", 400, "operations in all, split over the clients")
@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rate := flags.Int("rate", 0, "target operations per second, all clients together (0: as fast as they go)")
 	quiet := flags.Duration("quiet", 2*time.Second, "fault-free gap before each fault round (drawn between it and twice it)")
 	hold := flags.Duration("hold", 3*time.Second, "how long a round's faults last (drawn between it and twice it)")
-	seededBug := flags.String("seeded-bug", "", "test only: servers with a known bug (volatile-store); the campaign must be invalid")
+	seededBug := flags.String("seeded-bug", "", "test only: a known bug (volatile-store: servers; stale-restart: LaKe keeps what a restarted memcached lost); the campaign must be invalid")
 	out := flags.String("out", "", "results root (default: ROOT/results/jepsen)")
 	if err := flags.Parse(args); err != nil {
 		return exitError

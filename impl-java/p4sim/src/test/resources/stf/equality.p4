@@ -1,6 +1,6 @@
-// == and != on headers (equal when both are invalid, or both valid with equal fields), headers with
-// a varbit field, structs, tuples and header stacks (element by element); varbit headers extracted
-// into a header stack.
+// Equality of headers, structs and header stacks (P4-16 8.x): headers are equal when both are
+// invalid or both valid with equal fields; structs field by field; stacks element by element.
+// An initialiser may be an operand: {a, b} is a valid header, {#} the invalid one.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -9,41 +9,32 @@ header h_t {
     bit<8> b;
 }
 
-header v_t {
-    bit<8>     n;
-    varbit<16> d;
-}
-
-header res_t {
-    bit<8> bits;
+header r_t {
+    bit<8> flags;
 }
 
 struct pair_t {
-    h_t    p;
-    bit<8> tag;
+    h_t    x;
+    bit<8> n;
 }
 
 struct headers {
-    h_t    h1;
-    h_t    h2;
-    v_t[2] vs;
-    res_t  res;
+    r_t    r;
+    h_t    p;
+    h_t    q;
+    h_t[2] s;
 }
 
-struct metadata { }
+struct metadata {
+}
 
 parser P(packet_in pkt, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
     state start {
-        pkt.extract(hdr.h1);
-        pkt.extract(hdr.h2);
-        transition item;
-    }
-    state item {
-        pkt.extract(hdr.vs.next, (bit<32>) pkt.lookahead<bit<8>>() * 8);
-        transition select(hdr.vs.nextIndex) {
-            2: accept;
-            default: item;
-        }
+        pkt.extract(hdr.p);
+        pkt.extract(hdr.q);
+        pkt.extract(hdr.s.next);
+        pkt.extract(hdr.s.next);
+        transition accept;
     }
 }
 
@@ -52,29 +43,41 @@ control VC(inout headers hdr, inout metadata m) { apply { } }
 control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
     apply {
         sm.egress_spec = 1;
-        bit<8> r = 0;
-        h_t invalid1;
-        h_t invalid2;
-        if (hdr.h1 == hdr.h2) { r = r | 1; }
-        if (invalid1 == invalid2) { r = r | 2; }
-        if (hdr.h1 == invalid1) { r = r | 4; }
-        if (hdr.vs[0] == hdr.vs[1]) { r = r | 8; }
-        pair_t p1;
-        pair_t p2;
-        p1.p = hdr.h1;
-        p1.tag = 1;
-        p2.p = hdr.h2;
-        p2.tag = 1;
-        if (p1 == p2) { r = r | 16; }
-        tuple<bit<8>, h_t> t1 = { 1, hdr.h1 };
-        tuple<bit<8>, h_t> t2 = { 1, hdr.h2 };
-        if (t1 == t2) { r = r | 32; }
-        v_t[2] w = hdr.vs;
-        if (w == hdr.vs) { r = r | 64; }
-        w[1].n = w[1].n + 1;
-        if (w != hdr.vs) { r = r | 128; }
-        hdr.res.setValid();
-        hdr.res.bits = r;
+        hdr.r.setValid();
+        hdr.r.flags = 0;
+        if (hdr.p == hdr.q) {
+            hdr.r.flags = hdr.r.flags | 1;
+        }
+        if (hdr.p != hdr.s[0]) {
+            hdr.r.flags = hdr.r.flags | 2;
+        }
+        h_t[2] tmp;
+        tmp[0] = hdr.p;
+        tmp[1] = hdr.q;
+        if (tmp == hdr.s) {
+            hdr.r.flags = hdr.r.flags | 4;
+        }
+        // two invalid headers with different field values are equal
+        h_t inv;
+        h_t inv2 = hdr.p;
+        inv2.setInvalid();
+        if (inv == inv2) {
+            hdr.r.flags = hdr.r.flags | 8;
+        }
+        pair_t x = { hdr.p, 1 };
+        pair_t y = { hdr.q, 1 };
+        if (x == y) {
+            hdr.r.flags = hdr.r.flags | 16;
+        }
+        if (hdr.p == { hdr.q.a, hdr.q.b }) {
+            hdr.r.flags = hdr.r.flags | 32;
+        }
+        if (inv2 == {#}) {
+            hdr.r.flags = hdr.r.flags | 64;
+        }
+        if ({#} == hdr.p) {
+            hdr.r.flags = hdr.r.flags | 128;
+        }
     }
 }
 

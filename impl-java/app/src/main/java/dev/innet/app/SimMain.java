@@ -64,6 +64,7 @@ public final class SimMain implements Callable<Integer> {
         "FarReach's runs crash and restart the switch, the controller and a server (all, the default), only the",
         "switch (switch) or nothing (none), at times drawn from the seed, with snapshots every 3 ms checked by the",
         "snapshot monitor. Given explicitly, Pegasus's runs crash too (its own switch recovery, no snapshots).",
+        "DistCache's runs crash its first spine (an upper-layer cache switch) unless --crashes none.",
         "NetCache and the others never crash. Trace validation decides runs whose only crash is the switch's; host",
         "restarts come back unknown"})
     String crashes;
@@ -81,7 +82,8 @@ public final class SimMain implements Callable<Integer> {
         if (crashMode().equals("none")) {
             return false;
         }
-        return protocol.name().equals("farreach") || (protocol.name().equals("pegasus") && crashes != null);
+        return protocol.name().equals("farreach") || protocol.name().equals("distcache")
+                || (protocol.name().equals("pegasus") && crashes != null);
     }
 
     @Option(names = "--clean-client-links", description = "no faults on FarReach's client<->switch links")
@@ -204,6 +206,11 @@ public final class SimMain implements Callable<Integer> {
             if (!crashing(protocol)) {
                 return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
                         .recordTraceEvents(sample.wants(protocol, seed)).build());
+            }
+            if (protocol.name().equals("distcache")) { // a cache switch (its first spine) crashes; re-partitioning (docs/distcache.md)
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).build();
+                CrashPlan.schedule(rack, chaosMs * 1_000_000, true);
+                return Campaign.PreparedRun.of(rack);
             }
             if (protocol.name().equals("pegasus")) { // its own switch recovery, no snapshots (docs/pegasus.md)
                 Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();

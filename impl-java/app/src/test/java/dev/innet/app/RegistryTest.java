@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class RegistryTest {
     @Test
     void everyProtocolModuleIsRegisteredOnce() {
-        assertEquals(List.of("farreach", "lake", "netcache", "nocache", "pegasus", "visibility"), ProtocolRegistry.names());
+        assertEquals(List.of("distcache", "farreach", "lake", "netcache", "nocache", "pegasus", "visibility"), ProtocolRegistry.names());
     }
 
     @Test

@@ -29,7 +29,18 @@ public final class Cli {
 
     /** Runs {@code command} (a picocli {@code @Command}) on {@code args}; returns the exit code. */
     public static int run(String name, Object command, String[] args, PrintStream out, PrintStream err) {
+        return run(name, command, java.util.Map.of(), args, out, err);
+    }
+
+    /**
+     * As {@link #run(String, Object, String[], PrintStream, PrintStream)}, with more options from
+     * {@code mixins} (name to an object with picocli {@code @Option} fields): a module that extends
+     * another module's command (p4runtime extends p4sim) adds its options this way.
+     */
+    public static int run(String name, Object command, java.util.Map<String, Object> mixins, String[] args,
+                          PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(command);
+        mixins.forEach(cl::addMixin);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler((ex, ignoredArgs) -> usageLine(name, messageNamingTheCulprit(ex), err));

@@ -22,6 +22,7 @@ public final class LakeProtocol implements Protocol {
     static final int CLIENT_PORT = 40000;
     static final int MAX_GET_ATTEMPTS = 5;
     static final long SWITCH_OS_POLL_NANOS = 200_000;
+    static final int CACHEABLE_VALUE_BYTES = 32;
 
     @Override
     public String name() {
@@ -47,6 +48,18 @@ public final class LakeProtocol implements Protocol {
     @Override
     public boolean toleratesDuplicatedPackets() {
         return false;
+    }
+
+    /** Live racks run the real memcached on the server hosts (docs/lake.md, "Live racks"). */
+    @Override
+    public java.util.Optional<dev.innet.protocol.ExternalServer> externalServer() {
+        return java.util.Optional.of(new dev.innet.lake.host.MemcachedProcess());
+    }
+
+    /** LaKe caches 32-byte values only (p4/lake.p4); live workloads write values of that length. */
+    @Override
+    public int workloadValueBytes() {
+        return CACHEABLE_VALUE_BYTES;
     }
 
     @Override

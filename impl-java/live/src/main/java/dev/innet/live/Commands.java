@@ -50,11 +50,30 @@ final class Commands {
 
     /** Whether {@code tool} is an executable on PATH. */
     static boolean onPath(String tool) {
-        String path = System.getenv().getOrDefault("PATH", "");
+        return which(tool).isPresent();
+    }
+
+    /** The absolute path of executable {@code tool} on PATH (then /usr/sbin, /sbin), if there is one. */
+    static java.util.Optional<String> which(String tool) {
+        String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin";
         for (String dir : path.split(":")) {
             if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, tool))) {
-                return true;
+                return java.util.Optional.of(java.nio.file.Path.of(dir, tool).toAbsolutePath().toString());
             }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Whether this process runs as root (uid 0), read from /proc: live racks need it. */
+    static boolean runningAsRoot() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    return line.split("\\s+")[1].equals("0");
+                }
+            }
+        } catch (IOException e) {
+            // not Linux: not root as far as the rack is concerned
         }
         return false;
     }

@@ -76,9 +76,12 @@ public final class HostMain implements Callable<Integer> {
     /**
      * Bugs a test can seed into a server (docs/jepsen.md, the campaign that must come out invalid):
      * {@code volatile-store} keeps the server's records in memory only, so it acknowledges writes that a
-     * kill -9 then loses. Hidden: nothing but that test passes it ({@code rack up --seeded-bug}).
+     * kill -9 then loses; {@code stale-restart} (acted on by {@code rack restart}, not by the host) restarts a
+     * server program that keeps no data without first making the switch forget what it cached from it
+     * (RackUp.forgetLostData), so LaKe serves items memcached lost. Hidden: nothing but tests pass them
+     * ({@code rack up --seeded-bug}).
      */
-    static final List<String> SEEDED_BUGS = List.of("volatile-store");
+    static final List<String> SEEDED_BUGS = List.of("volatile-store", "stale-restart");
 
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
@@ -130,7 +133,7 @@ public final class HostMain implements Callable<Integer> {
         if (control != null) {
             handle.attach(control);
         }
-        if (!seededBug.isEmpty()) {
+        if (seededBug.equals("volatile-store")) {
             System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server's records are not durable");
         }
         RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
@@ -144,7 +147,7 @@ public final class HostMain implements Callable<Integer> {
         NodeFactory factory = switch (role) {
             case "server" -> () -> nodes.server(host);
             case "controller" -> nodes::controller;
-            default -> () -> new WorkloadHost(nodes, history, journal);
+            default -> () -> new WorkloadHost(nodes, history, journal, protocol.workloadValueBytes());
         };
         List<Integer> ports = switch (role) {
             case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
@@ -166,7 +169,11 @@ public final class HostMain implements Callable<Integer> {
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
                 request -> answer(request, identity, role, live, handle, history, clock, journal));
+        // a protocol whose servers are an existing program (memcached): their health is the controller's probe
+        List<CommandSocket> proxies = role.equals("controller") && protocol.externalServer().isPresent()
+                ? ExternalServerHealth.listen(layout, protocol, host) : List.of();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            proxies.forEach(CommandSocket::close);
             socket.close();
             live.close();
         }));
@@ -235,6 +242,12 @@ public final class HostMain implements Callable<Integer> {
                     }
                     yield runOne(KvCommandLine.parseRequest(request), live);
                 }
+                case "forget-server" -> {
+                    if (!role.equals("controller") || words.length != 2) {
+                        throw new IllegalArgumentException("usage (controller): forget-server HOST");
+                    }
+                    yield forgetServer(Integer.parseInt(words[1]), live, handle);
+                }
                 case "clock-skew" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException("usage: clock-skew MS (forward only)");
@@ -242,7 +255,7 @@ public final class HostMain implements Callable<Integer> {
                     yield "ok offset_ms=" + clock.jump(Long.parseLong(words[1]));
                 }
                 default -> throw new IllegalArgumentException("unknown request '" + words[0]
-                        + "' (health, run, final-reads, kv, clock-skew)");
+                        + "' (health, run, final-reads, kv, clock-skew, forget-server)");
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -264,6 +277,29 @@ public final class HostMain implements Callable<Integer> {
             return "error: " + refused;
         }
         return KvCommandLine.reply(done.get(60, TimeUnit.SECONDS));
+    }
+
+    /**
+     * {@code forget-server H} (the controller): server host H's program lost its data and is about to
+     * start again, empty; the switch forgets what it holds from it ({@code ExternalServer.forgetBeforeRestart}),
+     * on the event loop, between the switch OS's own control steps.
+     */
+    private String forgetServer(int h, LiveHost live, SwitchHandle handle) throws Exception {
+        dev.innet.protocol.ExternalServer server = ProtocolRegistry.byName(protocolName).externalServer()
+                .orElseThrow(() -> new IllegalArgumentException(protocolName + " runs no external server program"));
+        String failed = live.call(node -> {
+            try {
+                server.forgetBeforeRestart(handle.control());
+                return null;
+            } catch (RuntimeException e) {
+                // the switch is unreachable: say so; a task that threw would stop the host (LiveHost)
+                return e.getMessage() == null ? e.toString() : e.getMessage();
+            }
+        }).get(10, TimeUnit.SECONDS);
+        if (failed != null) {
+            throw new IllegalStateException("the switch did not forget h" + h + "'s items: " + failed);
+        }
+        return "ok forgot h" + h;
     }
 
     /**

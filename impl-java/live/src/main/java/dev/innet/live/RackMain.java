@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rack", sortOptions = false, usageHelpAutoWidth = true,
         description = "Live racks of real processes in network namespaces around p4sim (docs/live-rack.md).",
-        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class,
+        subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class, RackMain.Owners.class,
                 RackMain.Events.class})
 public final class RackMain implements Callable<Integer> {
     static final int EXIT_OK = 0;
@@ -55,7 +55,7 @@ public final class RackMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events or down");
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events, owners or down");
     }
 
     Path root() {
@@ -301,6 +301,39 @@ public final class RackMain implements Callable<Integer> {
                 parent.err.println("rack events: writing " + outFile + ": " + e.getMessage());
                 return EXIT_FAILED;
             }
+        }
+    }
+
+    @Command(name = "owners", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Print which server owns each workload key (user0..userK-1): KEYHEX hN per line, by the "
+                    + "key-value family's consistent-hash ring over the rack's servers, as the clients spread keys. "
+                    + "Campaigns use it to model a volatile server's restart as the loss of its keys (docs/jepsen.md).")
+    static final class Owners implements Callable<Integer> {
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--keys", paramLabel = "K", description = "workload keys (default: ${DEFAULT-VALUE})")
+        int keys = 8;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() {
+            checkedName(spec, name);
+            if (keys < 1) {
+                throw Cli.usageError(spec, "--keys must be at least 1, got " + keys);
+            }
+            RackLayout layout = parent.recordedLayout(spec, name);
+            dev.innet.kv.ConsistentHashRing ring = new dev.innet.kv.ConsistentHashRing(layout.servers());
+            for (int k = 0; k < keys; k++) {
+                byte[] key = dev.innet.live.workload.WorkloadHost.keyOf(k);
+                parent.out.println(java.util.HexFormat.of().formatHex(key) + " h" + ring.ownerOf(key));
+            }
+            return EXIT_OK;
         }
     }
 

@@ -68,6 +68,7 @@ public final class RackUp {
             throw new IllegalStateException("rack '" + layout.name() + "' is up already (" + layout.planFile()
                     + "): ./innet rack down --name " + layout.name() + " first");
         }
+        requireServerProgram();
         freshStateDirectory();
         plan = RackPlan.create(layout.planFile());
         try {
@@ -125,6 +126,23 @@ public final class RackUp {
             // recorded so that a restarted host writes its events too
             plan.setting("trace-events", "yes");
         }
+        // what the campaigns' nemeses must know about the protocol (docs/jepsen.md, "Protocols")
+        plan.setting("duplication-tolerated", s.protocol().toleratesDuplicatedPackets() ? "yes" : "no");
+        s.protocol().externalServer().ifPresent(x -> {
+            plan.setting("server-program", x.program());
+            plan.setting("servers-durable", x.durable() ? "yes" : "no");
+        });
+    }
+
+    /** The protocol's server program (memcached for LaKe) must be installed before anything is made. */
+    private void requireServerProgram() {
+        s.protocol().externalServer().ifPresent(x -> {
+            if (Commands.which(x.program()).isEmpty()) {
+                throw new IllegalStateException(s.protocol().name() + " racks run " + x.program() + " on their servers, and "
+                        + x.program() + " is not on PATH: ./innet setup installs it as root (Debian package "
+                        + x.debianPackage() + ")");
+            }
+        });
     }
 
     // ------------------------------------------------------------------ network
@@ -230,6 +248,9 @@ public final class RackUp {
     }
 
     private RackPlan.Process startHost(int h, boolean again) {
+        if (layout.roleOf(h).equals("server") && s.protocol().externalServer().isPresent()) {
+            return startExternalServer(h, s.protocol().externalServer().get(), again);
+        }
         List<String> args = new ArrayList<>(List.of("--rack", layout.name(), "--state", layout.stateDir().toString(),
                 "--protocol", s.protocol().name(), "--servers", Integer.toString(layout.servers().size()),
                 "--clients", Integer.toString(layout.clients().size()), "--host", Integer.toString(h),
@@ -242,6 +263,17 @@ public final class RackUp {
         }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);
+    }
+
+    /**
+     * The protocol's own server program (memcached) on server host {@code h}, in the foreground, serving
+     * the host's rack address only. Its health is answered by the controller, which probes it through
+     * the switch (HostMain, {@code ExternalServerHealth}).
+     */
+    private RackPlan.Process startExternalServer(int h, dev.innet.protocol.ExternalServer server, boolean again) {
+        List<String> cmd = new ArrayList<>(List.of(Commands.which(server.program()).orElse(server.program())));
+        cmd.addAll(server.arguments(RackLayout.ip(h), Commands.runningAsRoot()));
+        return startProcess(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), cmd, again);
     }
 
     /**
@@ -262,6 +294,7 @@ public final class RackUp {
             return startSwitchProcess(true);
         }
         int h = Integer.parseInt(name.substring(name.lastIndexOf("-h") + 2));
+        forgetLostData(h);
         RackPlan.Process p = startHost(h, true);
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
         String answer = "no answer yet";
@@ -279,18 +312,51 @@ public final class RackUp {
     }
 
     /**
+     * A server whose program keeps no data across a restart (memcached) comes back empty: before it
+     * starts, the controller makes the switch forget what it cached from it, so that no answer from
+     * the switch returns an item the server no longer has (docs/lake.md, "memcached restarts").
+     * Without a controller that answers, the restart is refused: it would leave the switch stale.
+     */
+    private void forgetLostData(int h) throws NotUp {
+        var server = s.protocol().externalServer();
+        if (!layout.roleOf(h).equals("server") || server.isEmpty() || server.get().durable()) {
+            return;
+        }
+        if (s.seededBug().equals("stale-restart")) {
+            // the seeded bug (HostMain.SEEDED_BUGS): the switch keeps what the restarted server lost
+            return;
+        }
+        String answer;
+        try {
+            answer = dev.innet.sim.live.CommandSocket.ask(layout.socketOf(layout.controllerHost()), "forget-server " + h, 15_000);
+        } catch (IOException e) {
+            answer = "no answer (" + e.getMessage() + ")";
+        }
+        if (!answer.startsWith("ok")) {
+            throw new NotUp("server-h" + h + " (" + server.get().program() + ") is not restarted: it comes back empty, and the "
+                    + "controller did not make the switch forget its items first: " + answer);
+        }
+    }
+
+    /**
      * Starts a JVM inside namespace {@code ns}, in a session of its own (so a Ctrl-C on {@code rack up}
      * does not reach the rack), output to its log file (appended to when started {@code again}), and
      * records it. {@code ip netns exec} and {@code setsid} both exec their command, so the pid is the JVM's.
      */
     private RackPlan.Process start(String name, String ns, String main, List<String> jvmOptions, List<String> args,
             boolean again) {
+        List<String> program = new ArrayList<>(List.of(s.javaBinary(), "--enable-native-access=ALL-UNNAMED"));
+        program.addAll(jvmOptions);
+        program.addAll(List.of("-cp", s.classPath(), main));
+        program.addAll(args);
+        return startProcess(name, ns, program, again);
+    }
+
+    /** Starts {@code program} (its command line) as {@link #start} starts a JVM, and records it. */
+    private RackPlan.Process startProcess(String name, String ns, List<String> program, boolean again) {
         Path log = layout.logOf(name);
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid", s.javaBinary(),
-                "--enable-native-access=ALL-UNNAMED"));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", s.classPath(), main));
-        cmd.addAll(args);
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, "setsid"));
+        cmd.addAll(program);
         Process p;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -80,6 +80,12 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", description = "seed of the switch's random() extern (default: ${DEFAULT-VALUE})")
     private long seed = 1;
 
+    @Option(names = "--io", paramLabel = "ring|socket", converter = IoConverter.class,
+            description = "how frames move on the -i ports: ring (memory-mapped PACKET_MMAP rings, one pipeline thread; "
+                    + "falls back to socket where rings are unavailable) or socket (one system call per frame; "
+                    + "lowest latency when idle) (default: ring)")
+    private LiveSwitch.Io io = LiveSwitch.Io.RING;
+
     @Option(names = "--check", description = "only compile the program: print FILE: ok, or the error (exit 1)")
     private boolean checkOnly;
 
@@ -88,10 +94,34 @@ public final class Main implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    private final Extension extension;
+
+    /**
+     * What another module adds to this command (impl-java/p4runtime: {@code --p4info}, {@code --p4runtime-port})
+     * without p4sim depending on it: options, and calls at the two points where the program is known.
+     */
+    public interface Extension {
+        /** An object with picocli {@code @Option} fields, added to this command's options. */
+        Object options();
+
+        /** The program compiled (also with {@code --check}); a problem is reported as {@code IOException}. */
+        void compiled(P4Sim.Program program) throws IOException;
+
+        /**
+         * The switch is about to start; calls into it must hold {@code lock}. The returned resource is
+         * closed when p4sim stops.
+         */
+        AutoCloseable started(P4Sim.Program program, Path programFile, P4Switch sw, Object lock) throws IOException;
+    }
 
     Main(PrintStream out, PrintStream err) {
+        this(out, err, null);
+    }
+
+    Main(PrintStream out, PrintStream err, Extension extension) {
         this.out = out;
         this.err = err;
+        this.extension = extension;
     }
 
     public static void main(String[] args) {
@@ -102,8 +132,14 @@ public final class Main implements Callable<Integer> {
         return Cli.run("p4sim", new Main(out, err), args, out, err);
     }
 
+    /** p4sim's command with {@code extension}'s options and hooks; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err, Extension extension) {
+        return Cli.run("p4sim", new Main(out, err, extension), java.util.Map.of("extension", extension.options()),
+                args, out, err);
+    }
+
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws Exception {
         requireArgumentsConsistent();
         P4Sim.Program compiled;
         try {
@@ -111,6 +147,14 @@ public final class Main implements Callable<Integer> {
         } catch (CompileError e) {
             err.println(e.getMessage());
             return EXIT_FAILED;
+        }
+        if (extension != null) {
+            try {
+                extension.compiled(compiled);
+            } catch (IOException e) {
+                err.println("p4sim: " + e.getMessage());
+                return EXIT_FAILED;
+            }
         }
         if (checkOnly) {
             out.println(program + ": ok");
@@ -130,15 +174,17 @@ public final class Main implements Callable<Integer> {
                 }
             }
         }
-        LiveSwitch live = new LiveSwitch(sw, sw);
+        LiveSwitch live = new LiveSwitch(sw, sw, io, err);
         for (PortOnInterface p : interfaces) {
             live.attach(p.port(), p.interfaceName());
         }
         dev.innet.p4sim.ports.PortFaults faults = live.enableFaults(seed);
-        try (ControlServer server = new ControlServer(controlPort, cli, sw)) {
+        try (ControlServer server = new ControlServer(controlPort, cli, sw);
+             AutoCloseable extra = extension == null ? () -> { } : extension.started(compiled, program, sw, sw)) {
             server.portFaults(faults);
             live.start();
-            out.println("p4sim: running " + program + " on " + interfaces + ", control port " + server.port());
+            out.println("p4sim: running " + program + " on " + interfaces + " (" + live.io().name().toLowerCase()
+                    + " I/O), control port " + server.port());
             Runtime.getRuntime().addShutdownHook(new Thread(live::close));
             Thread.currentThread().join();
         }
@@ -155,6 +201,18 @@ public final class Main implements Callable<Integer> {
             if (!ports.add(p.port())) {
                 throw Cli.usageError(spec, "port " + p.port() + " is attached twice (-i " + p + ")");
             }
+        }
+    }
+
+    /** {@code --io}: lower-case names, and a bad one named in the error. */
+    static final class IoConverter implements CommandLine.ITypeConverter<LiveSwitch.Io> {
+        @Override
+        public LiveSwitch.Io convert(String value) {
+            return switch (value) {
+                case "ring" -> LiveSwitch.Io.RING;
+                case "socket" -> LiveSwitch.Io.SOCKET;
+                default -> throw new CommandLine.TypeConversionException("--io must be ring or socket, got '" + value + "'");
+            };
         }
     }
 

@@ -83,11 +83,14 @@ class CompileErrorTest {
 
     @Test
     void unsupportedConstructsAreNamed() {
-        bodyFails("t.p4:17:9: error: unsupported construct: 'for' statement (not implemented by p4sim)", "for (;;) { }");
+        bodyFails("t.p4:17:9: error: unsupported construct: 'while' statement (P4-16 has none; use for) (not implemented by p4sim)",
+                "while (true) { }");
+        bodyFails("t.p4:17:30: error: unsupported construct: for-in over header h_t (ranges lo .. hi, lists {a, b} and header stacks are supported) (not implemented by p4sim)",
+                "for (bit<8> x in hdr.h) { }");
+        bodyFails("t.p4:17:14: error: unsupported construct: for-in over a range with a loop variable of type int<8> (bit<N>, N <= 64, is supported) (not implemented by p4sim)",
+                "for (int<8> x in 1 .. 3) { }");
         fails("t.p4:9:14: error: unsupported construct: list type (not implemented by p4sim)",
                 program("struct l_t { list<bit<8>> x; }", "", ""));
-        fails("t.p4:9:1: error: unsupported construct: function-like macro F (not implemented by p4sim)",
-                program("#define F(x) x", "", ""));
         fails("t.p4:15:5: error: unsupported construct: instantiating action_profile (not implemented by p4sim)",
                 program("", "action_profile(4) ap;", ""));
         bodyFails("t.p4:17:27: error: unsupported construct: '/' by a non-constant (p4c rejects it for v1model targets too) (not implemented by p4sim)",
@@ -141,8 +144,8 @@ class CompileErrorTest {
 
     @Test
     void controlPlaneAnnotations() {
-        fails("t.p4:15:5: error: unsupported construct: @name annotation (not implemented by p4sim)",
-                program("", "@name(\"x\") action a() { }", ""));
+        fails("t.p4:15:5: error: @name takes one string",
+                program("", "@name(x) action a() { } table t { key = { } actions = { a; } }", ""));
         fails("t.p4:15:119: error: action a is @defaultonly in table t and cannot be used by entries",
                 program("", "action a() { } table t { key = { hdr.h.a : exact; } actions = { @defaultonly a; NoAction; } const entries = { 1 : a(); } }", ""));
         fails("t.p4:15:102: error: action a is @tableonly in table t and cannot be its default",
@@ -166,6 +169,53 @@ class CompileErrorTest {
         fails("t.p4:12:1: error: #error elif taken", program("#if 0\n#error no\n#elif 2 > 1\n#error elif taken\n#else\n#error no\n#endif", "", ""));
         fails("t.p4:9:1: error: unsupported construct: preprocessor directive #pragmaX (not implemented by p4sim)",
                 program("#pragmaX", "", ""));
+    }
+
+    @Test
+    void functionLikeMacrosAreChecked() {
+        fails("t.p4:17:18: error: macro F takes 1 argument(s), got 2",
+                program("#define F(x) (x)", "", "meta.m = F(1, 2);"));
+        fails("t.p4:17:18: error: unterminated call of macro F",
+                program("#define F(x) (x)", "", "meta.m = F(1;"));
+        fails("t.p4:9:1: error: bad parameter '1' of macro F", program("#define F(1) x", "", ""));
+        fails("t.p4:17:18: error: '##' in macro PASTE does not form one token: a+",
+                program("#define PASTE(x, y) x ## y", "", "meta.m = PASTE(a, +);"));
+    }
+
+    @Test
+    void loopsAndArgumentsAreChecked() {
+        bodyFails("t.p4:17:9: error: break outside a for loop", "break;");
+        bodyFails("t.p4:17:9: error: continue outside a for loop", "continue;");
+        fails("t.p4:17:11: error: positional and named arguments cannot be mixed in a call of action a",
+                program("", "action a(bit<8> x, bit<8> y) { meta.m = x + y; }", "a(1, y = 2);"));
+        fails("t.p4:17:11: error: action a has no parameter 'z'",
+                program("", "action a(bit<8> x, bit<8> y) { meta.m = x + y; }", "a(z = 1, y = 2);"));
+        fails("t.p4:17:18: error: argument 'x' given twice",
+                program("", "action a(bit<8> x, bit<8> y) { meta.m = x + y; }", "a(x = 1, x = 2);"));
+        fails("t.p4:17:10: error: no argument for parameter 'x' of action a (it has no default value)",
+                program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a(y = 2);"));
+        fails("t.p4:15:100: error: action a in the actions of table t needs 1 argument(s) for its directional parameters, got 0",
+                program("", "action a(inout bit<8> x, bit<8> v) { x = v; } table t { key = { hdr.h.a : exact; } actions = { a; } }", ""));
+        fails("t.p4:15:122: error: 'x' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                program("", "const bit<8> x = 1; action a(inout bit<8> y, bit<8> v) { y = v; } table t { key = { hdr.h.a : exact; } actions = { a(x); } }", ""));
+        fails("t.p4:17:10: error: action a expects 2 argument(s), got 0",
+                program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a();"));
+        fails("t.p4:17:22: error: unsupported construct: compound assignment to a target containing a call (not implemented by p4sim)",
+                program("", "", "hdr.s[f()].a += 1;").replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }"));
+    }
+
+    @Test
+    void initialisersAreChecked() {
+        bodyFails("t.p4:17:18: error: {#} (the invalid header) needs a header type here, not bit<8>", "meta.m = {#};");
+        bodyFails("t.p4:17:17: error: header h_t has 2 field(s) but the initialiser gives 1", "hdr.h = { 1 };");
+        bodyFails("t.p4:17:13: error: cannot tell the struct or header type of { f = e } here", "if ({ a = 1 } == { a = 1 }) { }");
+        bodyFails("t.p4:17:30: error: header h_t has no field 'z'", "hdr.h = { a = 1, z = 2 };");
+        bodyFails("t.p4:17:30: error: field 'a' initialised twice", "hdr.h = { a = 1, a = 2 };");
+        bodyFails("t.p4:17:19: error: value 300 does not fit in bit<8>", "hdr.h = { 300, 2 };");
+        bodyFails("t.p4:17:33: error: 'C' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                "const h_t C = { 1, 2 }; C.a = 3;");
+        bodyFails("t.p4:17:9: error: initializer of constant 'C' is not a compile-time constant",
+                "const h_t C = { hdr.h.a, 2 };");
     }
 
     @Test

@@ -1,176 +1,276 @@
 package dev.innet.p4sim;
 
-import static dev.innet.p4sim.TestPrograms.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
-import dev.innet.switchapi.ControlException;
-import dev.innet.switchapi.SwitchControl;
-import java.io.ByteArrayOutputStream;
-import java.math.BigInteger;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
 /**
- * Random inputs against independent models of bmv2's rules, on both code generators (fixed seeds, so
- * a failure reproduces): varbit extraction (stf/varbit.p4) and parser value sets (stf/valueset.p4).
+ * Random programs of the issue-14 statements (compound assignment, nested slice targets, both kinds
+ * of for loop with break/continue, header initialisers, header equality with an initialiser), run
+ * on both code generators
+ * and compared with a model of P4's semantics written here: unsigned values of 8, 16 or 32 bits,
+ * wraparound arithmetic, saturating |+| and |-|, shifts by at least the width give 0, loops as the
+ * P4-16 spec describes them, initialisers reading every value before writing any.
  */
 class LanguageFuzzTest {
-    private static final int ROUNDS = 400;
+    private static final int SEEDS = 100;
+    private static final int[] WIDTHS = {8, 16, 32};
+    private static final String[] OPS = {"+", "-", "*", "&", "|", "^", "<<", ">>", "|+|", "|-|", "/", "%"};
 
-    private static P4Switch instance(String program, boolean specialize) {
-        return P4Sim.compile(TestPrograms.stf(program)).instantiate(SwitchConfig.defaults().withSpecialization(specialize));
-    }
+    /** One random program: its source, an input header and the header the model expects out. */
+    private static final class Case {
+        final SplittableRandom rnd;
+        final int[] w;
+        final long[] v;
+        final StringBuilder body = new StringBuilder();
+        final long[] input;
 
-    /**
-     * The model of varbit.p4: length byte n (top bit: n's low 7 bits are bits, else n bytes); bmv2's
-     * checks in order: not a multiple of 8 (err 2), too few bytes (err 3), more than 32 bits (err 1);
-     * on success the csum16 of the option (its data as long as it was extracted) follows res.
-     */
-    private static int varbitError(byte[] in) {
-        int n = in[0] & 0xFF;
-        int bits = (n & 0x80) != 0 ? n & 0x7F : n * 8;
-        return bits % 8 != 0 ? 2 : in.length - 1 < 2 + bits / 8 ? 3 : bits > 32 ? 1 : 0;
-    }
-
-    private static byte[] varbitModel(byte[] in) {
-        int n = in[0] & 0xFF;
-        int bits = (n & 0x80) != 0 ? n & 0x7F : n * 8;
-        int rest = in.length - 1;
-        int err = varbitError(in);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(n);
-        if (err == 0) {
-            int optLen = 2 + bits / 8;
-            out.write(in, 1, optLen);                  // opt: kind, data, trailer
-            out.write(in, 2, bits / 8);                // copy: the data
-            out.write(1);                              // eq
-            out.write(bits == 0 ? 1 : 0);              // eq_empty
-            out.write(0);                              // err
-            int sum = csum16(in, 1, optLen);           // sum: over kind, data, trailer
-            out.write(sum >> 8);
-            out.write(sum & 0xFF);
-            out.write(in, 1 + optLen, rest - optLen);  // payload
-        } else {
-            out.write(0);
-            out.write(0);
-            out.write(err);
-            out.write(in, 1, rest);
+        Case(long seed) {
+            rnd = new SplittableRandom(seed);
+            int n = 3 + rnd.nextInt(4);
+            w = new int[n];
+            v = new long[n];
+            for (int i = 0; i < n; i++) {
+                w[i] = WIDTHS[rnd.nextInt(WIDTHS.length)];
+                v[i] = rnd.nextLong() & mask(w[i]);
+            }
+            input = v.clone();
+            int statements = 6 + rnd.nextInt(8);
+            for (int s = 0; s < statements; s++) {
+                statement();
+            }
         }
-        return out.toByteArray();
-    }
 
-    /** RFC 1071: the ones' complement of the ones' complement sum of 16-bit words, zero-padded. */
-    private static int csum16(byte[] b, int off, int len) {
-        long sum = 0;
-        for (int i = 0; i < len; i += 2) {
-            int hi = b[off + i] & 0xFF;
-            int lo = i + 1 < len ? b[off + i + 1] & 0xFF : 0;
-            sum += hi << 8 | lo;
+        static long mask(int width) {
+            return width == 64 ? -1L : (1L << width) - 1;
         }
-        while (sum >> 16 != 0) {
-            sum = (sum & 0xFFFF) + (sum >> 16);
-        }
-        return (int) (~sum & 0xFFFF);
-    }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void varbitExtractionFollowsBmv2sChecks(boolean specialize) {
-        P4Switch sw = instance("varbit.p4", specialize);
-        SplittableRandom rnd = new SplittableRandom(14);
-        int[] seen = new int[4];
-        for (int round = 0; round < ROUNDS; round++) {
-            // lengths around the interesting edges: 0..6 bytes, bit counts, anything
-            int n = switch (rnd.nextInt(3)) {
-                case 0 -> rnd.nextInt(7);
-                case 1 -> 0x80 | rnd.nextInt(48);
-                default -> rnd.nextInt(256);
+        long literal(int width) {
+            return rnd.nextInt(4) == 0 ? rnd.nextInt(4) : rnd.nextLong() & mask(width);
+        }
+
+        /** A literal, typed or left for the target's width to type, or another field of the same width. */
+        String operand(int k, long[] valueOut) {
+            int same = -1;
+            for (int j = 0; j < w.length; j++) {
+                if (j != k && w[j] == w[k] && rnd.nextBoolean()) {
+                    same = j;
+                }
+            }
+            if (same >= 0) {
+                valueOut[0] = v[same];
+                return "h.h.f" + same;
+            }
+            long x = literal(w[k]);
+            valueOut[0] = x;
+            return rnd.nextBoolean() ? w[k] + "w" + Long.toUnsignedString(x) : Long.toUnsignedString(x);
+        }
+
+        static long apply(String op, long a, long b, int width) {
+            long m = mask(width);
+            return switch (op) {
+                case "+" -> (a + b) & m;
+                case "-" -> (a - b) & m;
+                case "*" -> (a * b) & m;
+                case "&" -> a & b;
+                case "|" -> a | b;
+                case "^" -> a ^ b;
+                case "<<" -> b >= width ? 0 : (a << b) & m;
+                case ">>" -> b >= width ? 0 : a >>> b;
+                case "|+|" -> Math.min(a + b, m);
+                case "|-|" -> Math.max(a - b, 0);
+                case "/" -> Long.divideUnsigned(a, b);
+                case "%" -> Long.remainderUnsigned(a, b);
+                default -> throw new IllegalArgumentException(op);
             };
-            byte[] in = new byte[1 + rnd.nextInt(10)];
-            rnd.nextBytes(in);
-            in[0] = (byte) n;
-            byte[] want = varbitModel(in);
-            seen[varbitError(in)]++;
-            List<P4Switch.OutPacket> out = sw.process(0, in);
-            assertEquals(1, out.size(), "round " + round + " input " + hex(in));
-            assertEquals(hex(want), hex(out.get(0).frame()), "round " + round + " input " + hex(in));
         }
-        for (int err = 0; err < 4; err++) {
-            assertTrue(seen[err] > 10, "outcome " + err + " seen " + seen[err] + " times");
+
+        /** {@code h.h.fK op= rhs} with a right-hand side the operator accepts (constant shifts and divisors). */
+        void compound(int k, String indent) {
+            String op = OPS[rnd.nextInt(OPS.length)];
+            long[] b = new long[1];
+            String rhs;
+            if (op.equals("<<") || op.equals(">>")) {
+                b[0] = rnd.nextInt(w[k] + 2);
+                rhs = Long.toString(b[0]);
+            } else if (op.equals("/") || op.equals("%")) {
+                b[0] = 1 + rnd.nextInt(9);
+                rhs = w[k] + "w" + b[0];
+            } else {
+                rhs = operand(k, b);
+            }
+            body.append(indent).append("h.h.f").append(k).append(' ').append(op).append("= ").append(rhs).append(";\n");
+            v[k] = apply(op, v[k], b[0], w[k]);
+        }
+
+        void statement() {
+            int k = rnd.nextInt(w.length);
+            switch (rnd.nextInt(6)) {
+                case 0 -> compound(k, "        ");
+                case 1 -> nestedSlice(k);
+                case 2 -> threeClauseLoop(k);
+                case 3 -> rangeLoop(k);
+                case 4 -> equality(k);
+                default -> initialiser();
+            }
+        }
+
+        void nestedSlice(int k) {
+            int lo1 = rnd.nextInt(w[k]);
+            int hi1 = lo1 + rnd.nextInt(w[k] - lo1);
+            int w1 = hi1 - lo1 + 1;
+            int lo2 = rnd.nextInt(w1);
+            int hi2 = lo2 + rnd.nextInt(w1 - lo2);
+            int w2 = hi2 - lo2 + 1;
+            long x = rnd.nextLong() & mask(w2);
+            body.append("        h.h.f").append(k).append('[').append(hi1).append(':').append(lo1).append("][")
+                    .append(hi2).append(':').append(lo2).append("] = ").append(w2).append("w").append(x).append(";\n");
+            int lo = lo1 + lo2;
+            long field = mask(w2) << lo;
+            v[k] = (v[k] & ~field) | (x << lo);
+        }
+
+        /** for (bit<8> i = s; i < e; i = i + 1) { if (i == c) { continue|break; } h.h.fK op= (bit<W>) i or a literal; } */
+        void threeClauseLoop(int k) {
+            int s = rnd.nextInt(5);
+            int e = rnd.nextInt(12);
+            int c = rnd.nextInt(12);
+            boolean brk = rnd.nextBoolean();
+            String op = new String[] {"+", "^", "|+|", "-"}[rnd.nextInt(4)];
+            boolean useI = rnd.nextBoolean();
+            long lit = literal(w[k]);
+            body.append("        for (bit<8> i = ").append(s).append("; i < ").append(e).append("; i = i + 1) {\n")
+                    .append("            if (i == ").append(c).append(") { ").append(brk ? "break" : "continue").append("; }\n")
+                    .append("            h.h.f").append(k).append(' ').append(op).append("= ")
+                    .append(useI ? "(bit<" + w[k] + ">) i" : w[k] + "w" + Long.toUnsignedString(lit)).append(";\n")
+                    .append("        }\n");
+            for (int i = s; i < e; i++) {
+                if (i == c) {
+                    if (brk) {
+                        break;
+                    }
+                    continue;
+                }
+                v[k] = apply(op, v[k], useI ? i : lit, w[k]);
+            }
+        }
+
+        /** for (bit<8> i in a .. b) { h.h.fK op= (bit<W>) i; } with the bounds read from a field once. */
+        void rangeLoop(int k) {
+            int a = rnd.nextInt(8);
+            int b = rnd.nextInt(12);
+            String op = new String[] {"+", "^", "-"}[rnd.nextInt(3)];
+            body.append("        for (bit<8> i in ").append(a).append(" .. ").append(b).append(") {\n")
+                    .append("            h.h.f").append(k).append(' ').append(op).append("= (bit<").append(w[k]).append(">) i;\n")
+                    .append("        }\n");
+            for (int i = a; i <= b; i++) {
+                v[k] = apply(op, v[k], i, w[k]);
+            }
+        }
+
+        /**
+         * if (h.h == {...}) or != : the initialiser repeats the current field values, except (half
+         * the time) one that differs; the branch flips the low bit of field k.
+         */
+        void equality(int k) {
+            int changed = rnd.nextBoolean() ? rnd.nextInt(w.length) : -1;
+            List<String> parts = new ArrayList<>();
+            for (int j = 0; j < w.length; j++) {
+                long x = j == changed ? (v[j] ^ (1L + rnd.nextLong(mask(w[j])))) & mask(w[j]) : v[j];
+                if (j == changed && x == v[j]) {
+                    x = v[j] ^ 1;
+                }
+                parts.add(w[j] + "w" + Long.toUnsignedString(x));
+            }
+            boolean eq = rnd.nextBoolean();
+            body.append("        if (h.h ").append(eq ? "==" : "!=").append(" { ").append(String.join(", ", parts))
+                    .append(" }) {\n            h.h.f").append(k).append(" ^= 1;\n        }\n");
+            boolean equal = changed < 0;
+            if (equal == eq) {
+                v[k] ^= 1;
+            }
+        }
+
+        /** h.h = {...} in field order or by name in a shuffled order; values read before any is written. */
+        void initialiser() {
+            boolean named = rnd.nextBoolean();
+            long[] next = new long[w.length];
+            List<String> parts = new ArrayList<>();
+            for (int k = 0; k < w.length; k++) {
+                long[] b = new long[1];
+                String e = operand(k, b);
+                next[k] = b[0];
+                parts.add(named ? "f" + k + " = " + e : e);
+            }
+            if (named) {
+                Collections.shuffle(parts, new java.util.Random(rnd.nextLong()));
+            }
+            body.append("        h.h = { ").append(String.join(", ", parts)).append(" };\n");
+            System.arraycopy(next, 0, v, 0, w.length);
+        }
+
+        String program() {
+            StringBuilder fields = new StringBuilder();
+            for (int k = 0; k < w.length; k++) {
+                fields.append("    bit<").append(w[k]).append("> f").append(k).append(";\n");
+            }
+            return """
+                    #include <core.p4>
+                    #include <v1model.p4>
+                    header h_t {
+                    %FIELDS%}
+                    struct headers { h_t h; }
+                    struct metadata { }
+                    parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+                        state start { pkt.extract(h.h); transition accept; }
+                    }
+                    control VC(inout headers h, inout metadata m) { apply { } }
+                    control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+                        apply {
+                            sm.egress_spec = 1;
+                    %BODY%    }
+                    }
+                    control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+                    control CC(inout headers h, inout metadata m) { apply { } }
+                    control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
+                    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+                    """.replace("%FIELDS%", fields).replace("%BODY%", body);
+        }
+
+        static String hex(int[] widths, long[] values) {
+            StringBuilder sb = new StringBuilder();
+            for (int k = 0; k < widths.length; k++) {
+                sb.append(String.format("%0" + widths[k] / 4 + "x", values[k]));
+            }
+            return sb.toString();
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void valueSetsMatchTheirMembers(boolean specialize) {
-        P4Switch sw = instance("valueset.p4", specialize);
-        SwitchControl c = sw.control();
-        SplittableRandom rnd = new SplittableRandom(41);
-        Set<Integer> types = new LinkedHashSet<>();
-        Set<Integer> pairs = new LinkedHashSet<>();
-        int[] pool = {0x0800, 0x86dd, 0x1234, 0x88b5, 0xffff, 0x0000};
-        int full = 0;
-        for (int round = 0; round < ROUNDS; round++) {
-            int type = pool[rnd.nextInt(pool.length)];
-            int pair = rnd.nextInt(4) << 8 | rnd.nextInt(4);
-            switch (rnd.nextInt(6)) {
-                case 0, 1 -> {
-                    if (types.size() == 2 && !types.contains(type)) {
-                        assertThrows(ControlException.class, () -> c.valueSetAdd("types", BigInteger.valueOf(type)));
-                        full++;
-                    } else {
-                        c.valueSetAdd("types", BigInteger.valueOf(type));
-                        types.add(type);
-                    }
-                }
-                case 2 -> {
-                    c.valueSetRemove("P.types", BigInteger.valueOf(type));
-                    types.remove(type);
-                }
-                case 3 -> {
-                    if (pairs.size() == 4 && !pairs.contains(pair)) {
-                        assertThrows(ControlException.class, () -> c.valueSetAdd("pairs", BigInteger.valueOf(pair)));
-                        full++;
-                    } else {
-                        c.valueSetAdd("pairs", BigInteger.valueOf(pair));
-                        pairs.add(pair);
-                    }
-                }
-                case 4 -> {
-                    c.valueSetRemove("pairs", BigInteger.valueOf(pair));
-                    pairs.remove(pair);
-                }
-                default -> {
-                    if (rnd.nextInt(8) == 0) {
-                        c.valueSetClear("pairs");
-                        pairs.clear();
-                    }
-                }
+    @Test
+    void randomProgramsMatchTheModelOnBothCodeGenerators() {
+        int checked = 0;
+        for (long seed = 1; seed <= SEEDS; seed++) {
+            Case c = new Case(seed);
+            String source = c.program();
+            byte[] in = HexFormat.of().parseHex(Case.hex(c.w, c.input));
+            String want = Case.hex(c.w, c.v);
+            for (boolean specialize : new boolean[] {true, false}) {
+                P4Switch sw = P4Sim.compileText("fuzz" + seed + ".p4", source)
+                        .instantiate(SwitchConfig.defaults().withSpecialization(specialize));
+                List<P4Switch.OutPacket> out = sw.process(0, in);
+                assertEquals(1, out.size(), "seed " + seed + "\n" + source);
+                assertEquals(want, HexFormat.of().formatHex(out.get(0).frame()),
+                        "seed " + seed + (specialize ? " (specialised)" : " (closures)") + "\n" + source);
+                checked++;
             }
-            assertEquals(Set.copyOf(types), Set.copyOf(c.valueSetRead("types").stream().map(BigInteger::intValue).toList()));
-            // a packet: the constant case first, then the set, then the default
-            int probeType = pool[rnd.nextInt(pool.length)];
-            int probePair = rnd.nextInt(4) << 8 | rnd.nextInt(4);
-            byte[] in = hex(String.format("%04x%04x", probeType, probePair));
-            String got = hex(sw.process(0, in).get(0).frame());
-            String want;
-            if (probeType == 0x0800) {
-                want = String.format("%04x01%04x", probeType, probePair);
-            } else if (types.contains(probeType)) {
-                want = String.format("%04x%04x%02x", probeType, probePair, pairs.contains(probePair) ? 3 : 2);
-            } else {
-                want = String.format("%04x00%04x", probeType, probePair);
-            }
-            assertEquals(want, got, "round " + round);
         }
-        assertTrue(full > 0, "the full-set case was exercised");
+        assertEquals(2 * SEEDS, checked);
     }
 }

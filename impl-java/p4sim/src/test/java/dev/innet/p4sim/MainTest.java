@@ -78,7 +78,7 @@ class MainTest {
         Run r = p4sim("--help");
         assertEquals(0, r.exit(), r.err());
         for (String option : new String[] {"--program", "-I", "--interface", "--control-port", "--thrift-port",
-            "--cpu-port", "--commands", "--seed", "--check"}) {
+            "--cpu-port", "--commands", "--seed", "--io", "--check"}) {
             assertTrue(r.out().contains(option), option + " missing from the usage: " + r.out());
         }
         assertEquals("", r.err());
@@ -90,6 +90,11 @@ class MainTest {
         // named even when --program is missing too (it is likely --program misspelt)
         assertArgumentError(p4sim("--frobnicate"), "--frobnicate");
         assertArgumentError(p4sim("--programm", uncompilable.toString()), "--programm");
+    }
+
+    @Test
+    void unknownIoMode() {
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--io", "mmap"), "mmap");
     }
 
     @Test

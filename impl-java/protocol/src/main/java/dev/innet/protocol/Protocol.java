@@ -34,6 +34,26 @@ public interface Protocol {
     RackNodes nodes(RackSpec rack, SwitchHandle switchHandle);
 
     /**
+     * The switches of a run and their cabling. One ToR with every host on it by default; a protocol
+     * whose switches form a network (DistCache's spine and leaf layers) returns its own shape. Every
+     * switch runs {@link #p4Program()}.
+     */
+    default Topology topology(RackSpec rack) {
+        return Topology.singleSwitch(rack);
+    }
+
+    /**
+     * The nodes of a run on {@code topology}, with one control-plane handle per switch (by name). The
+     * default serves one-switch protocols through {@link #nodes(RackSpec, SwitchHandle)}.
+     */
+    default RackNodes nodes(RackSpec rack, Topology topology, java.util.Map<String, SwitchHandle> switchHandles) {
+        if (topology.switches().size() != 1) {
+            throw new IllegalStateException(name() + " runs on one switch, not on " + topology.switches());
+        }
+        return nodes(rack, switchHandles.get(topology.switches().get(0)));
+    }
+
+    /**
      * Whether the protocol's guarantees hold on a network that duplicates packets. False for a protocol
      * whose servers apply a duplicated write twice, so that a late copy can overwrite a newer write (LaKe:
      * memcached over UDP has no duplicate suppression). Campaigns run such protocols with the same faults
@@ -41,6 +61,23 @@ public interface Protocol {
      */
     default boolean toleratesDuplicatedPackets() {
         return true;
+    }
+
+    /**
+     * The program live racks run on the server hosts instead of {@link RackNodes#server}, if the
+     * protocol's servers are an existing program (LaKe: the real memcached); empty for protocols whose
+     * servers are their own nodes (docs/live-rack.md).
+     */
+    default java.util.Optional<ExternalServer> externalServer() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The value length workloads should write for the switch to act on them (LaKe caches 32-byte values
+     * only); 0: any length. Live workloads pad their unique values to it.
+     */
+    default int workloadValueBytes() {
+        return 0;
     }
 
     /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */

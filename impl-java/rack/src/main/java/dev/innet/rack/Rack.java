@@ -10,6 +10,7 @@ import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.RackSpec;
+import dev.innet.protocol.Topology;
 import dev.innet.rack.workload.KeyChooser;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.WorkloadClient;
@@ -28,6 +29,7 @@ import dev.innet.sim.simulated.Simulation;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,7 +38,8 @@ import java.util.function.Supplier;
 
 /**
  * A rack in the deterministic simulator, for any registered {@link Protocol}: one switch running the
- * protocol's P4 program on p4sim, the protocol's storage servers, workload clients using its client
+ * protocol's P4 program on p4sim (or, if the protocol has a {@link Protocol#topology}, several, each running
+ * it, cabled as it says), the protocol's storage servers, workload clients using its client
  * library, and its controller on the CPU port. The harness knows protocols only through that interface. Hosts: servers 1..S, clients after
  * them (port 64 skipped), controller 254. A run has two phases: chaos until {@code chaosNanos} (the
  * configured link faults), then heal and a quiet phase in which every client's last operation finishes.
@@ -45,6 +48,9 @@ public final class Rack {
     private final Simulation sim;
     private final SimSwitch sw;
     private final SwitchHandle handle;
+    private final Topology topology;
+    private final Map<String, SimSwitch> switches = new LinkedHashMap<>();
+    private final Map<String, SwitchHandle> handles = new LinkedHashMap<>();
     private final HistoryRecorder history;
     private final WorkloadStats stats;
     private final List<Integer> servers;
@@ -55,21 +61,12 @@ public final class Rack {
         this.config = b;
         this.sim = Simulation.builder(b.seed).out(b.out).durableRoot(b.durableRoot).maxEvents(b.maxEvents)
                 .recordTraceEvents(b.recordTraceEvents).build();
-        this.handle = new SwitchHandle();
         this.history = new HistoryRecorder(sim.clock());
         this.stats = new WorkloadStats(b.statsBucketNanos);
         // p4/ is on the include path so a program variant kept elsewhere (a seeded bug under target/)
         // includes the same headers as the real program.
         P4Sim.Program program = P4Sim.compile(b.programSource != null ? b.programSource : b.root.resolve(b.protocol.p4Program()),
                 List.of(b.root.resolve("p4")));
-        RandomSource switchRandom = sim.random("p4sim");
-        this.sw = sim.addSwitch("tor", () -> {
-            // A new switch instance at every (re)start: empty tables and registers, as after a reboot.
-            P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
-                    .withClock(() -> sim.now() / 1_000));
-            handle.attach(p4.control());
-            return new P4SwitchDevice(p4, b.traffic);
-        });
         this.servers = new ArrayList<>();
         this.clients = new ArrayList<>();
         int host = 0;
@@ -83,9 +80,30 @@ public final class Rack {
         }
         RackSpec spec = new RackSpec(servers, clients, RackPorts.CONTROLLER_HOST, b.cacheCapacity, b.hotThreshold,
                 b.counterResetNanos, b.controlStepNanos, b.preload, b.clientTimeoutNanos, b.rocksdb);
-        RackNodes nodes = b.protocol.nodes(spec, handle);
+        this.topology = b.protocol.topology(spec);
+        for (String name : topology.switches()) {
+            SwitchHandle h = new SwitchHandle();
+            // The first switch keeps the one-switch rack's random stream name, so existing runs replay unchanged.
+            RandomSource switchRandom = sim.random(switches.isEmpty() ? "p4sim" : "p4sim-" + name);
+            SimSwitch s = sim.addSwitch(name, () -> {
+                // A new switch instance at every (re)start: empty tables and registers, as after a reboot.
+                P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
+                        .withClock(() -> sim.now() / 1_000));
+                h.attach(p4.control());
+                return new P4SwitchDevice(p4, b.traffic);
+            });
+            switches.put(name, s);
+            handles.put(name, h);
+        }
+        for (Topology.Cable c : topology.cables()) {
+            sim.connectSwitches(switches.get(c.a()), c.portA(), switches.get(c.b()), c.portB());
+        }
+        this.sw = switches.values().iterator().next();
+        this.handle = handles.values().iterator().next();
+        RackNodes nodes = topology.switches().size() == 1 ? b.protocol.nodes(spec, handle)
+                : b.protocol.nodes(spec, topology, java.util.Collections.unmodifiableMap(handles));
         for (int s : servers) {
-            HostLink link = sim.addHost(s, () -> nodes.server(s), sw, RackPorts.portOf(s));
+            HostLink link = sim.addHost(s, () -> nodes.server(s), switchOf(s), portOf(s));
             link.toSwitch().setFaults(b.serverLinkFaults);
             link.fromSwitch().setFaults(b.serverLinkFaults);
         }
@@ -96,12 +114,21 @@ public final class Rack {
                 load.add(b.loadKeys.get(k));
             }
             HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
-                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load), sw,
-                    RackPorts.portOf(c));
+                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load),
+                    switchOf(c), portOf(c));
             link.toSwitch().setFaults(b.clientRequestFaults);
             link.fromSwitch().setFaults(b.clientReplyFaults);
         }
-        sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, sw, RackPorts.CPU_PORT);
+        sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, switchOf(RackPorts.CONTROLLER_HOST),
+                portOf(RackPorts.CONTROLLER_HOST));
+    }
+
+    private SimSwitch switchOf(int host) {
+        return switches.get(topology.switchOf(host));
+    }
+
+    private int portOf(int host) {
+        return topology.hosts().get(host).port();
     }
 
     /** The host after {@code host}, skipping 64 (the CPU port's number, see {@link RackPorts}). */
@@ -121,6 +148,37 @@ public final class Rack {
             sim.crashSwitch(sw);
         });
         sim.at(restart, "switch restart", () -> sim.restartSwitch(sw));
+    }
+
+    /**
+     * Crashes the switch named {@code name} of a multi-switch topology at {@code time} (its tables and
+     * registers lost) and restarts it at {@code restart}.
+     */
+    public void crashSwitch(String name, long time, long restart) {
+        SimSwitch s = switches.get(name);
+        SwitchHandle h = handles.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("no switch " + name + " (have " + switches.keySet() + ")");
+        }
+        sim.at(time, "switch crash " + name, () -> {
+            h.detach();
+            sim.crashSwitch(s);
+        });
+        sim.at(restart, "switch restart " + name, () -> sim.restartSwitch(s));
+    }
+
+    /** The run's switches and their cabling (one switch, {@code tor}, unless the protocol says otherwise). */
+    public Topology topology() {
+        return topology;
+    }
+
+    /** The control-plane handle of switch {@code name} (tests read registers through it). */
+    public SwitchHandle switchHandle(String name) {
+        SwitchHandle h = handles.get(name);
+        if (h == null) {
+            throw new IllegalArgumentException("no switch " + name + " (have " + handles.keySet() + ")");
+        }
+        return h;
     }
 
     /** Crashes host {@code host} (server, client or controller) at {@code time}, restarts it at {@code restart}. */

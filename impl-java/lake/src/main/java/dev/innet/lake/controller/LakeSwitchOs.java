@@ -26,6 +26,20 @@ public final class LakeSwitchOs extends ForwardingSwitchOs {
         control.registerWrite(TAG_COUNTER, 0, tagBase(generation));
     }
 
+    /**
+     * Makes the data plane forget what memcached lost when it restarted empty: every slot of both
+     * layers invalid (no GET is answered from them), and the lookup table cleared, so a reply still in
+     * flight from the old memcached matches no tag and is dropped (LK-7) instead of filling a lost
+     * item back in. Requests in flight to other hosts lose their entries too: their clients time out
+     * (a GET is retried; a SET ends unknown), which is safe. Tags and fences stay: new tags stay above
+     * every fence.
+     */
+    public static void forgetCachedItems(SwitchControl control) {
+        control.registerReset("MyIngress.lut_tag");
+        control.registerReset("MyIngress.l1_valid");
+        control.registerReset("MyIngress.l2_valid");
+    }
+
     static BigInteger tagBase(int generation) {
         return BigInteger.valueOf(generation).shiftLeft(TAG_BITS_PER_GENERATION);
     }

@@ -66,6 +66,7 @@ public final class WorkloadHost implements Node {
     private final RackNodes protocolNodes;
     private final HistoryRecorder history;
     private final Journal journal;
+    private final int valueBytes;
     private NodeContext ctx;
     private KvClientLibrary client;
     private long nextTimer = -1;
@@ -86,9 +87,21 @@ public final class WorkloadHost implements Node {
     }
 
     public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history, Journal journal) {
+        this(protocolNodes, history, journal, 0);
+    }
+
+    /**
+     * {@code valueBytes}: the length every written value is padded to (the protocol's
+     * {@code workloadValueBytes}: LaKe caches 32-byte values only); 0 writes the unique values as they are.
+     */
+    public WorkloadHost(RackNodes protocolNodes, HistoryRecorder history, Journal journal, int valueBytes) {
+        if (valueBytes < 0) {
+            throw new IllegalArgumentException("value length must not be negative, got " + valueBytes);
+        }
         this.protocolNodes = protocolNodes;
         this.history = history;
         this.journal = journal;
+        this.valueBytes = valueBytes;
     }
 
     /** The key-value family's key {@code i}, as the simulated workloads spell it. */
@@ -194,7 +207,19 @@ public final class WorkloadHost implements Node {
 
     /** Unique across hosts, incarnations and runs, so the checker can tell every write apart. */
     private byte[] uniqueValue() {
-        return ("h" + ctx.hostNumber() + "i" + ctx.incarnation() + "n" + (++written)).getBytes(StandardCharsets.UTF_8);
+        return padded("h" + ctx.hostNumber() + "i" + ctx.incarnation() + "n" + (++written), valueBytes);
+    }
+
+    /**
+     * {@code unique} followed by '.' up to {@code length} bytes (no padding when 0 or when it is longer
+     * already: uniqueness matters more than the length, and the protocol then only relays the value).
+     */
+    static byte[] padded(String unique, int length) {
+        StringBuilder sb = new StringBuilder(unique);
+        while (sb.length() < length) {
+            sb.append('.');
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private void completed(KvResult r) {

@@ -2,6 +2,7 @@ package dev.innet.p4sim.bench;
 
 import dev.innet.cli.Cli;
 import dev.innet.cli.ExistingDirectory;
+import dev.innet.p4sim.ports.LiveSwitch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -25,10 +26,11 @@ public final class Bench implements Callable<Integer> {
 
     private static final Workload[] WORKLOADS = {
         // packet 25 of farreach.stf / 23 of netcache.stf: a GET the switch answers from its cache with a 128-byte value
-        new Workload("farreach", 25, "FR-2 read hit, 16-byte key, 128-byte value (16 words)"),
+        new Workload("farreach", 26, "FR-2 read hit, 16-byte key, 128-byte value (16 words)"),
         new Workload("netcache", 23, "read hit, 16-byte key, 128-byte value (16 words)"),
     };
     private static final double WARMUP_SECONDS = 2;
+    private static final double SEARCH_SECONDS = 1;
 
     @Spec
     private CommandSpec spec;
@@ -73,22 +75,39 @@ public final class Bench implements Callable<Integer> {
         }
         out.println("method: the program is prepared by the first K-1 packets (and all commands) of p4/tests/NAME.stf;");
         out.println("        then packet K is processed repeatedly. In-process: one thread, zero-copy PacketSink, "
-                + seconds + " s after " + (int) WARMUP_SECONDS + " s warm-up,");
+                + seconds + " s after " + (int) WARMUP_SECONDS + " CPU-seconds of warm-up,");
         out.println("        rate = packets / CPU time of that thread (also per 0.5 s slice), and wall-clock rate.");
         for (Workload w : WORKLOADS) {
             out.println("in-process, " + w.what() + " (packet " + w.hitPacket() + "):");
             out.println("  " + InProcessBench.run(program(w), scenario(w), w.hitPacket(), WARMUP_SECONDS, seconds));
+            out.printf("  load average %.2f%n", VethBench.loadAverage());
         }
         Workload v = WORKLOADS[0];
-        out.println("veth: the switch on one end of a veth pair (AF_PACKET reader thread), an open-loop generator and a");
-        out.println("      reply counter on the other end; rate = replies received per second, " + seconds + " s:");
+        out.println("veth: the switch on one end of a veth pair, a traffic generator and a reply counter on the other end (both on");
+        out.println("      PACKET_MMAP rings); rate = replies received per second. Saturation: the generator sends as fast as it");
+        out.println("      can for " + seconds + " s. Lossless: the highest rate sent with no reply missing, found by doubling the");
+        out.println("      offered rate from 25k/s, then bisecting, " + SEARCH_SECONDS + " s per step. Old path (plain sockets), then rings:");
         try {
-            out.println("  " + VethBench.run(program(v), scenario(v), v.hitPacket(), seconds));
+            out.printf("  load average %.2f%n", VethBench.loadAverage());
+            VethBench.Result old = VethBench.run(program(v), scenario(v), v.hitPacket(), seconds, LiveSwitch.Io.SOCKET, 0);
+            out.println("  " + old);
+            out.printf("  load average %.2f%n", VethBench.loadAverage());
+            VethBench.Result rings = VethBench.run(program(v), scenario(v), v.hitPacket(), seconds, LiveSwitch.Io.RING, SEARCH_SECONDS);
+            out.println("  " + rings);
+            out.printf("  load average %.2f%n", VethBench.loadAverage());
+            out.printf("  rings / plain sockets: saturation %.1fx, replies per switch CPU-second %.1fx%n",
+                    rings.saturation().replyRate() / Math.max(1, old.saturation().replyRate()),
+                    perSwitchCpu(rings.saturation()) / Math.max(1, perSwitchCpu(old.saturation())));
         } catch (IOException e) {
             // no CAP_NET_ADMIN or no veth support here: the in-process figures still stand
             out.println("  skipped: " + e.getMessage());
         }
+        out.println(Bmv2Bench.line());
         return 0;
+    }
+
+    private static double perSwitchCpu(VethBench.Run r) {
+        return r.replyRate() / Math.max(1e-9, r.switchCpu());
     }
 
     private Path program(Workload w) {

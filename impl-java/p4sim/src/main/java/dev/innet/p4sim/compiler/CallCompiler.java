@@ -427,9 +427,9 @@ final class CallCompiler {
             Param p = a.params.get(i);
             Place pp = new Place(cx.storage.get(p), null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
-                out.add(copy(pp, ex.place(arg)));
+                out.add(copyOut(pp, arg));
             }
         }
         if (ar.body == null) {
@@ -447,9 +447,9 @@ final class CallCompiler {
             Param p = fn.params.get(i);
             Place pp = new Place(rt.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
-                out.add(copy(pp, ex.place(arg)));
+                out.add(copyOut(pp, arg));
             }
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), rt.body(), cx.spec.block(out.toArray(Exec[]::new)));
@@ -468,9 +468,9 @@ final class CallCompiler {
             }
             Place pp = new Place(pi.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
-                out.add(copy(pp, ex.place(arg)));
+                out.add(copyOut(pp, arg));
             }
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), pi.body(), cx.spec.block(out.toArray(Exec[]::new)));
@@ -489,9 +489,9 @@ final class CallCompiler {
             }
             Place pp = new Place(ci.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
-            in.add(p.dir == Direction.OUT ? clear(pp) : assign(pp, arg));
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
             if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
-                out.add(copy(pp, ex.place(arg)));
+                out.add(copyOut(pp, arg));
             }
         }
         return cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), ci.body(), cx.spec.block(out.toArray(Exec[]::new)));
@@ -507,6 +507,58 @@ final class CallCompiler {
         return n == 1 ? f -> f.s[base] = 0 : f -> java.util.Arrays.fill(f.s, base, base + n, 0L);
     }
 
+    /**
+     * Copy-out of an out/inout parameter to its argument: a place, or a slice of one (written as a
+     * slice assignment, nested slices folded).
+     */
+    Exec copyOut(Place param, Expr arg) {
+        if (arg instanceof Slice outer) {
+            Slice sl = outer;
+            int lo = outer.loBit;
+            while (sl.target instanceof Slice inner) {
+                lo += inner.loBit;
+                sl = inner;
+            }
+            int w = outer.hiBit - outer.loBit + 1;
+            if (w > 64) {
+                throw CompileError.unsupported(arg.pos, "slice wider than 64 bits as an out argument");
+            }
+            int from = param.base();
+            return StmtCompiler.sliceStore(ex.place(sl.target), lo, w, f -> f.s[from]);
+        }
+        return copy(param, ex.place(arg));
+    }
+
+    /**
+     * A struct or header initialiser: built field by field in scratch slots (so {@code s = {s.b, s.a}}
+     * reads the old values), then copied. A header built this way is valid; {@code {#}} only makes
+     * the target invalid, as p4c lowers it to setInvalid().
+     */
+    private Exec initializer(Place dst, Expr e) {
+        Type t = dst.type();
+        if (e instanceof InvalidHeader) {
+            return dst.isStatic() ? f -> f.s[dst.base()] = 0 : f -> f.s[dst.slot(f)] = 0;
+        }
+        List<Type.FieldT> fields = t instanceof Type.Header h ? h.fields() : ((Type.Struct) t).fields();
+        Place tmp = new Place(cx.layout.alloc(t), null, t);
+        List<Exec> parts = new ArrayList<>();
+        if (t instanceof Type.Header) {
+            int valid = tmp.base();
+            parts.add(f -> f.s[valid] = 1);
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            Expr v;
+            if (e instanceof StructInit si) {
+                v = si.values.get(si.names.indexOf(fields.get(i).name()));
+            } else {
+                v = ((ListExpr) e).elements.get(i);
+            }
+            parts.add(assign(tmp.field(fields.get(i).name()), v));
+        }
+        parts.add(copy(tmp, dst));
+        return cx.spec.block(parts.toArray(Exec[]::new));
+    }
+
     /** dst = value of expression {@code e} (any type). */
     Exec assign(Place dst, Expr e) {
         Type t = dst.type();
@@ -518,6 +570,10 @@ final class CallCompiler {
                 parts[i] = assign(ep, l.elements.get(i));
             }
             return cx.spec.block(parts);
+        }
+        if ((t instanceof Type.Header || t instanceof Type.Struct)
+                && (e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader)) {
+            return initializer(dst, e);
         }
         if (Layout.isNarrow(t)) {
             return assignNarrow(dst, e);
@@ -794,7 +850,7 @@ final class CallCompiler {
             int elem = Layout.slots(st.element());
             int size = st.size();
             int outOfBounds = cx.errorCode("StackOutOfBounds");
-            return f -> {
+            Exec plain = f -> {
                 int base = sp.slot(f);
                 long next = f.s[base];
                 if (next >= size) {
@@ -811,10 +867,11 @@ final class CallCompiler {
                 f.cursorBits += codec.bits;
                 f.s[base] = next + 1;
             };
+            return sp.isStatic() && codec.packer() != null ? cx.spec.extractNext(sp.base(), codec, tooShort, elem, size, outOfBounds, plain) : plain;
         }
         Place p = ex.place(target);
         HeaderCodec codec = codec((Type.Header) p.type(), target);
-        return f -> {
+        Exec plain = f -> {
             if (f.cursorBits + codec.bits > f.inLen * 8) {
                 f.parserError = tooShort;
                 f.flow = Frame.REJECT;
@@ -823,6 +880,7 @@ final class CallCompiler {
             codec.extract(f.in, f.cursorBits, f.s, p.slot(f));
             f.cursorBits += codec.bits;
         };
+        return p.isStatic() && codec.packer() != null ? cx.spec.extractHeader(p.base(), codec, tooShort, plain) : plain;
     }
 
     /** emit of a header, a header stack, or a struct of them (in field order); invalid headers emit nothing. */
@@ -830,11 +888,8 @@ final class CallCompiler {
         List<Exec> parts = new ArrayList<>();
         emitPlace(ex.place(arg), arg, parts);
         Exec[] all = parts.toArray(Exec[]::new);
-        return f -> {
-            for (Exec e : all) {
-                e.run(f);
-            }
-        };
+        // emit never raises a flow signal, so a block (which stops at one) runs every part
+        return cx.spec.block(all);
     }
 
     private void emitPlace(Place p, Expr at, List<Exec> parts) {
@@ -858,14 +913,15 @@ final class CallCompiler {
             }
             case Type.Header h -> {
                 HeaderCodec codec = codec(h, at);
-                parts.add(f -> {
+                Exec plain = f -> {
                     int base = p.slot(f);
                     if (f.s[base] != 0) {
                         f.ensureOut(codec.bytes);
                         codec.emit(f.s, base, f.out, f.outLen);
                         f.outLen += codec.bytes;
                     }
-                });
+                };
+                parts.add(p.isStatic() ? cx.spec.emitHeader(p.base(), codec, plain) : plain);
             }
             case Type.Stack st -> {
                 int elem = Layout.slots(st.element());

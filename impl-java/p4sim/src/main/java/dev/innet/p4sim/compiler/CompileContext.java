@@ -15,6 +15,7 @@ import dev.innet.p4sim.coverage.CoverageRecorder;
 import dev.innet.p4sim.frontend.SourcePos;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** State shared by the pieces of the code generator while compiling one program instance. */
@@ -34,7 +35,10 @@ final class CompileContext {
     final Map<String, CounterArray> countersByName = new LinkedHashMap<>();
     final Map<String, dev.innet.p4sim.runtime.MeterArray> metersByName = new LinkedHashMap<>();
     final Map<String, TableRuntime> tablesByName = new LinkedHashMap<>();
+    /** Actions by their qualified source name (what tables refer to), not by their control-plane name. */
     final Map<String, ActionRuntime> actionsByName = new LinkedHashMap<>();
+    /** Direct meters by their qualified source name (what a table's {@code meters =} refers to). */
+    final Map<String, DirectMeter> directMetersBySourceName = new LinkedHashMap<>();
     final Type.Struct sm;
     int hdrBase;
     int metaBase;
@@ -114,5 +118,18 @@ final class CompileContext {
 
     String qualify(String name) {
         return blockName.isEmpty() ? name : blockName + "." + name;
+    }
+
+    /**
+     * The control-plane name of an object declared as {@code name} in the current block, as p4c's
+     * HierarchicalNames gives it: {@code @name("x")} is relative (qualified like the plain name),
+     * {@code @name(".x")} is global ({@code x}).
+     */
+    String controlPlaneName(String name, List<Ast.Annotation> annotations) {
+        String given = Ast.Annotation.nameIn(annotations);
+        if (given == null) {
+            return qualify(name);
+        }
+        return given.startsWith(".") ? given.substring(1) : qualify(given);
     }
 }

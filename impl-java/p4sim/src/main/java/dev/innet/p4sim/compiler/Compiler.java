@@ -80,6 +80,7 @@ public final class Compiler {
                 instantiate(ti.inst);
             }
         }
+        Exec constants = structConstants(p);
         for (FunctionDecl fn : p.functions()) {
             compileFunction(fn);
         }
@@ -90,6 +91,9 @@ public final class Compiler {
         List<Expr> mainArgs = mainInstance(p).inst.args;
         bindCtorArgs(p.parser().ctorParams, ((Call) mainArgs.get(0)).args);
         Exec parser = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(p.parser());
+        if (constants != null) {
+            parser = cx.spec.block(new Exec[] {constants, parser});
+        }
         Exec verify = control(p.verifyChecksum(), mainArgs.get(1));
         Exec ingress = control(p.ingress(), mainArgs.get(2));
         Exec egress = control(p.egress(), mainArgs.get(3));
@@ -108,6 +112,23 @@ public final class Compiler {
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
                 publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
                 fieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
+    }
+
+    /**
+     * Top-level struct and header constants ({@code const pair_t P = {1, 2};}) live in slots of their
+     * own, written at the start of every parse (nothing else writes them); null when there are none,
+     * so programs without them run exactly as before.
+     */
+    private Exec structConstants(CheckedProgram p) {
+        List<Exec> init = new ArrayList<>();
+        for (Decl d : p.ast().decls()) {
+            if (d instanceof ConstDecl c && (c.value.type instanceof Type.Struct || c.value.type instanceof Type.Header)) {
+                int base = cx.layout.alloc(c.value.type);
+                cx.storage.put(c, base);
+                init.add(calls.assign(new Place(base, null, c.value.type), c.value));
+            }
+        }
+        return init.isEmpty() ? null : cx.spec.block(init.toArray(Exec[]::new));
     }
 
     private void bindParams(List<Param> params, int[] bases) {
@@ -261,7 +282,7 @@ public final class Compiler {
             return;
         }
         Type.Extern t = (Type.Extern) inst.type;
-        String name = cx.qualify(inst.name);
+        String name = cx.controlPlaneName(inst.name, inst.annotations);
         switch (t.decl().name) {
             case "register" -> {
                 int width = ExprCompiler.width(t.args().get(0));
@@ -284,7 +305,11 @@ public final class Compiler {
                 cx.externs.put(inst, m);
                 cx.metersByName.put(name, m);
             }
-            case "direct_meter" -> cx.externs.put(inst, new CompileContext.DirectMeter(name, cx.layout.allocRaw(1)));
+            case "direct_meter" -> {
+                CompileContext.DirectMeter dm = new CompileContext.DirectMeter(name, cx.layout.allocRaw(1));
+                cx.externs.put(inst, dm);
+                cx.directMetersBySourceName.put(cx.qualify(inst.name), dm);
+            }
             default -> throw CompileError.unsupported(inst.pos, "extern " + t.decl().name);
         }
     }
@@ -323,7 +348,7 @@ public final class Compiler {
     // ---------------------------------------------------------------- actions
 
     private void createAction(ActionDecl a) {
-        String name = cx.qualify(a.name);
+        String name = cx.controlPlaneName(a.name, a.annotations);
         List<String> names = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         int dataBase = -1;
@@ -334,14 +359,14 @@ public final class Compiler {
                 if (dataBase < 0) {
                     dataBase = base;
                 }
-                names.add(p.name);
+                names.add(p.controlPlaneName != null ? p.controlPlaneName : p.name);
                 widths.add(ExprCompiler.width(p.type));
             }
         }
         ActionRuntime ar = new ActionRuntime(name, names.toArray(String[]::new),
                 widths.stream().mapToInt(Integer::intValue).toArray(), dataBase);
         cx.actions.put(a, ar);
-        cx.actionsByName.put(name, ar);
+        cx.actionsByName.put(cx.qualify(a.name), ar);
         // an action can only call actions declared before it, so its body can be compiled right away
         Exec body = stmts.block(a.body.stmts);
         if (cx.coverageOn() && !CompileContext.isPrelude(a.pos)) {
@@ -354,20 +379,20 @@ public final class Compiler {
     // ---------------------------------------------------------------- tables
 
     private void createTable(TableDecl t) {
-        String name = cx.qualify(t.name);
+        String name = cx.controlPlaneName(t.name, t.annotations);
         int n = t.keys.size();
         String[] keyNames = new String[n];
         TableRuntime.MatchKind[] kinds = new TableRuntime.MatchKind[n];
         int[] widths = new int[n];
         for (int i = 0; i < n; i++) {
             KeyElement k = t.keys.get(i);
-            keyNames[i] = ExprText.of(k.expr());
+            keyNames[i] = k.name() != null ? k.name() : ExprText.of(k.expr());
             kinds[i] = TableRuntime.MatchKind.valueOf(k.matchKind().toUpperCase());
             widths[i] = ExprCompiler.width(k.expr().type);
         }
         ActionRuntime[] actions = new ActionRuntime[t.actions.size()];
         for (int i = 0; i < actions.length; i++) {
-            actions[i] = actionRuntime(t.actions.get(i));
+            actions[i] = tableAction(t.actions.get(i));
         }
         int size = t.size == null ? DEFAULT_TABLE_SIZE : ex.constant(t.size).intValue();
         TableRuntime rt = new TableRuntime(name, keyNames, kinds, widths, actions, size);
@@ -378,16 +403,13 @@ public final class Compiler {
         rt.directCounter = t.directCounter != null;
         rt.arch = cx.arch;
         if (t.directMeter != null) {
-            String meterName = cx.qualify(t.directMeter);
-            for (Object o : cx.externs.values()) {
-                if (o instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)) {
-                    rt.directMeterName = dm.name();
-                    rt.meterColorSlot = dm.colorSlot();
-                }
+            CompileContext.DirectMeter meter = cx.directMetersBySourceName.get(cx.qualify(t.directMeter));
+            if (meter != null) {
+                rt.directMeterName = meter.name();
+                rt.meterColorSlot = meter.colorSlot();
             }
             for (Map.Entry<Object, Object> e : cx.externs.entrySet()) {
-                if (e.getValue() instanceof CompileContext.DirectMeter dm && dm.name().equals(meterName)
-                        && e.getKey() instanceof Instantiation inst) {
+                if (e.getValue() == meter && e.getKey() instanceof Instantiation inst) {
                     rt.meterBytes = meterCountsBytes(inst.args.get(0));
                 }
             }
@@ -396,7 +418,7 @@ public final class Compiler {
             }
         }
         if (t.defaultAction != null) {
-            ActionRuntime da = actionRuntime(t.defaultAction);
+            ActionRuntime da = listed(t, actions, t.defaultAction);
             rt.setDefault(da, actionData(da, t.defaultAction.args()));
             rt.defaultConst = t.defaultConst;
         } else {
@@ -417,6 +439,50 @@ public final class Compiler {
         }
     }
 
+    /** The runtime of the action {@code ref} names as the table lists it (with its bound arguments, if any). */
+    private ActionRuntime listed(TableDecl t, ActionRuntime[] actions, ActionRef ref) {
+        for (int i = 0; i < t.actions.size(); i++) {
+            if (t.actions.get(i).name().equals(ref.name())) {
+                return actions[i];
+            }
+        }
+        return actionRuntime(ref);
+    }
+
+    /**
+     * An action as a table lists it. With arguments for its directional parameters
+     * ({@code actions = { drop(smeta); }}) it is a runtime of its own for this table: copy-in of those
+     * arguments, the action's body, copy-out, like a direct call; the control-plane parameters are
+     * the same slots as the action's.
+     */
+    private ActionRuntime tableAction(ActionRef ref) {
+        ActionRuntime base = actionRuntime(ref);
+        if (ref.args().isEmpty()) {
+            return base;
+        }
+        ActionDecl decl = null;
+        for (Map.Entry<ActionDecl, ActionRuntime> e : cx.actions.entrySet()) {
+            if (e.getValue() == base) {
+                decl = e.getKey();
+            }
+        }
+        List<Exec> in = new ArrayList<>();
+        List<Exec> out = new ArrayList<>();
+        for (int i = 0; i < ref.args().size(); i++) {
+            Param p = decl.params.get(i);
+            Place pp = new Place(cx.storage.get(p), null, p.type);
+            Expr arg = ref.args().get(i);
+            in.add(p.dir == Direction.OUT || arg instanceof DontCare ? CallCompiler.clear(pp) : calls.assign(pp, arg));
+            if ((p.dir == Direction.OUT || p.dir == Direction.INOUT) && !(arg instanceof DontCare)) {
+                out.add(calls.copyOut(pp, arg));
+            }
+        }
+        ActionRuntime bound = new ActionRuntime(base.name, base.paramNames, base.paramWidths, base.dataBase);
+        bound.body = cx.spec.actionCall(cx.spec.block(in.toArray(Exec[]::new)), base.body,
+                cx.spec.block(out.toArray(Exec[]::new)));
+        return bound;
+    }
+
     private ActionRuntime actionRuntime(ActionRef ref) {
         ActionRuntime local = cx.actionsByName.get(cx.qualify(ref.name()));
         if (local != null) {
@@ -431,7 +497,8 @@ public final class Compiler {
 
     private long[] actionData(ActionRuntime a, List<Expr> args) {
         List<BigInteger> vals = new ArrayList<>();
-        for (Expr e : args) {
+        // the control-plane parameters are the last ones; directional arguments before them are bindings
+        for (Expr e : args.subList(args.size() - a.paramNames.length, args.size())) {
             BigInteger v = ex.constant(e);
             int w = ExprCompiler.width(e.type);
             vals.add(v.signum() < 0 ? v.add(BigInteger.ONE.shiftLeft(w)) : v);
@@ -457,7 +524,7 @@ public final class Compiler {
             }
             try {
                 EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(rt, match, priority);
-                ActionRuntime a = actionRuntime(e.action());
+                ActionRuntime a = listed(t, rt.actions, e.action());
                 if (rt.find(enc.value(), enc.mask(), priority) != null) {
                     throw new ControlException("duplicate entry");
                 }

@@ -9,6 +9,8 @@ import dev.innet.p4sim.runtime.LExpr;
 import dev.innet.p4sim.runtime.WExpr;
 import dev.innet.p4sim.runtime.Wide;
 import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Compiles checked expressions to closures: {@link LExpr} for values of at most 64 bits (bool as 0/1,
@@ -243,19 +245,20 @@ final class ExprCompiler {
     }
 
     private LExpr binary(Binary b) {
+        Type ot = b.left.type;
+        if ((b.op.equals("==") || b.op.equals("!=")) && (ot instanceof Type.Header || ot instanceof Type.Struct
+                || ot instanceof Type.HeaderUnion || ot instanceof Type.Stack || ot instanceof Type.Tuple
+                || isInitialiser(b.left))) {
+            return aggregateEquality(b);
+        }
         if (b.op.equals("&&")) {
             return cx.spec.binary(TBinary.LAND, narrow(b.left), narrow(b.right), -1L, 1);
         }
         if (b.op.equals("||")) {
             return cx.spec.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
         }
-        Type ot = b.left.type;
         if (ot instanceof Type.Varbit) {
             return varbitEquality(b);
-        }
-        if (ot instanceof Type.Header || ot instanceof Type.Struct || ot instanceof Type.HeaderUnion
-                || ot instanceof Type.Stack || ot instanceof Type.Tuple) {
-            return structuredEquality(b);
         }
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
             return wideComparison(b);
@@ -437,39 +440,71 @@ final class ExprCompiler {
         return f -> Wide.equal(f.s, l.slot(f), f.s, r.slot(f), n) == eq ? 1 : 0;
     }
 
-    /** Equality of two stored values of one type, slot by slot; offsets are relative to each value's first slot. */
+    /** Equality of two values of one type stored at slots {@code a} and {@code b} of the frame. */
     @FunctionalInterface
     interface SlotEquality {
         boolean equal(long[] s, int a, int b);
     }
 
     /**
-     * {@code ==}/{@code !=} of headers, structs, unions, stacks and tuples, as P4-16 defines them:
-     * two headers are equal when both are invalid, or both valid with equal fields; the others when
-     * all their parts are equal (a stack's elements, not its nextIndex).
+     * {@code ==}/{@code !=} of headers, structs, header unions, stacks and tuples, as P4-16 defines
+     * them: two headers are equal when both are invalid, or both valid with equal fields; the others
+     * when all their parts are equal (a stack's elements, not its nextIndex). An initialiser on
+     * either side is built in scratch slots first.
      */
-    private LExpr structuredEquality(Binary b) {
-        Place l = place(b.left);
-        Place r = place(b.right);
-        SlotEquality eq = equality(b.left.type);
-        boolean want = b.op.equals("==");
-        return f -> eq.equal(f.s, l.slot(f), r.slot(f)) == want ? 1 : 0;
+    private LExpr aggregateEquality(Binary b) {
+        Expr left = b.left;
+        Expr right = b.right;
+        if (isInitialiser(left)) {
+            left = b.right; // equality is symmetric: the initialiser goes to the right
+            right = b.left;
+        }
+        Place l = place(left);
+        Place r;
+        dev.innet.p4sim.runtime.Exec build;
+        if (isInitialiser(right)) {
+            r = new Place(cx.layout.alloc(left.type), null, left.type);
+            build = calls.assign(r, right);
+        } else {
+            r = place(right);
+            build = null;
+        }
+        SlotEquality eq = slotEquality(left.type);
+        boolean negate = b.op.equals("!=");
+        if (build == null) {
+            return f -> eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
+        }
+        return f -> {
+            build.run(f);
+            return eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
+        };
     }
 
-    static SlotEquality equality(Type t) {
+    private static boolean isInitialiser(Expr e) {
+        return e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader;
+    }
+
+    static SlotEquality slotEquality(Type t) {
         switch (t) {
             case Type.Header h -> {
-                int n = Layout.slots(h);
-                return (s, a, b) -> s[a] == 0 ? s[b] == 0
-                        : s[b] != 0 && java.util.Arrays.equals(s, a + 1, a + n, s, b + 1, b + n);
+                SlotEquality fields = fieldsEquality(h.fields(), t);
+                // slot 0 is the validity: invalid headers are equal whatever their fields hold
+                return (s, a, b) -> s[a] == s[b] && (s[a] == 0 || fields.equal(s, a, b));
+            }
+            case Type.Struct st -> {
+                return fieldsEquality(st.fields(), t);
+            }
+            case Type.HeaderUnion u -> {
+                // member by member: at most one is valid on each side, and an invalid member equals an invalid one
+                return fieldsEquality(u.fields(), t);
             }
             case Type.Stack st -> {
-                SlotEquality e = equality(st.element());
-                int elem = Layout.slots(st.element());
+                SlotEquality elem = slotEquality(st.element());
+                int es = Layout.slots(st.element());
                 int size = st.size();
                 return (s, a, b) -> {
                     for (int i = 0; i < size; i++) {
-                        if (!e.equal(s, a + 1 + i * elem, b + 1 + i * elem)) {
+                        if (!elem.equal(s, a + 1 + i * es, b + 1 + i * es)) {
                             return false;
                         }
                     }
@@ -477,33 +512,38 @@ final class ExprCompiler {
                 };
             }
             case Type.Tuple tu -> {
-                return parts(tu.elements());
+                int k = tu.elements().size();
+                SlotEquality[] parts = new SlotEquality[k];
+                int[] offsets = new int[k];
+                for (int i = 0; i < k; i++) {
+                    parts[i] = slotEquality(tu.elements().get(i));
+                    offsets[i] = Layout.tupleOffset(tu, i);
+                }
+                return allParts(parts, offsets);
             }
             default -> {
-                if (t instanceof Type.Struct || t instanceof Type.HeaderUnion) {
-                    java.util.List<Type> types = Layout.fields(t).stream().map(Type.FieldT::type).toList();
-                    return parts(types);
-                }
-                int n = Layout.slots(t); // scalars, wide values, varbits: their slots
-                return (s, a, b) -> java.util.Arrays.equals(s, a, a + n, s, b, b + n);
+                // scalars, wide values, varbits (length and words): their slots
+                int n = Layout.slots(t);
+                return n == 1 ? (s, a, b) -> s[a] == s[b] : (s, a, b) -> Arrays.equals(s, a, a + n, s, b, b + n);
             }
         }
     }
 
-    /** All parts equal: the fields of a struct or union (by name) or the elements of a tuple. */
-    private static SlotEquality parts(java.util.List<Type> types) {
-        int k = types.size();
-        SlotEquality[] eqs = new SlotEquality[k];
-        int[] offs = new int[k];
-        int off = 0;
-        for (int i = 0; i < k; i++) {
-            eqs[i] = equality(types.get(i));
-            offs[i] = off;
-            off += Layout.slots(types.get(i));
+    private static SlotEquality fieldsEquality(List<Type.FieldT> fields, Type owner) {
+        SlotEquality[] parts = new SlotEquality[fields.size()];
+        int[] offsets = new int[fields.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = slotEquality(fields.get(i).type());
+            offsets[i] = Layout.fieldOffset(owner, fields.get(i).name());
         }
+        return allParts(parts, offsets);
+    }
+
+    /** Every part equal; each part's offset is relative to the value's first slot. */
+    private static SlotEquality allParts(SlotEquality[] parts, int[] offsets) {
         return (s, a, b) -> {
-            for (int i = 0; i < k; i++) {
-                if (!eqs[i].equal(s, a + offs[i], b + offs[i])) {
+            for (int i = 0; i < parts.length; i++) {
+                if (!parts[i].equal(s, a + offsets[i], b + offsets[i])) {
                     return false;
                 }
             }

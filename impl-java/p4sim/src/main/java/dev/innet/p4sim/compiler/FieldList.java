@@ -27,6 +27,11 @@ final class FieldList {
     final boolean hasVarbit;
     /** Bytes written by the last {@link #serialize} (the whole buffer without varbit leaves). */
     private int length;
+    /**
+     * Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers);
+     * else null, and always null with a varbit leaf (the leaves after it move with its length).
+     */
+    private final dev.innet.p4sim.runtime.FieldPacker packer;
 
     private record ExprLeaf(int index, dev.innet.p4sim.runtime.LExpr narrow, dev.innet.p4sim.runtime.WExpr wide, int scratch) { }
 
@@ -42,6 +47,13 @@ final class FieldList {
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
                 int w = ExprCompiler.width(e.type);
+                Place direct = storageOf(e, ex);
+                if (direct != null) {
+                    // a field or variable: read from its slot, like any other leaf
+                    ws.add(w);
+                    leaves.add(direct);
+                    continue;
+                }
                 int idx = ws.size();
                 ws.add(w);
                 leaves.add(null);
@@ -65,6 +77,34 @@ final class FieldList {
         hasVarbit = varbit;
         buffer = new byte[(b + 7) / 8];
         length = buffer.length;
+        packer = !hasVarbit && exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+    }
+
+    private dev.innet.p4sim.runtime.FieldPacker packerOf() {
+        int[] offsets = new int[widths.length];
+        int[] slots = new int[widths.length];
+        int bit = 0;
+        for (int i = 0; i < widths.length; i++) {
+            offsets[i] = bit;
+            slots[i] = leaves.get(i).base();
+            bit += widths[i];
+        }
+        return dev.innet.p4sim.runtime.FieldPacker.of(offsets, widths, slots);
+    }
+
+    /** Where a plain field or variable reference lives ({@code hdr.ipv4.ttl}, {@code meta.x}); null for other expressions. */
+    private static Place storageOf(Expr e, ExprCompiler ex) {
+        boolean plain = e instanceof dev.innet.p4sim.frontend.Ast.Name
+                || e instanceof dev.innet.p4sim.frontend.Ast.Member m
+                        && !(m.target.type instanceof Type.ApplyResult) && !(m.target.type instanceof Type.Stack);
+        if (!plain) {
+            return null;
+        }
+        try {
+            return ex.place(e);
+        } catch (CompileError notStorage) {
+            return null; // a constant or another name without a slot: evaluated as an expression
+        }
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {
@@ -101,6 +141,11 @@ final class FieldList {
 
     /** Serialises the current values; returns the buffer (valid until the next call). */
     byte[] serialize(Frame f) {
+        if (packer != null) {
+            // every bit up to the padding is a field and is overwritten; the padding is never written
+            packer.pack(f.s, 0, buffer, 0);
+            return buffer;
+        }
         java.util.Arrays.fill(buffer, (byte) 0);
         int exprIdx = 0;
         int bit = 0;

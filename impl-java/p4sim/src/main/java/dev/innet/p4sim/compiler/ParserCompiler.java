@@ -37,12 +37,15 @@ final class ParserCompiler {
         this.instantiate = instantiate;
     }
 
-    /** A compiled state: its statements and a function from the frame to the next state index. */
-    private record CompiledState(Exec body, Next next) { }
-
     @FunctionalInterface
-    private interface Next {
+    interface Next {
         int next(Frame f);
+    }
+
+    /** One state: its statements, then (unless they raised a flow signal) the index of the next state. */
+    @FunctionalInterface
+    interface Step {
+        int step(Frame f);
     }
 
     Exec compile(ParserDecl pd) {
@@ -71,10 +74,10 @@ final class ParserCompiler {
             }
         }
         Exec locals = stmts.block(variables);
-        CompiledState[] states = new CompiledState[pd.states.size()];
+        Step[] states = new Step[pd.states.size()];
         for (int i = 0; i < states.length; i++) {
             State st = pd.states.get(i);
-            states[i] = new CompiledState(stmts.block(st.stmts), transition(st, index, cx.errorCode("NoMatch")));
+            states[i] = cx.spec.parserState(stmts.block(st.stmts), transition(st, index, cx.errorCode("NoMatch")));
         }
         int start = index.get("start");
         int timeout = cx.errorCode("ParserTimeout");
@@ -88,12 +91,7 @@ final class ParserCompiler {
                     f.flow = Frame.REJECT;
                     return;
                 }
-                CompiledState cs = states[state];
-                cs.body().run(f);
-                if (f.flow != Frame.NORMAL) {
-                    return;
-                }
-                state = cs.next().next(f);
+                state = states[state].step(f);
                 if (f.flow != Frame.NORMAL) {
                     return;
                 }

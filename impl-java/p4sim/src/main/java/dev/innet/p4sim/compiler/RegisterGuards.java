@@ -173,6 +173,12 @@ final class RegisterGuards {
                     collect(c.body(), flows);
                 }
             });
+            case For fl -> {
+                fl.init.forEach(x -> collect(x, flows));
+                collect(fl.body, flows);
+                fl.updates.forEach(x -> collect(x, flows));
+            }
+            case ForIn fl -> collect(fl.body, flows);
             case Assign a -> {
                 String t = path(a.lhs);
                 if (t != null) {
@@ -290,6 +296,9 @@ final class RegisterGuards {
             case If i -> writesRegister(i.then) || writesRegister(i.otherwise);
             case Switch sw -> sw.cases.stream().anyMatch(c -> c.body() != null && writesRegister(c.body()));
             case CallStmt c -> callWrites(c.call);
+            case For fl -> writesRegister(fl.body) || fl.init.stream().anyMatch(this::writesRegister)
+                    || fl.updates.stream().anyMatch(this::writesRegister);
+            case ForIn fl -> writesRegister(fl.body);
             default -> false;
         };
     }

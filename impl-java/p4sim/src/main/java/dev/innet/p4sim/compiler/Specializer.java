@@ -144,6 +144,43 @@ final class Specializer {
         };
     }
 
+    /** {@code packet.emit} of a header at a fixed slot; {@code plain} is the same as a closure. */
+    Exec emitHeader(int slot, dev.innet.p4sim.runtime.HeaderCodec codec, Exec plain) {
+        if (!enabled) {
+            return plain;
+        }
+        return (Exec) instantiate("TEmit", new Object[] {slot, codec.bytes, codec.packer()});
+    }
+
+    /** {@code packet.extract} into a header at a fixed slot; {@code plain} is the same as a closure. */
+    Exec extractHeader(int slot, dev.innet.p4sim.runtime.HeaderCodec codec, int tooShort, Exec plain) {
+        if (!enabled) {
+            return plain;
+        }
+        return (Exec) instantiate("TExtract", new Object[] {slot, codec, codec.packer(), codec.bits, tooShort});
+    }
+
+    /** {@code packet.extract(stack.next)} for a stack at a fixed slot; {@code plain} is the same as a closure. */
+    Exec extractNext(int stackSlot, dev.innet.p4sim.runtime.HeaderCodec codec, int tooShort, int elem, int size,
+                     int outOfBounds, Exec plain) {
+        if (!enabled) {
+            return plain;
+        }
+        return (Exec) instantiate("TExtractNext",
+                new Object[] {stackSlot, codec, codec.packer(), codec.bits, tooShort, elem, size, outOfBounds});
+    }
+
+    /** A parser state: {@code body}, then unless it raised a flow signal, {@code next}'s choice of the next state. */
+    ParserCompiler.Step parserState(Exec body, ParserCompiler.Next next) {
+        if (!enabled) {
+            return f -> {
+                body.run(f);
+                return f.flow != dev.innet.p4sim.runtime.Frame.NORMAL ? 0 : next.next(f);
+            };
+        }
+        return (ParserCompiler.Step) instantiate("TState", new Object[] {body, next});
+    }
+
     /** A call of a fixed closure (action body, table apply) from one place. */
     Exec call(Exec target) {
         if (!enabled) {

@@ -82,6 +82,18 @@ final class StmtCompiler {
             case VarDecl v -> {
                 return varDecl(v);
             }
+            case For fl -> {
+                return forLoop(fl);
+            }
+            case ForIn fl -> {
+                return forInLoop(fl);
+            }
+            case Break b -> {
+                return f -> f.flow = Frame.BREAK;
+            }
+            case Continue c -> {
+                return f -> f.flow = Frame.CONTINUE;
+            }
             case Instantiation inst -> throw CompileError.unsupported(inst.pos, "instantiation inside a block");
             default -> throw CompileError.unsupported(s.pos, s.getClass().getSimpleName());
         }
@@ -102,31 +114,137 @@ final class StmtCompiler {
         return f -> Arrays.fill(f.s, base, base + n, 0L);
     }
 
+    /**
+     * Most iterations a loop runs each time it is entered. P4 loops are meant to be bounded (p4c
+     * unrolls them); this stops one that is not instead of hanging the switch.
+     */
+    static final int MAX_LOOP_ITERATIONS = 1 << 16;
+
+    /**
+     * After a loop body: true when the loop must stop (break, or exit/return/reject, which stay set
+     * for the enclosing blocks); a continue is cleared and the loop goes on.
+     */
+    private static boolean loopStops(Frame f) {
+        int fl = f.flow;
+        if (fl == Frame.NORMAL) {
+            return false;
+        }
+        if (fl == Frame.CONTINUE) {
+            f.flow = Frame.NORMAL;
+            return false;
+        }
+        if (fl == Frame.BREAK) {
+            f.flow = Frame.NORMAL;
+        }
+        return true;
+    }
+
+    private Exec forLoop(For fl) {
+        Exec init = block(fl.init);
+        LExpr cond = fl.cond == null ? null : ex.narrow(fl.cond);
+        Exec body = compile(fl.body);
+        Exec step = block(fl.updates);
+        Exec b = body == null ? Specializer.NOP : body;
+        return f -> {
+            init.run(f);
+            if (f.flow != Frame.NORMAL) {
+                return;
+            }
+            for (int n = 0; n < MAX_LOOP_ITERATIONS; n++) {
+                if (cond != null && cond.eval(f) == 0) {
+                    return;
+                }
+                if (f.flow != Frame.NORMAL) {
+                    return; // the condition applied a table that exited
+                }
+                b.run(f);
+                if (loopStops(f)) {
+                    return;
+                }
+                step.run(f);
+                if (f.flow != Frame.NORMAL) {
+                    return;
+                }
+            }
+        };
+    }
+
+    /** for (T x in lo .. hi): bounds evaluated once, x = lo, lo + 1, ..., hi (none when lo > hi); or a stack's elements in order. */
+    private Exec forInLoop(ForIn fl) {
+        int slot = cx.layout.alloc(fl.var.type);
+        cx.storage.put(fl.var, slot);
+        Exec body = compile(fl.body);
+        Exec b = body == null ? Specializer.NOP : body;
+        if (fl.collection instanceof Range r) {
+            LExpr lo = ex.narrow(r.lo);
+            LExpr hi = ex.narrow(r.hi);
+            return f -> {
+                long from = lo.eval(f);
+                long to = hi.eval(f);
+                if (f.flow != Frame.NORMAL) {
+                    return;
+                }
+                int n = 0;
+                // unsigned order: the bounds are bit<N> values of up to 64 bits
+                for (long v = from; Long.compareUnsigned(v, to) <= 0 && n < MAX_LOOP_ITERATIONS; v++, n++) {
+                    f.s[slot] = v;
+                    b.run(f);
+                    if (loopStops(f) || v == to) {
+                        return;
+                    }
+                }
+            };
+        }
+        if (fl.collection instanceof ListExpr l) {
+            Place var = new Place(slot, null, fl.var.type);
+            Exec[] loads = new Exec[l.elements.size()];
+            for (int i = 0; i < loads.length; i++) {
+                loads[i] = calls.assign(var, l.elements.get(i));
+            }
+            return f -> {
+                for (Exec load : loads) {
+                    load.run(f);
+                    if (f.flow != Frame.NORMAL) {
+                        return;
+                    }
+                    b.run(f);
+                    if (loopStops(f)) {
+                        return;
+                    }
+                }
+            };
+        }
+        Place stack = ex.place(fl.collection);
+        Type.Stack st = (Type.Stack) fl.collection.type;
+        int elem = Layout.slots(st.element());
+        int size = st.size();
+        return f -> {
+            int first = stack.slot(f) + 1; // after the next-index slot
+            for (int i = 0; i < size; i++) {
+                System.arraycopy(f.s, first + i * elem, f.s, slot, elem);
+                b.run(f);
+                if (loopStops(f)) {
+                    return;
+                }
+            }
+        };
+    }
+
     private Exec assign(Assign a) {
-        if (a.lhs instanceof Slice sl) {
+        if (a.lhs instanceof Slice outer) {
+            // nested slices x[h1:l1][h2:l2] are one slice of the innermost target
+            Slice sl = outer;
+            int lo = outer.loBit;
+            while (sl.target instanceof Slice inner) {
+                lo += inner.loBit;
+                sl = inner;
+            }
             Place p = ex.place(sl.target);
-            int lo = sl.loBit;
-            int w = sl.hiBit - sl.loBit + 1;
+            int w = outer.hiBit - outer.loBit + 1;
             if (w > 64) {
                 throw CompileError.unsupported(a.pos, "assignment to a slice wider than 64 bits");
             }
-            LExpr v = ex.narrow(a.rhs);
-            long mask = BitIO.mask(w);
-            if (Layout.isWide(p.type())) {
-                int n = Layout.slots(p.type());
-                return f -> {
-                    long x = v.eval(f);
-                    int slot = p.slot(f);
-                    Wide.clearBits(f.s, slot, n, lo, w);
-                    Wide.orBits(f.s, slot, n, lo, w, x);
-                };
-            }
-            long field = mask << lo;
-            return f -> {
-                long x = v.eval(f);
-                int slot = p.slot(f);
-                f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
-            };
+            return sliceStore(p, lo, w, ex.narrow(a.rhs));
         }
         Place dst = ex.place(a.lhs);
         Exec store = calls.assign(dst, a.rhs);
@@ -141,6 +259,26 @@ final class StmtCompiler {
             };
         }
         return store;
+    }
+
+    /** Stores the low {@code w} bits of {@code v} at bits {@code lo..lo+w-1} of the value at {@code p}. */
+    static Exec sliceStore(Place p, int lo, int w, LExpr v) {
+        long mask = BitIO.mask(w);
+        if (Layout.isWide(p.type())) {
+            int n = Layout.slots(p.type());
+            return f -> {
+                long x = v.eval(f);
+                int slot = p.slot(f);
+                Wide.clearBits(f.s, slot, n, lo, w);
+                Wide.orBits(f.s, slot, n, lo, w, x);
+            };
+        }
+        long field = mask << lo;
+        return f -> {
+            long x = v.eval(f);
+            int slot = p.slot(f);
+            f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
+        };
     }
 
     private Exec switchStmt(Switch sw) {

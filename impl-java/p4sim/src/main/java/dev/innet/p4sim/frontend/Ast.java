@@ -19,7 +19,20 @@ public final class Ast {
         }
     }
 
-    public record Annotation(SourcePos pos, String name, List<Token> body) { }
+    public record Annotation(SourcePos pos, String name, List<Token> body) {
+        /** The string of {@code @name("...")} among {@code annos}, or null when there is none. */
+        public static String nameIn(List<Annotation> annos) {
+            for (Annotation a : annos) {
+                if (a.name().equals("name")) {
+                    if (a.body().size() != 1 || a.body().get(0).kind() != Token.Kind.STRING) {
+                        throw new CompileError(a.pos(), "@name takes one string");
+                    }
+                    return a.body().get(0).text();
+                }
+            }
+            return null;
+        }
+    }
 
     // ---------------------------------------------------------------- type references (syntax)
 
@@ -273,6 +286,37 @@ public final class Ast {
         }
     }
 
+    /** {@code name = value} in an argument list; the type checker puts arguments in parameter order. */
+    public static final class NamedArg extends Expr {
+        public final String name;
+        public final Expr value;
+
+        public NamedArg(SourcePos pos, String name, Expr value) {
+            super(pos);
+            this.name = name;
+            this.value = value;
+        }
+    }
+
+    /** {@code { f1 = e1, f2 = e2 }}: a struct or header value with named fields. */
+    public static final class StructInit extends Expr {
+        public final List<String> names;
+        public final List<Expr> values;
+
+        public StructInit(SourcePos pos, List<String> names, List<Expr> values) {
+            super(pos);
+            this.names = names;
+            this.values = values;
+        }
+    }
+
+    /** {@code {#}}: the invalid header (of the type the context expects). */
+    public static final class InvalidHeader extends Expr {
+        public InvalidHeader(SourcePos pos) {
+            super(pos);
+        }
+    }
+
     // ---------------------------------------------------------------- statements
 
     public abstract static class Stmt extends Node {
@@ -340,6 +384,48 @@ public final class Ast {
 
     public static final class Empty extends Stmt {
         public Empty(SourcePos pos) {
+            super(pos);
+        }
+    }
+
+    /** {@code for (init; cond; updates) body}; {@code cond} may be null (no condition). */
+    public static final class For extends Stmt {
+        public final List<Stmt> init;
+        public final Expr cond;
+        public final List<Stmt> updates;
+        public final Stmt body;
+
+        public For(SourcePos pos, List<Stmt> init, Expr cond, List<Stmt> updates, Stmt body) {
+            super(pos);
+            this.init = init;
+            this.cond = cond;
+            this.updates = updates;
+            this.body = body;
+        }
+    }
+
+    /** {@code for (T x in lo .. hi) body} or {@code for (T x in stack) body}. */
+    public static final class ForIn extends Stmt {
+        public final VarDecl var;
+        public final Expr collection;
+        public final Stmt body;
+
+        public ForIn(SourcePos pos, VarDecl var, Expr collection, Stmt body) {
+            super(pos);
+            this.var = var;
+            this.collection = collection;
+            this.body = body;
+        }
+    }
+
+    public static final class Break extends Stmt {
+        public Break(SourcePos pos) {
+            super(pos);
+        }
+    }
+
+    public static final class Continue extends Stmt {
+        public Continue(SourcePos pos) {
             super(pos);
         }
     }
@@ -417,6 +503,10 @@ public final class Ast {
         public final String name;
         public final boolean optional;
         public Type type;
+        /** {@code = value} in the declaration (a default for omitted arguments), or null. */
+        public Expr defaultValue;
+        /** The control-plane name from {@code @name}, or null. */
+        public String controlPlaneName;
 
         public Param(SourcePos pos, Direction dir, TypeRef typeRef, String name, boolean optional) {
             super(pos);
@@ -481,16 +571,20 @@ public final class Ast {
         public final boolean isHeader;
         public final boolean isUnion;
         public final List<Field> fields;
+        /** e.g. {@code @controller_header("packet_in")}, which the P4Info generator reads. */
+        public final List<Annotation> annotations;
 
-        public StructDecl(SourcePos pos, String name, boolean isHeader, List<Field> fields) {
-            this(pos, name, isHeader, false, fields);
+        public StructDecl(SourcePos pos, String name, boolean isHeader, List<Field> fields, List<Annotation> annotations) {
+            this(pos, name, isHeader, false, fields, annotations);
         }
 
-        public StructDecl(SourcePos pos, String name, boolean isHeader, boolean isUnion, List<Field> fields) {
+        public StructDecl(SourcePos pos, String name, boolean isHeader, boolean isUnion, List<Field> fields,
+                List<Annotation> annotations) {
             super(pos, name);
             this.isHeader = isHeader;
             this.isUnion = isUnion;
             this.fields = fields;
+            this.annotations = annotations;
         }
     }
 
@@ -594,7 +688,12 @@ public final class Ast {
         }
     }
 
-    public record KeyElement(SourcePos pos, Expr expr, String matchKind) { }
+    /** A key field; {@code name} is its control-plane name from {@code @name}, or null. */
+    public record KeyElement(SourcePos pos, Expr expr, String matchKind, String name) {
+        public KeyElement(SourcePos pos, Expr expr, String matchKind) {
+            this(pos, expr, matchKind, null);
+        }
+    }
 
     /** An action named in a table; {@code scope} is "defaultonly", "tableonly" or "" (from annotations). */
     public record ActionRef(SourcePos pos, String name, List<Expr> args, String scope) { }
@@ -610,11 +709,14 @@ public final class Ast {
         public final Expr size; // may be null
         public final String directCounter; // may be null
         public final String directMeter; // may be null
+        /** e.g. {@code @id(N)}, which the P4Info generator reads. */
+        public final List<Annotation> annotations;
 
         public TableDecl(SourcePos pos, String name, List<KeyElement> keys, List<ActionRef> actions,
                          ActionRef defaultAction, boolean defaultConst, List<Entry> entries, Expr size,
-                         String directCounter, String directMeter) {
+                         String directCounter, String directMeter, List<Annotation> annotations) {
             super(pos, name);
+            this.annotations = annotations;
             this.keys = keys;
             this.actions = actions;
             this.defaultAction = defaultAction;

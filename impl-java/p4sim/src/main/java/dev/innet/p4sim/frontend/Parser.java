@@ -87,10 +87,6 @@ public final class Parser {
         while (peek().is("@")) {
             SourcePos pos = next().pos();
             String name = ident();
-            if (name.equals("name")) {
-                // @name renames control-plane objects; ignoring it would silently change their names
-                throw CompileError.unsupported(pos, "@name annotation");
-            }
             List<Token> body = new ArrayList<>();
             if (peek().is("(") && peek(-1).adjacentNext()) {
                 next();
@@ -146,7 +142,7 @@ public final class Parser {
                 next();
                 String name = ident();
                 typeNames.add(name);
-                return new StructDecl(pos, name, true, true, fields());
+                return new StructDecl(pos, name, true, true, fields(), annos);
             }
             case "header", "struct" -> {
                 next();
@@ -155,7 +151,7 @@ public final class Parser {
                 if (peek().is("<")) {
                     throw CompileError.unsupported(peek().pos(), "generic " + t.text() + " declaration");
                 }
-                return new StructDecl(pos, name, t.text().equals("header"), fields());
+                return new StructDecl(pos, name, t.text().equals("header"), fields(), annos);
             }
             case "enum" -> {
                 next();
@@ -371,10 +367,12 @@ public final class Parser {
             }
             TypeRef type = typeRef();
             String name = ident();
-            if (peek().is("=")) {
-                throw CompileError.unsupported(peek().pos(), "default parameter value");
+            Param param = new Param(pos, dir, type, name, optional);
+            param.controlPlaneName = Annotation.nameIn(annos);
+            if (accept("=")) {
+                param.defaultValue = expr();
             }
-            out.add(new Param(pos, dir, type, name, optional));
+            out.add(param);
         } while (accept(","));
         expect(")");
         return out;
@@ -496,7 +494,7 @@ public final class Parser {
             if (peek().is("action")) {
                 locals.add(actionDecl(annos));
             } else if (peek().is("table")) {
-                locals.add(tableDecl());
+                locals.add(tableDecl(annos));
             } else {
                 locals.add(localDecl(annos, true));
             }
@@ -516,7 +514,7 @@ public final class Parser {
         return new ActionDecl(pos, name, params, block(), annos);
     }
 
-    private TableDecl tableDecl() {
+    private TableDecl tableDecl(List<Annotation> annos) {
         SourcePos pos = expect("table").pos();
         String name = ident();
         expect("{");
@@ -542,9 +540,9 @@ public final class Parser {
                         Expr e = expr();
                         expect(":");
                         String kind = ident();
-                        annotations();
+                        List<Annotation> kannos = annotations();
                         expect(";");
-                        keys.add(new KeyElement(kpos, e, kind));
+                        keys.add(new KeyElement(kpos, e, kind, Annotation.nameIn(kannos)));
                     }
                 }
                 case "actions" -> {
@@ -556,14 +554,10 @@ public final class Parser {
                                 : aannos.stream().anyMatch(x -> x.name().equals("tableonly")) ? "tableonly" : "";
                         SourcePos apos = peek().pos();
                         String a = ident();
-                        if (peek().is("(")) {
-                            List<Expr> args = args();
-                            if (!args.isEmpty()) {
-                                throw CompileError.unsupported(apos, "action arguments in a table's actions list");
-                            }
-                        }
+                        // arguments here bind the action's directional parameters (P4-16 14.2.1.2)
+                        List<Expr> args = peek().is("(") ? args() : new ArrayList<>();
                         expect(";");
-                        actions.add(new ActionRef(apos, a, List.of(), scope));
+                        actions.add(new ActionRef(apos, a, args, scope));
                     }
                 }
                 case "default_action" -> {
@@ -627,7 +621,7 @@ public final class Parser {
             throw new CompileError(pos, "table '" + name + "' has no actions property");
         }
         return new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
-                directCounter, directMeter);
+                directCounter, directMeter, annos);
     }
 
     private static List<Token> withEof(List<Token> body) {
@@ -640,7 +634,7 @@ public final class Parser {
     private ActionRef actionRef() {
         SourcePos pos = peek().pos();
         String name = ident();
-        List<Expr> args = peek().is("(") ? args() : List.of();
+        List<Expr> args = peek().is("(") ? args() : new ArrayList<>();
         return new ActionRef(pos, name, args, "");
     }
 
@@ -803,28 +797,132 @@ public final class Parser {
                 case "const" -> {
                     return localDecl(annos, false);
                 }
-                case "for", "while", "do", "break", "continue" ->
-                    throw CompileError.unsupported(pos, "'" + t.text() + "' statement");
+                case "for" -> {
+                    return forStmt();
+                }
+                case "break" -> {
+                    next();
+                    expect(";");
+                    return new Break(pos);
+                }
+                case "continue" -> {
+                    next();
+                    expect(";");
+                    return new Continue(pos);
+                }
+                case "while", "do" ->
+                    throw CompileError.unsupported(pos, "'" + t.text() + "' statement (P4-16 has none; use for)");
                 default -> { }
             }
             if (startsDeclaration()) {
                 return localDecl(annos, false);
             }
         }
+        Stmt st = assignmentOrCall(pos);
+        expect(";");
+        return st;
+    }
+
+    /** Compound assignment operators and the binary operator each stands for. */
+    private static final java.util.Map<String, String> COMPOUND = java.util.Map.ofEntries(
+            java.util.Map.entry("+=", "+"), java.util.Map.entry("-=", "-"), java.util.Map.entry("*=", "*"),
+            java.util.Map.entry("/=", "/"), java.util.Map.entry("%=", "%"), java.util.Map.entry("&=", "&"),
+            java.util.Map.entry("|=", "|"), java.util.Map.entry("^=", "^"), java.util.Map.entry("<<=", "<<"),
+            java.util.Map.entry(">>=", ">>"), java.util.Map.entry("|+|=", "|+|"), java.util.Map.entry("|-|=", "|-|"));
+
+    /**
+     * {@code lhs = e}, {@code lhs op= e} or a call, without the ';'. A compound assignment becomes
+     * {@code lhs = lhs op e} with the left-hand side parsed a second time (its own nodes); p4c
+     * evaluates the target once, so a target containing a call is rejected rather than run twice.
+     */
+    private Stmt assignmentOrCall(SourcePos pos) {
+        int lhsStart = p;
         Expr lhs = expr();
         if (accept("=")) {
             Expr rhs = expr();
-            expect(";");
             return new Assign(pos, lhs, rhs);
         }
-        if (peek().is("+=") || peek().is("-=")) {
-            throw CompileError.unsupported(peek().pos(), "compound assignment");
+        String op = peek().kind() == Token.Kind.PUNCT ? COMPOUND.get(peek().text()) : null;
+        if (op != null) {
+            SourcePos opPos = next().pos();
+            if (containsCall(lhs)) {
+                throw CompileError.unsupported(opPos, "compound assignment to a target containing a call");
+            }
+            Expr rhs = expr();
+            int after = p;
+            p = lhsStart;
+            Expr again = binary(LEVELS.length); // the target is a postfix expression
+            p = after;
+            return new Assign(pos, lhs, new Binary(opPos, op, again, rhs));
         }
-        expect(";");
         if (lhs instanceof Call c) {
             return new CallStmt(pos, c);
         }
         throw new CompileError(pos, "expression statement must be a call or an assignment");
+    }
+
+    private static boolean containsCall(Expr e) {
+        return switch (e) {
+            case Call c -> true;
+            case Member m -> containsCall(m.target);
+            case Index ix -> containsCall(ix.target) || containsCall(ix.index);
+            case Slice sl -> containsCall(sl.target);
+            default -> false;
+        };
+    }
+
+    /**
+     * {@code for (init; cond; updates) body} (init: declarations, assignments or calls, comma
+     * separated) and {@code for (T x in collection) body} (P4-16 1.2.4).
+     */
+    private Stmt forStmt() {
+        SourcePos pos = expect("for").pos();
+        expect("(");
+        int save = p;
+        if (startsDeclaration()) {
+            SourcePos vpos = peek().pos();
+            TypeRef type = typeRef();
+            if (peek().kind() == Token.Kind.IDENT && peek(1).is("in")) {
+                String name = ident();
+                expect("in");
+                Expr coll = expr();
+                if (accept("..")) {
+                    coll = new Range(coll.pos, coll, expr());
+                }
+                expect(")");
+                return new ForIn(pos, new VarDecl(vpos, type, name, null, false), coll, statement());
+            }
+            p = save;
+        }
+        List<Stmt> init = new ArrayList<>();
+        if (!peek().is(";")) {
+            do {
+                init.add(forClause());
+            } while (accept(","));
+        }
+        expect(";");
+        Expr cond = peek().is(";") ? null : expr();
+        expect(";");
+        List<Stmt> updates = new ArrayList<>();
+        if (!peek().is(")")) {
+            do {
+                updates.add(forClause());
+            } while (accept(","));
+        }
+        expect(")");
+        return new For(pos, init, cond, updates, statement());
+    }
+
+    /** One clause of a for loop's init or update part: a declaration, an assignment or a call. */
+    private Stmt forClause() {
+        SourcePos pos = peek().pos();
+        if (startsDeclaration()) {
+            TypeRef type = typeRef();
+            String name = ident();
+            Expr init = accept("=") ? expr() : null;
+            return new VarDecl(pos, type, name, init, false);
+        }
+        return assignmentOrCall(pos);
     }
 
     /** A statement starting with a type name followed by an identifier (or type arguments) declares something. */
@@ -876,7 +974,11 @@ public final class Parser {
         }
         do {
             if (peek().kind() == Token.Kind.IDENT && peek(1).is("=")) {
-                throw CompileError.unsupported(peek().pos(), "named argument");
+                SourcePos npos = peek().pos();
+                String name = ident();
+                next();
+                out.add(new NamedArg(npos, name, expr()));
+                continue;
             }
             out.add(expr());
         } while (accept(","));
@@ -1067,17 +1169,7 @@ public final class Parser {
                     return e;
                 }
                 if (t.is("{")) {
-                    List<Expr> elems = new ArrayList<>();
-                    if (!accept("}")) {
-                        do {
-                            if (peek().kind() == Token.Kind.IDENT && peek(1).is("=")) {
-                                throw CompileError.unsupported(peek().pos(), "structure-valued expression { f = e }");
-                            }
-                            elems.add(expr());
-                        } while (accept(","));
-                        expect("}");
-                    }
-                    return new ListExpr(pos, elems);
+                    return initializer(pos);
                 }
                 if (t.is(".")) {
                     throw CompileError.unsupported(pos, "top-level name reference '.name'");
@@ -1086,6 +1178,40 @@ public final class Parser {
             default:
                 throw new CompileError(pos, "expected an expression but found " + t);
         }
+    }
+
+    /** After '{': a list {@code {a, b}}, a struct value {@code {f = a, g = b}} or the invalid header {@code {#}}. */
+    private Expr initializer(SourcePos pos) {
+        if (peek().is("#") && peek(1).is("}")) {
+            next();
+            next();
+            return new InvalidHeader(pos);
+        }
+        if (peek().kind() == Token.Kind.IDENT && peek(1).is("=")) {
+            List<String> names = new ArrayList<>();
+            List<Expr> values = new ArrayList<>();
+            do {
+                if (peek().is("}")) {
+                    break; // trailing comma
+                }
+                names.add(ident());
+                expect("=");
+                values.add(expr());
+            } while (accept(","));
+            expect("}");
+            return new StructInit(pos, names, values);
+        }
+        List<Expr> elems = new ArrayList<>();
+        if (!accept("}")) {
+            do {
+                if (peek().is("}")) {
+                    break; // trailing comma
+                }
+                elems.add(expr());
+            } while (accept(","));
+            expect("}");
+        }
+        return new ListExpr(pos, elems);
     }
 
     /** Parses P4 integer literals: [width(w|s)] [0x|0o|0b|0d] digits, with '_' separators. */

@@ -16,18 +16,28 @@ import java.util.Set;
 
 /**
  * The subset of the C preprocessor P4 programs use: {@code #include} (the p4sim prelude for
- * {@code <core.p4>} and {@code <v1model.p4>}, else files relative to the includer and the include
- * path), object-like {@code #define}/{@code #undef}, {@code #ifdef}/{@code #ifndef}/{@code #if}/
- * {@code #elif} with C integer expressions, {@code #else}, {@code #endif}. Anything else (function-like
- * macros, token pasting, other directives) is a compile error, never ignored.
+ * {@code core.p4} and {@code v1model.p4} in either form, else files relative to the includer and the
+ * include path), object-like and function-like {@code #define} (with {@code #} and {@code ##},
+ * {@code ...}/{@code __VA_ARGS__}), {@code #undef}, {@code #ifdef}/{@code #ifndef}/{@code #if}/
+ * {@code #elif} with C integer expressions, {@code #else}, {@code #endif}. Other directives are a
+ * compile error, never ignored.
  */
 public final class Preprocessor {
     /** Prelude files shipped as resources: written for p4sim from the P4-16 and v1model specifications. */
     private static final Set<String> PRELUDE = Set.of("core.p4", "v1model.p4");
 
     private final List<Path> includePath;
-    private final Map<String, List<Token>> macros = new HashMap<>();
+    private final Map<String, Macro> macros = new HashMap<>();
     private final List<Token> out = new ArrayList<>();
+    /** Tokens of the lines since the last directive: a macro call's arguments may span lines. */
+    private final List<Token> pending = new ArrayList<>();
+
+    /** A macro: {@code params} is null for an object-like macro; a variadic one ends in {@code __VA_ARGS__}. */
+    private record Macro(String name, List<String> params, boolean variadic, List<Token> body) {
+        boolean functionLike() {
+            return params != null;
+        }
+    }
     /** Each file's lines by the name its positions use (coverage reports quote them). */
     private final Map<String, List<String>> sources = new HashMap<>();
     private int includeDepth;
@@ -82,33 +92,189 @@ public final class Preprocessor {
             boolean active = conds.isEmpty() || conds.peek()[0];
             String trimmed = line.strip();
             if (!inComment[0] && trimmed.startsWith("#")) {
+                flush();
                 directive(name, dir, lineNo, line, trimmed.substring(1).strip(), conds, active);
                 continue;
             }
             List<Token> toks = new Lexer(name, line, lineNo).lex(inComment);
             if (active) {
-                for (Token t : toks) {
-                    expand(t, new HashSet<>(), t.pos());
-                }
+                pending.addAll(toks);
             }
         }
+        flush();
         if (!conds.isEmpty()) {
             throw new CompileError(new SourcePos(name, lines.length, 1), "unterminated #if/#ifdef/#ifndef");
         }
         includeDepth--;
     }
 
-    private void expand(Token t, Set<String> expanding, SourcePos usePos) {
-        List<Token> body = t.kind() == Token.Kind.IDENT ? macros.get(t.text()) : null;
-        if (body == null || expanding.contains(t.text())) {
-            out.add(t.pos() == usePos ? t : new Token(t.kind(), t.text(), usePos, t.adjacentNext()));
-            return;
+    private void flush() {
+        if (!pending.isEmpty()) {
+            out.addAll(expandList(pending));
+            pending.clear();
         }
-        expanding.add(t.text());
-        for (Token b : body) {
-            expand(b, expanding, usePos);
+    }
+
+    /** A token on its way through macro expansion, with the macros it must not expand again (C's hide set). */
+    private record HTok(Token t, Set<String> hide) { }
+
+    private List<Token> expandList(List<Token> in) {
+        List<HTok> tagged = new ArrayList<>(in.size());
+        for (Token t : in) {
+            tagged.add(new HTok(t, Set.of()));
         }
-        expanding.remove(t.text());
+        List<Token> result = new ArrayList<>();
+        for (HTok h : expand(tagged)) {
+            result.add(h.t());
+        }
+        return result;
+    }
+
+    /**
+     * Macro expansion as C does it: a macro's replacement is pushed back in front of the remaining
+     * input and rescanned with them (so an object-like macro may expand to a function-like macro's
+     * name whose arguments follow in the source); every token carries the set of macros whose
+     * expansion produced it, which it does not expand again. Arguments are expanded before they are
+     * substituted, except next to {@code #} and {@code ##}. Tokens a macro's body contributes take
+     * the position of the macro's use (the outermost use for nested expansions); argument tokens keep
+     * their own.
+     */
+    private List<HTok> expand(List<HTok> in) {
+        ArrayDeque<HTok> input = new ArrayDeque<>(in);
+        List<HTok> result = new ArrayList<>();
+        while (!input.isEmpty()) {
+            HTok h = input.poll();
+            Token t = h.t();
+            Macro m = t.kind() == Token.Kind.IDENT ? macros.get(t.text()) : null;
+            if (m == null || h.hide().contains(m.name())) {
+                result.add(h);
+                continue;
+            }
+            Set<String> hide = new HashSet<>(h.hide());
+            hide.add(m.name());
+            List<HTok> replacement = new ArrayList<>();
+            if (!m.functionLike()) {
+                for (Token b : m.body()) {
+                    replacement.add(new HTok(new Token(b.kind(), b.text(), t.pos(), b.adjacentNext()), hide));
+                }
+            } else {
+                if (input.isEmpty() || !input.peek().t().is("(")) {
+                    result.add(h); // a function-like macro's name without arguments is an ordinary identifier
+                    continue;
+                }
+                input.poll();
+                List<List<HTok>> args = collectArgs(input, m, t.pos());
+                for (HTok r : substitute(m, args, t.pos())) {
+                    Set<String> rh = new HashSet<>(r.hide());
+                    rh.addAll(hide);
+                    replacement.add(new HTok(r.t(), rh));
+                }
+            }
+            for (int k = replacement.size() - 1; k >= 0; k--) {
+                input.addFirst(replacement.get(k));
+            }
+        }
+        return result;
+    }
+
+    /** Takes a macro call's arguments from {@code input}, which starts after its '(', up to the closing ')'. */
+    private static List<List<HTok>> collectArgs(ArrayDeque<HTok> input, Macro m, SourcePos callPos) {
+        List<List<HTok>> args = new ArrayList<>();
+        List<HTok> current = new ArrayList<>();
+        int depth = 0;
+        while (true) {
+            if (input.isEmpty()) {
+                throw new CompileError(callPos, "unterminated call of macro " + m.name());
+            }
+            HTok a = input.poll();
+            if (a.t().is("(")) {
+                depth++;
+            } else if (a.t().is(")")) {
+                if (depth == 0) {
+                    break;
+                }
+                depth--;
+            } else if (a.t().is(",") && depth == 0 && !(m.variadic() && args.size() == m.params().size() - 1)) {
+                args.add(current);
+                current = new ArrayList<>();
+                continue;
+            }
+            current.add(a);
+        }
+        args.add(current);
+        if (m.params().isEmpty() && args.size() == 1 && args.get(0).isEmpty()) {
+            args.clear();
+        }
+        if (m.variadic() && args.size() == m.params().size() - 1) {
+            args.add(new ArrayList<>()); // no variadic arguments
+        }
+        if (args.size() != m.params().size()) {
+            throw new CompileError(callPos, "macro " + m.name() + " takes " + m.params().size()
+                    + " argument(s), got " + args.size());
+        }
+        return args;
+    }
+
+    /** The body with parameters replaced: by the argument expanded, or unexpanded next to # and ##. */
+    private List<HTok> substitute(Macro m, List<List<HTok>> args, SourcePos pos) {
+        List<Token> body = m.body();
+        List<HTok> result = new ArrayList<>();
+        boolean pasteNext = false;
+        for (int k = 0; k < body.size(); k++) {
+            Token b = body.get(k);
+            if (isPaste(body, k)) {
+                pasteNext = true;
+                k++; // the second '#'
+                continue;
+            }
+            int param = b.kind() == Token.Kind.IDENT ? m.params().indexOf(b.text()) : -1;
+            if (b.is("#") && k + 1 < body.size() && body.get(k + 1).kind() == Token.Kind.IDENT
+                    && m.params().contains(body.get(k + 1).text())) {
+                List<HTok> raw = args.get(m.params().indexOf(body.get(k + 1).text()));
+                result.add(new HTok(new Token(Token.Kind.STRING, spell(raw), pos, b.adjacentNext()), Set.of()));
+                k++;
+                continue;
+            }
+            List<HTok> piece;
+            if (param >= 0) {
+                boolean rawArg = pasteNext || isPaste(body, k + 1);
+                piece = rawArg ? args.get(param) : expand(args.get(param));
+            } else {
+                piece = List.of(new HTok(new Token(b.kind(), b.text(), pos, b.adjacentNext()), Set.of()));
+            }
+            if (pasteNext && !result.isEmpty() && !piece.isEmpty()) {
+                Token left = result.remove(result.size() - 1).t();
+                Token right = piece.get(0).t();
+                List<Token> pasted = new Lexer(pos.file(), left.text() + right.text(), pos.line()).lex(new boolean[] {false});
+                if (pasted.size() != 1) {
+                    throw new CompileError(pos, "'##' in macro " + m.name() + " does not form one token: "
+                            + left.text() + right.text());
+                }
+                result.add(new HTok(new Token(pasted.get(0).kind(), pasted.get(0).text(), pos, right.adjacentNext()), Set.of()));
+                result.addAll(piece.subList(1, piece.size()));
+            } else {
+                result.addAll(piece);
+            }
+            pasteNext = false;
+        }
+        return result;
+    }
+
+    private static boolean isPaste(List<Token> body, int k) {
+        return k + 1 < body.size() && body.get(k).is("#") && body.get(k).adjacentNext() && body.get(k + 1).is("#");
+    }
+
+    /** The text of an argument for {@code #x}: its tokens separated as in the source. */
+    private static String spell(List<HTok> raw) {
+        StringBuilder sb = new StringBuilder();
+        for (int k = 0; k < raw.size(); k++) {
+            Token r = raw.get(k).t();
+            sb.append(r.kind() == Token.Kind.STRING ? "\"" + r.text() + "\"" : r.text());
+            if (k + 1 < raw.size() && !r.adjacentNext()) {
+                sb.append(' ');
+            }
+        }
+        return sb.toString();
     }
 
     private void directive(String name, Path dir, int lineNo, String raw, String d,
@@ -175,6 +341,7 @@ public final class Preprocessor {
      */
     private boolean evalCondition(SourcePos pos, String expr) {
         List<Token> toks = new ArrayList<>();
+        List<Token> resolved = new ArrayList<>();
         List<Token> raw = new Lexer(pos.file(), expr, pos.line()).lex(new boolean[] {false});
         for (int i = 0; i < raw.size(); i++) {
             Token t = raw.get(i);
@@ -185,11 +352,15 @@ public final class Preprocessor {
                     throw new CompileError(pos, "malformed defined() in #if");
                 }
                 boolean d = macros.containsKey(raw.get(nameAt).text());
-                toks.add(new Token(Token.Kind.INT, d ? "1" : "0", t.pos(), false));
+                resolved.add(new Token(Token.Kind.INT, d ? "1" : "0", t.pos(), false));
                 i = paren ? nameAt + 1 : nameAt;
                 continue;
             }
-            expandForIf(t, toks, new java.util.HashSet<>());
+            resolved.add(t);
+        }
+        for (Token t : expandList(resolved)) {
+            // C: identifiers left after expansion are 0
+            toks.add(t.kind() == Token.Kind.IDENT ? new Token(Token.Kind.INT, "0", t.pos(), false) : t);
         }
         toks.add(new Token(Token.Kind.EOF, "", pos, false));
         CondParser p = new CondParser(toks, pos);
@@ -198,23 +369,6 @@ public final class Preprocessor {
             throw CompileError.unsupported(pos, "#if expression '" + expr + "'");
         }
         return v != 0;
-    }
-
-    private void expandForIf(Token t, List<Token> out, Set<String> expanding) {
-        if (t.kind() == Token.Kind.IDENT) {
-            List<Token> body = macros.get(t.text());
-            if (body == null || expanding.contains(t.text())) {
-                out.add(new Token(Token.Kind.INT, "0", t.pos(), false)); // C: unknown identifiers are 0
-                return;
-            }
-            expanding.add(t.text());
-            for (Token b : body) {
-                expandForIf(b, out, expanding);
-            }
-            expanding.remove(t.text());
-            return;
-        }
-        out.add(t);
     }
 
     /** Precedence climbing over the integer subset of C's #if grammar. */
@@ -347,15 +501,36 @@ public final class Preprocessor {
             throw new CompileError(pos, "#define without a macro name");
         }
         String macro = rest.substring(0, k);
+        List<String> params = null;
+        boolean variadic = false;
         if (k < rest.length() && rest.charAt(k) == '(') {
-            throw CompileError.unsupported(pos, "function-like macro " + macro);
+            // function-like: '(' right after the name, as in C
+            int close = rest.indexOf(')', k);
+            if (close < 0) {
+                throw new CompileError(pos, "missing ')' in the parameters of macro " + macro);
+            }
+            params = new ArrayList<>();
+            String list = rest.substring(k + 1, close).strip();
+            if (!list.isEmpty()) {
+                for (String param : list.split(",")) {
+                    String pname = param.strip();
+                    if (pname.equals("...")) {
+                        pname = "__VA_ARGS__";
+                        variadic = true;
+                    } else if (!pname.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                        throw new CompileError(pos, "bad parameter '" + pname + "' of macro " + macro);
+                    }
+                    params.add(pname);
+                }
+            }
+            k = close + 1;
         }
         String body = rest.substring(k);
         int col = raw.indexOf(body.isEmpty() ? macro : body);
         // lex the body with its real column so errors inside it still point somewhere sensible
         String padded = " ".repeat(Math.max(0, col)) + body;
         List<Token> toks = new Lexer(name, padded, lineNo).lex(new boolean[] {false});
-        macros.put(macro, toks);
+        macros.put(macro, new Macro(macro, params == null ? null : List.copyOf(params), variadic, toks));
     }
 
     private void include(SourcePos pos, Path dir, String spec) {
@@ -385,6 +560,11 @@ public final class Preprocessor {
                     throw new CompileError(pos, "cannot read " + c + ": " + e.getMessage());
                 }
             }
+        }
+        if (PRELUDE.contains(target)) {
+            // "core.p4"/"v1model.p4" with no such file beside the program: p4c finds its own in the system path
+            processFile(target, null, readPrelude(target));
+            return;
         }
         throw new CompileError(pos, "#include file not found: " + target);
     }

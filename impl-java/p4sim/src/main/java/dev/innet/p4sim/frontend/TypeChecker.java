@@ -3,6 +3,7 @@ package dev.innet.p4sim.frontend;
 import dev.innet.p4sim.frontend.Ast.*;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,8 @@ public final class TypeChecker {
     /** Context of the block being checked. */
     private boolean inParser;
     private boolean inAction;
+    /** How many for loops enclose the statement being checked (break/continue need one). */
+    private int loopDepth;
     private ControlDecl currentControl;
     private ParserDecl currentParser;
 
@@ -72,6 +75,11 @@ public final class TypeChecker {
                 Type t = resolveType(c.typeRef);
                 checkExpr(c.value, globals, t);
                 coerce(c.value, t);
+                if ((t instanceof Type.Struct || t instanceof Type.Header) && isConstantInitialiser(c.value)) {
+                    // a struct or header constant: the compiler gives it storage, written before every parse
+                    globals.declare(c.pos, c.name, c);
+                    return;
+                }
                 BigInteger v = constEval.tryEval(c.value);
                 if (v == null) {
                     throw new CompileError(c.value.pos, "initializer of constant '" + c.name + "' is not a compile-time constant");
@@ -608,11 +616,7 @@ public final class TypeChecker {
             if (!names.add(a.name())) {
                 throw new CompileError(a.pos(), "action " + a.name() + " listed twice in table " + t.name);
             }
-            for (Param p : ad.params) {
-                if (p.dir != Direction.NONE) {
-                    throw CompileError.unsupported(a.pos(), "table action " + a.name() + " with directional parameter " + p.name);
-                }
-            }
+            checkBoundArgs(a, ad, t, s);
         }
         if (t.defaultAction != null) {
             checkActionRef(t.defaultAction, t, s, true);
@@ -657,6 +661,22 @@ public final class TypeChecker {
         }
     }
 
+    /**
+     * An action in a table's actions list: its directional parameters (which come first) are bound
+     * by the arguments given there ({@code drop(smeta)}); the control plane supplies the others.
+     */
+    private void checkBoundArgs(ActionRef a, ActionDecl ad, TableDecl t, Scope s) {
+        List<Param> directional = ad.params.stream().filter(p -> p.dir != Direction.NONE).toList();
+        bindArgs(a.args(), directional, a.pos(), "action " + a.name());
+        if (a.args().size() != directional.size()) {
+            throw new CompileError(a.pos(), "action " + a.name() + " in the actions of table " + t.name + " needs "
+                    + directional.size() + " argument(s) for its directional parameters, got " + a.args().size());
+        }
+        for (int i = 0; i < directional.size(); i++) {
+            checkArg(a.args().get(i), directional.get(i), directional.get(i).type, s);
+        }
+    }
+
     private ActionDecl lookupAction(ActionRef a, Scope s) {
         Object o = s.lookup(a.name());
         if (!(o instanceof ActionDecl ad)) {
@@ -678,12 +698,19 @@ public final class TypeChecker {
         if (!asDefault && listed.scope().equals("defaultonly")) {
             throw new CompileError(a.pos(), "action " + a.name() + " is @defaultonly in table " + t.name + " and cannot be used by entries");
         }
+        bindArgs(a.args(), ad.params, a.pos(), "action " + a.name());
         if (a.args().size() != ad.params.size()) {
             throw new CompileError(a.pos(), "action " + a.name() + " expects " + ad.params.size()
                     + " argument(s), got " + a.args().size());
         }
         for (int i = 0; i < a.args().size(); i++) {
-            constant(a.args().get(i), s, ad.params.get(i).type);
+            Param p = ad.params.get(i);
+            if (p.dir != Direction.NONE) {
+                // a directional argument repeats the binding of the actions list
+                checkArg(a.args().get(i), p, p.type, s);
+            } else {
+                constant(a.args().get(i), s, p.type);
+            }
         }
     }
 
@@ -837,6 +864,12 @@ public final class TypeChecker {
                     checkExpr(v.init, s, v.type);
                     coerce(v.init, v.type);
                 }
+                if (v.isConst && (v.type instanceof Type.Struct || v.type instanceof Type.Header)
+                        && v.init != null && isConstantInitialiser(v.init)) {
+                    // a struct or header constant: stored like a variable that nothing may assign
+                    s.declare(v.pos, v.name, v);
+                    return;
+                }
                 if (v.isConst) {
                     BigInteger val = v.init == null ? null : constEval.tryEval(v.init);
                     if (val == null) {
@@ -847,7 +880,85 @@ public final class TypeChecker {
                 s.declare(v.pos, v.name, v);
             }
             case Instantiation inst -> checkInstantiation(inst, s);
+            case For f -> checkFor(f, s);
+            case ForIn f -> checkForIn(f, s);
+            case Break b -> {
+                if (loopDepth == 0) {
+                    throw new CompileError(b.pos, "break outside a for loop");
+                }
+            }
+            case Continue c -> {
+                if (loopDepth == 0) {
+                    throw new CompileError(c.pos, "continue outside a for loop");
+                }
+            }
             default -> throw CompileError.unsupported(st.pos, st.getClass().getSimpleName() + " statement");
+        }
+    }
+
+    /** {@code for (init; cond; updates) body}: the init's declarations are visible in the rest of the loop. */
+    private void checkFor(For f, Scope s) {
+        if (inParser) {
+            throw CompileError.unsupported(f.pos, "for loop in a parser");
+        }
+        Scope loop = new Scope(s);
+        for (Stmt i : f.init) {
+            checkStmt(i, loop);
+        }
+        if (f.cond != null) {
+            checkExpr(f.cond, loop, new Type.Bool());
+            requireType(f.cond, new Type.Bool());
+        }
+        loopDepth++;
+        try {
+            checkStmt(f.body, new Scope(loop));
+        } finally {
+            loopDepth--;
+        }
+        for (Stmt u : f.updates) {
+            checkStmt(u, loop);
+        }
+    }
+
+    /** {@code for (T x in lo .. hi)} over bit<N> values (N <= 64), or {@code for (T x in stack)} over its elements. */
+    private void checkForIn(ForIn f, Scope s) {
+        if (inParser) {
+            throw CompileError.unsupported(f.pos, "for loop in a parser");
+        }
+        VarDecl v = f.var;
+        v.type = resolveType(v.typeRef);
+        if (f.collection instanceof Range r) {
+            if (!(v.type instanceof Type.Bits b) || b.signed() || b.width() > 64) {
+                throw CompileError.unsupported(v.pos, "for-in over a range with a loop variable of type " + v.type
+                        + " (bit<N>, N <= 64, is supported)");
+            }
+            for (Expr bound : new Expr[] {r.lo, r.hi}) {
+                checkExpr(bound, s, v.type);
+                coerce(bound, v.type);
+            }
+        } else if (f.collection instanceof ListExpr l) {
+            // a list of values: each is converted to the loop variable's type
+            for (Expr e : l.elements) {
+                checkExpr(e, s, v.type);
+                coerce(e, v.type);
+            }
+            f.collection.type = new Type.Tuple(l.elements.stream().map(e -> e.type).toList());
+        } else {
+            Type ct = checkExpr(f.collection, s, null);
+            if (!(ct instanceof Type.Stack st)) {
+                throw CompileError.unsupported(f.collection.pos, "for-in over " + ct + " (ranges lo .. hi, lists {a, b} and header stacks are supported)");
+            }
+            if (!st.element().equals(v.type)) {
+                throw new CompileError(v.pos, "loop variable of type " + v.type + " cannot hold elements of " + ct);
+            }
+        }
+        Scope loop = new Scope(s);
+        loop.declare(v.pos, v.name, v);
+        loopDepth++;
+        try {
+            checkStmt(f.body, new Scope(loop));
+        } finally {
+            loopDepth--;
         }
     }
 
@@ -951,10 +1062,27 @@ public final class TypeChecker {
             throw new CompileError(inst.pos, "direct_meter color type must be bit<N> with N >= 2, not " + e.args().get(0));
         }
         Method ctor = null;
+        List<Expr> boundArgs = inst.args;
         for (Method m : e.decl().methods) {
-            if (m.ret == null && m.params.size() == inst.args.size()) {
-                ctor = m;
+            if (m.ret != null) {
+                continue;
             }
+            // named arguments pick the constructor whose parameter names they use
+            List<Expr> trial = new ArrayList<>(inst.args);
+            try {
+                bindArgs(trial, m.params, inst.pos, ext);
+            } catch (CompileError notThisOne) {
+                continue;
+            }
+            if (trial.size() == m.params.size()) {
+                ctor = m;
+                boundArgs = trial;
+            }
+        }
+        if (boundArgs != inst.args) {
+            List<Expr> bound = boundArgs;
+            inst.args.clear();
+            inst.args.addAll(bound);
         }
         if (ctor == null) {
             throw new CompileError(inst.pos, "no constructor of " + ext + " takes " + inst.args.size() + " argument(s)");
@@ -1136,15 +1264,32 @@ public final class TypeChecker {
             case Call c -> {
                 return callType(c, s);
             }
+            case ListExpr l when expected instanceof Type.Header || expected instanceof Type.Struct -> {
+                return initializerType(l.pos, expected, null, l.elements, s);
+            }
             case ListExpr l when expected instanceof Type.Tuple tu && tu.elements().size() == l.elements.size() -> {
                 // a tuple value: each element takes the tuple's element type (literals get its width)
                 for (int i = 0; i < l.elements.size(); i++) {
-                    Expr x = l.elements.get(i);
-                    checkExpr(x, s, tu.elements().get(i));
-                    coerce(x, tu.elements().get(i));
+                    checkExpr(l.elements.get(i), s, tu.elements().get(i));
+                    coerce(l.elements.get(i), tu.elements().get(i));
                 }
-                return tu;
+                return expected;
             }
+            case StructInit si -> {
+                if (!(expected instanceof Type.Header || expected instanceof Type.Struct)) {
+                    throw new CompileError(si.pos, "cannot tell the struct or header type of { f = e } here"
+                            + (expected == null ? "" : " (" + expected + " expected)"));
+                }
+                return initializerType(si.pos, expected, si.names, si.values, s);
+            }
+            case InvalidHeader ih -> {
+                if (!(expected instanceof Type.Header)) {
+                    throw new CompileError(ih.pos, "{#} (the invalid header) needs a header type here"
+                            + (expected == null ? "" : ", not " + expected));
+                }
+                return expected;
+            }
+            case NamedArg na -> throw new CompileError(na.pos, "named argument '" + na.name + "' is only allowed in a call's argument list");
             case ListExpr l -> {
                 List<Type> ts = new ArrayList<>();
                 for (Expr x : l.elements) {
@@ -1161,6 +1306,46 @@ public final class TypeChecker {
             case DefaultKey d -> throw new CompileError(d.pos, "'default' is only allowed as a keyset");
             default -> throw CompileError.unsupported(e.pos, e.getClass().getSimpleName() + " expression");
         }
+    }
+
+    /**
+     * A struct or header initialiser: {@code {a, b}} (fields in order) or {@code {f = a, g = b}}
+     * ({@code names} given: every field exactly once). Literals take their field's width. A header
+     * built this way is valid.
+     */
+    private Type initializerType(SourcePos pos, Type t, List<String> names, List<Expr> values, Scope s) {
+        List<Type.FieldT> fields = t instanceof Type.Header h ? h.fields() : ((Type.Struct) t).fields();
+        if (values.size() != fields.size()) {
+            throw new CompileError(pos, t + " has " + fields.size() + " field(s) but the initialiser gives " + values.size());
+        }
+        for (int i = 0; i < values.size(); i++) {
+            Type.FieldT field = fields.get(i);
+            if (names != null) {
+                String n = names.get(i);
+                field = fields.stream().filter(x -> x.name().equals(n)).findFirst()
+                        .orElseThrow(() -> new CompileError(values.get(names.indexOf(n)).pos, t + " has no field '" + n + "'"));
+                if (names.indexOf(n) != i) {
+                    throw new CompileError(values.get(i).pos, "field '" + n + "' initialised twice");
+                }
+            }
+            checkExpr(values.get(i), s, field.type());
+            coerce(values.get(i), field.type());
+        }
+        return t;
+    }
+
+    /** An initialiser all of whose leaves are compile-time constants (nested initialisers allowed). */
+    private boolean isConstantInitialiser(Expr e) {
+        return switch (e) {
+            case ListExpr l -> l.elements.stream().allMatch(this::isConstantInitialiser);
+            case StructInit si -> si.values.stream().allMatch(this::isConstantInitialiser);
+            case InvalidHeader ih -> true;
+            default -> constEval.tryEval(e) != null;
+        };
+    }
+
+    private static boolean isInitialiser(Expr e) {
+        return e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader;
     }
 
     private Type nameType(Name n, Scope s) {
@@ -1283,8 +1468,14 @@ public final class TypeChecker {
                 return new Type.Bool();
             }
             case "==", "!=" -> {
-                checkExpr(b.left, s, null);
-                checkExpr(b.right, s, b.left.type);
+                if (isInitialiser(b.left) && !isInitialiser(b.right)) {
+                    // {a, b} == h: the initialiser takes the other operand's type
+                    checkExpr(b.right, s, null);
+                    checkExpr(b.left, s, b.right.type);
+                } else {
+                    checkExpr(b.left, s, null);
+                    checkExpr(b.right, s, b.left.type);
+                }
                 Type t = unify(b.left, b.right, b.pos);
                 if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Varbit || isStructured(t))) {
                     throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
@@ -1464,6 +1655,7 @@ public final class TypeChecker {
                     if (!m.member.equals("apply")) {
                         throw new CompileError(m.pos, "parser instance has no method '" + m.member + "'");
                     }
+                    bindArgs(c.args, pd.params, c.pos, "parser " + pd.name);
                     if (c.args.size() != pd.params.size()) {
                         throw new CompileError(c.pos, "parser " + pd.name + " takes " + pd.params.size()
                                 + " argument(s), got " + c.args.size());
@@ -1494,6 +1686,7 @@ public final class TypeChecker {
                     if (inAction) {
                         throw new CompileError(c.pos, "controls cannot be applied inside actions");
                     }
+                    bindArgs(c.args, cd.params, c.pos, "control " + cd.name);
                     if (c.args.size() != cd.params.size()) {
                         throw new CompileError(c.pos, "control " + cd.name + " takes " + cd.params.size()
                                 + " argument(s), got " + c.args.size());
@@ -1533,6 +1726,7 @@ public final class TypeChecker {
                                 + "' taking " + c.args.size() + " argument(s)");
                     }
                     Method mm = cands.get(0);
+                    bindArgs(c.args, mm.params, c.pos, ex.decl().name + "." + mm.name);
                     Map<String, Type> bind = new HashMap<>();
                     for (int i = 0; i < ex.decl().typeParams.size(); i++) {
                         bind.put(ex.decl().typeParams.get(i), ex.args().get(i));
@@ -1556,6 +1750,7 @@ public final class TypeChecker {
                 if (!c.typeArgs.isEmpty()) {
                     throw new CompileError(c.pos, "actions take no type arguments");
                 }
+                bindArgs(c.args, a.params, c.pos, "action " + a.name);
                 if (c.args.size() != a.params.size()) {
                     throw new CompileError(c.pos, "action " + a.name + " expects " + a.params.size()
                             + " argument(s), got " + c.args.size());
@@ -1567,9 +1762,12 @@ public final class TypeChecker {
                 return new Type.Void();
             }
             if (d instanceof FunctionDecl generic && !generic.typeParams.isEmpty()) {
+                // named and default arguments first: the type parameters are inferred from arguments in order
+                bindArgs(c.args, generic.params, c.pos, "function " + generic.name);
                 d = specialise(generic, c, s);
             }
             if (d instanceof FunctionDecl fd) {
+                bindArgs(c.args, fd.params, c.pos, "function " + fd.name);
                 if (c.args.size() != fd.params.size()) {
                     throw new CompileError(c.pos, "function " + fd.name + " expects " + fd.params.size()
                             + " argument(s), got " + c.args.size());
@@ -1589,6 +1787,7 @@ public final class TypeChecker {
                     throw CompileError.unsupported(c.pos, "extern " + ex.name);
                 }
                 c.target = new CallTarget.ExternFunction(ex);
+                bindArgs(c.args, ex.function.params, c.pos, ex.name);
                 return invoke(c, s, ex, ex.function, new HashMap<>());
             }
             if (d instanceof Instantiation || d instanceof ParserDecl || d instanceof ControlDecl) {
@@ -1617,6 +1816,56 @@ public final class TypeChecker {
             throw CompileError.unsupported(a.pos, "applying instance " + inst.name + " with a different extern for '" + p.name
                     + "' than before (each instance is bound to one extern per parameter)");
         }
+    }
+
+    /**
+     * Puts named arguments ({@code f(x = 1, y = 2)}) in parameter order and fills omitted parameters
+     * with their declared default values, in place. Positional and named arguments cannot be mixed
+     * (P4-16 8.20). With too many or too few positional arguments (and no defaults to fill) the list
+     * is left alone for the caller's count check.
+     */
+    private static void bindArgs(List<Expr> args, List<Param> params, SourcePos pos, String what) {
+        boolean named = args.stream().anyMatch(a -> a instanceof NamedArg);
+        if (!named && args.size() >= params.size()) {
+            return;
+        }
+        Expr[] bound = new Expr[params.size()];
+        if (named) {
+            for (Expr a : args) {
+                if (!(a instanceof NamedArg na)) {
+                    throw new CompileError(a.pos, "positional and named arguments cannot be mixed in a call of " + what);
+                }
+                int i = 0;
+                while (i < params.size() && !params.get(i).name.equals(na.name)) {
+                    i++;
+                }
+                if (i == params.size()) {
+                    throw new CompileError(na.pos, what + " has no parameter '" + na.name + "'");
+                }
+                if (bound[i] != null) {
+                    throw new CompileError(na.pos, "argument '" + na.name + "' given twice");
+                }
+                bound[i] = na.value;
+            }
+        } else {
+            for (int i = 0; i < args.size(); i++) {
+                bound[i] = args.get(i);
+            }
+        }
+        for (int i = 0; i < bound.length; i++) {
+            if (bound[i] == null) {
+                Param p = params.get(i);
+                if (p.defaultValue == null) {
+                    if (!named) {
+                        return;
+                    }
+                    throw new CompileError(pos, "no argument for parameter '" + p.name + "' of " + what + " (it has no default value)");
+                }
+                bound[i] = p.defaultValue;
+            }
+        }
+        args.clear();
+        args.addAll(Arrays.asList(bound));
     }
 
     private static void noArgs(Call c) {
@@ -1728,8 +1977,8 @@ public final class TypeChecker {
             checkExpr(a, s, pt);
         }
         if (a instanceof DontCare) {
-            if (p.dir != Direction.OUT) {
-                throw new CompileError(a.pos, "'_' can only be passed to an out parameter");
+            if (p.dir != Direction.OUT && p.dir != Direction.INOUT) {
+                throw new CompileError(a.pos, "'_' can only be passed to an out or inout parameter");
             }
             a.type = pt;
             return;

@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  * through the FFM API (no JNI, no native library of our own). Needs CAP_NET_RAW. Frames the socket
  * sees leaving the interface (our own transmissions) are skipped on receive.
  */
-public final class AfPacketPort implements AutoCloseable {
+public final class AfPacketPort implements FrameSender, AutoCloseable {
     private static final int AF_PACKET = 17;
     private static final int SOCK_RAW = 3;
     private static final int ETH_P_ALL = 0x0003;
@@ -153,6 +153,7 @@ public final class AfPacketPort implements AutoCloseable {
         return -1;
     }
 
+    @Override
     public void send(byte[] buf, int off, int len) throws IOException {
         synchronized (txLock) {
             if (closed) {

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * by send time (ties in the order they were queued, so two copies of a duplicated frame leave in order).
  */
 final class DelayedSender implements AutoCloseable {
-    private record Pending(long dueNanos, long seq, AfPacketPort port, byte[] frame) implements Delayed {
+    private record Pending(long dueNanos, long seq, FrameSender port, byte[] frame) implements Delayed {
         @Override
         public long getDelay(TimeUnit unit) {
             return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -34,7 +34,7 @@ final class DelayedSender implements AutoCloseable {
         this.sender = Thread.ofPlatform().daemon().name("p4sim-delayed-tx").start(this::run);
     }
 
-    void later(long delayNanos, AfPacketPort port, byte[] frame) {
+    void later(long delayNanos, FrameSender port, byte[] frame) {
         queue.add(new Pending(System.nanoTime() + delayNanos, seq.incrementAndGet(), port, frame));
     }
 

@@ -11,6 +11,9 @@ public final class Frame {
     public static final int RETURN = 1;
     public static final int EXIT = 2;
     public static final int REJECT = 3;
+    /** {@code break} and {@code continue}: only ever seen by the enclosing loop, which clears them. */
+    public static final int BREAK = 4;
+    public static final int CONTINUE = 5;
 
     public final long[] s;
     public byte[] in;

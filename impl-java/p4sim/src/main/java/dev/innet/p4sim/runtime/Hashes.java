@@ -55,9 +55,18 @@ public final class Hashes {
         return c & 0xFFFF;
     }
 
+    private static final java.lang.invoke.VarHandle BE_INT =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
     public static long csum16(byte[] b, int len) {
         long sum = 0;
-        for (int i = 0; i < len; i += 2) {
+        int i = 0;
+        // four bytes at a time: the two 16-bit words of a big-endian int, added separately
+        for (; i + 4 <= len; i += 4) {
+            int w = (int) BE_INT.get(b, i);
+            sum += (w >>> 16) + (w & 0xFFFF);
+        }
+        for (; i < len; i += 2) {
             int hi = b[i] & 0xFF;
             int lo = i + 1 < len ? b[i + 1] & 0xFF : 0;
             sum += (hi << 8) | lo;

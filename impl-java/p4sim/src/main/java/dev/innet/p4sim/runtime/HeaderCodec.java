@@ -20,6 +20,11 @@ public final class HeaderCodec {
     /** Index of the varbit field, or -1; its maximum width in bits. */
     public final int varbitIndex;
     public final int varbitMax;
+    /**
+     * Straight-line code for this header's fields (docs/p4sim.md, Benchmark); null for a header with a
+     * varbit field, whose later fields move with the varbit's length and so have no constant offset.
+     */
+    private final FieldPacker fast;
 
     public HeaderCodec(String name, int[] slotOffsets, int[] widths) {
         this(name, slotOffsets, widths, true, -1, 0);
@@ -43,20 +48,38 @@ public final class HeaderCodec {
         }
         this.bits = b;
         this.bytes = b / 8;
+        this.fast = varbitIndex < 0 ? FieldPacker.of(bitOffsets, widths, slotOffsets) : null;
     }
 
     /** Reads the header at bit {@code bitBase} of {@code src} into slots at {@code base}; marks it valid. */
     public void extract(byte[] src, int bitBase, long[] s, int base) {
-        for (int i = 0; i < widths.length; i++) {
-            BitIO.readField(src, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
+        if (fast != null && (bitBase & 7) == 0) {
+            fast.unpack(src, bitBase >>> 3, s, base);
+        } else {
+            // a header after a field of a width that is not whole bytes, or with a varbit: the general loop
+            for (int i = 0; i < widths.length; i++) {
+                BitIO.readField(src, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);
+            }
         }
         if (hasValidity) {
             s[base] = 1;
         }
     }
 
+    /**
+     * The straight-line code for byte-aligned positions (the compiler's templates call it directly);
+     * null for a header with a varbit field.
+     */
+    public FieldPacker packer() {
+        return fast;
+    }
+
     /** Writes the header's fields from slots at {@code base} into {@code dst} at byte {@code at}. */
     public void emit(long[] s, int base, byte[] dst, int at) {
+        if (fast != null) {
+            fast.pack(s, base, dst, at);
+            return;
+        }
         int bitBase = at * 8;
         for (int i = 0; i < widths.length; i++) {
             BitIO.writeField(dst, bitBase + bitOffsets[i], widths[i], s, base + slotOffsets[i]);

@@ -3,7 +3,6 @@ package dev.innet.p4sim.runtime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -39,8 +38,7 @@ public final class TableRuntime {
     public ArchState arch;
     public int packetLengthSlot = -1;
     private TableEntry defaultEntry;
-    private final HashMap<KeyWords, TableEntry> exactIndex = new HashMap<>();
-    private final KeyWords probe;
+    private final ExactIndex exactIndex;
     private final List<TableEntry> ordered = new ArrayList<>();
     private long seq;
 
@@ -68,7 +66,7 @@ public final class TableRuntime {
         this.usesPriority = prio;
         this.exactOnly = exact && kinds.length > 0;
         this.hasRange = range;
-        this.probe = new KeyWords(keyBuf);
+        this.exactIndex = new ExactIndex(w);
         this.actionScopes = new String[actions.length];
         java.util.Arrays.fill(actionScopes, "");
     }
@@ -115,8 +113,7 @@ public final class TableRuntime {
 
     TableEntry lookup() {
         if (exactOnly) {
-            probe.rehash();
-            return exactIndex.get(probe);
+            return exactIndex.get(keyBuf);
         }
         for (int n = ordered.size(), i = 0; i < n; i++) {
             TableEntry e = ordered.get(i);
@@ -173,7 +170,7 @@ public final class TableRuntime {
     /** Entries in match order; exact tables (no order among entries) in installation order. */
     public List<TableEntry> entries() {
         if (exactOnly) {
-            List<TableEntry> all = new ArrayList<>(exactIndex.values());
+            List<TableEntry> all = exactIndex.values();
             all.sort(Comparator.comparingLong(e -> e.seq));
             return all;
         }
@@ -183,7 +180,7 @@ public final class TableRuntime {
     /** Finds the installed entry with exactly this match specification, or null. */
     public TableEntry find(long[] value, long[] mask, int priority) {
         if (exactOnly) {
-            return exactIndex.get(new KeyWords(value.clone()).rehashed());
+            return value.length < keyWords ? null : exactIndex.get(value);
         }
         for (TableEntry e : ordered) {
             if (Arrays.equals(e.value, value) && Arrays.equals(e.mask, mask) && (!usesPriority || e.priority == priority)) {
@@ -198,7 +195,7 @@ public final class TableRuntime {
         TableEntry e = new TableEntry(value, mask, priority, prefixLength, a, args, seq++);
         e.actionIndex = actionIndex(a);
         if (exactOnly) {
-            exactIndex.put(new KeyWords(value).rehashed(), e);
+            exactIndex.put(value, e);
         } else {
             ordered.add(e);
             ordered.sort(usesPriority
@@ -210,7 +207,7 @@ public final class TableRuntime {
 
     public boolean remove(TableEntry e) {
         if (exactOnly) {
-            return exactIndex.remove(new KeyWords(e.value).rehashed()) != null;
+            return exactIndex.remove(e.value) != null;
         }
         return ordered.remove(e);
     }
@@ -218,39 +215,5 @@ public final class TableRuntime {
     public void clear() {
         exactIndex.clear();
         ordered.clear();
-    }
-
-    /** A hash key over key words; the lookup probe wraps {@link #keyBuf} and is re-hashed in place. */
-    static final class KeyWords {
-        final long[] words;
-        int hash;
-
-        KeyWords(long[] words) {
-            this.words = words;
-        }
-
-        KeyWords rehashed() {
-            rehash();
-            return this;
-        }
-
-        void rehash() {
-            long h = 0x9E3779B97F4A7C15L;
-            for (long w : words) {
-                h = (h ^ w) * 0xBF58476D1CE4E5B9L;
-                h ^= h >>> 31;
-            }
-            hash = (int) (h ^ (h >>> 32));
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof KeyWords k && Arrays.equals(words, k.words);
-        }
     }
 }

@@ -1,7 +1,7 @@
 /* core.p4 for p4sim: the P4-16 core library, written from the P4-16 language specification
  * (section "P4 core library"). p4sim implements the semantics of each declaration itself. */
-#ifndef _P4SIM_CORE_P4_
-#define _P4SIM_CORE_P4_
+#ifndef _CORE_P4_
+#define _CORE_P4_
 
 error {
     NoError,

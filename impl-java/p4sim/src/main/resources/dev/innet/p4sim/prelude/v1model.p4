@@ -1,8 +1,8 @@
 /* v1model.p4 for p4sim: the v1model architecture's API as documented by p4lang (v1model.p4 and the
  * simple_switch documentation), V1MODEL_VERSION 20180101 signatures (register<T> with bit<32> index).
  * p4sim implements every extern below natively; the declarations give the type checker their types. */
-#ifndef _P4SIM_V1MODEL_P4_
-#define _P4SIM_V1MODEL_P4_
+#ifndef _V1_MODEL_P4_
+#define _V1_MODEL_P4_
 
 #include <core.p4>
 
@@ -59,6 +59,11 @@ extern direct_counter {
     direct_counter(CounterType type);
     void count();
 }
+
+// the meter colours as p4c's v1model.p4 names them
+#define V1MODEL_METER_COLOR_GREEN  0
+#define V1MODEL_METER_COLOR_YELLOW 1
+#define V1MODEL_METER_COLOR_RED    2
 
 extern meter {
     meter(bit<32> size, MeterType type);

@@ -1,0 +1,120 @@
+package dev.innet.distcache;
+
+import dev.innet.distcache.client.DistCacheClient;
+import dev.innet.distcache.controller.DistCacheController;
+import dev.innet.distcache.server.DistCacheServer;
+import dev.innet.kv.FamilyRack;
+import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.store.RecordStoreOpener;
+import dev.innet.protocol.KvClientLibrary;
+import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackNodes;
+import dev.innet.protocol.RackSpec;
+import dev.innet.protocol.Topology;
+import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
+import dev.innet.switchapi.SwitchHandle;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * DistCache as the harness runs it: a leaf-spine network of p4sim switches all running p4/distcache.p4
+ * ({@link DistCacheNetwork}: spines are the upper cache layer, storage racks' ToRs the lower one, a
+ * client ToR routes reads), {@link DistCacheServer}s with the two-phase update, {@link DistCacheClient}s,
+ * and the {@link DistCacheController}. The node factories are set with {@code with...}; tests use them
+ * to seed bugs.
+ */
+public final class DistCacheProtocol implements Protocol {
+    /** Builds a server node (tests substitute a subclass). */
+    @FunctionalInterface
+    public interface ServerFactory {
+        Node create(List<Integer> servers, RecordStoreOpener opener, long resendNanos);
+    }
+
+    /** Phase-1 invalidations are resent after this long without an acknowledgement. */
+    public static final long DEFAULT_RESEND_NANOS = 100_000;
+
+    private final DistCacheNetwork network;
+    private final ServerFactory servers;
+    private final long resendNanos;
+
+    /** The registry's instance: 2 spines, 2 storage racks. */
+    public DistCacheProtocol() {
+        this(new DistCacheNetwork(2, 2), DistCacheServer::new, DEFAULT_RESEND_NANOS);
+    }
+
+    private DistCacheProtocol(DistCacheNetwork network, ServerFactory servers, long resendNanos) {
+        this.network = network;
+        this.servers = servers;
+        this.resendNanos = resendNanos;
+    }
+
+    /** Another shape of the network. */
+    public DistCacheProtocol withNetwork(int spines, int leaves) {
+        return new DistCacheProtocol(new DistCacheNetwork(spines, leaves), servers, resendNanos);
+    }
+
+    public DistCacheProtocol withServers(ServerFactory f) {
+        return new DistCacheProtocol(network, f, resendNanos);
+    }
+
+    public DistCacheNetwork network() {
+        return network;
+    }
+
+    @Override
+    public String name() {
+        return "distcache";
+    }
+
+    @Override
+    public String summary() {
+        return "DistCache two-layer cache (spine + leaf switches), power-of-two-choices reads, two-phase coherence";
+    }
+
+    @Override
+    public String p4Program() {
+        return "p4/distcache.p4";
+    }
+
+    @Override
+    public boolean servesFromSwitch() {
+        return true;
+    }
+
+    @Override
+    public Topology topology(RackSpec rack) {
+        return network.topology(rack);
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
+        throw new IllegalStateException("distcache runs on its leaf-spine topology: the harness passes one handle per switch");
+    }
+
+    @Override
+    public RackNodes nodes(RackSpec rack, Topology topology, Map<String, SwitchHandle> switchHandles) {
+        FamilyRack family = FamilyRack.of(rack);
+        ClientConfig clients = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false,
+                DistCacheClient.SOURCE_PORT);
+        DistCacheController.Settings settings = new DistCacheController.Settings(100_000, 300_000,
+                rack.counterResetNanos(), Math.max(1, Math.min(rack.cacheCapacity(), 16384)), rack.hotThreshold());
+        return new RackNodes() {
+            @Override
+            public Node server(int host) {
+                return servers.create(rack.servers(), family.stores(), resendNanos);
+            }
+
+            @Override
+            public Node controller() {
+                return new DistCacheController(rack, network, topology, switchHandles, settings);
+            }
+
+            @Override
+            public KvClientLibrary client(NodeContext context, HistoryRecorder history) {
+                return new DistCacheClient(context, clients, history);
+            }
+        };
+    }
+}

@@ -275,7 +275,7 @@ public final class Compiler {
             return;
         }
         if (inst.type instanceof Type.ValueSet vs) {
-            String name = cx.qualify(inst.name);
+            String name = cx.controlPlaneName(inst.name, inst.annotations);
             dev.innet.p4sim.runtime.ValueSet set = new dev.innet.p4sim.runtime.ValueSet(name, vs.element().bitWidth(), vs.size());
             cx.externs.put(inst, set);
             cx.arch.valueSets.put(name, set);

@@ -1,6 +1,7 @@
 // == and != on headers (equal when both are invalid, or both valid with equal fields), headers with
-// a varbit field, structs, tuples and header stacks (element by element); varbit headers extracted
-// into a header stack. equality.p4 has the cases with initialisers ({a, b}, {#}) as operands.
+// a varbit field, structs, tuples, header unions (member by member) and header stacks (element by
+// element); varbit headers extracted into a header stack. equality.p4 has the cases with
+// initialisers ({a, b}, {#}) as operands.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -18,6 +19,11 @@ header res_t {
     bit<8> bits;
 }
 
+header_union u_t {
+    h_t x;
+    h_t y;
+}
+
 struct pair_t {
     h_t    p;
     bit<8> tag;
@@ -28,6 +34,7 @@ struct headers {
     h_t    h2;
     v_t[2] vs;
     res_t  res;
+    res_t  unions;
 }
 
 struct metadata { }
@@ -75,6 +82,21 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         if (w != hdr.vs) { r = r | 128; }
         hdr.res.setValid();
         hdr.res.bits = r;
+        bit<8> ur = 0;
+        u_t u1;
+        u_t u2;
+        u_t u3;
+        u_t none1;
+        u_t none2;
+        u1.x = hdr.h1;
+        u2.x = hdr.h2;
+        u3.y = hdr.h1;
+        if (u1 == u2) { ur = ur | 1; }
+        if (u1 != u3) { ur = ur | 2; }
+        if (none1 == none2) { ur = ur | 4; }
+        if (u1 == none1) { ur = ur | 8; }
+        hdr.unions.setValid();
+        hdr.unions.bits = ur;
     }
 }
 

@@ -404,6 +404,14 @@ control MyIngress(inout pegasus_headers_t hdr,
         if (meta.drop_reason == DROP_NONE && meta.route_to_server) {
             server_address.apply();
         }
+        if (meta.is_pegasus) {
+            /* Stamping (seq, fwd, server, pflags), Algorithm 2's answers and the
+             * address rewrite change bytes the UDP checksum covers (the payload and
+             * the pseudo-header's addresses). Checksum 0 means "not computed"
+             * (wire-format.md §1), which receiving kernels accept; a stale one
+             * makes them drop the datagram (found on the live rack). */
+            hdr.udp.checksum = 0;
+        }
         if (meta.drop_reason == DROP_NONE && !(meta.is_control && meta.is_pegasus)) {
             ipv4_forward.apply();
         }
@@ -437,6 +445,7 @@ control MyEgress(inout pegasus_headers_t hdr,
             hdr.ipv4.dst_addr = CONTROLLER_IP;
             hdr.udp.dst_port = UDP_PORT_PEGASUS;
             hdr.udp.src_port = UDP_PORT_PEGASUS;
+            hdr.udp.checksum = 0;   /* op, addresses and ports changed */
         }
     }
 }

@@ -327,6 +327,9 @@ control MyEgress(inout vis_headers_t hdr,
             hdr.udp.dst_port = UDP_PORT_VISIBILITY;
             hdr.innet.op = VOP_META_ASYNC;
             hdr.innet.flags = 0;
+            /* op, address and port changed: checksum 0 ("not computed", wire-format.md
+             * §1); a stale one makes the metadata node's kernel drop the update */
+            hdr.udp.checksum = 0;
         }
     }
 }

@@ -10,7 +10,7 @@ Run from anywhere: python3 p4/tests/gen_pegasus_stf.py
 import struct
 import zlib
 
-from gen_stf import Stf, ip, mac, frame, key, hexs  # noqa: F401  (shared framing)
+from gen_stf import Stf, ip, mac, frame, key, hexs, with_udp_checksum  # noqa: F401  (shared framing)
 
 # rack: servers h1..h3 are server indices 0..2 on ports 1..3; the client h10 on port 10
 SERVERS = [1, 2, 3]
@@ -224,6 +224,12 @@ def pegasus():
     odd = to_server(CLIENT, 2, peg(WRITE, B, 15, extlen=0))
     t.packet(10, odd)
     t.expect(2, odd)
+
+    t.comment("P-18: a request with a computed UDP checksum (as a live host's kernel sends it) leaves with\n"
+              "checksum 0 ('not computed'): stamping changed the bytes it covered, and a stale checksum makes\n"
+              "the receiving kernel drop the datagram (found on the live rack, docs/live-rack.md)")
+    t.packet(10, with_udp_checksum(to_server(CLIENT, 2, peg(WRITE, B, 16, value=b"e"))))
+    t.expect(2, to_server(CLIENT, 2, peg(WRITE, B, 16, seq=102, value=b"e", pflags=DETECTOR)))
     t.write("pegasus.stf")
 
 

@@ -49,6 +49,19 @@ def ipv4_checksum(header):
     return (~total) & 0xFFFF
 
 
+def with_udp_checksum(data):
+    """the frame with its UDP checksum computed (RFC 768, over the pseudo-header), as a live host's kernel
+    sends it; frame() leaves it 0 ("not computed")"""
+    b = bytearray(data)
+    udp = bytearray(b[34:])
+    udp[6:8] = b"\0\0"
+    pseudo = bytes(b[26:34]) + struct.pack(">BBH", 0, 17, len(udp))
+    body = pseudo + bytes(udp) + (b"\0" if len(udp) % 2 else b"")
+    csum = ipv4_checksum(body) or 0xFFFF
+    b[40:42] = struct.pack(">H", csum)
+    return bytes(b)
+
+
 def innet(op, key, req_id, seq=0, value=b"", flags=0, status=0, vallen=None):
     """The innet header and the value zero-padded to 8 bytes (wire-format.md §2)."""
     if vallen is None:

@@ -10,7 +10,7 @@ Run from anywhere: python3 p4/tests/gen_visibility_stf.py
 import os
 import struct
 
-from gen_stf import Stf, frame, HERE
+from gen_stf import Stf, frame, HERE, with_udp_checksum
 
 CLIENT, DATA_NODE, MDN, CONTROLLER = 1, 2, 3, 254
 PORT_OF = {CLIENT: 1, DATA_NODE: 2, MDN: 3, CONTROLLER: 64}
@@ -135,6 +135,13 @@ Keys alpha and bravo share hash index 7 with fingerprints 0xA and 0xB.""")
     s.expect(1, from_to(MDN, CLIENT, msg(META_UPDATE_REPLY, A, INDEX, FP_A, 4, M4, req_id=11)))
     s.packet(1, from_to(CLIENT, MDN, msg(READ, A, INDEX, FP_A, req_id=12)))
     s.expect(3, from_to(CLIENT, MDN, msg(READ, A, INDEX, FP_A, req_id=12)))
+
+    s.comment("W2 with a computed UDP checksum (as a live data node's kernel sends it): the reply (VISIBLE set)\n"
+              "and its META_ASYNC clone (op, address and port rewritten) leave with checksum 0, 'not computed';\n"
+              "a stale one makes the receiving kernel drop them (found on the live rack, docs/live-rack.md)")
+    s.packet(2, with_udp_checksum(write_reply(A, FP_A, 5, M1)))
+    s.expect(1, write_reply(A, FP_A, 5, M1, VISIBLE))
+    s.expect(3, frame(DATA_NODE, MDN, VIS_PORT, VIS_PORT, msg(META_ASYNC, A, INDEX, FP_A, 5, M1)))
 
     s.comment("Z1 again: the control plane withdraws vis_ready (a restarted switch): reads are dropped")
     s.cmd("register_write MyIngress.vis_ready 0 0")

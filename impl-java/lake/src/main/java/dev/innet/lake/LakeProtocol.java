@@ -3,6 +3,7 @@ package dev.innet.lake;
 import dev.innet.lake.client.LakeClient;
 import dev.innet.lake.controller.LakeSwitchOs;
 import dev.innet.lake.host.MemcachedHost;
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -11,6 +12,7 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
+import java.util.List;
 
 /**
  * LaKe as the harness runs it (docs/lake.md): p4/lake.p4 on the switch, memcached on the server
@@ -48,6 +50,16 @@ public final class LakeProtocol implements Protocol {
     @Override
     public boolean toleratesDuplicatedPackets() {
         return false;
+    }
+
+    /**
+     * memcached's 11211 on the servers; clients on {@link #CLIENT_PORT}; the switch OS receives nothing
+     * (a live host binds at least one socket: 11211, which no one sends to it on).
+     */
+    @Override
+    public HostPorts hostPorts() {
+        return new HostPorts(List.of(MemcachedHost.MEMCACHED_PORT), List.of(MemcachedHost.MEMCACHED_PORT),
+                List.of(CLIENT_PORT));
     }
 
     /** Live racks run the real memcached on the server hosts (docs/lake.md, "Live racks"). */

@@ -1,10 +1,10 @@
 package dev.innet.live;
 
 import dev.innet.cli.Cli;
-import dev.innet.kv.KvOp;
 import dev.innet.live.workload.WorkloadHost;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.protocol.Forwarding;
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvCommandLine;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.Protocol;
@@ -149,11 +149,9 @@ public final class HostMain implements Callable<Integer> {
             case "controller" -> nodes::controller;
             default -> () -> new WorkloadHost(nodes, history, journal, protocol.workloadValueBytes());
         };
-        List<Integer> ports = switch (role) {
-            case "server" -> List.of(KvOp.KV_PORT, KvOp.CONTROL_PORT);
-            case "controller" -> List.of(KvOp.CONTROL_PORT);
-            default -> List.of(familyClientPort(), KvOp.CONTROL_PORT);
-        };
+        // the protocol's own ports for this role (Protocol.hostPorts): 5008/5009 for the key-value family,
+        // 5010 for Pegasus, 5011 for the visibility layer, ...
+        List<Integer> ports = protocol.hostPorts().of(HostPorts.Role.named(role));
         SkewableClock clock = new SkewableClock();
         LiveHost live = new LiveHost(host, factory, AddressBook.identity(), ports, null,
                 new SeededRandom(seed * 1_000_003L + host), durable, System.out, clock);
@@ -195,11 +193,6 @@ public final class HostMain implements Callable<Integer> {
         Files.createDirectories(file.toAbsolutePath().getParent());
         return new java.io.PrintStream(Files.newOutputStream(file, java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND), true, java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** The client library's source port in the key-value family (FamilyRack's client configuration). */
-    private static int familyClientPort() {
-        return 40000;
     }
 
     private static RemoteSwitchControl connectToSwitch() throws InterruptedException, IOException {

@@ -118,6 +118,8 @@ public final class RackUp {
         plan.setting("clients", Integer.toString(layout.clients().size()));
         plan.setting("seed", Long.toString(s.seed()));
         plan.setting("target", "p4sim");
+        // what each role's processes listen on (the protocol's HostPorts): for status, logs and the campaigns
+        plan.setting("ports", s.protocol().hostPorts().describe());
         if (!s.seededBug().isEmpty()) {
             // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
             plan.setting("seeded-bug", s.seededBug());

@@ -4,6 +4,8 @@ import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.pegasus.client.PegasusClient;
 import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.wire.PegasusOp;
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -12,6 +14,7 @@ import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -92,6 +95,19 @@ public final class PegasusProtocol implements Protocol {
     @Override
     public boolean servesFromSwitch() {
         return false;
+    }
+
+    /**
+     * Servers on {@link PegasusOp#PORT} (5010: requests, replication, the controller's requests); the
+     * controller on 5010 (the switch's reports are addressed there) and {@link PegasusController#CONTROL_SOURCE_PORT}
+     * (40254: its requests' replies); clients on {@link PegasusClient#SOURCE_PORT} (40010).
+     */
+    public static final HostPorts PORTS = new HostPorts(List.of(PegasusOp.PORT),
+            List.of(PegasusOp.PORT, PegasusController.CONTROL_SOURCE_PORT), List.of(PegasusClient.SOURCE_PORT));
+
+    @Override
+    public HostPorts hostPorts() {
+        return PORTS;
     }
 
     @Override

@@ -38,9 +38,16 @@ public record PegasusRack(List<Integer> servers, int controllerHost, long client
         }
     }
 
+    /**
+     * The drain is at least 500 us (the simulator's links deliver well within it) and at least one client
+     * timeout: a live rack's round trips take milliseconds and its port faults hold frames back up to
+     * 15 ms, so a write stamped before the pause could otherwise reach its home after the key's client
+     * table was migrated (and a retry then execute it again). In the simulator the client timeout is
+     * 500 us too, so its racks are unchanged.
+     */
     public static PegasusRack of(RackSpec rack) {
         return new PegasusRack(rack.servers(), rack.controllerHost(), rack.clientTimeoutNanos(), 8,
-                Math.min(Math.max(rack.cacheCapacity(), 1), MAX_DIRECTORY_SLOTS), 500_000);
+                Math.min(Math.max(rack.cacheCapacity(), 1), MAX_DIRECTORY_SLOTS), Math.max(500_000, rack.clientTimeoutNanos()));
     }
 
     public ConsistentHashRing ring() {

@@ -64,6 +64,16 @@ public interface Protocol {
     }
 
     /**
+     * The UDP ports each role's hosts listen on and send from. The simulator does not need them (it
+     * delivers by host); a live rack binds them ({@code live.HostMain}) and records them in its plan.
+     * The default is the key-value family's (FarReach, NetCache, no-cache); a protocol on ports of its own
+     * overrides this.
+     */
+    default HostPorts hostPorts() {
+        return HostPorts.KEY_VALUE_FAMILY;
+    }
+
+    /**
      * The program live racks run on the server hosts instead of {@link RackNodes#server}, if the
      * protocol's servers are an existing program (LaKe: the real memcached); empty for protocols whose
      * servers are their own nodes (docs/live-rack.md).

@@ -1,5 +1,6 @@
 package dev.innet.visibility;
 
+import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackNodes;
@@ -13,6 +14,8 @@ import dev.innet.visibility.controller.VisibilitySwitchOs;
 import dev.innet.visibility.datanode.DataNode;
 import dev.innet.visibility.metadata.MetadataNode;
 import dev.innet.visibility.wire.KeyHasher;
+import dev.innet.visibility.wire.VisOp;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -38,7 +41,10 @@ public final class VisibilityProtocol implements Protocol {
 
     public VisibilityProtocol() {
         this(KeyHasher.CRC, PAPER_TIMEOUT_NANOS, 16, 5_000_000, DataNode::new,
-                roles -> new MetadataNode(roles, 16, 10_000, 20_000), VisibilitySwitchOs.RESYNC);
+                // batches idle after a fiftieth of the timeout, held replies re-sent every 25th: 10 us and
+                // 20 us at the paper's 500 us; a live rack's longer timeout stretches both (see nodes)
+                roles -> new MetadataNode(roles, 16, roles.timeoutNanos() / 50, roles.timeoutNanos() / 25),
+                VisibilitySwitchOs.RESYNC);
     }
 
     private VisibilityProtocol(KeyHasher hasher, long timeoutNanos, int batchCapacity, long staleScanNanos,
@@ -90,9 +96,27 @@ public final class VisibilityProtocol implements Protocol {
         return true;
     }
 
+    /**
+     * Every server (metadata node and data nodes) and the switch OS on {@link VisOp#PORT} (5011: they send
+     * to each other from it and to it); clients on {@link VisibilityClient#SOURCE_PORT} (40011).
+     */
+    public static final HostPorts PORTS = new HostPorts(List.of(VisOp.PORT), List.of(VisOp.PORT),
+            List.of(VisibilityClient.SOURCE_PORT));
+
+    @Override
+    public HostPorts hostPorts() {
+        return PORTS;
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
-        RackRoles roles = RackRoles.of(rack.servers(), hasher, timeoutNanos);
+        // The paper's 500 us is about 100 round trips in its testbed and in the simulator (the harness's
+        // client timeout is 500 us there too); a live rack's round trips cross p4sim on AF_PACKET and
+        // take milliseconds, so its longer client timeout wins. The stale scan keeps its ratio to the
+        // timeout (10x: 5 ms at 500 us); live, each scan reads 2 x 65,536 registers over the control port.
+        long timeout = Math.max(timeoutNanos, rack.clientTimeoutNanos());
+        long staleScan = Math.max(staleScanNanos, 10 * timeout);
+        RackRoles roles = RackRoles.of(rack.servers(), hasher, timeout);
         return new RackNodes() {
             @Override
             public Node server(int host) {
@@ -101,7 +125,7 @@ public final class VisibilityProtocol implements Protocol {
 
             @Override
             public Node controller() {
-                return new VisibilitySwitchOs(roles, rack.allHosts(), switchHandle, 200_000, staleScanNanos, resyncs);
+                return new VisibilitySwitchOs(roles, rack.allHosts(), switchHandle, 200_000, staleScan, resyncs);
             }
 
             @Override

@@ -37,7 +37,8 @@ import java.util.TreeMap;
  */
 public class PegasusController implements Node, NodeCounters {
     private static final String DURABLE_REPLICATED = "replicated-keys";
-    private static final int CONTROL_SOURCE_PORT = 40254;
+    /** The source port of the controller's requests to servers and packet-outs; replies come back to it. */
+    public static final int CONTROL_SOURCE_PORT = 40254;
     private static final int HOT_QUEUE_LIMIT = 64;
 
     /**
@@ -358,9 +359,14 @@ public class PegasusController implements Node, NodeCounters {
                 RackAddressing.hostIp(host), CONTROL_SOURCE_PORT, PegasusOp.PORT, m.encode()));
     }
 
-    /** A directory command to the switch: a frame to the CPU address, into the CPU port. */
+    /**
+     * A directory command to the switch: a frame into the CPU port, which the switch acts on and answers
+     * to the sender whatever its destination (P-3, P-10, P-17). It is addressed to the first server, not
+     * to the controller's own address: on a live rack the kernel loops a datagram to its own address back
+     * inside the host, so it would never reach the switch (found on the live rack, docs/live-rack.md).
+     */
     void packetOut(int op, long reqId, byte[] key, int server) {
-        sendToHost(ctx.hostNumber(), PegasusPacket.message(op, 0, 0, reqId, key, 0, new PegasusExt(0, 0, server, 0),
+        sendToHost(config.rack().hostOf(0), PegasusPacket.message(op, 0, 0, reqId, key, 0, new PegasusExt(0, 0, server, 0),
                 new byte[0]));
     }
 

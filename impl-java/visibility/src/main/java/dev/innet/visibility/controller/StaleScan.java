@@ -20,21 +20,35 @@ import java.util.function.BiConsumer;
  * it cannot do safely without the update; docs/specs/visibility.md).
  */
 public final class StaleScan {
-    private Map<Integer, Long> previous = new HashMap<>();
+    private final Map<Integer, Long> previous = new HashMap<>();
+    private int next;
 
-    /** One scan; {@code resend} gets the (slot, fingerprint) and log address of each stale entry. */
+    /** One scan of every slot; {@code resend} gets the (slot, fingerprint) and log address of each stale entry. */
     public int scan(SwitchControl control, BiConsumer<VisExt, LogAddress> resend) {
-        List<BigInteger> valid = control.registerRead(SwitchNames.VALID, 0, SwitchNames.SLOTS - 1);
-        List<BigInteger> curTs = control.registerRead(SwitchNames.CUR_TS, 0, SwitchNames.SLOTS - 1);
-        Map<Integer, Long> now = new HashMap<>();
+        return scanNext(control, SwitchNames.SLOTS, resend);
+    }
+
+    /**
+     * Scans the next {@code slots} slots, wrapping around: a sweep in steps, so that a switch OS whose
+     * control calls cross a socket (a live rack: each slot is a line of text) never holds its event
+     * loop for a whole table's reads. An entry is stale when it is valid with the same CurTs as at the
+     * previous visit of its slot.
+     */
+    public int scanNext(SwitchControl control, int slots, BiConsumer<VisExt, LogAddress> resend) {
+        int from = next;
+        int to = Math.min(SwitchNames.SLOTS, from + slots) - 1;
+        next = to + 1 == SwitchNames.SLOTS ? 0 : to + 1;
+        List<BigInteger> valid = control.registerRead(SwitchNames.VALID, from, to);
+        List<BigInteger> curTs = control.registerRead(SwitchNames.CUR_TS, from, to);
         int stale = 0;
-        for (int slot = 0; slot < SwitchNames.SLOTS; slot++) {
-            if (valid.get(slot).signum() == 0) {
+        for (int slot = from; slot <= to; slot++) {
+            if (valid.get(slot - from).signum() == 0) {
+                previous.remove(slot);
                 continue;
             }
-            long ts = curTs.get(slot).longValue();
-            now.put(slot, ts);
-            if (Long.valueOf(ts).equals(previous.get(slot))) {
+            long ts = curTs.get(slot - from).longValue();
+            Long before = previous.put(slot, ts);
+            if (before != null && before == ts) {
                 long fp = control.registerRead(SwitchNames.FINGERPRINT, slot).longValue();
                 LogAddress address = LogAddress.fromSwitchWords(control.registerRead(SwitchNames.META_WORD_0, slot).longValue(),
                         control.registerRead(SwitchNames.META_WORD_1, slot).longValue());
@@ -42,11 +56,11 @@ public final class StaleScan {
                 stale++;
             }
         }
-        previous = now;
         return stale;
     }
 
     public void forget() {
-        previous = new HashMap<>();
+        previous.clear();
+        next = 0;
     }
 }

@@ -34,6 +34,7 @@ public final class VisibilitySwitchOs implements Node, NodeCounters {
     private final long pollNanos;
     private final long staleScanNanos;
     private final ResyncFactory resyncs;
+    private final int sweepSteps;
     private NodeContext ctx;
     private TimerActions timers;
     private int seenGeneration;
@@ -57,6 +58,24 @@ public final class VisibilitySwitchOs implements Node, NodeCounters {
         this.pollNanos = pollNanos;
         this.staleScanNanos = staleScanNanos;
         this.resyncs = resyncs;
+        this.sweepSteps = sweepSteps(staleScanNanos);
+    }
+
+    /** No sweep step closer than this to the next: a step's reads then take a small share of the loop. */
+    static final long MIN_STEP_NANOS = 100_000_000L;
+    static final int MAX_STEPS = 16;
+
+    /**
+     * How many steps one sweep of every slot takes: 1 (the whole table each period) unless the period is
+     * long enough to split into steps at least {@link #MIN_STEP_NANOS} apart (a live rack's, seconds),
+     * up to {@link #MAX_STEPS}; a power of two, so the steps divide the table evenly.
+     */
+    static int sweepSteps(long staleScanNanos) {
+        int steps = 1;
+        while (steps < MAX_STEPS && staleScanNanos / (steps * 2L) >= MIN_STEP_NANOS) {
+            steps *= 2;
+        }
+        return steps;
     }
 
     @Override
@@ -82,10 +101,10 @@ public final class VisibilitySwitchOs implements Node, NodeCounters {
             }
             bringUp(handle.control());
         }
-        if (handle.isUp() && resync == null && ctx.clock().nowNanos() - lastScan >= staleScanNanos) {
+        if (handle.isUp() && resync == null && ctx.clock().nowNanos() - lastScan >= staleScanNanos / sweepSteps) {
             lastScan = ctx.clock().nowNanos();
             SwitchControl control = handle.control();
-            counts.merge("staleEntries", (long) staleScan.scan(control, (ext, address) -> {
+            counts.merge("staleEntries", (long) staleScan.scanNext(control, SwitchNames.SLOTS / sweepSteps, (ext, address) -> {
                 ByteBuffer position = ByteBuffer.allocate(Long.BYTES).putLong(address.position());
                 InnetMessage m = VisFrames.message(VisOp.RESEND_ASYNC, 0, 0, 0, new byte[InnetMessage.KEY_BYTES], 0, ext,
                         position.array());

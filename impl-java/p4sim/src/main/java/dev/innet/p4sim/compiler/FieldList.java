@@ -19,10 +19,18 @@ import java.util.List;
 final class FieldList {
     private final List<Place> leaves = new ArrayList<>();
     private final List<ExprLeaf> exprLeaves = new ArrayList<>();
+    /** Width of each leaf; a varbit leaf is {@code -max} (its length comes from its slot at run time). */
     private final int[] widths;
     final int bits;
     private final byte[] buffer;
-    /** Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers); else null. */
+    /** Whether a leaf is a varbit: then the serialised length changes with the packet. */
+    final boolean hasVarbit;
+    /** Bytes written by the last {@link #serialize} (the whole buffer without varbit leaves). */
+    private int length;
+    /**
+     * Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers);
+     * else null, and always null with a varbit leaf (the leaves after it move with its length).
+     */
     private final dev.innet.p4sim.runtime.FieldPacker packer;
 
     private record ExprLeaf(int index, dev.innet.p4sim.runtime.LExpr narrow, dev.innet.p4sim.runtime.WExpr wide, int scratch) { }
@@ -31,7 +39,10 @@ final class FieldList {
         List<Integer> ws = new ArrayList<>();
         List<Expr> top = data instanceof ListExpr l ? l.elements : List.of(data);
         for (Expr e : top) {
-            if (e.type instanceof Type.Header || e.type instanceof Type.Struct) {
+            if (e.type instanceof Type.Varbit v) {
+                ws.add(-v.max());
+                leaves.add(ex.place(e));
+            } else if (e.type instanceof Type.Header || e.type instanceof Type.Struct || e.type instanceof Type.Tuple) {
                 flattenPlace(ex.place(e), ws, e);
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
@@ -57,12 +68,16 @@ final class FieldList {
         }
         widths = ws.stream().mapToInt(Integer::intValue).toArray();
         int b = 0;
+        boolean varbit = false;
         for (int w : widths) {
-            b += w;
+            b += Math.abs(w);
+            varbit |= w < 0;
         }
         bits = b;
+        hasVarbit = varbit;
         buffer = new byte[(b + 7) / 8];
-        packer = exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+        length = buffer.length;
+        packer = !hasVarbit && exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
     }
 
     private dev.innet.p4sim.runtime.FieldPacker packerOf() {
@@ -93,10 +108,26 @@ final class FieldList {
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {
-        List<Type.FieldT> fields = p.type() instanceof Type.Header h ? h.fields() : ((Type.Struct) p.type()).fields();
-        for (Type.FieldT f : fields) {
-            Place fp = p.field(f.name());
-            if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct) {
+        List<Place> parts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        if (p.type() instanceof Type.Tuple tu) {
+            for (int i = 0; i < tu.elements().size(); i++) {
+                parts.add(p.withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i)));
+                names.add(String.valueOf(i));
+            }
+        } else {
+            for (Type.FieldT f : Layout.fields(p.type())) {
+                parts.add(p.field(f.name()));
+                names.add(f.name());
+            }
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            Place fp = parts.get(i);
+            Type.FieldT f = new Type.FieldT(names.get(i), fp.type(), List.of());
+            if (fp.type() instanceof Type.Varbit v) {
+                ws.add(-v.max());
+                leaves.add(fp);
+            } else if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct || fp.type() instanceof Type.Tuple) {
                 flattenPlace(fp, ws, at);
             } else if (fp.type() instanceof Type.Bits || fp.type() instanceof Type.Bool
                     || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {
@@ -121,7 +152,14 @@ final class FieldList {
         for (int i = 0; i < widths.length; i++) {
             int w = widths[i];
             Place p = leaves.get(i);
-            if (p != null) {
+            if (w < 0) {
+                // a varbit: its current length, then its bits
+                int slot = p.slot(f);
+                w = (int) f.s[slot];
+                if (w > 0) {
+                    BitIO.writeWide(buffer, bit, w, f.s, slot + 1);
+                }
+            } else if (p != null) {
                 BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
             } else {
                 ExprLeaf el = exprLeaves.get(exprIdx++);
@@ -134,11 +172,19 @@ final class FieldList {
             }
             bit += w;
         }
+        if (hasVarbit) {
+            length = (bit + 7) / 8;
+        }
         return buffer;
     }
 
     int byteLength() {
         return buffer.length;
+    }
+
+    /** Bytes the last {@link #serialize} wrote: {@link #byteLength} unless a varbit leaf is shorter than its maximum. */
+    int serializedLength() {
+        return length;
     }
 
     /** The values of the leaves (for digests). */

@@ -141,6 +141,11 @@ public final class StfRunner {
                 String[] p = rest.split("\\s+");
                 control.registerWrite(p[0], Integer.parseInt(p[1]), number(p[2]));
             }
+            case "pvs_add" -> {
+                // p4sim extension, named as bmv2's runtime CLI command: pvs_add <value set> <value>
+                String[] p = rest.split("\\s+");
+                control.valueSetAdd(p[0], number(p[1]));
+            }
             case "check_register" -> checkRegister(line, rest);
             case "check_counter" -> checkCounter(line, rest);
             default -> throw new IllegalArgumentException("unknown STF command '" + w[0] + "'");

@@ -1,6 +1,7 @@
 // @name: control-plane names follow it as in p4c (HierarchicalNames): a relative name replaces the
 // local name inside its control (I.fwd), a name with a leading '.' is global (global_t). Tables,
-// actions, action parameters, key fields and registers; the source names stay usable in the program.
+// actions, action parameters, key fields and registers, a value set (.marks) and a top-level register
+// (total: no prefix at top level); the source names stay usable in the program.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -15,11 +16,23 @@ struct headers {
 }
 
 struct metadata {
+    bit<8> marked;
 }
 
+@name("total") register<bit<8>>(2) all_packets;
+
 parser P(packet_in pkt, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    @name(".marks") value_set<bit<8>>(2) vs;
+
     state start {
         pkt.extract(hdr.h);
+        transition select(hdr.h.c) {
+            vs: marked;
+            default: accept;
+        }
+    }
+    state marked {
+        m.marked = 1;
         transition accept;
     }
 }
@@ -56,6 +69,12 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
     apply {
         t.apply();
         t2.apply();
+        if (m.marked == 1) {
+            hdr.h.c = 0x55;
+        }
+        bit<8> n;
+        all_packets.read(n, 0);
+        all_packets.write(0, n + 1);
     }
 }
 

@@ -89,10 +89,8 @@ class CompileErrorTest {
                 "for (bit<8> x in hdr.h) { }");
         bodyFails("t.p4:17:14: error: unsupported construct: for-in over a range with a loop variable of type int<8> (bit<N>, N <= 64, is supported) (not implemented by p4sim)",
                 "for (int<8> x in 1 .. 3) { }");
-        fails("t.p4:9:1: error: unsupported construct: 'header_union' (not implemented by p4sim)",
-                program("header_union u_t { h_t x; }", "", ""));
-        fails("t.p4:9:14: error: unsupported construct: varbit type (not implemented by p4sim)",
-                program("header v_t { varbit<32> x; }", "", ""));
+        fails("t.p4:9:14: error: unsupported construct: list type (not implemented by p4sim)",
+                program("struct l_t { list<bit<8>> x; }", "", ""));
         // action profiles are implemented (ActionProfileTest); a selector key needs an action_selector
         fails("t.p4:15:45: error: a 'selector' key needs implementation = an action_selector",
                 program("", "action_profile(4) ap; table t { key = { hdr.h.a : selector; } actions = { NoAction; } implementation = ap; }", ""));
@@ -103,6 +101,46 @@ class CompileErrorTest {
         fails("t.p4:9:25: error: function f must return a bit<8>", program("bit<8> f(in bit<8> x) { return; }", "", ""));
         fails("t.p4:9:23: error: exit is not allowed in a function", program("void f(in bit<8> x) { exit; }", "", ""));
         fails("t.p4:9:32: error: undeclared identifier 'f'", program("bit<8> f(in bit<8> x) { return f(x); }", "", ""));
+    }
+
+    /** Types, parser constructs and declarations of issue 14 part B: what is still rejected, and how. */
+    @Test
+    void typesValueSetsAndBlockParameters() {
+        fails("t.p4:9:39: error: header stack element must be a header or header_union type, not struct s_t",
+                program("struct s_t { bit<8> x; } struct t_t { s_t[2] ss; }", "", ""));
+        fails("t.p4:9:20: error: header_union member 'x' must be a header, not bit<8>",
+                program("header_union u_t { bit<8> x; }", "", ""));
+        fails("t.p4:9:28: error: header v_t has more than one varbit field",
+                program("header v_t { varbit<16> x; varbit<8> y; }", "", ""));
+        fails("t.p4:9:14: error: varbit field 'x' is only allowed in a header",
+                program("struct v_t { varbit<16> x; }", "", ""));
+        fails("t.p4:9:21: error: varbit width must be a constant in 1..2048",
+                program("header v_t { varbit<0> x; }", "", ""));
+        fails("t.p4:11:30: error: header v_t has a varbit field: extract it with a length in bits",
+                program("", "", "")
+                        .replace("struct headers { h_t h; }", "header v_t { bit<8> l; varbit<16> x; } struct headers { h_t h; v_t v; }")
+                        .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.v);"));
+        fails("t.p4:11:30: error: extract with a length needs a header with a varbit field, not header h_t",
+                program("", "", "").replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h, 32w8);"));
+        fails("t.p4:15:5: error: value_set can only be declared in a parser", program("", "value_set<bit<8>>(4) vs;", ""));
+        fails("t.p4:11:5: error: unsupported construct: value_set of a value wider than 64 bits (not implemented by p4sim)",
+                program("", "", "").replace("state start {", "value_set<bit<128>>(4) vs; state start {"));
+        fails("t.p4:11:94: error: value_set vs of bit<16> does not match the select key types [bit<8>]",
+                program("", "", "").replace("state start { pkt.extract(hdr.h); transition accept; }",
+                        "value_set<bit<16>>(4) vs; state start { pkt.extract(hdr.h); transition select(hdr.h.a) { vs: accept; default: reject; } }"));
+        fails("t.p4:15:5: error: control C takes 1 constructor argument(s), got 0",
+                program("control C(inout h_t h)(bit<8> k) { apply { h.a = k; } }", "C() c;", ""));
+        fails("t.p4:9:24: error: constructor parameter 'k' cannot have a direction",
+                program("control C(inout h_t h)(in bit<8> k) { apply { } }", "", ""));
+        fails("t.p4:17:30: error: argument for extern parameter 'r' must name an extern instance",
+                program("control C(inout h_t h, register<bit<8>> r) { apply { r.write(0, h.a); } }", "C() c;", "c.apply(hdr.h, hdr.h.a);"));
+        fails("t.p4:17:44: error: unsupported construct: applying instance c with a different extern for 'r' than before (each instance is bound to one extern per parameter) (not implemented by p4sim)",
+                program("register<bit<8>>(2) r1; register<bit<8>>(2) r2; control C(inout h_t h, register<bit<8>> r) { apply { r.write(0, h.a); } }",
+                        "C() c;", "c.apply(hdr.h, r1); c.apply(hdr.h, r2);"));
+        fails("t.p4:17:19: error: cannot infer type parameter T of f; give a type argument",
+                program("T f<T>(in bit<8> x) { return (T) x; }", "", "meta.m = f(hdr.h.a);"));
+        fails("t.p4:17:20: error: type mismatch: expected bit<8> but found bit<16>",
+                program("T id<T>(in T x) { return x; }", "", "meta.m = id(hdr.h.b);"));
     }
 
     @Test

@@ -117,4 +117,26 @@ public interface SwitchControl {
     void onPacketIn(Consumer<PacketIn> sink);
 
     void onDigest(Consumer<Digest> sink);
+
+    /**
+     * Adds a value to a parser value set ({@code value_set<T>}; a struct T is its fields
+     * concatenated, first field most significant). Adding a member again changes nothing.
+     */
+    default void valueSetAdd(String valueSet, BigInteger value) {
+        throw new ControlException("parser value sets are not supported by this target");
+    }
+
+    /** Removes a value from a parser value set; removing a non-member changes nothing. */
+    default void valueSetRemove(String valueSet, BigInteger value) {
+        throw new ControlException("parser value sets are not supported by this target");
+    }
+
+    /** The members of a parser value set. */
+    default List<BigInteger> valueSetRead(String valueSet) {
+        throw new ControlException("parser value sets are not supported by this target");
+    }
+
+    default void valueSetClear(String valueSet) {
+        throw new ControlException("parser value sets are not supported by this target");
+    }
 }

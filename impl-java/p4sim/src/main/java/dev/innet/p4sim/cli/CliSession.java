@@ -156,6 +156,34 @@ public final class CliSession {
                     out.add(sb.toString());
                 }
             }
+            case "pvs_add", "pvs_remove" -> {
+                need(w, 3, w[0] + " <value set> <value>");
+                if (w[0].equals("pvs_add")) {
+                    control.valueSetAdd(w[1], CliValues.parse(w[2]));
+                } else {
+                    control.valueSetRemove(w[1], CliValues.parse(w[2]));
+                }
+            }
+            case "pvs_get" -> {
+                // as bmv2's runtime CLI prints them: the value's bytes in hex, no prefix
+                need(w, 2, "pvs_get <value set>");
+                List<BigInteger> members = control.valueSetRead(w[1]);
+                dev.innet.p4sim.runtime.ValueSet vs = sw.program().arch().valueSets.get(w[1]);
+                int digits = 2 * ((vs.width + 7) / 8);
+                for (BigInteger v : members) {
+                    String hex = v.toString(16);
+                    out.add("0".repeat(Math.max(0, digits - hex.length())) + hex);
+                }
+            }
+            case "pvs_clear" -> {
+                need(w, 2, "pvs_clear <value set>");
+                control.valueSetClear(w[1]);
+            }
+            case "show_pvs" -> {
+                for (dev.innet.p4sim.runtime.ValueSet v : new java.util.LinkedHashSet<>(sw.program().arch().valueSets.values())) {
+                    out.add(v.name + " (" + v.width + " bits, size " + v.size + ")");
+                }
+            }
             case "register_write" -> {
                 need(w, 4, "register_write <register> <index> <value>");
                 control.registerWrite(w[1], CliValues.parseInt(w[2], "index"), CliValues.parse(w[3]));

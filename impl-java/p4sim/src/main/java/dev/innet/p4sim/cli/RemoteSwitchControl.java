@@ -234,6 +234,37 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
     }
 
     @Override
+    public void valueSetAdd(String valueSet, BigInteger value) {
+        cmd("pvs_add " + valueSet + " " + valueSetValue(value));
+    }
+
+    @Override
+    public void valueSetRemove(String valueSet, BigInteger value) {
+        cmd("pvs_remove " + valueSet + " " + valueSetValue(value));
+    }
+
+    @Override
+    public List<BigInteger> valueSetRead(String valueSet) {
+        List<BigInteger> out = new java.util.ArrayList<>();
+        for (String v : cmd("pvs_get " + valueSet)) {
+            out.add(new BigInteger(v, 16)); // pvs_get prints bytes in hex, as bmv2's CLI
+        }
+        return out;
+    }
+
+    @Override
+    public void valueSetClear(String valueSet) {
+        cmd("pvs_clear " + valueSet);
+    }
+
+    private static String valueSetValue(BigInteger value) {
+        if (value.signum() < 0) {
+            throw new ControlException("negative value set member " + value);
+        }
+        return "0x" + value.toString(16);
+    }
+
+    @Override
     public void registerReset(String register) {
         cmd("register_reset " + register);
     }

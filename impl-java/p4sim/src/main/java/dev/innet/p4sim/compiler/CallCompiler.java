@@ -35,7 +35,7 @@ final class CallCompiler {
 
     private final CompileContext cx;
     private final ExprCompiler ex;
-    private final Map<Type.Header, HeaderCodec> codecs = new HashMap<>();
+    private final Map<Type, HeaderCodec> codecs = new HashMap<>();
 
     CallCompiler(CompileContext cx, ExprCompiler ex) {
         this.cx = cx;
@@ -43,25 +43,57 @@ final class CallCompiler {
     }
 
     HeaderCodec codec(Type.Header h, Expr at) {
-        HeaderCodec c = codecs.get(h);
+        return codecOf(h, at);
+    }
+
+    /**
+     * The codec of a header or of a struct of fixed-width fields: its leaf fields in order (structs
+     * nested in a header contribute their fields), one of which may be a header's varbit field.
+     */
+    HeaderCodec codecOf(Type t, Expr at) {
+        HeaderCodec c = codecs.get(t);
         if (c != null) {
             return c;
         }
-        int[] offs = new int[h.fields().size()];
-        int[] widths = new int[h.fields().size()];
-        int off = 1;
+        List<int[]> leaves = new ArrayList<>(); // {slot offset, width, varbit max or -1}
+        boolean header = t instanceof Type.Header;
+        collectLeaves(t, header ? 1 : 0, leaves);
+        int[] offs = new int[leaves.size()];
+        int[] widths = new int[leaves.size()];
+        int varbit = -1;
+        int varbitMax = 0;
         for (int i = 0; i < offs.length; i++) {
-            Type ft = h.fields().get(i).type();
-            offs[i] = off;
-            widths[i] = ExprCompiler.width(ft);
+            offs[i] = leaves.get(i)[0];
+            widths[i] = leaves.get(i)[1];
+            if (leaves.get(i)[2] >= 0) {
+                varbit = i;
+                varbitMax = leaves.get(i)[2];
+            }
+        }
+        String name = header ? ((Type.Header) t).name() : ((Type.Struct) t).name();
+        c = new HeaderCodec(name, offs, widths, header, varbit, varbitMax);
+        if (c.bits % 8 != 0 || varbitMax % 8 != 0) {
+            throw CompileError.unsupported(at.pos, (header ? "header " : "struct ") + name + " of " + c.bits
+                    + (varbit >= 0 ? " bits plus a varbit<" + varbitMax + ">" : " bits")
+                    + " (headers must be a whole number of bytes)");
+        }
+        codecs.put(t, c);
+        return c;
+    }
+
+    private static void collectLeaves(Type t, int base, List<int[]> out) {
+        int off = base;
+        for (Type.FieldT f : Layout.fields(t)) {
+            Type ft = f.type();
+            if (ft instanceof Type.Struct) {
+                collectLeaves(ft, off, out);
+            } else if (ft instanceof Type.Varbit v) {
+                out.add(new int[] {off, 0, v.max()});
+            } else {
+                out.add(new int[] {off, ExprCompiler.width(ft), -1});
+            }
             off += Layout.slots(ft);
         }
-        c = new HeaderCodec(h.name(), offs, widths);
-        if (c.bits % 8 != 0) {
-            throw CompileError.unsupported(at.pos, "header " + h.name() + " of " + c.bits + " bits (headers must be a whole number of bytes)");
-        }
-        codecs.put(h, c);
-        return c;
     }
 
     // ---------------------------------------------------------------- value-producing calls
@@ -77,7 +109,21 @@ final class CallCompiler {
         }
         switch (c.target) {
             case CallTarget.HeaderMethod hm when hm.method().equals("isValid") -> {
-                return ex.read(ex.place(((Member) c.callee).target));
+                Place p = ex.place(((Member) c.callee).target);
+                if (p.type() instanceof Type.HeaderUnion u) {
+                    // a union is valid when one of its members is
+                    int[] offs = u.fields().stream().mapToInt(fl -> Layout.fieldOffset(u, fl.name())).toArray();
+                    return f -> {
+                        int base = p.slot(f);
+                        for (int o : offs) {
+                            if (f.s[base + o] != 0) {
+                                return 1;
+                            }
+                        }
+                        return 0;
+                    };
+                }
+                return ex.read(p);
             }
             case CallTarget.TableApply ta -> {
                 return tableApply(ta.table());
@@ -197,11 +243,11 @@ final class CallCompiler {
      * {@code pkt.lookahead<H>()}: a temporary header filled from the packet (without moving the
      * cursor) each time the place is used; too few bits left is PacketTooShort.
      */
-    Place lookaheadHeader(Call c, Type.Header h) {
+    Place lookaheadHeader(Call c, Type h) {
         if (!(c.target instanceof CallTarget.ExternMethod em) || !em.method().name.equals("lookahead")) {
             throw CompileError.unsupported(c.pos, "call returning a header");
         }
-        HeaderCodec codec = codec(h, c);
+        HeaderCodec codec = codecOf(h, c);
         int temp = cx.layout.alloc(h);
         int tooShort = cx.errorCode("PacketTooShort");
         LExpr fill = f -> {
@@ -217,6 +263,19 @@ final class CallCompiler {
         return new Place(temp, fill, h);
     }
 
+    /**
+     * A call of a function returning a header, struct, union or tuple: its return slots, filled by
+     * running the call each time the place is used (as for {@link #lookaheadHeader}).
+     */
+    Place functionResult(Call c, FunctionDecl fn) {
+        Exec call = functionCall(c, fn);
+        int ret = cx.functions.get(fn).retBase();
+        return new Place(ret, f -> {
+            call.run(f);
+            return 0;
+        }, fn.ret);
+    }
+
     RegisterArray register(Expr target) {
         Object o = cx.externs.get(((Name) target).decl);
         if (!(o instanceof RegisterArray r)) {
@@ -230,7 +289,15 @@ final class CallCompiler {
     Exec statement(Call c) {
         switch ((CallTarget) c.target) {
             case CallTarget.HeaderMethod hm -> {
-                Place p = ex.place(((Member) c.callee).target);
+                Expr header = ((Member) c.callee).target;
+                Place p = ex.place(header);
+                if (hm.method().equals("setValid") && invalidateSiblings(header) != null) {
+                    return then(invalidateSiblings(header), f -> f.s[p.slot(f)] = 1);
+                }
+                if (hm.method().equals("isValid")) {
+                    LExpr v = narrowCall(c);
+                    return f -> v.eval(f);
+                }
                 return switch (hm.method()) {
                     case "setValid" -> p.isStatic() ? f -> f.s[p.base()] = 1 : f -> f.s[p.slot(f)] = 1;
                     case "setInvalid" -> p.isStatic() ? f -> f.s[p.base()] = 0 : f -> f.s[p.slot(f)] = 0;
@@ -274,6 +341,7 @@ final class CallCompiler {
         int count = ex.constant(c.args.get(0)).intValue();
         int elem = Layout.slots(st.element());
         int size = st.size();
+        int[] validity = validitySlots(st.element());
         return f -> {
             int base = sp.slot(f);
             int first = base + 1;
@@ -284,7 +352,9 @@ final class CallCompiler {
                     if (i - count >= 0) {
                         System.arraycopy(f.s, first + (i - count) * elem, f.s, dst, elem);
                     } else {
-                        f.s[dst] = 0; // shifted-in elements are invalid
+                        for (int v : validity) {
+                            f.s[dst + v] = 0; // shifted-in elements are invalid
+                        }
                     }
                 }
                 f.s[base] = Math.min(size, next + count);
@@ -294,11 +364,59 @@ final class CallCompiler {
                     if (i + count < size) {
                         System.arraycopy(f.s, first + (i + count) * elem, f.s, dst, elem);
                     } else {
-                        f.s[dst] = 0;
+                        for (int v : validity) {
+                            f.s[dst + v] = 0;
+                        }
                     }
                 }
                 f.s[base] = Math.max(0, next - count);
             }
+        };
+    }
+
+    /** The validity slots of a stack element: a header's own, or each member's of a header union. */
+    private static int[] validitySlots(Type element) {
+        if (element instanceof Type.HeaderUnion u) {
+            return u.fields().stream().mapToInt(f -> Layout.fieldOffset(u, f.name())).toArray();
+        }
+        return new int[] {0};
+    }
+
+    /**
+     * {@code extract(us.next.h)} on a stack of header unions: into member h of element nextIndex,
+     * the element's other members become invalid, nextIndex advances (StackOutOfBounds when full).
+     */
+    private Exec extractUnionStackMember(Member member, Member next, Type.Stack st) {
+        Type.HeaderUnion u = (Type.HeaderUnion) st.element();
+        Place sp = ex.place(next.target);
+        HeaderCodec codec = codec((Type.Header) member.type, member);
+        int elem = Layout.slots(u);
+        int size = st.size();
+        int memberOff = Layout.fieldOffset(u, member.member);
+        int[] others = u.fields().stream().filter(f -> !f.name().equals(member.member))
+                .mapToInt(f -> Layout.fieldOffset(u, f.name())).toArray();
+        int outOfBounds = cx.errorCode("StackOutOfBounds");
+        int tooShort = cx.errorCode("PacketTooShort");
+        return f -> {
+            int base = sp.slot(f);
+            long idx = f.s[base];
+            if (idx >= size) {
+                f.parserError = outOfBounds;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            if (f.cursorBits + codec.bits > f.inLen * 8) {
+                f.parserError = tooShort;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            int at = base + 1 + (int) idx * elem;
+            codec.extract(f.in, f.cursorBits, f.s, at + memberOff);
+            for (int o : others) {
+                f.s[at + o] = 0;
+            }
+            f.cursorBits += codec.bits;
+            f.s[base] = idx + 1;
         };
     }
 
@@ -368,6 +486,9 @@ final class CallCompiler {
         List<Exec> out = new ArrayList<>();
         for (int i = 0; i < ci.decl().params.size(); i++) {
             Param p = ci.decl().params.get(i);
+            if (p.type instanceof Type.Extern) {
+                continue; // bound when the instance was compiled
+            }
             Place pp = new Place(ci.paramBases()[i], null, p.type);
             Expr arg = c.args.get(i);
             in.add(p.dir == Direction.OUT || arg instanceof DontCare ? clear(pp) : assign(pp, arg));
@@ -443,6 +564,15 @@ final class CallCompiler {
     /** dst = value of expression {@code e} (any type). */
     Exec assign(Place dst, Expr e) {
         Type t = dst.type();
+        if (e instanceof ListExpr l && t instanceof Type.Tuple tu) {
+            // a tuple from a list expression: element by element
+            Exec[] parts = new Exec[l.elements.size()];
+            for (int i = 0; i < parts.length; i++) {
+                Place ep = dst.withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i));
+                parts[i] = assign(ep, l.elements.get(i));
+            }
+            return cx.spec.block(parts);
+        }
         if ((t instanceof Type.Header || t instanceof Type.Struct)
                 && (e instanceof ListExpr || e instanceof StructInit || e instanceof InvalidHeader)) {
             return initializer(dst, e);
@@ -508,7 +638,10 @@ final class CallCompiler {
         String method = em.method().name;
         switch (ext + "." + method) {
             case "packet_in.extract" -> {
-                return extract(c.args.get(0));
+                if (c.args.size() == 2) {
+                    return then(extractVarbit(c.args.get(0), c.args.get(1)), invalidateSiblings(c.args.get(0)));
+                }
+                return then(extract(c.args.get(0)), invalidateSiblings(c.args.get(0)));
             }
             case "packet_in.advance" -> {
                 LExpr bits = ex.narrow(c.args.get(0));
@@ -599,11 +732,125 @@ final class CallCompiler {
         }
     }
 
+    /** {@code first} then, unless it ended the block (a parser error), {@code second} (null: nothing). */
+    static Exec then(Exec first, Exec second) {
+        if (second == null) {
+            return first;
+        }
+        return f -> {
+            first.run(f);
+            if (f.flow == Frame.NORMAL) {
+                second.run(f);
+            }
+        };
+    }
+
+    /**
+     * For a header that is a member of a header union ({@code u.h}): after it became valid (extract,
+     * setValid) or was assigned, the union's other members are invalid, so at most one is valid.
+     * Null for any other header.
+     */
+    Exec invalidateSiblings(Expr header) {
+        if (!(header instanceof Member m) || !(m.target.type instanceof Type.HeaderUnion u)) {
+            return null;
+        }
+        if (m.target instanceof Member nm && nm.member.equals("next") && nm.target.type instanceof Type.Stack) {
+            return null; // extract(us.next.h) does it itself, before nextIndex moves
+        }
+        Place up = ex.place(m.target);
+        List<Integer> others = new ArrayList<>();
+        for (Type.FieldT f : u.fields()) {
+            if (!f.name().equals(m.member)) {
+                others.add(Layout.fieldOffset(u, f.name()));
+            }
+        }
+        int[] offs = others.stream().mapToInt(Integer::intValue).toArray();
+        return f -> {
+            int base = up.slot(f);
+            for (int o : offs) {
+                f.s[base + o] = 0;
+            }
+        };
+    }
+
+    /**
+     * {@code extract(h, bits)} for a header with a varbit field, with bmv2's checks in bmv2's order:
+     * a length that is not a whole number of bytes is ParserInvalidArgument, too few bytes left is
+     * PacketTooShort, more than the varbit's maximum is HeaderTooShort. On an error the header is unchanged.
+     */
+    private Exec extractVarbit(Expr target, Expr length) {
+        if (target instanceof Member m && m.member.equals("next") && m.target.type instanceof Type.Stack st) {
+            // into a stack: StackOutOfBounds first (as bmv2), then as below into element nextIndex, which advances
+            Place sp = ex.place(m.target);
+            int elem = Layout.slots(st.element());
+            int size = st.size();
+            int outOfBounds = cx.errorCode("StackOutOfBounds");
+            Exec one = extractVarbitAt(target, length, f -> {
+                int base = sp.slot(f);
+                return base + 1 + (int) f.s[base] * elem;
+            });
+            return f -> {
+                int base = sp.slot(f);
+                if (f.s[base] >= size) {
+                    f.parserError = outOfBounds;
+                    f.flow = Frame.REJECT;
+                    return;
+                }
+                one.run(f);
+                if (f.flow == Frame.NORMAL) {
+                    f.s[base]++;
+                }
+            };
+        }
+        Place p = ex.place(target);
+        return extractVarbitAt(target, length, p::slot);
+    }
+
+    /** The header's slot, computed when the extract runs. */
+    @FunctionalInterface
+    private interface SlotOf {
+        int slot(Frame f);
+    }
+
+    private Exec extractVarbitAt(Expr target, Expr length, SlotOf at) {
+        HeaderCodec codec = codec((Type.Header) target.type, target);
+        LExpr len = ex.narrow(length);
+        int invalidArgument = cx.errorCode("ParserInvalidArgument");
+        int tooShort = cx.errorCode("PacketTooShort");
+        int headerTooShort = cx.errorCode("HeaderTooShort");
+        int fixed = codec.bits;
+        int max = codec.varbitMax;
+        return f -> {
+            long vbits = len.eval(f);
+            if (vbits % 8 != 0) {
+                f.parserError = invalidArgument;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            if (f.cursorBits + fixed + vbits > (long) f.inLen * 8) {
+                f.parserError = tooShort;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            if (vbits > max) {
+                f.parserError = headerTooShort;
+                f.flow = Frame.REJECT;
+                return;
+            }
+            codec.extractVarbit(f.in, f.cursorBits, (int) vbits, f.s, at.slot(f));
+            f.cursorBits += fixed + (int) vbits;
+        };
+    }
+
     private Exec extract(Expr target) {
         int tooShort = cx.errorCode("PacketTooShort");
+        if (target instanceof Member hm && hm.target instanceof Member nm && nm.member.equals("next")
+                && nm.target.type instanceof Type.Stack st && st.element() instanceof Type.HeaderUnion) {
+            return extractUnionStackMember(hm, nm, st);
+        }
         if (target instanceof Member m && m.target.type instanceof Type.Stack st && m.member.equals("next")) {
             Place sp = ex.place(m.target);
-            HeaderCodec codec = codec(st.element(), target);
+            HeaderCodec codec = codec((Type.Header) st.element(), target);
             int elem = Layout.slots(st.element());
             int size = st.size();
             int outOfBounds = cx.errorCode("StackOutOfBounds");
@@ -624,7 +871,7 @@ final class CallCompiler {
                 f.cursorBits += codec.bits;
                 f.s[base] = next + 1;
             };
-            return sp.isStatic() ? cx.spec.extractNext(sp.base(), codec, tooShort, elem, size, outOfBounds, plain) : plain;
+            return sp.isStatic() && codec.packer() != null ? cx.spec.extractNext(sp.base(), codec, tooShort, elem, size, outOfBounds, plain) : plain;
         }
         Place p = ex.place(target);
         HeaderCodec codec = codec((Type.Header) p.type(), target);
@@ -637,7 +884,7 @@ final class CallCompiler {
             codec.extract(f.in, f.cursorBits, f.s, p.slot(f));
             f.cursorBits += codec.bits;
         };
-        return p.isStatic() ? cx.spec.extractHeader(p.base(), codec, tooShort, plain) : plain;
+        return p.isStatic() && codec.packer() != null ? cx.spec.extractHeader(p.base(), codec, tooShort, plain) : plain;
     }
 
     /** emit of a header, a header stack, or a struct of them (in field order); invalid headers emit nothing. */
@@ -651,6 +898,23 @@ final class CallCompiler {
 
     private void emitPlace(Place p, Expr at, List<Exec> parts) {
         switch (p.type()) {
+            case Type.Header h when codec(h, at).varbitIndex >= 0 -> {
+                HeaderCodec codec = codec(h, at);
+                int most = (codec.bits + codec.varbitMax) / 8;
+                parts.add(f -> {
+                    int base = p.slot(f);
+                    if (f.s[base] != 0) {
+                        f.ensureOut(most);
+                        f.outLen += codec.emitVarbit(f.s, base, f.out, f.outLen);
+                    }
+                });
+            }
+            case Type.HeaderUnion u -> {
+                // at most one member is valid: emitting each in turn emits that one
+                for (Type.FieldT fld : u.fields()) {
+                    emitPlace(p.field(fld.name()), at, parts);
+                }
+            }
             case Type.Header h -> {
                 HeaderCodec codec = codec(h, at);
                 Exec plain = f -> {
@@ -721,6 +985,9 @@ final class CallCompiler {
             case "digest" -> {
                 LExpr receiver = ex.narrow(a.get(0));
                 FieldList data = new FieldList(a.get(1), ex, cx);
+                if (data.hasVarbit) {
+                    throw CompileError.unsupported(c.pos, "digest of a varbit field");
+                }
                 return f -> arch.digests.add(new ArchState.DigestRecord((int) receiver.eval(f), data.values(f)));
             }
             case "hash" -> {

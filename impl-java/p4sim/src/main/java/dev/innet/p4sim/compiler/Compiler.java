@@ -75,6 +75,12 @@ public final class Compiler {
         bindParams(p.computeChecksum().params, new int[] {cx.hdrBase, cx.metaBase});
         bindParams(p.deparser().params, new int[] {-1, cx.hdrBase});
 
+        // extern instances declared at top level: one object shared by every block, named without a prefix
+        for (Decl d : p.ast().decls()) {
+            if (d instanceof TopInstantiation ti && ti.inst.type instanceof Type.Extern) {
+                instantiate(ti.inst);
+            }
+        }
         Exec constants = structConstants(p);
         for (FunctionDecl fn : p.functions()) {
             compileFunction(fn);
@@ -83,16 +89,21 @@ public final class Compiler {
             createAction(a);
         }
         cx.blockName = p.parser().name;
+        List<Expr> mainArgs = mainInstance(p).inst.args;
+        bindCtorArgs(p.parser().ctorParams, ((Call) mainArgs.get(0)).args);
         Exec parser = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(p.parser());
         if (constants != null) {
             parser = cx.spec.block(new Exec[] {constants, parser});
         }
-        Exec verify = control(p.verifyChecksum());
-        Exec ingress = control(p.ingress());
-        Exec egress = control(p.egress());
-        Exec compute = control(p.computeChecksum());
-        Exec deparser = control(p.deparser());
+        Exec verify = control(p.verifyChecksum(), mainArgs.get(1));
+        Exec ingress = control(p.ingress(), mainArgs.get(2));
+        Exec egress = control(p.egress(), mainArgs.get(3));
+        Exec compute = control(p.computeChecksum(), mainArgs.get(4));
+        Exec deparser = control(p.deparser(), mainArgs.get(5));
         cx.blockName = "";
+        Map<String, dev.innet.p4sim.runtime.ValueSet> valueSets = publicNames(cx.arch.valueSets);
+        cx.arch.valueSets.clear();
+        cx.arch.valueSets.putAll(valueSets);
         Map<String, Integer> smFields = new LinkedHashMap<>();
         for (Type.FieldT f : cx.sm.fields()) {
             smFields.put(f.name(), Layout.fieldOffset(cx.sm, f.name()));
@@ -147,7 +158,43 @@ public final class Compiler {
 
     // ---------------------------------------------------------------- controls
 
-    private Exec control(ControlDecl cd) {
+    private static TopInstantiation mainInstance(CheckedProgram p) {
+        for (Decl d : p.ast().decls()) {
+            if (d instanceof TopInstantiation ti && !(ti.inst.type instanceof Type.Extern)) {
+                return ti;
+            }
+        }
+        throw new IllegalStateException("checked program without a package instance");
+    }
+
+    /**
+     * Constructor parameters are compile-time constants of each instance: their values, computed
+     * where the instance is declared, stand in for them while the instance is compiled.
+     */
+    private void bindCtorArgs(List<Param> ctorParams, List<Expr> args) {
+        for (int i = 0; i < ctorParams.size(); i++) {
+            BigInteger v = ex.constant(args.get(i));
+            if (v == null) {
+                throw new CompileError(args.get(i).pos, "constructor argument for '" + ctorParams.get(i).name
+                        + "' is not a compile-time constant");
+            }
+            cx.prog.constValues().put(ctorParams.get(i), v);
+        }
+    }
+
+    /** Extern parameters of a sub-parser or sub-control instance stand for the externs its applies pass. */
+    private void bindExternParams(Instantiation inst) {
+        for (Map.Entry<Param, Object> e : inst.externArgs.entrySet()) {
+            Object ext = cx.externs.get(e.getValue());
+            if (ext == null) {
+                throw new CompileError(inst.pos, "internal: extern argument for '" + e.getKey().name + "' not compiled");
+            }
+            cx.externs.put(e.getKey(), ext);
+        }
+    }
+
+    private Exec control(ControlDecl cd, Expr instance) {
+        bindCtorArgs(cd.ctorParams, ((Call) instance).args);
         cx.blockName = cd.name;
         Exec[] parts = controlParts(cd);
         return cx.spec.control(parts[0], parts[1]);
@@ -177,9 +224,15 @@ public final class Compiler {
         String outer = cx.blockName;
         int[] paramBases = new int[cd.params.size()];
         for (int i = 0; i < paramBases.length; i++) {
+            if (cd.params.get(i).type instanceof Type.Extern) {
+                paramBases[i] = -1; // bound to the extern instance the applies pass
+                continue;
+            }
             paramBases[i] = cx.layout.alloc(cd.params.get(i).type);
             cx.storage.put(cd.params.get(i), paramBases[i]);
         }
+        bindCtorArgs(cd.ctorParams, inst.args);
+        bindExternParams(inst);
         cx.blockName = cx.qualify(inst.name);
         Exec[] parts = controlParts(cd);
         cx.blockName = outer;
@@ -200,6 +253,8 @@ public final class Compiler {
             paramBases[i] = cx.layout.alloc(p.type);
             cx.storage.put(p, paramBases[i]);
         }
+        bindCtorArgs(pd.ctorParams, inst.args);
+        bindExternParams(inst);
         cx.blockName = cx.qualify(inst.name);
         Exec body = new ParserCompiler(cx, ex, stmts, this::instantiate).compile(pd);
         cx.blockName = outer;
@@ -218,6 +273,13 @@ public final class Compiler {
         }
         if (inst.type instanceof Type.Block b && b.decl() instanceof ControlDecl cd) {
             cx.externs.put(inst, controlInstance(inst, cd));
+            return;
+        }
+        if (inst.type instanceof Type.ValueSet vs) {
+            String name = cx.controlPlaneName(inst.name, inst.annotations);
+            dev.innet.p4sim.runtime.ValueSet set = new dev.innet.p4sim.runtime.ValueSet(name, vs.element().bitWidth(), vs.size());
+            cx.externs.put(inst, set);
+            cx.arch.valueSets.put(name, set);
             return;
         }
         Type.Extern t = (Type.Extern) inst.type;

@@ -74,6 +74,10 @@ final class ExprCompiler {
                 }
                 return t.field(m.member);
             }
+            case Index ix when ix.target.type instanceof Type.Tuple tu -> {
+                int i = constant(ix.index).intValue();
+                return place(ix.target).withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i));
+            }
             case Index ix -> {
                 Place t = place(ix.target);
                 Type.Stack st = (Type.Stack) t.type();
@@ -89,8 +93,11 @@ final class ExprCompiler {
                     return (i >= 0 && i < size ? i : size) * elem;
                 }, st.element());
             }
-            case Call c when c.type instanceof Type.Header h -> {
-                return calls.lookaheadHeader(c, h);
+            case Call c when c.target instanceof dev.innet.p4sim.frontend.CallTarget.FunctionCall fc -> {
+                return calls.functionResult(c, fc.function());
+            }
+            case Call c when c.type instanceof Type.Header || c.type instanceof Type.Struct -> {
+                return calls.lookaheadHeader(c, c.type);
             }
             default -> throw new CompileError(e.pos, "expression does not denote storage");
         }
@@ -142,6 +149,9 @@ final class ExprCompiler {
                     };
                 }
                 return read(place(m));
+            }
+            case Index ix -> {
+                return read(place(ix)); // a tuple element
             }
             case Slice s -> {
                 int lo = s.loBit;
@@ -235,8 +245,10 @@ final class ExprCompiler {
     }
 
     private LExpr binary(Binary b) {
-        if ((b.op.equals("==") || b.op.equals("!=")) && (b.left.type instanceof Type.Header
-                || b.left.type instanceof Type.Struct || b.left.type instanceof Type.Stack)) {
+        Type ot = b.left.type;
+        if ((b.op.equals("==") || b.op.equals("!=")) && (ot instanceof Type.Header || ot instanceof Type.Struct
+                || ot instanceof Type.HeaderUnion || ot instanceof Type.Stack || ot instanceof Type.Tuple
+                || isInitialiser(b.left))) {
             return aggregateEquality(b);
         }
         if (b.op.equals("&&")) {
@@ -245,7 +257,9 @@ final class ExprCompiler {
         if (b.op.equals("||")) {
             return cx.spec.binary(TBinary.LOR, narrow(b.left), narrow(b.right), -1L, 1);
         }
-        Type ot = b.left.type;
+        if (ot instanceof Type.Varbit) {
+            return varbitEquality(b);
+        }
         if (Layout.isWide(ot) || (b.op.equals("++") && Layout.isWide(b.type))) {
             return wideComparison(b);
         }
@@ -431,16 +445,26 @@ final class ExprCompiler {
         };
     }
 
-    /** Equality of two values stored at slots {@code a} and {@code b} of the frame. */
+    /** {@code ==}/{@code !=} of varbit values: equal when their lengths and their bits are. */
+    private LExpr varbitEquality(Binary b) {
+        Place l = place(b.left);
+        Place r = place(b.right);
+        int n = Layout.slots(b.left.type);
+        boolean eq = b.op.equals("==");
+        return f -> Wide.equal(f.s, l.slot(f), f.s, r.slot(f), n) == eq ? 1 : 0;
+    }
+
+    /** Equality of two values of one type stored at slots {@code a} and {@code b} of the frame. */
     @FunctionalInterface
     interface SlotEquality {
         boolean equal(long[] s, int a, int b);
     }
 
     /**
-     * P4's equality of headers, structs and header stacks: two headers are equal when both are
-     * invalid, or both valid with equal fields; structs field by field; stacks element by element
-     * (the next index is not compared). An initialiser on the right is built in scratch slots first.
+     * {@code ==}/{@code !=} of headers, structs, header unions, stacks and tuples, as P4-16 defines
+     * them: two headers are equal when both are invalid, or both valid with equal fields; the others
+     * when all their parts are equal (a stack's elements, not its nextIndex). An initialiser on
+     * either side is built in scratch slots first.
      */
     private LExpr aggregateEquality(Binary b) {
         Expr left = b.left;
@@ -453,13 +477,13 @@ final class ExprCompiler {
         Place r;
         dev.innet.p4sim.runtime.Exec build;
         if (isInitialiser(right)) {
-            r = new Place(cx.layout.alloc(right.type), null, right.type);
+            r = new Place(cx.layout.alloc(left.type), null, left.type);
             build = calls.assign(r, right);
         } else {
             r = place(right);
             build = null;
         }
-        SlotEquality eq = slotEquality(b.left.type);
+        SlotEquality eq = slotEquality(left.type);
         boolean negate = b.op.equals("!=");
         if (build == null) {
             return f -> eq.equal(f.s, l.slot(f), r.slot(f)) != negate ? 1 : 0;
@@ -477,12 +501,16 @@ final class ExprCompiler {
     static SlotEquality slotEquality(Type t) {
         switch (t) {
             case Type.Header h -> {
-                SlotEquality fields = fieldsEquality(h.fields(), 1, t);
+                SlotEquality fields = fieldsEquality(h.fields(), t);
                 // slot 0 is the validity: invalid headers are equal whatever their fields hold
                 return (s, a, b) -> s[a] == s[b] && (s[a] == 0 || fields.equal(s, a, b));
             }
             case Type.Struct st -> {
-                return fieldsEquality(st.fields(), 0, t);
+                return fieldsEquality(st.fields(), t);
+            }
+            case Type.HeaderUnion u -> {
+                // member by member: at most one is valid on each side, and an invalid member equals an invalid one
+                return fieldsEquality(u.fields(), t);
             }
             case Type.Stack st -> {
                 SlotEquality elem = slotEquality(st.element());
@@ -497,20 +525,36 @@ final class ExprCompiler {
                     return true;
                 };
             }
+            case Type.Tuple tu -> {
+                int k = tu.elements().size();
+                SlotEquality[] parts = new SlotEquality[k];
+                int[] offsets = new int[k];
+                for (int i = 0; i < k; i++) {
+                    parts[i] = slotEquality(tu.elements().get(i));
+                    offsets[i] = Layout.tupleOffset(tu, i);
+                }
+                return allParts(parts, offsets);
+            }
             default -> {
+                // scalars, wide values, varbits (length and words): their slots
                 int n = Layout.slots(t);
                 return n == 1 ? (s, a, b) -> s[a] == s[b] : (s, a, b) -> Arrays.equals(s, a, a + n, s, b, b + n);
             }
         }
     }
 
-    private static SlotEquality fieldsEquality(List<Type.FieldT> fields, int first, Type owner) {
+    private static SlotEquality fieldsEquality(List<Type.FieldT> fields, Type owner) {
         SlotEquality[] parts = new SlotEquality[fields.size()];
         int[] offsets = new int[fields.size()];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = slotEquality(fields.get(i).type());
             offsets[i] = Layout.fieldOffset(owner, fields.get(i).name());
         }
+        return allParts(parts, offsets);
+    }
+
+    /** Every part equal; each part's offset is relative to the value's first slot. */
+    private static SlotEquality allParts(SlotEquality[] parts, int[] offsets) {
         return (s, a, b) -> {
             for (int i = 0; i < parts.length; i++) {
                 if (!parts[i].equal(s, a + offsets[i], b + offsets[i])) {
@@ -603,6 +647,9 @@ final class ExprCompiler {
             }
             case Member m -> {
                 return copyFrom(place(m), n);
+            }
+            case Index ix -> {
+                return copyFrom(place(ix), n);
             }
             case Slice s -> {
                 WExpr t = wide(s.target);

@@ -22,10 +22,18 @@ final class FieldList {
     private final List<Place> headerOf = new ArrayList<>();
     private boolean anyHeaderField;
     private final List<ExprLeaf> exprLeaves = new ArrayList<>();
+    /** Width of each leaf; a varbit leaf is {@code -max} (its length comes from its slot at run time). */
     private final int[] widths;
     final int bits;
     private final byte[] buffer;
-    /** Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers); else null. */
+    /** Whether a leaf is a varbit: then the serialised length changes with the packet. */
+    final boolean hasVarbit;
+    /** Bytes written by the last {@link #serialize} (the whole buffer without varbit leaves). */
+    private int length;
+    /**
+     * Straight-line serialisation when every leaf is a field at a fixed slot (checksums over headers);
+     * else null, and always null with a varbit leaf (the leaves after it move with its length).
+     */
     private final dev.innet.p4sim.runtime.FieldPacker packer;
 
     private record ExprLeaf(int index, dev.innet.p4sim.runtime.LExpr narrow, dev.innet.p4sim.runtime.WExpr wide, int scratch) { }
@@ -34,15 +42,19 @@ final class FieldList {
         List<Integer> ws = new ArrayList<>();
         List<Expr> top = data instanceof ListExpr l ? l.elements : List.of(data);
         for (Expr e : top) {
-            if (e.type instanceof Type.Header || e.type instanceof Type.Struct) {
+            boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
+            Place header = headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null;
+            if (e.type instanceof Type.Varbit v) {
+                ws.add(-v.max());
+                leaves.add(ex.place(e));
+                leafOf(header);
+            } else if (e.type instanceof Type.Header || e.type instanceof Type.Struct || e.type instanceof Type.Tuple) {
                 flattenPlace(ex.place(e), ws, e);
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
                 int w = ExprCompiler.width(e.type);
                 Place direct = storageOf(e, ex);
-                boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
-                headerOf.add(headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null);
-                anyHeaderField |= headerField;
+                leafOf(header);
                 if (direct != null) {
                     // a field or variable: read from its slot, like any other leaf
                     ws.add(w);
@@ -63,12 +75,22 @@ final class FieldList {
         }
         widths = ws.stream().mapToInt(Integer::intValue).toArray();
         int b = 0;
+        boolean varbit = false;
         for (int w : widths) {
-            b += w;
+            b += Math.abs(w);
+            varbit |= w < 0;
         }
         bits = b;
+        hasVarbit = varbit;
         buffer = new byte[(b + 7) / 8];
-        packer = exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+        length = buffer.length;
+        packer = !hasVarbit && exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+    }
+
+    /** Records the header of the leaf just added (null: a value that is always there). */
+    private void leafOf(Place header) {
+        headerOf.add(header);
+        anyHeaderField |= header != null;
     }
 
     private dev.innet.p4sim.runtime.FieldPacker packerOf() {
@@ -99,18 +121,35 @@ final class FieldList {
     }
 
     private void flattenPlace(Place p, List<Integer> ws, Expr at) {
-        List<Type.FieldT> fields = p.type() instanceof Type.Header h ? h.fields() : ((Type.Struct) p.type()).fields();
-        for (Type.FieldT f : fields) {
-            Place fp = p.field(f.name());
-            if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct) {
+        List<Place> parts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        if (p.type() instanceof Type.Tuple tu) {
+            for (int i = 0; i < tu.elements().size(); i++) {
+                parts.add(p.withOffset(Layout.tupleOffset(tu, i), null, tu.elements().get(i)));
+                names.add(String.valueOf(i));
+            }
+        } else {
+            for (Type.FieldT f : Layout.fields(p.type())) {
+                parts.add(p.field(f.name()));
+                names.add(f.name());
+            }
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            Place fp = parts.get(i);
+            Type.FieldT f = new Type.FieldT(names.get(i), fp.type(), List.of());
+            // a header starts with its validity slot, so the header's place is where validity is
+            Place header = p.type() instanceof Type.Header ? p : null;
+            if (fp.type() instanceof Type.Varbit v) {
+                ws.add(-v.max());
+                leaves.add(fp);
+                leafOf(header);
+            } else if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct || fp.type() instanceof Type.Tuple) {
                 flattenPlace(fp, ws, at);
             } else if (fp.type() instanceof Type.Bits || fp.type() instanceof Type.Bool
                     || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {
                 ws.add(ExprCompiler.width(fp.type()));
                 leaves.add(fp);
-                // a header starts with its validity slot, so the header's place is where validity is
-                headerOf.add(p.type() instanceof Type.Header ? p : null);
-                anyHeaderField |= p.type() instanceof Type.Header;
+                leafOf(header);
             } else {
                 throw CompileError.unsupported(at.pos, "field '" + f.name() + "' of type " + fp.type() + " in a field list");
             }
@@ -124,30 +163,53 @@ final class FieldList {
             packer.pack(f.s, 0, buffer, 0);
             return buffer;
         }
+        length = write(f, false);
+        return buffer;
+    }
+
+    /**
+     * Writes the leaves into the buffer, leaving out those of invalid headers when {@code validOnly};
+     * returns the bytes written.
+     */
+    private int write(Frame f, boolean validOnly) {
         java.util.Arrays.fill(buffer, (byte) 0);
         int exprIdx = 0;
         int bit = 0;
         for (int i = 0; i < widths.length; i++) {
             int w = widths[i];
             Place p = leaves.get(i);
-            if (p != null) {
-                BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
-            } else {
-                ExprLeaf el = exprLeaves.get(exprIdx++);
-                if (el.narrow() != null) {
-                    BitIO.write(buffer, bit, w, el.narrow().eval(f));
-                } else {
-                    el.wide().eval(f, f.s, el.scratch());
-                    BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
+            ExprLeaf el = p == null ? exprLeaves.get(exprIdx++) : null;
+            Place hdr = headerOf.get(i);
+            if (validOnly && hdr != null && f.s[hdr.slot(f)] == 0) {
+                continue;
+            }
+            if (w < 0) {
+                // a varbit: its current length, then its bits
+                int slot = p.slot(f);
+                w = (int) f.s[slot];
+                if (w > 0) {
+                    BitIO.writeWide(buffer, bit, w, f.s, slot + 1);
                 }
+            } else if (p != null) {
+                BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
+            } else if (el.narrow() != null) {
+                BitIO.write(buffer, bit, w, el.narrow().eval(f));
+            } else {
+                el.wide().eval(f, f.s, el.scratch());
+                BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
             }
             bit += w;
         }
-        return buffer;
+        return (bit + 7) >>> 3;
     }
 
     int byteLength() {
         return buffer.length;
+    }
+
+    /** Bytes the last {@link #serialize} wrote: {@link #byteLength} unless a varbit leaf is shorter than its maximum. */
+    int serializedLength() {
+        return length;
     }
 
     /** The buffer {@link #serialize} and {@link #serializeValid} fill. */
@@ -162,30 +224,9 @@ final class FieldList {
     int serializeValid(Frame f) {
         if (!anyHeaderField || allHeadersValid(f)) {
             serialize(f); // the packer's straight-line path, when there is one
-            return buffer.length;
+            return length;
         }
-        java.util.Arrays.fill(buffer, (byte) 0);
-        int exprIdx = 0;
-        int bit = 0;
-        for (int i = 0; i < widths.length; i++) {
-            int w = widths[i];
-            Place p = leaves.get(i);
-            ExprLeaf el = p == null ? exprLeaves.get(exprIdx++) : null;
-            Place hdr = headerOf.get(i);
-            if (hdr != null && f.s[hdr.slot(f)] == 0) {
-                continue;
-            }
-            if (p != null) {
-                BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
-            } else if (el.narrow() != null) {
-                BitIO.write(buffer, bit, w, el.narrow().eval(f));
-            } else {
-                el.wide().eval(f, f.s, el.scratch());
-                BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
-            }
-            bit += w;
-        }
-        return (bit + 7) >>> 3;
+        return write(f, true);
     }
 
     private boolean allHeadersValid(Frame f) {

@@ -51,6 +51,14 @@ public final class Layout {
                 yield n;
             }
             case Type.Stack st -> 1 + (st.size() + 1) * slots(st.element()); // + a scratch element for out-of-range indices
+            case Type.HeaderUnion u -> {
+                int n = 0;
+                for (Type.FieldT f : u.fields()) {
+                    n += slots(f.type());
+                }
+                yield n;
+            }
+            case Type.Varbit v -> 1 + Wide.words(v.max()); // current length in bits, then the value
             case Type.Tuple tu -> {
                 int n = 0;
                 for (Type e : tu.elements()) {
@@ -65,7 +73,7 @@ public final class Layout {
     /** Offset of a field inside a header (after the validity slot) or struct. */
     public static int fieldOffset(Type t, String field) {
         int off = t instanceof Type.Header ? 1 : 0;
-        java.util.List<Type.FieldT> fields = t instanceof Type.Header h ? h.fields() : ((Type.Struct) t).fields();
+        java.util.List<Type.FieldT> fields = fields(t);
         for (Type.FieldT f : fields) {
             if (f.name().equals(field)) {
                 return off;
@@ -73,6 +81,25 @@ public final class Layout {
             off += slots(f.type());
         }
         throw new IllegalArgumentException("no field " + field + " in " + t);
+    }
+
+    /** The fields of a header, struct or header union (whose fields are its member headers). */
+    static java.util.List<Type.FieldT> fields(Type t) {
+        return switch (t) {
+            case Type.Header h -> h.fields();
+            case Type.Struct s -> s.fields();
+            case Type.HeaderUnion u -> u.fields();
+            default -> throw new IllegalArgumentException("no fields in " + t);
+        };
+    }
+
+    /** Offset of element {@code i} inside a tuple. */
+    static int tupleOffset(Type.Tuple t, int i) {
+        int off = 0;
+        for (int k = 0; k < i; k++) {
+            off += slots(t.elements().get(k));
+        }
+        return off;
     }
 
     /** True for types stored in one slot and computed as {@code long}. */

@@ -8,6 +8,7 @@ import dev.innet.p4sim.runtime.BitIO;
 import dev.innet.p4sim.runtime.Exec;
 import dev.innet.p4sim.runtime.Frame;
 import dev.innet.p4sim.runtime.LExpr;
+import dev.innet.p4sim.runtime.ValueSet;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
@@ -123,10 +124,19 @@ final class ParserCompiler {
         long[][] hi = new long[nc][nk];
         boolean[][] isRange = new boolean[nc][nk];
         int[] targets = new int[nc];
+        ValueSet[] sets = new ValueSet[nc];
+        boolean anySet = false;
         for (int c = 0; c < nc; c++) {
             SelectCase sc = st.cases.get(c);
             targets[c] = index.get(sc.next());
             List<Expr> ks = sc.keysets();
+            if (ks.size() == 1 && ks.get(0).type instanceof Type.ValueSet) {
+                // matched at run time against the control plane's values (lo/hi stay 0: not a catch-all)
+                sets[c] = (ValueSet) cx.externs.get(((Name) ks.get(0)).decl);
+                isRange[c][0] = true;
+                anySet = true;
+                continue;
+            }
             boolean all = ks.size() == 1 && (ks.get(0) instanceof DefaultKey || ks.get(0) instanceof DontCare);
             for (int k = 0; k < nk; k++) {
                 long full = BitIO.mask(widths[k]);
@@ -158,6 +168,9 @@ final class ParserCompiler {
             }
         }
         long[] vals = new long[nk];
+        if (anySet) {
+            return selectWithValueSets(st, keys, vals, widths, lo, hi, isRange, sets, targets, noMatch);
+        }
         if (cx.coverageOn()) {
             return probedSelect(st, keys, vals, lo, hi, isRange, targets, noMatch);
         }
@@ -168,6 +181,61 @@ final class ParserCompiler {
             int c = matchingCase(vals, lo, hi, isRange);
             if (c >= 0) {
                 return targets[c];
+            }
+            f.parserError = noMatch;
+            return REJECT;
+        };
+    }
+
+    /**
+     * A select with value-set cases: such a case matches when the keys, concatenated (first key most
+     * significant), are a member of its set. Other cases match as usual; with coverage each case
+     * and "no case matched" are points.
+     */
+    private Next selectWithValueSets(State st, LExpr[] keys, long[] vals, int[] widths, long[][] lo, long[][] hi,
+                                     boolean[][] isRange, ValueSet[] sets, int[] targets, int noMatch) {
+        int[] casePoints = null;
+        int noMatchPoint = -1;
+        dev.innet.p4sim.coverage.CoverageRecorder rec = cx.coverage;
+        if (cx.coverageOn()) {
+            boolean guard = cx.guards.selectGuard(st);
+            String name = cx.branchName("select in state " + st.name);
+            casePoints = new int[targets.length];
+            for (int c = 0; c < targets.length; c++) {
+                SelectCase sc = st.cases.get(c);
+                casePoints[c] = cx.point(CoveragePoint.Kind.BRANCH, sc.pos(), name, "case " + (c + 1) + " -> " + sc.next(), guard);
+            }
+            noMatchPoint = cx.point(CoveragePoint.Kind.BRANCH, st.transitionPos, name, "no case matched -> reject", guard);
+        }
+        int[] points = casePoints;
+        int missPoint = noMatchPoint;
+        return f -> {
+            long concat = 0;
+            for (int k = 0; k < keys.length; k++) {
+                vals[k] = keys[k].eval(f);
+                concat = (widths[k] == 64 ? 0 : concat << widths[k]) | vals[k];
+            }
+            for (int c = 0; c < targets.length; c++) {
+                boolean ok;
+                if (sets[c] != null) {
+                    ok = sets[c].contains(concat);
+                } else {
+                    ok = true;
+                    for (int k = 0; k < vals.length && ok; k++) {
+                        ok = isRange[c][k]
+                                ? Long.compareUnsigned(vals[k], lo[c][k]) >= 0 && Long.compareUnsigned(vals[k], hi[c][k]) <= 0
+                                : (vals[k] & hi[c][k]) == lo[c][k];
+                    }
+                }
+                if (ok) {
+                    if (points != null) {
+                        rec.hit(points[c]);
+                    }
+                    return targets[c];
+                }
+            }
+            if (points != null) {
+                rec.hit(missPoint);
             }
             f.parserError = noMatch;
             return REJECT;

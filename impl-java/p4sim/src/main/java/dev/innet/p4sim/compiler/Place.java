@@ -18,7 +18,7 @@ record Place(int base, LExpr dyn, Type type) {
     }
 
     Place field(String name) {
-        Type ft = type instanceof Type.Header h ? h.field(name).type() : ((Type.Struct) type).field(name).type();
+        Type ft = Layout.fields(type).stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().type();
         return new Place(base + Layout.fieldOffset(type, name), dyn, ft);
     }
 

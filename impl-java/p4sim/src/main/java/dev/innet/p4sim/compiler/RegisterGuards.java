@@ -56,6 +56,7 @@ final class RegisterGuards {
         for (Decl d : prog.ast().decls()) {
             switch (d) {
                 case ActionDecl a -> a.params.forEach(p -> callParams.put(p, true));
+                case FunctionDecl fn when !fn.typeParams.isEmpty() -> { } // unchecked: its specialisations count
                 case FunctionDecl fn -> fn.params.forEach(p -> callParams.put(p, true));
                 case ControlDecl cd -> cd.locals.forEach(n -> {
                     if (n instanceof ActionDecl a) {
@@ -65,9 +66,14 @@ final class RegisterGuards {
                 default -> { }
             }
         }
+        // specialisations of generic functions (the generic declarations themselves are unchecked)
+        List<FunctionDecl> specs = prog.functions().stream().filter(f -> !f.typeBindings.isEmpty()).toList();
+        specs.forEach(spec -> spec.params.forEach(p -> callParams.put(p, true)));
+        specs.forEach(spec -> collect(spec.body, flows));
         for (Decl d : prog.ast().decls()) {
             switch (d) {
                 case ActionDecl a -> collect(a.body, flows);
+                case FunctionDecl fn when !fn.typeParams.isEmpty() -> { }
                 case FunctionDecl fn -> collect(fn.body, flows);
                 case ParserDecl pd -> {
                     derived = parserDerived;

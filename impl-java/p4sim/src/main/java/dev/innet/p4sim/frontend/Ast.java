@@ -66,6 +66,16 @@ public final class Ast {
         }
     }
 
+    /** {@code varbit<N>}: a variable-length bit string of at most N bits. */
+    public static final class VarbitRef extends TypeRef {
+        public final Expr maxWidth;
+
+        public VarbitRef(SourcePos pos, Expr maxWidth) {
+            super(pos);
+            this.maxWidth = maxWidth;
+        }
+    }
+
     public static final class StackRef extends TypeRef {
         public final TypeRef element;
         public final Expr size;
@@ -467,6 +477,12 @@ public final class Ast {
         public final String name;
         public final List<Annotation> annotations;
         public Type type;
+        /**
+         * Set by the type checker for a parser or control instance whose type has extern parameters:
+         * each such parameter and the declaration (an extern instance or an enclosing extern parameter)
+         * every {@code apply} passes for it.
+         */
+        public final java.util.Map<Param, Object> externArgs = new java.util.IdentityHashMap<>();
 
         public Instantiation(SourcePos pos, TypeRef typeRef, List<Expr> args, String name, List<Annotation> annotations) {
             super(pos);
@@ -536,23 +552,37 @@ public final class Ast {
 
     public static final class TypedefDecl extends Decl {
         public final TypeRef typeRef;
+        /** {@code type T N;} (a new type) rather than {@code typedef}. */
+        public final boolean isNewType;
 
         public TypedefDecl(SourcePos pos, String name, TypeRef typeRef) {
+            this(pos, name, typeRef, false);
+        }
+
+        public TypedefDecl(SourcePos pos, String name, TypeRef typeRef, boolean isNewType) {
             super(pos, name);
             this.typeRef = typeRef;
+            this.isNewType = isNewType;
         }
     }
 
-    /** header or struct. */
+    /** header, struct or header_union. */
     public static final class StructDecl extends Decl {
         public final boolean isHeader;
+        public final boolean isUnion;
         public final List<Field> fields;
         /** e.g. {@code @controller_header("packet_in")}, which the P4Info generator reads. */
         public final List<Annotation> annotations;
 
         public StructDecl(SourcePos pos, String name, boolean isHeader, List<Field> fields, List<Annotation> annotations) {
+            this(pos, name, isHeader, false, fields, annotations);
+        }
+
+        public StructDecl(SourcePos pos, String name, boolean isHeader, boolean isUnion, List<Field> fields,
+                List<Annotation> annotations) {
             super(pos, name);
             this.isHeader = isHeader;
+            this.isUnion = isUnion;
             this.fields = fields;
             this.annotations = annotations;
         }
@@ -643,6 +673,12 @@ public final class Ast {
         public final List<Param> params;
         public final Block body;
         public Type ret;
+        /** Type parameters of a generic function ({@code T f<T>(in T x)}); empty otherwise. */
+        public List<String> typeParams = List.of();
+        /** For a generic function: parses its text again, giving a fresh tree for each specialisation. */
+        public java.util.function.Supplier<FunctionDecl> reparse;
+        /** For a specialisation: the type each type parameter stands for. */
+        public java.util.Map<String, Type> typeBindings = java.util.Map.of();
 
         public FunctionDecl(SourcePos pos, String name, TypeRef retRef, List<Param> params, Block body) {
             super(pos, name);
@@ -721,6 +757,8 @@ public final class Ast {
 
     public static final class ParserDecl extends Decl {
         public final List<Param> params;
+        /** Constructor parameters ({@code parser P(...)(bit<8> k)}): compile-time values per instance. */
+        public List<Param> ctorParams = List.of();
         public final List<Stmt> locals;
         public final List<State> states;
 
@@ -734,6 +772,8 @@ public final class Ast {
 
     public static final class ControlDecl extends Decl {
         public final List<Param> params;
+        /** Constructor parameters ({@code control C(...)(bit<8> k)}): compile-time values per instance. */
+        public List<Param> ctorParams = List.of();
         public final List<Node> locals; // VarDecl, Instantiation, ActionDecl, TableDecl
         public final Block apply;
 

@@ -130,13 +130,19 @@ public final class Parser {
                 expect(";");
                 return new ConstDecl(pos, name, type, value);
             }
-            case "typedef" -> {
+            case "typedef", "type" -> {
                 next();
                 TypeRef type = typeRef();
                 String name = ident();
                 expect(";");
                 typeNames.add(name);
-                return new TypedefDecl(pos, name, type);
+                return new TypedefDecl(pos, name, type, t.text().equals("type"));
+            }
+            case "header_union" -> {
+                next();
+                String name = ident();
+                typeNames.add(name);
+                return new StructDecl(pos, name, true, true, fields(), annos);
             }
             case "header", "struct" -> {
                 next();
@@ -191,7 +197,7 @@ public final class Parser {
             case "action" -> {
                 return actionDecl(annos);
             }
-            case "header_union", "type", "value_set", "tuple", "varbit", "abstract", "this", "list", "priority" ->
+            case "value_set", "tuple", "varbit", "abstract", "this", "list", "priority" ->
                 throw CompileError.unsupported(pos, "'" + t.text() + "'");
             default -> {
                 // instantiation "Type(args) name;" or function "T f(params) { ... }"
@@ -203,16 +209,39 @@ public final class Parser {
                     return new TopInstantiation(new Instantiation(pos, type, args, name, annos));
                 }
                 if (peek().kind() == Token.Kind.IDENT && (peek(1).is("(") || peek(1).is("<"))) {
-                    String name = ident();
-                    if (peek().is("<")) {
-                        throw CompileError.unsupported(pos, "generic function '" + name + "'");
-                    }
-                    List<Param> params = params();
-                    return new FunctionDecl(pos, name, type, params, block());
+                    return functionDecl(pos, type);
                 }
                 throw new CompileError(pos, "expected a declaration but found " + t);
             }
         }
+    }
+
+    /**
+     * {@code T name(params) { ... }}, the return type already read. A generic function
+     * ({@code T f<T>(in T x)}) keeps its tokens and the type names known here, so the type checker can
+     * have a fresh tree parsed for each specialisation.
+     */
+    private FunctionDecl functionDecl(SourcePos pos, TypeRef ret) {
+        int start = p;
+        String name = ident();
+        Set<String> before = new HashSet<>(typeNames);
+        List<String> tps = typeParams();
+        List<Param> params = params();
+        Block body = block();
+        FunctionDecl fd = new FunctionDecl(pos, name, ret, params, body);
+        if (!tps.isEmpty()) {
+            List<Token> text = new ArrayList<>(toks.subList(start, p));
+            text.add(new Token(Token.Kind.EOF, "", peek().pos(), false));
+            Set<String> names = new HashSet<>(typeNames);
+            fd.typeParams = tps;
+            fd.reparse = () -> {
+                Parser again = new Parser(text);
+                again.typeNames.addAll(names);
+                return again.functionDecl(pos, ret);
+            };
+        }
+        typeNames.retainAll(before);
+        return fd;
     }
 
     private List<Field> fields() {
@@ -350,7 +379,7 @@ public final class Parser {
     }
 
     /** Name and parameters of a parser or control; {@code prototype} is set when the declaration ends there. */
-    private record BlockHeader(String name, List<Param> params, PrototypeDecl prototype) {}
+    private record BlockHeader(String name, List<Param> params, PrototypeDecl prototype, List<Param> ctorParams) {}
 
     /**
      * The common start of parser and control declarations: name, type parameters, parameters, then
@@ -365,15 +394,13 @@ public final class Parser {
         if (accept(";")) {
             typeNames.retainAll(before);
             typeNames.add(name);
-            return new BlockHeader(name, params, new PrototypeDecl(pos, name, kind, tps, params));
+            return new BlockHeader(name, params, new PrototypeDecl(pos, name, kind, tps, params), List.of());
         }
         if (!tps.isEmpty()) {
             throw CompileError.unsupported(pos, "generic " + what + " " + name);
         }
-        if (peek().is("(")) {
-            throw CompileError.unsupported(peek().pos(), what + " constructor parameters");
-        }
-        return new BlockHeader(name, params, null);
+        List<Param> ctorParams = peek().is("(") ? params() : List.of();
+        return new BlockHeader(name, params, null, ctorParams);
     }
 
     private Decl parserDecl(SourcePos pos) {
@@ -394,7 +421,9 @@ public final class Parser {
                 locals.add(localDecl(annos, false));
             }
         }
-        return new ParserDecl(pos, name, params, locals, states);
+        ParserDecl pd = new ParserDecl(pos, name, params, locals, states);
+        pd.ctorParams = header.ctorParams();
+        return pd;
     }
 
     private State state() {
@@ -473,7 +502,9 @@ public final class Parser {
         next();
         Block apply = block();
         expect("}");
-        return new ControlDecl(pos, name, params, locals, apply);
+        ControlDecl cd = new ControlDecl(pos, name, params, locals, apply);
+        cd.ctorParams = header.ctorParams();
+        return cd;
     }
 
     private ActionDecl actionDecl(List<Annotation> annos) {
@@ -639,7 +670,7 @@ public final class Parser {
             return new VarDecl(pos, type, name, init, true);
         }
         if (peek().is("value_set")) {
-            throw CompileError.unsupported(pos, "value_set");
+            return valueSetDecl(pos, annos);
         }
         TypeRef type = typeRef();
         if (peek().is("(")) {
@@ -652,6 +683,18 @@ public final class Parser {
         Expr init = accept("=") ? expr() : null;
         expect(";");
         return new VarDecl(pos, type, name, init, false);
+    }
+
+    /** {@code value_set<T>(size) name;} in a parser: an instantiation of the pseudo-type value_set<T>. */
+    private Instantiation valueSetDecl(SourcePos pos, List<Annotation> annos) {
+        next();
+        expect("<");
+        TypeRef elem = typeRef();
+        expect(">");
+        List<Expr> args = args();
+        String name = ident();
+        expect(";");
+        return new Instantiation(pos, new NamedRef(pos, "value_set", List.of(elem)), args, name, annos);
     }
 
     // ---------------------------------------------------------------- types
@@ -683,8 +726,22 @@ public final class Parser {
                 base = new BitsRef(pos, new IntLit(pos, BigInteger.ONE, -1, false), false);
             }
         } else if (peek().is("varbit")) {
-            throw CompileError.unsupported(pos, "varbit type");
-        } else if (peek().is("tuple") || peek().is("list")) {
+            next();
+            expect("<");
+            Token w = next();
+            Expr width = w.kind() == Token.Kind.INT ? intLiteral(w) : new Name(w.pos(), w.text());
+            expect(">");
+            base = new VarbitRef(pos, width);
+        } else if (peek().is("tuple")) {
+            next();
+            expect("<");
+            List<TypeRef> elems = new ArrayList<>();
+            do {
+                elems.add(typeRef());
+            } while (accept(","));
+            expect(">");
+            base = new NamedRef(pos, "tuple", elems);
+        } else if (peek().is("list")) {
             throw CompileError.unsupported(pos, peek().text() + " type");
         } else {
             String name = ident();
@@ -891,7 +948,7 @@ public final class Parser {
     /** A statement starting with a type name followed by an identifier (or type arguments) declares something. */
     private boolean startsDeclaration() {
         Token t = peek();
-        if (t.is("bit") || t.is("int") || t.is("bool") || t.is("varbit") || t.is("string")) {
+        if (t.is("bit") || t.is("int") || t.is("bool") || t.is("varbit") || t.is("string") || t.is("tuple")) {
             return true;
         }
         if (t.is("error")) {

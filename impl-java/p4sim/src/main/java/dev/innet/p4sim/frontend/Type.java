@@ -124,10 +124,44 @@ public sealed interface Type {
         }
     }
 
-    record Stack(Header element, int size) implements Type {
+    /** A header_union: at most one of its member headers is valid at a time. */
+    record HeaderUnion(String name, List<FieldT> fields) implements Type {
+        public FieldT field(String n) {
+            for (FieldT f : fields) {
+                if (f.name().equals(n)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+
         @Override
         public String toString() {
-            return element.name() + "[" + size + "]";
+            return "header_union " + name;
+        }
+    }
+
+    /** {@code varbit<max>}: a bit string whose length (at most {@code max}) is set when it is extracted. */
+    record Varbit(int max) implements Type {
+        @Override
+        public String toString() {
+            return "varbit<" + max + ">";
+        }
+    }
+
+    /** A parser's {@code value_set<T>(size)}: a control-plane managed set of T values for select cases. */
+    record ValueSet(Type element, int size) implements Type {
+        @Override
+        public String toString() {
+            return "value_set<" + element + ">";
+        }
+    }
+
+    /** A header stack {@code H[N]}; the element is a header or a header union. */
+    record Stack(Type element, int size) implements Type {
+        @Override
+        public String toString() {
+            return (element instanceof HeaderUnion u ? u.name() : ((Header) element).name()) + "[" + size + "]";
         }
     }
 

@@ -29,6 +29,12 @@ public final class TypeChecker {
     private FunctionDecl currentFunction;
     /** Type parameters in scope while checking a generic declaration. */
     private Set<String> typeVars = Set.of();
+    /** Constructor parameters of parsers and controls (compile-time constants of each instance). */
+    private final Set<Param> ctorParams = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** While checking a specialisation of a generic function: what its type parameters stand for. */
+    private Map<String, Type> typeBindings = Map.of();
+    /** Specialisations of generic functions, by function and the types bound to its type parameters. */
+    private final Map<FunctionDecl, Map<List<Type>, FunctionDecl>> specialisations = new HashMap<>();
     /** Context of the block being checked. */
     private boolean inParser;
     private boolean inAction;
@@ -41,7 +47,7 @@ public final class TypeChecker {
         globals.put("error", new Type.TypeName(errorType));
         TopInstantiation main = null;
         for (Decl d : program.decls()) {
-            if (d instanceof TopInstantiation ti) {
+            if (d instanceof TopInstantiation ti && !isGlobalExternInstance(ti)) {
                 if (main != null) {
                     throw new CompileError(d.pos, "only one package instantiation is supported ('" + main.name + "' already)");
                 }
@@ -57,6 +63,11 @@ public final class TypeChecker {
     }
 
     // ---------------------------------------------------------------- top-level declarations
+
+    /** {@code register<bit<8>>(4) r;} at top level: an extern instance shared by every block (not the package). */
+    private boolean isGlobalExternInstance(TopInstantiation ti) {
+        return ti.inst.typeRef instanceof NamedRef n && globals.lookup(n.name) instanceof ExternDecl e && e.function == null;
+    }
 
     private void declare(Decl d) {
         switch (d) {
@@ -87,10 +98,14 @@ public final class TypeChecker {
                 globalActions.add(a);
             }
             case FunctionDecl fd -> {
-                checkFunction(fd);
+                if (fd.typeParams.isEmpty()) {
+                    checkFunction(fd);
+                }
                 // declared after its body is checked: a function cannot call itself (P4 has no recursion)
                 globals.declare(fd.pos, fd.name, fd);
-                functions.add(fd);
+                if (fd.typeParams.isEmpty()) {
+                    functions.add(fd);
+                }
             }
             case ParserDecl pd -> {
                 globals.declare(pd.pos, pd.name, pd);
@@ -100,7 +115,13 @@ public final class TypeChecker {
                 globals.declare(cd.pos, cd.name, cd);
                 checkControl(cd);
             }
-            case TopInstantiation ti -> globals.declare(ti.pos, ti.name, ti);
+            case TopInstantiation ti -> {
+                if (isGlobalExternInstance(ti)) {
+                    checkInstantiation(ti.inst, globals);
+                } else {
+                    globals.declare(ti.pos, ti.name, ti);
+                }
+            }
             default -> throw CompileError.unsupported(d.pos, d.getClass().getSimpleName());
         }
     }
@@ -113,16 +134,49 @@ public final class TypeChecker {
                 throw new CompileError(f.pos, "duplicate field '" + f.name + "' in " + s.name);
             }
             Type ft = resolveType(f.typeRef);
-            if (s.isHeader && !(ft instanceof Type.Bits || ft instanceof Type.Bool
-                    || (ft instanceof Type.Enum en && en.underlying() != null))) {
-                throw new CompileError(f.pos, "header field '" + f.name + "' must be bit<N>, int<N>, bool or a serializable enum, not " + ft);
+            if (s.isUnion) {
+                if (!(ft instanceof Type.Header)) {
+                    throw new CompileError(f.pos, "header_union member '" + f.name + "' must be a header, not " + ft);
+                }
+                fields.add(new Type.FieldT(f.name, ft, f.annotations));
+                continue;
+            }
+            if (ft instanceof Type.Varbit && (!s.isHeader || varbitCount(fields) > 0)) {
+                throw new CompileError(f.pos, s.isHeader ? "header " + s.name + " has more than one varbit field"
+                        : "varbit field '" + f.name + "' is only allowed in a header");
+            }
+            if (s.isHeader && !(ft instanceof Type.Bits || ft instanceof Type.Bool || ft instanceof Type.Varbit
+                    || (ft instanceof Type.Enum en && en.underlying() != null) || isFixedWidthStruct(ft))) {
+                throw new CompileError(f.pos, "header field '" + f.name + "' must be bit<N>, int<N>, bool, varbit<N>, a serializable enum or a struct of them, not " + ft);
             }
             if (!s.isHeader && (ft instanceof Type.Extern || ft instanceof Type.Str || ft instanceof Type.InfInt || ft instanceof Type.Void)) {
                 throw new CompileError(f.pos, "struct field '" + f.name + "' cannot have type " + ft);
             }
             fields.add(new Type.FieldT(f.name, ft, f.annotations));
         }
+        if (s.isUnion) {
+            return new Type.HeaderUnion(s.name, fields);
+        }
         return s.isHeader ? new Type.Header(s.name, fields) : new Type.Struct(s.name, fields);
+    }
+
+    private static int varbitCount(List<Type.FieldT> fields) {
+        return (int) fields.stream().filter(f -> f.type() instanceof Type.Varbit).count();
+    }
+
+    /** A struct whose fields are, recursively, bit<N>, int<N>, bool or serializable enums (p4c allows them in headers). */
+    static boolean isFixedWidthStruct(Type t) {
+        if (!(t instanceof Type.Struct st)) {
+            return false;
+        }
+        for (Type.FieldT f : st.fields()) {
+            Type ft = f.type();
+            if (!(ft instanceof Type.Bits || ft instanceof Type.Bool || (ft instanceof Type.Enum en && en.underlying() != null)
+                    || isFixedWidthStruct(ft))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void declareEnum(EnumDecl e) {
@@ -189,17 +243,25 @@ public final class TypeChecker {
                 }
                 return new Type.Bits(w.intValue(), b.signed);
             }
+            case VarbitRef v -> {
+                checkExpr(v.maxWidth, globals, null);
+                BigInteger w = constEval.tryEval(v.maxWidth);
+                if (w == null || w.signum() <= 0 || w.compareTo(BigInteger.valueOf(2048)) > 0) {
+                    throw new CompileError(v.maxWidth.pos, "varbit width must be a constant in 1..2048");
+                }
+                return new Type.Varbit(w.intValue());
+            }
             case StackRef s -> {
                 Type elem = resolveType(s.element);
-                if (!(elem instanceof Type.Header h)) {
-                    throw new CompileError(s.pos, "header stack element must be a header type, not " + elem);
+                if (!(elem instanceof Type.Header || elem instanceof Type.HeaderUnion)) {
+                    throw new CompileError(s.pos, "header stack element must be a header or header_union type, not " + elem);
                 }
                 checkExpr(s.size, globals, null);
                 BigInteger n = constEval.tryEval(s.size);
                 if (n == null || n.signum() <= 0 || n.intValue() > 4096) {
                     throw new CompileError(s.size.pos, "header stack size must be a positive compile-time constant");
                 }
-                return new Type.Stack(h, n.intValue());
+                return new Type.Stack(elem, n.intValue());
             }
             case NamedRef n -> {
                 switch (n.name) {
@@ -215,8 +277,18 @@ public final class TypeChecker {
                         return new Type.InfInt();
                     case "match_kind":
                         return matchKindType;
+                    case "tuple": {
+                        List<Type> elems = new ArrayList<>();
+                        for (TypeRef a : n.args) {
+                            elems.add(resolveType(a));
+                        }
+                        return new Type.Tuple(elems);
+                    }
                     default:
                         break;
+                }
+                if (typeBindings.containsKey(n.name)) {
+                    return typeBindings.get(n.name);
                 }
                 if (typeVars.contains(n.name)) {
                     return new Type.Var(n.name);
@@ -252,6 +324,7 @@ public final class TypeChecker {
     private void checkParser(ParserDecl pd) {
         Scope s = new Scope(globals);
         declareParams(pd.params, s);
+        declareCtorParams(pd.ctorParams, s);
         inParser = true;
         currentParser = pd;
         for (Stmt l : pd.locals) {
@@ -306,6 +379,9 @@ public final class TypeChecker {
         if (keysets.size() == 1 && (keysets.get(0) instanceof DefaultKey || keysets.get(0) instanceof DontCare)) {
             return;
         }
+        if (inParser && valueSetKeyset(pos, keysets, keyTypes, s)) {
+            return;
+        }
         if (keysets.size() != keyTypes.size()) {
             throw new CompileError(pos, what + " has " + keysets.size() + " keyset element(s) but there are "
                     + keyTypes.size() + " key(s)");
@@ -323,6 +399,11 @@ public final class TypeChecker {
                 case Range r -> {
                     constant(r.lo, s, kt);
                     constant(r.hi, s, kt);
+                }
+                case Name n when s.lookup(n.name) instanceof Param p && ctorParams.contains(p) -> {
+                    // a constructor parameter: a constant of each instance, known when it is compiled
+                    checkExpr(k, s, kt);
+                    coerce(k, kt);
                 }
                 default -> constant(k, s, kt);
             }
@@ -342,6 +423,7 @@ public final class TypeChecker {
     private void checkControl(ControlDecl cd) {
         Scope s = new Scope(globals);
         declareParams(cd.params, s);
+        declareCtorParams(cd.ctorParams, s);
         currentControl = cd;
         for (Node l : cd.locals) {
             switch (l) {
@@ -375,9 +457,52 @@ public final class TypeChecker {
         }
     }
 
+    /**
+     * Constructor parameters: read-only values inside the block, compile-time constants of each
+     * instance (the code generator compiles every instance with its own values).
+     */
+    private void declareCtorParams(List<Param> params, Scope s) {
+        ctorParams.addAll(params);
+        for (Param p : params) {
+            p.type = resolveType(p.typeRef);
+            if (p.dir != Direction.NONE) {
+                throw new CompileError(p.pos, "constructor parameter '" + p.name + "' cannot have a direction");
+            }
+            if (!(p.type instanceof Type.Bits || p.type instanceof Type.Bool || p.type instanceof Type.Enum)) {
+                throw CompileError.unsupported(p.pos, "constructor parameter of type " + p.type
+                        + " (bit<N>, int<N>, bool and enums are supported)");
+            }
+            s.declare(p.pos, p.name, p);
+        }
+    }
+
+    /** Constructor arguments of a parser or control instance: values of the parameters' types. */
+    private void checkCtorArgs(SourcePos pos, String what, List<Param> ctorParams, List<Expr> args, Scope s) {
+        if (args.size() != ctorParams.size()) {
+            throw new CompileError(pos, what + " takes " + ctorParams.size() + " constructor argument(s), got " + args.size());
+        }
+        for (int i = 0; i < args.size(); i++) {
+            checkExpr(args.get(i), s, ctorParams.get(i).type);
+            coerce(args.get(i), ctorParams.get(i).type);
+        }
+    }
+
     private void checkFunction(FunctionDecl fd) {
+        Map<String, Type> savedBindings = typeBindings;
+        FunctionDecl savedFunction = currentFunction;
+        typeBindings = fd.typeBindings;
+        try {
+            checkFunctionBody(fd);
+        } finally {
+            typeBindings = savedBindings;
+            currentFunction = savedFunction;
+        }
+    }
+
+    private void checkFunctionBody(FunctionDecl fd) {
         fd.ret = resolveType(fd.retRef);
-        if (!(fd.ret instanceof Type.Void || Type.isScalar(fd.ret) || fd.ret instanceof Type.Bits)) {
+        if (!(fd.ret instanceof Type.Void || Type.isScalar(fd.ret) || fd.ret instanceof Type.Header
+                || fd.ret instanceof Type.Struct || fd.ret instanceof Type.HeaderUnion || fd.ret instanceof Type.Tuple)) {
             throw CompileError.unsupported(fd.pos, "function returning " + fd.ret);
         }
         Scope s = new Scope(globals);
@@ -389,11 +514,60 @@ public final class TypeChecker {
             s.declare(p.pos, p.name, p);
         }
         currentFunction = fd;
+        boolean wasAction = inAction;
+        inAction = false;
         try {
             checkStmt(fd.body, s);
         } finally {
-            currentFunction = null;
+            inAction = wasAction;
         }
+    }
+
+    /**
+     * The specialisation of generic function {@code fd} for this call: type arguments are given
+     * ({@code f<bit<8>>(x)}) or taken from the arguments whose parameter type is a bare type
+     * parameter. Each distinct binding gets its own freshly parsed and checked copy.
+     */
+    private FunctionDecl specialise(FunctionDecl fd, Call c, Scope s) {
+        Map<String, Type> bind = new HashMap<>();
+        if (!c.typeArgs.isEmpty()) {
+            if (c.typeArgs.size() != fd.typeParams.size()) {
+                throw new CompileError(c.pos, "function " + fd.name + " expects " + fd.typeParams.size() + " type argument(s)");
+            }
+            for (int i = 0; i < c.typeArgs.size(); i++) {
+                bind.put(fd.typeParams.get(i), resolveType(c.typeArgs.get(i)));
+            }
+        }
+        if (c.args.size() != fd.params.size()) {
+            throw new CompileError(c.pos, "function " + fd.name + " expects " + fd.params.size()
+                    + " argument(s), got " + c.args.size());
+        }
+        for (int i = 0; i < c.args.size(); i++) {
+            if (fd.params.get(i).typeRef instanceof NamedRef n && fd.typeParams.contains(n.name) && !bind.containsKey(n.name)) {
+                Type at = checkExpr(c.args.get(i), s, null);
+                if (!(at instanceof Type.InfInt || at instanceof Type.DontCare)) {
+                    bind.put(n.name, at);
+                }
+            }
+        }
+        List<Type> key = new ArrayList<>();
+        for (String tp : fd.typeParams) {
+            Type t = bind.get(tp);
+            if (t == null) {
+                throw new CompileError(c.pos, "cannot infer type parameter " + tp + " of " + fd.name + "; give a type argument");
+            }
+            key.add(t);
+        }
+        Map<List<Type>, FunctionDecl> known = specialisations.computeIfAbsent(fd, k -> new HashMap<>());
+        FunctionDecl spec = known.get(key);
+        if (spec == null) {
+            spec = fd.reparse.get();
+            spec.typeBindings = Map.copyOf(bind);
+            checkFunction(spec);
+            known.put(key, spec);
+            functions.add(spec);
+        }
+        return spec;
     }
 
     private void checkAction(ActionDecl a, Scope outer) {
@@ -591,13 +765,15 @@ public final class TypeChecker {
         Decl[] blocks = new Decl[6];
         for (int i = 0; i < 6; i++) {
             Expr a = inst.args.get(i);
-            if (!(a instanceof Call c && c.callee instanceof Name nm && c.args.isEmpty())) {
+            if (!(a instanceof Call c && c.callee instanceof Name nm)) {
                 throw new CompileError(a.pos, "V1Switch argument must be a parser or control instantiation like Name()");
             }
             Object d = globals.lookup(nm.name);
             if (!(d instanceof ParserDecl || d instanceof ControlDecl)) {
                 throw new CompileError(a.pos, "'" + nm.name + "' is not a parser or control");
             }
+            List<Param> ctorParams = d instanceof ParserDecl pd ? pd.ctorParams : ((ControlDecl) d).ctorParams;
+            checkCtorArgs(a.pos, nm.name, ctorParams, c.args, globals);
             blocks[i] = (Decl) d;
         }
         if (!(blocks[0] instanceof ParserDecl parser)) {
@@ -646,7 +822,9 @@ public final class TypeChecker {
             if (!p.type.equals(types[i])) {
                 throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must have type " + types[i] + ", not " + p.type);
             }
-            boolean dirOk = p.dir == dirs[i] || (dirs[i] == Direction.IN && p.dir == Direction.NONE);
+            // p4c also accepts a read-only 'in' where the architecture passes 'inout' (p4c's union-bmv2.p4 does it)
+            boolean dirOk = p.dir == dirs[i] || (dirs[i] == Direction.IN && p.dir == Direction.NONE)
+                    || (dirs[i] == Direction.INOUT && p.dir == Direction.IN);
             if (!dirOk) {
                 throw new CompileError(p.pos, "parameter '" + p.name + "' of " + block.name + " must be "
                         + dirs[i].name().toLowerCase() + " for its V1Switch role");
@@ -879,14 +1057,16 @@ public final class TypeChecker {
     }
 
     private void checkInstantiation(Instantiation inst, Scope s) {
+        if (inst.typeRef instanceof NamedRef vs && vs.name.equals("value_set")) {
+            checkValueSet(inst, vs, s);
+            return;
+        }
         Type t = resolveType(inst.typeRef);
         if (t instanceof Type.Block b && b.decl() instanceof ParserDecl pd) {
             if (!inParser) {
                 throw CompileError.unsupported(inst.pos, "parser instance outside a parser");
             }
-            if (!inst.args.isEmpty()) {
-                throw CompileError.unsupported(inst.pos, "parser constructor arguments");
-            }
+            checkCtorArgs(inst.pos, "parser " + pd.name, pd.ctorParams, inst.args, s);
             if (pd == currentParser) {
                 throw new CompileError(inst.pos, "parser " + pd.name + " cannot instantiate itself");
             }
@@ -898,9 +1078,7 @@ public final class TypeChecker {
             if (inParser) {
                 throw CompileError.unsupported(inst.pos, "control instance inside a parser");
             }
-            if (!inst.args.isEmpty()) {
-                throw CompileError.unsupported(inst.pos, "control constructor arguments");
-            }
+            checkCtorArgs(inst.pos, "control " + cd.name, cd.ctorParams, inst.args, s);
             if (cd == currentControl) {
                 throw new CompileError(inst.pos, "control " + cd.name + " cannot instantiate itself");
             }
@@ -963,6 +1141,58 @@ public final class TypeChecker {
         s.declare(inst.pos, inst.name, inst);
     }
 
+    /**
+     * {@code value_set<T>(size) name;}: only in parsers; T is bit<N>, or a struct or tuple of bit<N> fields
+     * (one per select key), at most 64 bits in all.
+     */
+    private void checkValueSet(Instantiation inst, NamedRef ref, Scope s) {
+        if (!inParser) {
+            throw new CompileError(inst.pos, "value_set can only be declared in a parser");
+        }
+        Type elem = resolveType(ref.args.get(0));
+        boolean ok = elem instanceof Type.Bits;
+        if (elem instanceof Type.Struct st) {
+            ok = !st.fields().isEmpty() && st.fields().stream().allMatch(f -> f.type() instanceof Type.Bits);
+        }
+        if (elem instanceof Type.Tuple tu) {
+            ok = !tu.elements().isEmpty() && tu.elements().stream().allMatch(t -> t instanceof Type.Bits);
+        }
+        if (!ok) {
+            throw CompileError.unsupported(inst.pos, "value_set of " + elem + " (bit<N> or a struct of bit<N> fields)");
+        }
+        if (elem.bitWidth() > 64) {
+            throw CompileError.unsupported(inst.pos, "value_set of a value wider than 64 bits");
+        }
+        if (inst.args.size() != 1) {
+            throw new CompileError(inst.pos, "value_set takes one argument (its size)");
+        }
+        BigInteger size = constant(inst.args.get(0), s, new Type.InfInt());
+        if (size.signum() <= 0 || size.bitLength() > 20) {
+            throw new CompileError(inst.args.get(0).pos, "value_set size must be a positive constant");
+        }
+        inst.type = new Type.ValueSet(elem, size.intValue());
+        s.declare(inst.pos, inst.name, inst);
+    }
+
+    /** A select case whose keyset is a value set: its element type must match the select keys. */
+    private boolean valueSetKeyset(SourcePos pos, List<Expr> keysets, List<Type> keyTypes, Scope s) {
+        if (keysets.size() != 1 || !(keysets.get(0) instanceof Name n) || !(s.lookup(n.name) instanceof Instantiation inst)
+                || !(inst.type instanceof Type.ValueSet vs)) {
+            return false;
+        }
+        n.decl = inst;
+        n.type = vs;
+        List<Type> elems = switch (vs.element()) {
+            case Type.Struct st -> st.fields().stream().map(Type.FieldT::type).toList();
+            case Type.Tuple tu -> tu.elements();
+            default -> List.of(vs.element());
+        };
+        if (!elems.equals(keyTypes)) {
+            throw new CompileError(pos, "value_set " + n.name + " of " + vs.element() + " does not match the select key types " + keyTypes);
+        }
+        return true;
+    }
+
     // ---------------------------------------------------------------- expressions
 
     /** Assigns a type to {@code e}; {@code expected} only guides untyped integer literals. */
@@ -1005,6 +1235,13 @@ public final class TypeChecker {
             }
             case Index ix -> {
                 Type tt = checkExpr(ix.target, s, null);
+                if (tt instanceof Type.Tuple tu) {
+                    BigInteger v = constant(ix.index, s, new Type.InfInt());
+                    if (v.signum() < 0 || v.compareTo(BigInteger.valueOf(tu.elements().size())) >= 0) {
+                        throw new CompileError(ix.index.pos, "tuple index out of bounds (size " + tu.elements().size() + ")");
+                    }
+                    return tu.elements().get(v.intValue());
+                }
                 if (!(tt instanceof Type.Stack st)) {
                     throw new CompileError(ix.pos, "indexing requires a header stack, not " + tt);
                 }
@@ -1066,6 +1303,7 @@ public final class TypeChecker {
                 return initializerType(l.pos, expected, null, l.elements, s);
             }
             case ListExpr l when expected instanceof Type.Tuple tu && tu.elements().size() == l.elements.size() -> {
+                // a tuple value: each element takes the tuple's element type (literals get its width)
                 for (int i = 0; i < l.elements.size(); i++) {
                     checkExpr(l.elements.get(i), s, tu.elements().get(i));
                     coerce(l.elements.get(i), tu.elements().get(i));
@@ -1191,6 +1429,16 @@ public final class TypeChecker {
                 }
                 return f.type();
             }
+            case Type.HeaderUnion u -> {
+                Type.FieldT f = u.field(m.member);
+                if (f == null) {
+                    if (m.member.equals("isValid")) {
+                        throw new CompileError(m.pos, m.member + " must be called");
+                    }
+                    throw new CompileError(m.pos, "header_union " + u.name() + " has no member '" + m.member + "'");
+                }
+                return f.type();
+            }
             case Type.Stack st -> {
                 switch (m.member) {
                     case "next", "last" -> {
@@ -1264,8 +1512,7 @@ public final class TypeChecker {
                     checkExpr(b.right, s, b.left.type);
                 }
                 Type t = unify(b.left, b.right, b.pos);
-                if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Header
-                        || t instanceof Type.Struct || t instanceof Type.Stack)) {
+                if (!(Type.isScalar(t) || t instanceof Type.InfInt || t instanceof Type.Varbit || isStructured(t))) {
                     throw CompileError.unsupported(b.pos, "comparison of " + t + " values");
                 }
                 return new Type.Bool();
@@ -1339,6 +1586,12 @@ public final class TypeChecker {
         }
     }
 
+    /** Headers, structs, header unions, stacks and tuples: compared field by field (P4-16 8.x equality). */
+    private static boolean isStructured(Type t) {
+        return t instanceof Type.Header || t instanceof Type.Struct || t instanceof Type.HeaderUnion
+                || t instanceof Type.Stack || t instanceof Type.Tuple;
+    }
+
     /** Makes both operands the same type, turning an untyped literal into the other side's type. */
     private Type unify(Expr a, Expr b, SourcePos pos) {
         if (a.type instanceof Type.InfInt && !(b.type instanceof Type.InfInt)) {
@@ -1407,6 +1660,14 @@ public final class TypeChecker {
                         default -> throw new CompileError(m.pos, "header has no method '" + m.member + "'");
                     }
                 }
+                case Type.HeaderUnion u -> {
+                    if (!m.member.equals("isValid")) {
+                        throw new CompileError(m.pos, "header_union has no method '" + m.member + "'");
+                    }
+                    noArgs(c);
+                    c.target = new CallTarget.HeaderMethod("isValid");
+                    return new Type.Bool();
+                }
                 case Type.Stack st -> {
                     if (!m.member.equals("push_front") && !m.member.equals("pop_front")) {
                         throw new CompileError(m.pos, "header stack has no method '" + m.member + "'");
@@ -1436,10 +1697,13 @@ public final class TypeChecker {
                         Expr a = c.args.get(i);
                         if (p.type instanceof Type.Extern ext) {
                             Type at = checkExpr(a, s, null);
-                            if (!ext.decl().name.equals("packet_in") || !(a instanceof Name n && n.decl instanceof Param)
-                                    || !at.equals(p.type)) {
-                                throw CompileError.unsupported(a.pos, "passing anything but this parser's packet_in to a sub-parser");
+                            if (ext.decl().name.equals("packet_in")) {
+                                if (!(a instanceof Name n && n.decl instanceof Param) || !at.equals(p.type)) {
+                                    throw CompileError.unsupported(a.pos, "passing anything but this parser's packet_in to a sub-parser");
+                                }
+                                continue;
                             }
+                            bindExternArg(m, p, a);
                             continue;
                         }
                         checkArg(a, p, p.type, s);
@@ -1462,7 +1726,9 @@ public final class TypeChecker {
                     for (int i = 0; i < c.args.size(); i++) {
                         Param p = cd.params.get(i);
                         if (p.type instanceof Type.Extern) {
-                            throw CompileError.unsupported(c.args.get(i).pos, "passing an extern (" + p.type + ") to a control");
+                            checkExpr(c.args.get(i), s, null);
+                            bindExternArg(m, p, c.args.get(i));
+                            continue;
                         }
                         checkArg(c.args.get(i), p, p.type, s);
                     }
@@ -1527,6 +1793,11 @@ public final class TypeChecker {
                 c.target = new CallTarget.ActionCall(a);
                 return new Type.Void();
             }
+            if (d instanceof FunctionDecl generic && !generic.typeParams.isEmpty()) {
+                // named and default arguments first: the type parameters are inferred from arguments in order
+                bindArgs(c.args, generic.params, c.pos, "function " + generic.name);
+                d = specialise(generic, c, s);
+            }
             if (d instanceof FunctionDecl fd) {
                 bindArgs(c.args, fd.params, c.pos, "function " + fd.name);
                 if (c.args.size() != fd.params.size()) {
@@ -1553,6 +1824,26 @@ public final class TypeChecker {
             throw new CompileError(c.pos, "'" + n.name + "' is not callable");
         }
         throw CompileError.unsupported(c.pos, "call of a computed expression");
+    }
+
+    /**
+     * An extern argument of a sub-parser or sub-control: an extern instance (or an extern parameter
+     * of the enclosing block) of the parameter's type. The code generator compiles each instance
+     * once, so every apply of one instance must pass the same extern.
+     */
+    private void bindExternArg(Member applied, Param p, Expr a) {
+        if (!(a instanceof Name n) || !(n.decl instanceof Instantiation || (n.decl instanceof Param outer && outer.type instanceof Type.Extern))) {
+            throw new CompileError(a.pos, "argument for extern parameter '" + p.name + "' must name an extern instance");
+        }
+        if (!a.type.equals(p.type)) {
+            throw new CompileError(a.pos, "type mismatch: expected " + p.type + " but found " + a.type);
+        }
+        Instantiation inst = (Instantiation) ((Name) applied.target).decl;
+        Object before = inst.externArgs.putIfAbsent(p, n.decl);
+        if (before != null && before != n.decl) {
+            throw CompileError.unsupported(a.pos, "applying instance " + inst.name + " with a different extern for '" + p.name
+                    + "' than before (each instance is bound to one extern per parameter)");
+        }
     }
 
     /**
@@ -1651,14 +1942,23 @@ public final class TypeChecker {
         if (m.name.equals("execute_meter") && !(c.args.get(1).type instanceof Type.Bits mb && mb.width() >= 2)) {
             throw new CompileError(c.args.get(1).pos, "meter color must be stored in a bit<N> with N >= 2");
         }
-        if (m.name.equals("extract") && c.args.size() == 1 && !(c.args.get(0).type instanceof Type.Header)) {
+        if (m.name.equals("extract") && !(c.args.get(0).type instanceof Type.Header)) {
             throw new CompileError(c.pos, "extract requires a header, not " + c.args.get(0).type);
         }
-        if (m.name.equals("lookahead") && !(bind.get("T") instanceof Type.Bits || bind.get("T") instanceof Type.Header)) {
-            throw CompileError.unsupported(c.pos, "lookahead of " + bind.get("T") + " (bit<N> and headers are supported)");
+        if (m.name.equals("extract")) {
+            boolean varbit = ((Type.Header) c.args.get(0).type).fields().stream().anyMatch(f -> f.type() instanceof Type.Varbit);
+            if (varbit != (c.args.size() == 2)) {
+                throw new CompileError(c.pos, varbit ? c.args.get(0).type + " has a varbit field: extract it with a length in bits"
+                        : "extract with a length needs a header with a varbit field, not " + c.args.get(0).type);
+            }
+        }
+        Type looked = bind.get("T");
+        if (m.name.equals("lookahead") && !(looked instanceof Type.Bits || isFixedWidthStruct(looked)
+                || (looked instanceof Type.Header lh && lh.fields().stream().noneMatch(f -> f.type() instanceof Type.Varbit)))) {
+            throw CompileError.unsupported(c.pos, "lookahead of " + looked + " (bit<N>, headers and structs of fixed-width fields are supported)");
         }
         if (m.name.equals("emit") && !(c.args.get(0).type instanceof Type.Header || c.args.get(0).type instanceof Type.Struct
-                || c.args.get(0).type instanceof Type.Stack)) {
+                || c.args.get(0).type instanceof Type.Stack || c.args.get(0).type instanceof Type.HeaderUnion)) {
             throw new CompileError(c.pos, "emit requires a header, header stack or struct of headers, not " + c.args.get(0).type);
         }
         Type ret = m.ret == null ? new Type.Void() : subst(resolveMethodRet(ext, m), bind);
@@ -1743,8 +2043,10 @@ public final class TypeChecker {
         if (e.type instanceof Type.InfInt && t instanceof Type.InfInt) {
             return;
         }
-        if (e.type instanceof Type.Tuple tu && t instanceof Type.Tuple) {
-            return;
+        if (e.type instanceof Type.Tuple tu && t instanceof Type.Tuple want) {
+            if (e instanceof ListExpr || tu.equals(want)) {
+                return; // list expressions are checked element by element where they are used
+            }
         }
         throw new CompileError(e.pos, "type mismatch: expected " + t + " but found " + e.type);
     }

@@ -205,6 +205,11 @@ public final class StfRunner {
                     throw new StfFormatException("usage: remove all");
                 }
             }
+            case "pvs_add" -> {
+                // p4sim extension, named as bmv2's runtime CLI command: pvs_add <value set> <value>
+                String[] p = rest.split("\\s+");
+                control.valueSetAdd(p[0], number(p[1]));
+            }
             case "check_register" -> checkRegister(line, rest);
             case "check_counter" -> checkCounter(line, rest);
             default -> throw new StfFormatException("unknown STF command '" + w[0] + "'");

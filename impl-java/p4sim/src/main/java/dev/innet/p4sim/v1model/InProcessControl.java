@@ -316,6 +316,49 @@ final class InProcessControl implements SwitchControl {
         }
     }
 
+    private dev.innet.p4sim.runtime.ValueSet valueSet(String name) {
+        dev.innet.p4sim.runtime.ValueSet v = prog.arch().valueSets.get(name);
+        if (v == null) {
+            throw new ControlException("unknown parser value set '" + name + "' (value sets: " + prog.arch().valueSets.keySet() + ")");
+        }
+        return v;
+    }
+
+    private static long valueSetMember(dev.innet.p4sim.runtime.ValueSet v, BigInteger value) {
+        if (value.signum() < 0 || value.bitLength() > v.width) {
+            throw new ControlException("value " + value + " does not fit in the " + v.width + " bits of value set " + v.name);
+        }
+        return value.longValue();
+    }
+
+    @Override
+    public void valueSetAdd(String name, BigInteger value) {
+        dev.innet.p4sim.runtime.ValueSet v = valueSet(name);
+        if (!v.add(valueSetMember(v, value))) {
+            throw new ControlException("value set " + v.name + " is full (size " + v.size + ")");
+        }
+    }
+
+    @Override
+    public void valueSetRemove(String name, BigInteger value) {
+        dev.innet.p4sim.runtime.ValueSet v = valueSet(name);
+        v.remove(valueSetMember(v, value));
+    }
+
+    @Override
+    public List<BigInteger> valueSetRead(String name) {
+        List<BigInteger> out = new ArrayList<>();
+        for (long m : valueSet(name).members()) {
+            out.add(new BigInteger(Long.toUnsignedString(m)));
+        }
+        return out;
+    }
+
+    @Override
+    public void valueSetClear(String name) {
+        valueSet(name).clear();
+    }
+
     @Override
     public BigInteger registerRead(String name, int index) {
         RegisterArray r = register(name);

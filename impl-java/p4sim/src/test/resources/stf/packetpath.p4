@@ -64,13 +64,20 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
             resubmit_preserving_field_list(1);
         } else if (h.eth.type == 11) {
             truncate(16);
+        } else if (h.eth.type == 12) {
+            mark_to_drop(sm);
+            sm.mcast_grp = 5; // multicast after a drop: egress_spec stays 511 through ingress
+        }
+        if (sm.instance_type == 4) {
+            sm.egress_spec = 5; // a recirculated pass sees RECIRC in ingress
         }
     }
 }
 
 control E(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     apply {
-        if (h.eth.type == 6 && sm.instance_type == 0) {
+        // egress sees instance_type 0 on every unicast pass (bmv2), so count the passes to stop
+        if (h.eth.type == 6 && m.passes == 0) {
             m.passes = m.passes + 1;
             recirculate_preserving_field_list(1);
         }

@@ -65,6 +65,32 @@ class CliTest {
         assertEquals(List.of("0"), cli.execute("table_num_entries MyIngress.ipv4_lpm"));
     }
 
+    /**
+     * bmv2 numbers handles per table: the lowest free slot in the low 24 bits, the slot's version (one
+     * more after each delete) in the high 8 bits; table_clear starts over (bm_sim/match_units.cpp).
+     */
+    @Test
+    void entryHandlesAreNumberedAsBmv2NumbersThem() {
+        P4Switch sw = P4Sim.compile(TestPrograms.stf("tables.p4")).instantiate();
+        CliSession cli = new CliSession(sw);
+        assertEquals(List.of("Entry has been added with handle 0"), cli.execute("table_add exact_t set_e 0x01 => 1"));
+        assertEquals(List.of("Entry has been added with handle 1"), cli.execute("table_add exact_t set_e 0x02 => 2"));
+        // another table counts from 0 too
+        assertEquals(List.of("Entry has been added with handle 0"), cli.execute("table_add lpm_t set_l 10.0.0.0/8 => 8"));
+        cli.execute("table_delete exact_t 0");
+        // slot 0 is free again, with version 1: 0x01000000
+        assertEquals(List.of("Entry has been added with handle 16777216"), cli.execute("table_add exact_t set_e 0x03 => 3"));
+        assertEquals(List.of("Entry has been added with handle 2"), cli.execute("table_add exact_t set_e 0x04 => 4"));
+        // the old handle of slot 0 is stale; the new one works
+        ControlException e = assertThrows(ControlException.class, () -> cli.execute("table_delete exact_t 0"));
+        assertTrue(e.getMessage().contains("invalid handle 0"), e.getMessage());
+        cli.execute("table_modify exact_t set_e 16777216 9");
+        List<String> dump = cli.execute("table_dump exact_t");
+        assertTrue(dump.contains("Dumping entry 0x1000000"), dump.toString());
+        cli.execute("table_clear exact_t");
+        assertEquals(List.of("Entry has been added with handle 0"), cli.execute("table_add exact_t set_e 0x05 => 5"));
+    }
+
     @Test
     void controlPortServesAnotherProcessStyleClient() throws Exception {
         P4Switch sw = P4Sim.compile(TestPrograms.stf("basic.p4")).instantiate();

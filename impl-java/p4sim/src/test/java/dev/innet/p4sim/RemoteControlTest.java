@@ -25,6 +25,43 @@ import org.junit.jupiter.api.Test;
 
 /** The SwitchControl interface driven over a p4sim control port, as a controller in another process would. */
 class RemoteControlTest {
+    /** Action profile members and selector groups over the control port (selection as in ActionProfileTest). */
+    @Test
+    void actionProfilesOverTheControlPort() throws Exception {
+        P4Switch sw = P4Sim.compile(TestPrograms.stf("profiles.p4")).instantiate();
+        try (ControlServer server = new ControlServer(0, new CliSession(sw), sw);
+             RemoteSwitchControl c = new RemoteSwitchControl(server.port())) {
+            int m0 = c.actionProfileAddMember("I.prof_t", "set1", List.of(BigInteger.valueOf(0x11)));
+            assertEquals(0, m0);
+            c.addIndirectEntry("I.prof_t", List.of(Match.exact(5)), 0, m0, false);
+            int a = c.actionProfileAddMember("sel", "set2", List.of(BigInteger.valueOf(0xA0), BigInteger.TWO));
+            int b = c.actionProfileAddMember("sel", "set2", List.of(BigInteger.valueOf(0xB1), BigInteger.valueOf(3)));
+            int g = c.actionProfileCreateGroup("sel");
+            c.actionProfileAddMemberToGroup("sel", a, g);
+            c.actionProfileAddMemberToGroup("sel", b, g);
+            c.addIndirectEntry("I.sel_t", List.of(Match.ternary(5, 0xFF)), 1, g, true);
+            synchronized (sw) {
+                // flow 1: crc16 0xc0c1, odd: the second member
+                List<P4Switch.OutPacket> out = sw.process(0, hex("0500010000"));
+                assertEquals(3, out.get(0).port());
+                assertEquals("05000111b1", TestPrograms.hex(out.get(0).frame()));
+            }
+            c.actionProfileModifyMember("sel", b, "set2", List.of(BigInteger.valueOf(0xB2), BigInteger.valueOf(3)));
+            c.actionProfileRemoveMemberFromGroup("sel", a, g);
+            synchronized (sw) {
+                assertEquals("05000011b2", TestPrograms.hex(sw.process(0, hex("0500000000")).get(0).frame()));
+            }
+            ControlException e = assertThrows(ControlException.class, () -> c.actionProfileDeleteGroup("sel", g));
+            assertTrue(e.getMessage().contains("is used by an entry"), e.getMessage());
+            c.actionProfileDeleteMember("sel", a);
+            c.setIndirectDefault("I.prof_t", m0, false);
+            synchronized (sw) {
+                // prof_t misses k = 9 and runs its default, now member 0; sel_t misses too (NoAction)
+                assertEquals("0900001100", TestPrograms.hex(sw.process(0, hex("0900000000")).get(0).frame()));
+            }
+        }
+    }
+
     @Test
     void tablesRegistersAndCountersOverTheControlPort() throws Exception {
         P4Switch sw = P4Sim.compile(TestPrograms.stf("tables.p4")).instantiate();

@@ -52,4 +52,59 @@ class StfRunnerTest {
         assertTrue(f.get(0).contains("unknown table 'no_such_table'"), f.get(0));
         assertTrue(f.get(1).contains("prefix length 40 out of range"), f.get(1));
     }
+    /** p4c's runner matches outputs only at the end: an expect may follow the packet's wait. */
+    @Test
+    void p4cMatchingAcceptsAnExpectAfterTheWait() throws Exception {
+        String script = """
+                add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/32 ipv4_forward(dstAddr:0x0a0b0c0d0e0f, port:4)
+                packet 1 %s
+                wait
+                expect 4 0a0b0c0d0e0f
+                """.formatted(PKT);
+        List<String> strict = new StfRunner(basic()).run("t.stf", script);
+        assertTrue(String.join("", strict).contains("unexpected packet on port 4"), strict.toString());
+        assertEquals(List.of(), new StfRunner(basic()).p4cMatching().run("t.stf", script));
+    }
+
+    /** `expect PORT` without data: any packets on that port (p4c's expectedAny). */
+    @Test
+    void anExpectWithoutDataAcceptsAnyPacketsOnItsPort() throws Exception {
+        String add = "add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/32 ipv4_forward(dstAddr:0x0a0b0c0d0e0f, port:4)\n";
+        assertEquals(List.of(), new StfRunner(basic()).run("t.stf", add + "expect 4\npacket 1 " + PKT + "\npacket 1 " + PKT + "\n"));
+        List<String> f = new StfRunner(basic()).run("t.stf", add + "packet 1 " + PKT + "\n");
+        assertTrue(String.join("", f).contains("unexpected packet on port 4"), f.toString());
+    }
+
+    /** p4c's runner: an lpm value without /len has the prefix of its written digits; suffix names work. */
+    @Test
+    void lpmDigitsSuffixNamesAndCounterConditions() throws Exception {
+        List<String> f = new StfRunner(basic()).run("t.stf", """
+                add ipv4_lpm dstAddr:0x0a0001** ipv4_forward(dstAddr:0x0a0b0c0d0e0f, port:4)
+                packet 1 %s
+                expect 4 0a0b0c0d0e0f
+                check_counter port_packets(1) packets == 1
+                check_counter port_packets(1) bytes > 10
+                check_counter port_packets(2) packets < 1
+                check_counter port_packets(1) packets != 1
+                """.formatted(PKT));
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).contains("t.stf:7: counter port_packets(1) packets is 1, expected != 1"), f.get(0));
+    }
+
+    /** Lines that cannot be understood are format errors (./innet stf exits 2), not test failures. */
+    @Test
+    void unreadableLinesAreFormatErrors() throws Exception {
+        StfRunner r = new StfRunner(basic());
+        List<String> f = r.run("t.stf", """
+                packet 1 %s
+                frobnicate
+                add ipv4_lpm hdr.ipv4.dstAddr:0x0a000105/32 ipv4_forward(dstAddr:0x0a0b0c0d0e0f, nope:4)
+                expect 4 0a0b0c0d0e0fzz
+                """.formatted(PKT));
+        assertEquals(3, r.formatErrors().size(), r.formatErrors().toString());
+        assertTrue(r.formatErrors().get(0).startsWith("t.stf:2: unknown STF command 'frobnicate'"), r.formatErrors().get(0));
+        assertTrue(r.formatErrors().get(1).contains("has no parameter 'nope'"), r.formatErrors().get(1));
+        assertTrue(r.formatErrors().get(2).contains("expected packet data is not hex digits"), r.formatErrors().get(2));
+        assertTrue(f.containsAll(r.formatErrors()));
+    }
 }

@@ -19,6 +19,51 @@ public interface SwitchControl {
 
     void deleteEntry(String table, List<Match> match, int priority);
 
+    // Action profiles and selectors (tables with implementation = action_profile/action_selector): an
+    // entry runs a member (an action with its arguments) or a group of members, one chosen per packet by
+    // a hash of the selector keys. Handles are the target's (bmv2: the lowest free number). Targets
+    // without them refuse these calls.
+
+    /** Adds a member to an action profile; returns its handle. */
+    default int actionProfileAddMember(String profile, String action, List<BigInteger> args) {
+        throw new ControlException("action profiles are not supported by this target");
+    }
+
+    default void actionProfileModifyMember(String profile, int member, String action, List<BigInteger> args) {
+        throw new ControlException("action profiles are not supported by this target");
+    }
+
+    default void actionProfileDeleteMember(String profile, int member) {
+        throw new ControlException("action profiles are not supported by this target");
+    }
+
+    /** Creates an empty group in an action selector; returns its handle. */
+    default int actionProfileCreateGroup(String profile) {
+        throw new ControlException("action selectors are not supported by this target");
+    }
+
+    default void actionProfileDeleteGroup(String profile, int group) {
+        throw new ControlException("action selectors are not supported by this target");
+    }
+
+    default void actionProfileAddMemberToGroup(String profile, int member, int group) {
+        throw new ControlException("action selectors are not supported by this target");
+    }
+
+    default void actionProfileRemoveMemberFromGroup(String profile, int member, int group) {
+        throw new ControlException("action selectors are not supported by this target");
+    }
+
+    /** An entry of a table with an action profile: it runs {@code handle}, a member or (if {@code group}) a group. */
+    default void addIndirectEntry(String table, List<Match> match, int priority, int handle, boolean group) {
+        throw new ControlException("action profiles are not supported by this target");
+    }
+
+    /** The default of a table with an action profile: a member, or (if {@code group}) a group of members. */
+    default void setIndirectDefault(String table, int handle, boolean group) {
+        throw new ControlException("action profiles are not supported by this target");
+    }
+
     List<EntrySpec> readEntries(String table);
 
     void setDefaultAction(String table, String action, List<BigInteger> args);

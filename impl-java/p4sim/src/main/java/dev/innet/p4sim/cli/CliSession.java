@@ -19,16 +19,16 @@ import java.util.Map;
 
 /**
  * Executes the text commands of bmv2's runtime CLI (simple_switch_CLI) against a p4sim switch, so the
- * same command files ({@code sN-commands.txt}) drive both. Entry handles are allocated per switch, as
- * in bmv2. Priorities follow bmv2 (smaller value wins) and are converted to the control API's.
+ * same command files ({@code sN-commands.txt}) drive both. Entry handles are numbered per table as bmv2
+ * numbers them ({@link EntryHandles}). Priorities follow bmv2 (smaller value wins) and are converted to the control API's.
  * Each command either succeeds or throws {@link ControlException} having changed nothing.
  */
 public final class CliSession {
     private final P4Switch sw;
     private final SwitchControl control;
     private final MulticastBuilder multicast;
-    private final Map<Integer, EntryRef> handles = new LinkedHashMap<>();
-    private int nextHandle;
+    /** Entry handles per table (by qualified name), numbered as bmv2 numbers them. */
+    private final Map<String, EntryHandles<EntryRef>> handles = new LinkedHashMap<>();
 
     private record EntryRef(String table, List<Match> match, int priority) { }
 
@@ -56,7 +56,7 @@ public final class CliSession {
                 need(w, 3, "table_delete <table> <handle>");
                 EntryRef ref = handle(w[1], w[2]);
                 control.deleteEntry(ref.table(), ref.match(), ref.priority());
-                handles.remove(CliValues.parseInt(w[2], "handle"));
+                handlesOf(w[1]).release(CliValues.parseInt(w[2], "handle"));
             }
             case "table_modify" -> {
                 need(w, 4, "table_modify <table> <action> <handle> [params]");
@@ -74,8 +74,64 @@ public final class CliSession {
             case "table_clear" -> {
                 need(w, 2, "table_clear <table>");
                 control.clearTable(w[1]);
-                String full = sw.tableRuntime(w[1]).name;
-                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full));
+                handlesOf(w[1]).clear();
+            }
+            case "act_prof_create_member" -> {
+                need(w, 3, "act_prof_create_member <action profile> <action> [action parameters]");
+                ActionRuntime a = profileAction(w[1], w[2]);
+                int h = control.actionProfileAddMember(w[1], w[2], params(a, Arrays.asList(w).subList(3, w.length)));
+                out.add("Member has been created with handle " + h);
+            }
+            case "act_prof_modify_member" -> {
+                need(w, 4, "act_prof_modify_member <action profile> <action> <member handle> [action parameters]");
+                ActionRuntime a = profileAction(w[1], w[2]);
+                control.actionProfileModifyMember(w[1], CliValues.parseInt(w[3], "member handle"), w[2],
+                        params(a, Arrays.asList(w).subList(4, w.length)));
+            }
+            case "act_prof_delete_member" -> {
+                need(w, 3, "act_prof_delete_member <action profile> <member handle>");
+                control.actionProfileDeleteMember(w[1], CliValues.parseInt(w[2], "member handle"));
+            }
+            case "act_prof_create_group" -> {
+                need(w, 2, "act_prof_create_group <action profile>");
+                out.add("Group has been created with handle " + control.actionProfileCreateGroup(w[1]));
+            }
+            case "act_prof_delete_group" -> {
+                need(w, 3, "act_prof_delete_group <action profile> <group handle>");
+                control.actionProfileDeleteGroup(w[1], CliValues.parseInt(w[2], "group handle"));
+            }
+            case "act_prof_add_member_to_group" -> {
+                need(w, 4, "act_prof_add_member_to_group <action profile> <member handle> <group handle>");
+                control.actionProfileAddMemberToGroup(w[1], CliValues.parseInt(w[2], "member handle"),
+                        CliValues.parseInt(w[3], "group handle"));
+            }
+            case "act_prof_remove_member_from_group" -> {
+                need(w, 4, "act_prof_remove_member_from_group <action profile> <member handle> <group handle>");
+                control.actionProfileRemoveMemberFromGroup(w[1], CliValues.parseInt(w[2], "member handle"),
+                        CliValues.parseInt(w[3], "group handle"));
+            }
+            case "table_indirect_add", "table_indirect_add_with_group" -> out.add(tableIndirectAdd(l, w[0].endsWith("_with_group")));
+            case "table_indirect_delete" -> {
+                need(w, 3, "table_indirect_delete <table> <entry handle>");
+                EntryRef ref = handle(w[1], w[2]);
+                control.deleteEntry(ref.table(), ref.match(), ref.priority());
+                handlesOf(w[1]).release(CliValues.parseInt(w[2], "handle"));
+            }
+            case "table_indirect_set_default" -> {
+                need(w, 3, "table_indirect_set_default <table> <member handle>");
+                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "member handle"), false);
+            }
+            case "table_indirect_set_default_with_group" -> {
+                need(w, 3, "table_indirect_set_default_with_group <table> <group handle>");
+                control.setIndirectDefault(w[1], CliValues.parseInt(w[2], "group handle"), true);
+            }
+            case "set_crc16_parameters", "set_crc32_parameters" -> {
+                need(w, 7, w[0] + " <name> <polynomial> <initial remainder> <final xor value> <reflect data> <reflect remainder>");
+                sw.setCrcParameters(w[1], w[0].equals("set_crc16_parameters") ? 16 : 32, CliValues.parse(w[2]).longValue(),
+                        CliValues.parse(w[3]).longValue(), CliValues.parse(w[4]).longValue(), bool(w[5]), bool(w[6]));
+            }
+            case "p4sim_show_calculations" -> {
+                sw.customCrcs().values().forEach(c -> out.add(c.describe()));
             }
             case "table_num_entries" -> {
                 need(w, 2, "table_num_entries <table>");
@@ -243,9 +299,7 @@ public final class CliSession {
                 // p4sim_table_delete TABLE MATCH... [priority=P]
                 ParsedMatch m = parseMatch(w, 2);
                 control.deleteEntry(w[1], m.match(), m.priority());
-                String full = sw.tableRuntime(w[1]).name;
-                handles.values().removeIf(r -> sw.tableRuntime(r.table()).name.equals(full)
-                        && r.match().equals(m.match()) && r.priority() == m.priority());
+                handlesOf(w[1]).releaseIf(r -> r.match().equals(m.match()) && r.priority() == m.priority());
             }
             case "p4sim_table_modify" -> {
                 // p4sim_table_modify TABLE ACTION MATCH... [priority=P] => PARAMS...
@@ -266,8 +320,21 @@ public final class CliSession {
                 ActionRuntime a = action(sw.tableRuntime(left[1]), left[2]);
                 List<String> params = halves.length > 1 && !halves[1].isBlank() ? Arrays.asList(halves[1].strip().split("\\s+")) : List.of();
                 control.addEntry(new EntrySpec(left[1], m.match(), m.priority(), left[2], params(a, params)));
-                int h = nextHandle++;
-                handles.put(h, new EntryRef(left[1], m.match(), m.priority()));
+                int h = handlesOf(left[1]).allocate(new EntryRef(left[1], m.match(), m.priority()));
+                out.add("Entry has been added with handle " + h);
+            }
+            case "p4sim_table_indirect_add" -> {
+                // p4sim_table_indirect_add TABLE MATCH... [priority=P] => member|group HANDLE
+                String[] halves = line.split("=>", -1);
+                String[] left = halves[0].strip().split("\\s+");
+                String[] right = halves.length > 1 ? halves[1].strip().split("\\s+") : new String[0];
+                if (right.length != 2 || !(right[0].equals("member") || right[0].equals("group"))) {
+                    throw new ControlException("usage: p4sim_table_indirect_add <table> <match fields> [priority=P] => member|group <handle>");
+                }
+                ParsedMatch m = parseMatch(left, 2);
+                boolean group = right[0].equals("group");
+                control.addIndirectEntry(left[1], m.match(), m.priority(), CliValues.parseInt(right[1], "handle"), group);
+                int h = handlesOf(left[1]).allocate(new EntryRef(left[1], m.match(), m.priority()));
                 out.add("Entry has been added with handle " + h);
             }
             case "p4sim_table_read" -> {
@@ -423,14 +490,75 @@ public final class CliSession {
         }
     }
 
+    /** The action of a member of {@code profile}: one of the actions of a table that uses it. */
+    private ActionRuntime profileAction(String profile, String action) {
+        for (TableRuntime t : sw.tables()) {
+            if (t.profile != null && (t.profile.name.equals(profile) || t.profile.name.endsWith("." + profile))) {
+                return action(t, action);
+            }
+        }
+        throw new ControlException("unknown action profile '" + profile + "' (or no table uses it)");
+    }
+
+    /** table_indirect_add[_with_group] TABLE MATCH... => HANDLE [PRIORITY] */
+    private String tableIndirectAdd(String line, boolean group) {
+        String usage = "usage: table_indirect_add" + (group ? "_with_group" : "") + " <table> <match fields> => <"
+                + (group ? "group" : "member") + " handle> [priority]";
+        String[] halves = line.split("=>", -1);
+        if (halves.length != 2) {
+            throw new ControlException(usage);
+        }
+        String[] left = halves[0].strip().split("\\s+");
+        String[] right = halves[1].strip().isEmpty() ? new String[0] : halves[1].strip().split("\\s+");
+        if (left.length < 2 || right.length < 1) {
+            throw new ControlException(usage);
+        }
+        TableRuntime t = sw.tableRuntime(left[1]);
+        List<String> keyTexts = Arrays.asList(left).subList(2, left.length);
+        if (keyTexts.size() != t.kinds.length) {
+            throw new ControlException("table " + t.name + " needs " + t.kinds.length + " match field(s), got " + keyTexts.size());
+        }
+        List<Match> match = new ArrayList<>();
+        for (int i = 0; i < keyTexts.size(); i++) {
+            match.add(matchOf(keyTexts.get(i), t.kinds[i]));
+        }
+        int priority = 0;
+        if (t.usesPriority) {
+            if (right.length != 2) {
+                throw new ControlException("table " + t.name + " needs a priority after the handle");
+            }
+            try {
+                priority = StfRunner.fromBmv2Priority(CliValues.parseInt(right[1], "priority"), true);
+            } catch (IllegalArgumentException e) {
+                throw new ControlException(e.getMessage());
+            }
+        } else if (right.length != 1) {
+            throw new ControlException(usage);
+        }
+        control.addIndirectEntry(left[1], match, priority, CliValues.parseInt(right[0], group ? "group handle" : "member handle"), group);
+        int h = handlesOf(left[1]).allocate(new EntryRef(left[1], match, priority));
+        return "Entry has been added with handle " + h;
+    }
+
+    private static boolean bool(String text) {
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1" -> true;
+            case "false", "0" -> false;
+            default -> throw new ControlException("'" + text + "' is not true or false");
+        };
+    }
+
     private EntryRef handle(String table, String handleText) {
         int h = CliValues.parseInt(handleText, "handle");
-        EntryRef ref = handles.get(h);
-        String full = sw.tableRuntime(table).name;
-        if (ref == null || !sw.tableRuntime(ref.table()).name.equals(full)) {
-            throw new ControlException("invalid handle " + h + " for table " + full);
+        EntryRef ref = handlesOf(table).get(h);
+        if (ref == null) {
+            throw new ControlException("invalid handle " + h + " for table " + sw.tableRuntime(table).name);
         }
         return ref;
+    }
+
+    private EntryHandles<EntryRef> handlesOf(String table) {
+        return handles.computeIfAbsent(sw.tableRuntime(table).name, k -> new EntryHandles<>());
     }
 
     private static ActionRuntime action(TableRuntime t, String name) {
@@ -488,8 +616,7 @@ public final class CliSession {
         }
         EntrySpec spec = new EntrySpec(left[1], match, priority, left[2], params(a, paramTexts));
         control.addEntry(spec);
-        int h = nextHandle++;
-        handles.put(h, new EntryRef(left[1], match, priority));
+        int h = handlesOf(left[1]).allocate(new EntryRef(left[1], match, priority));
         return "Entry has been added with handle " + h;
     }
 
@@ -530,10 +657,7 @@ public final class CliSession {
         List<String> out = new ArrayList<>();
         out.add("==========");
         out.add("TABLE ENTRIES");
-        for (Map.Entry<Integer, EntryRef> h : handles.entrySet()) {
-            if (!sw.tableRuntime(h.getValue().table()).name.equals(t.name)) {
-                continue;
-            }
+        for (Map.Entry<Integer, EntryRef> h : handlesOf(table).live().entrySet()) {
             for (EntrySpec e : control.readEntries(table)) {
                 if (e.match().equals(h.getValue().match()) && e.priority() == h.getValue().priority()) {
                     out.add("**********");

@@ -79,6 +79,65 @@ public final class RemoteSwitchControl implements SwitchControl, AutoCloseable {
         cmd("p4sim_table_delete " + table + matchFields(match, priority));
     }
 
+    /** The number at the end of a "... has been created with handle N" reply. */
+    private static int handleIn(List<String> reply) {
+        String last = reply.isEmpty() ? "" : reply.get(reply.size() - 1);
+        return Integer.parseInt(last.substring(last.lastIndexOf(' ') + 1));
+    }
+
+    private static String hexArgs(List<BigInteger> args) {
+        StringBuilder sb = new StringBuilder();
+        for (BigInteger a : args) {
+            sb.append(" 0x").append(a.toString(16));
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public int actionProfileAddMember(String profile, String action, List<BigInteger> args) {
+        return handleIn(cmd("act_prof_create_member " + profile + " " + action + hexArgs(args)));
+    }
+
+    @Override
+    public void actionProfileModifyMember(String profile, int member, String action, List<BigInteger> args) {
+        cmd("act_prof_modify_member " + profile + " " + action + " " + member + hexArgs(args));
+    }
+
+    @Override
+    public void actionProfileDeleteMember(String profile, int member) {
+        cmd("act_prof_delete_member " + profile + " " + member);
+    }
+
+    @Override
+    public int actionProfileCreateGroup(String profile) {
+        return handleIn(cmd("act_prof_create_group " + profile));
+    }
+
+    @Override
+    public void actionProfileDeleteGroup(String profile, int group) {
+        cmd("act_prof_delete_group " + profile + " " + group);
+    }
+
+    @Override
+    public void actionProfileAddMemberToGroup(String profile, int member, int group) {
+        cmd("act_prof_add_member_to_group " + profile + " " + member + " " + group);
+    }
+
+    @Override
+    public void actionProfileRemoveMemberFromGroup(String profile, int member, int group) {
+        cmd("act_prof_remove_member_from_group " + profile + " " + member + " " + group);
+    }
+
+    @Override
+    public void addIndirectEntry(String table, List<Match> match, int priority, int handle, boolean group) {
+        cmd("p4sim_table_indirect_add " + table + matchFields(match, priority) + " => " + (group ? "group " : "member ") + handle);
+    }
+
+    @Override
+    public void setIndirectDefault(String table, int handle, boolean group) {
+        cmd("table_indirect_set_default" + (group ? "_with_group " : " ") + table + " " + handle);
+    }
+
     @Override
     public List<EntrySpec> readEntries(String table) {
         List<EntrySpec> out = new ArrayList<>();

@@ -10,6 +10,7 @@ import dev.innet.p4sim.runtime.BitIO;
 import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.Exec;
 import dev.innet.p4sim.runtime.Frame;
+import dev.innet.p4sim.runtime.CustomCrc;
 import dev.innet.p4sim.runtime.Hashes;
 import dev.innet.p4sim.runtime.HeaderCodec;
 import dev.innet.p4sim.runtime.LExpr;
@@ -194,10 +195,11 @@ final class CallCompiler {
         if (rt == null) {
             throw new CompileError(t.pos, "internal: table " + t.name + " not compiled");
         }
-        int n = t.keys.size();
+        List<KeyElement> keys = Compiler.matchKeys(t);
+        int n = keys.size();
         Exec[] fill = new Exec[n];
         for (int i = 0; i < n; i++) {
-            Expr k = t.keys.get(i).expr();
+            Expr k = keys.get(i).expr();
             int off = rt.wordOffsets[i];
             long[] buf = rt.keyBuf;
             if (Layout.isWide(k.type)) {
@@ -583,8 +585,9 @@ final class CallCompiler {
             int n = Layout.slots(t);
             int tmp = cx.layout.allocRaw(n);
             return f -> {
+                int slot = dst.slot(f); // the target's index first, then the value's side effects (P4 order)
                 v.eval(f, f.s, tmp);
-                System.arraycopy(f.s, tmp, f.s, dst.slot(f), n);
+                System.arraycopy(f.s, tmp, f.s, slot, n);
             };
         }
         return copy(ex.place(e), dst);
@@ -608,8 +611,9 @@ final class CallCompiler {
             return cx.spec.storeStatic(k, mask, ex.narrow(e));
         }
         LExpr v = ex.narrow(e);
-        ExprCompiler.Storer st = ex.storer(dst);
-        return f -> st.store(f, v.eval(f));
+        // Java evaluates an array index before the assigned value: the target's index (a header stack
+        // index) is taken before the value's side effects (a function's inout arguments), as P4 requires
+        return f -> f.s[dst.slot(f)] = v.eval(f) & mask;
     }
 
     /** Copies a stored value of any type between places of the same type. */
@@ -1011,39 +1015,51 @@ final class CallCompiler {
                 LExpr len = ex.narrow(a.get(0));
                 return f -> arch.truncateLength = len.eval(f);
             }
+            case "assert", "assume" -> {
+                // bmv2: "Assert error: <condition> failed, file F, line L", then abort() (the switch dies)
+                LExpr cond = ex.narrow(a.get(0));
+                String message = (name.equals("assert") ? "Assert" : "Assume") + " error: " + ExprText.of(a.get(0))
+                        + " failed, file " + c.pos.file() + ", line " + c.pos.line();
+                return f -> {
+                    if (cond.eval(f) == 0) {
+                        throw new dev.innet.p4sim.runtime.P4AbortException(message);
+                    }
+                };
+            }
             case "verify_checksum", "update_checksum" -> {
-                return checksum(c, name.equals("verify_checksum"));
+                return checksum(c, name.equals("verify_checksum"), false);
+            }
+            case "verify_checksum_with_payload", "update_checksum_with_payload" -> {
+                return checksum(c, name.equals("verify_checksum_with_payload"), true);
             }
             default -> throw CompileError.unsupported(c.pos, "extern function " + name);
         }
     }
 
-    /** A checksum over a field list with a varbit (IPv4 options): the data length follows the varbit's length. */
-    private Exec varbitChecksum(LExpr cond, FieldList data, Hashes.Algorithm algo, Place field, long mask, boolean verify) {
-        if (verify) {
-            int errSlot = cx.smField("checksum_error");
-            LExpr cur = ex.read(field);
-            return f -> {
-                if (cond.eval(f) != 0 && (Hashes.compute(algo, data.serialize(f), data.serializedLength()) & mask) != cur.eval(f)) {
-                    f.s[errSlot] = 1;
-                }
-            };
-        }
-        ExprCompiler.Storer st = ex.storer(field);
-        return f -> {
-            if (cond.eval(f) != 0) {
-                st.store(f, Hashes.compute(algo, data.serialize(f), data.serializedLength()) & mask);
-            }
-        };
+    /** A hash or checksum function over a serialised field list. */
+    @FunctionalInterface
+    private interface HashFunction {
+        long of(byte[] buf, int len);
     }
 
-    private Hashes.Algorithm algorithm(Expr e, boolean forChecksum) {
+    /** Calculations (hash and checksum calls) compiled so far: they name the custom CRCs as p4c's JSON does. */
+    private int calculations;
+
+    /**
+     * The algorithm of a hash or checksum call. crc16_custom/crc32_custom get their own {@link CustomCrc},
+     * named as p4c names bmv2 calculations ("calc", "calc_0", "calc_1", ... in the order they are compiled)
+     * so the control plane can set their parameters; random (hash only) draws from the switch's seeded
+     * random source.
+     */
+    private HashFunction algorithm(Expr e, boolean forChecksum) {
+        int index = calculations++;
+        String calcName = index == 0 ? "calc" : "calc_" + (index - 1);
         BigInteger v = ex.constant(e);
         if (v == null || !(e.type instanceof Type.Enum en)) {
             throw CompileError.unsupported(e.pos, "non-constant hash algorithm");
         }
         String member = en.members().get(v.intValue());
-        return switch (member) {
+        Hashes.Algorithm fixed = switch (member) {
             case "crc32" -> Hashes.Algorithm.CRC32;
             case "crc16" -> Hashes.Algorithm.CRC16;
             case "csum16" -> Hashes.Algorithm.CSUM16;
@@ -1054,7 +1070,35 @@ final class CallCompiler {
                 }
                 yield Hashes.Algorithm.IDENTITY;
             }
+            default -> null;
+        };
+        if (fixed != null) {
+            return (buf, len) -> Hashes.compute(fixed, buf, len);
+        }
+        switch (member) {
+            case "crc16_custom", "crc32_custom" -> {
+                CustomCrc crc = new CustomCrc(calcName, member.equals("crc16_custom") ? 16 : 32, e.pos.toString());
+                cx.arch.customCrcs.put(calcName, crc);
+                return crc::compute;
+            }
+            case "random" -> {
+                if (forChecksum) {
+                    throw CompileError.unsupported(e.pos, "random checksum");
+                }
+                ArchState arch = cx.arch;
+                return (buf, len) -> arch.random.between(0, -1L);
+            }
             default -> throw CompileError.unsupported(e.pos, "hash algorithm HashAlgorithm." + member);
+        }
+    }
+
+    /** An action selector's hash over its table's selector keys (bmv2 hashes them as one calculation). */
+    java.util.function.ToLongFunction<Frame> selectorHash(Expr algorithm, ListExpr keys) {
+        HashFunction algo = algorithm(algorithm, false);
+        FieldList data = new FieldList(keys, ex, cx);
+        return f -> {
+            int n = data.serializeValid(f);
+            return algo.of(data.buffer(), n);
         };
     }
 
@@ -1065,47 +1109,40 @@ final class CallCompiler {
         if (!Layout.isNarrow(dst.type())) {
             throw CompileError.unsupported(c.pos, "hash result of " + dst.type());
         }
-        Hashes.Algorithm algo = algorithm(a.get(1), false);
+        HashFunction algo = algorithm(a.get(1), false);
         LExpr base = ex.narrow(a.get(2));
         FieldList data = new FieldList(a.get(3), ex, cx);
         LExpr max = ex.narrow(a.get(4));
         ExprCompiler.Storer st = ex.storer(dst);
-        int len = data.byteLength();
-        if (data.hasVarbit) {
-            return f -> {
-                long h = Hashes.compute(algo, data.serialize(f), data.serializedLength());
-                long m = max.eval(f);
-                long b = base.eval(f);
-                st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
-            };
-        }
         return f -> {
-            long h = Hashes.compute(algo, data.serialize(f), len);
+            int n = data.serializeValid(f);
+            long h = algo.of(data.buffer(), n);
             long m = max.eval(f);
             long b = base.eval(f);
             st.store(f, m == 0 ? b + h : b + Long.remainderUnsigned(h, m));
         };
     }
 
-    private Exec checksum(Call c, boolean verify) {
+    /**
+     * verify_checksum/update_checksum; with {@code withPayload} the fields are followed by the packet's
+     * payload (bmv2's BufBuilder appends the unparsed bytes), which the pipeline puts in the frame.
+     */
+    private Exec checksum(Call c, boolean verify, boolean withPayload) {
         List<Expr> a = c.args;
         LExpr cond = ex.narrow(a.get(0));
         FieldList data = new FieldList(a.get(1), ex, cx);
-        Hashes.Algorithm algo = algorithm(a.get(3), true);
+        HashFunction algo = algorithm(a.get(3), true);
         Place field = ex.place(a.get(2));
         if (!Layout.isNarrow(field.type())) {
             throw CompileError.unsupported(c.pos, "checksum field of type " + field.type());
         }
         long mask = BitIO.mask(ExprCompiler.width(field.type()));
-        int len = data.byteLength();
-        if (data.hasVarbit) {
-            return varbitChecksum(cond, data, algo, field, mask, verify);
-        }
+        java.util.function.ToLongFunction<Frame> sum = withPayload ? withPayload(algo, data) : fieldsOnly(algo, data);
         if (verify) {
             int errSlot = cx.smField("checksum_error");
             LExpr cur = ex.read(field);
             return f -> {
-                if (cond.eval(f) != 0 && (Hashes.compute(algo, data.serialize(f), len) & mask) != cur.eval(f)) {
+                if (cond.eval(f) != 0 && (sum.applyAsLong(f) & mask) != cur.eval(f)) {
                     f.s[errSlot] = 1;
                 }
             };
@@ -1113,8 +1150,31 @@ final class CallCompiler {
         ExprCompiler.Storer st = ex.storer(field);
         return f -> {
             if (cond.eval(f) != 0) {
-                st.store(f, Hashes.compute(algo, data.serialize(f), len) & mask);
+                st.store(f, sum.applyAsLong(f) & mask);
             }
+        };
+    }
+
+    private static java.util.function.ToLongFunction<Frame> fieldsOnly(HashFunction algo, FieldList data) {
+        return f -> {
+            int n = data.serializeValid(f);
+            return algo.of(data.buffer(), n);
+        };
+    }
+
+    /** The fields then the payload, in a buffer of this call site that grows to the largest packet seen. */
+    private static java.util.function.ToLongFunction<Frame> withPayload(HashFunction algo, FieldList data) {
+        byte[][] scratch = {new byte[data.byteLength() + 1500]};
+        return f -> {
+            int len = data.serializeValid(f);
+            int total = len + f.payloadLen;
+            if (scratch[0].length < total) {
+                scratch[0] = new byte[Math.max(total, scratch[0].length * 2)];
+            }
+            byte[] buf = scratch[0];
+            System.arraycopy(data.buffer(), 0, buf, 0, len);
+            System.arraycopy(f.payload, f.payloadOff, buf, len, f.payloadLen);
+            return algo.of(buf, total);
         };
     }
 }

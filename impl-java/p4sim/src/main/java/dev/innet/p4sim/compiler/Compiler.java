@@ -10,6 +10,7 @@ import dev.innet.p4sim.frontend.CheckedProgram;
 import dev.innet.p4sim.frontend.CompileError;
 import dev.innet.p4sim.frontend.Token;
 import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.ActionProfileRuntime;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.ArchState;
 import dev.innet.p4sim.runtime.CounterArray;
@@ -310,6 +311,13 @@ public final class Compiler {
                 cx.externs.put(inst, dm);
                 cx.directMetersBySourceName.put(cx.qualify(inst.name), dm);
             }
+            case "action_profile", "action_selector" -> {
+                boolean selector = t.decl().name.equals("action_selector");
+                int size = ex.constant(inst.args.get(selector ? 1 : 0)).intValue();
+                ActionProfileRuntime ap = new ActionProfileRuntime(name, size, selector);
+                cx.externs.put(inst, ap);
+                cx.arch.actionProfiles.put(name, ap);
+            }
             default -> throw CompileError.unsupported(inst.pos, "extern " + t.decl().name);
         }
     }
@@ -378,14 +386,20 @@ public final class Compiler {
 
     // ---------------------------------------------------------------- tables
 
+    /** The keys a table matches on: all but the {@code selector} ones, which only feed an action selector's hash. */
+    static List<KeyElement> matchKeys(TableDecl t) {
+        return t.keys.stream().filter(k -> !k.matchKind().equals("selector")).toList();
+    }
+
     private void createTable(TableDecl t) {
         String name = cx.controlPlaneName(t.name, t.annotations);
-        int n = t.keys.size();
+        List<KeyElement> keys = matchKeys(t);
+        int n = keys.size();
         String[] keyNames = new String[n];
         TableRuntime.MatchKind[] kinds = new TableRuntime.MatchKind[n];
         int[] widths = new int[n];
         for (int i = 0; i < n; i++) {
-            KeyElement k = t.keys.get(i);
+            KeyElement k = keys.get(i);
             keyNames[i] = k.name() != null ? k.name() : ExprText.of(k.expr());
             kinds[i] = TableRuntime.MatchKind.valueOf(k.matchKind().toUpperCase());
             widths[i] = ExprCompiler.width(k.expr().type);
@@ -400,6 +414,9 @@ public final class Compiler {
             rt.actionScopes[i] = t.actions.get(i).scope();
         }
         rt.packetLengthSlot = cx.smField("packet_length");
+        if (t.implementation != null) {
+            linkActionProfile(t, rt);
+        }
         rt.directCounter = t.directCounter != null;
         rt.arch = cx.arch;
         if (t.directMeter != null) {
@@ -436,6 +453,28 @@ public final class Compiler {
             int hit = n == 0 ? -1 : cx.point(CoveragePoint.Kind.TABLE, t.pos, name, "hit", false);
             int miss = cx.point(CoveragePoint.Kind.TABLE, t.pos, name, "miss", false);
             cx.tablePoints.put(rt, new int[] {hit, miss});
+        }
+    }
+
+    /** Connects a table to its action_profile/action_selector; a selector also hashes the selector keys. */
+    private void linkActionProfile(TableDecl t, TableRuntime rt) {
+        Instantiation inst = t.inlineImplementation;
+        if (inst != null) {
+            instantiate(inst);
+        } else {
+            for (Object k : cx.externs.keySet()) {
+                if (k instanceof Instantiation i && i.name.equals(t.implementation) && cx.externs.get(k) instanceof ActionProfileRuntime) {
+                    inst = i;
+                }
+            }
+        }
+        if (inst == null || !(cx.externs.get(inst) instanceof ActionProfileRuntime ap)) {
+            throw new CompileError(t.pos, "internal: implementation " + t.implementation + " of table " + t.name + " not compiled");
+        }
+        rt.profile = ap;
+        if (ap.selector) {
+            List<Expr> selectorKeys = t.keys.stream().filter(k -> k.matchKind().equals("selector")).map(KeyElement::expr).toList();
+            rt.selectorHash = calls.selectorHash(inst.args.get(0), new ListExpr(t.pos, selectorKeys));
         }
     }
 

@@ -320,10 +320,24 @@ final class ExprCompiler {
                 return f -> (l.eval(f) - r.eval(f)) & rmask;
             case "*":
                 return f -> (l.eval(f) * r.eval(f)) & rmask;
-            case "/":
-                return f -> Long.divideUnsigned(l.eval(f), r.eval(f)) & rmask;
-            case "%":
-                return f -> Long.remainderUnsigned(l.eval(f), r.eval(f)) & rmask;
+            case "/", "%": {
+                BigInteger divisor = constant(b.right);
+                if (divisor != null) {
+                    // a constant divisor is never zero here (the type checker refuses 0)
+                    return b.op.equals("/") ? f -> Long.divideUnsigned(l.eval(f), r.eval(f)) & rmask
+                            : f -> Long.remainderUnsigned(l.eval(f), r.eval(f)) & rmask;
+                }
+                // by a run-time zero bmv2's arithmetic fails and simple_switch dies; this switch stops too
+                String zero = "division by zero: " + ExprText.of(b) + ", file " + b.pos.file() + ", line " + b.pos.line();
+                boolean div = b.op.equals("/");
+                return f -> {
+                    long d = r.eval(f);
+                    if (d == 0) {
+                        throw new dev.innet.p4sim.runtime.P4AbortException(zero);
+                    }
+                    return (div ? Long.divideUnsigned(l.eval(f), d) : Long.remainderUnsigned(l.eval(f), d)) & rmask;
+                };
+            }
             case "&":
                 return f -> l.eval(f) & r.eval(f);
             case "|":

@@ -15,6 +15,9 @@ final class ExprText {
             case IntLit l -> l.value.toString();
             case Call c -> of(c.callee) + "()";
             case Cast c -> "(cast)" + of(c.operand);
+            case Binary b -> of(b.left) + " " + b.op + " " + of(b.right);
+            case Unary u -> u.op + of(u.operand);
+            case BoolLit bl -> String.valueOf(bl.value);
             default -> e.getClass().getSimpleName();
         };
     }

@@ -18,6 +18,9 @@ import java.util.List;
  */
 final class FieldList {
     private final List<Place> leaves = new ArrayList<>();
+    /** Per leaf: the header it belongs to (its validity slot), or null for a value that is always there. */
+    private final List<Place> headerOf = new ArrayList<>();
+    private boolean anyHeaderField;
     private final List<ExprLeaf> exprLeaves = new ArrayList<>();
     /** Width of each leaf; a varbit leaf is {@code -max} (its length comes from its slot at run time). */
     private final int[] widths;
@@ -39,15 +42,19 @@ final class FieldList {
         List<Integer> ws = new ArrayList<>();
         List<Expr> top = data instanceof ListExpr l ? l.elements : List.of(data);
         for (Expr e : top) {
+            boolean headerField = e instanceof dev.innet.p4sim.frontend.Ast.Member m && m.target.type instanceof Type.Header;
+            Place header = headerField ? ex.place(((dev.innet.p4sim.frontend.Ast.Member) e).target) : null;
             if (e.type instanceof Type.Varbit v) {
                 ws.add(-v.max());
                 leaves.add(ex.place(e));
+                leafOf(header);
             } else if (e.type instanceof Type.Header || e.type instanceof Type.Struct || e.type instanceof Type.Tuple) {
                 flattenPlace(ex.place(e), ws, e);
             } else if (e.type instanceof Type.Bits || e.type instanceof Type.Bool
                     || (e.type instanceof Type.Enum en && en.underlying() != null)) {
                 int w = ExprCompiler.width(e.type);
                 Place direct = storageOf(e, ex);
+                leafOf(header);
                 if (direct != null) {
                     // a field or variable: read from its slot, like any other leaf
                     ws.add(w);
@@ -78,6 +85,12 @@ final class FieldList {
         buffer = new byte[(b + 7) / 8];
         length = buffer.length;
         packer = !hasVarbit && exprLeaves.isEmpty() && leaves.stream().allMatch(Place::isStatic) ? packerOf() : null;
+    }
+
+    /** Records the header of the leaf just added (null: a value that is always there). */
+    private void leafOf(Place header) {
+        headerOf.add(header);
+        anyHeaderField |= header != null;
     }
 
     private dev.innet.p4sim.runtime.FieldPacker packerOf() {
@@ -124,15 +137,19 @@ final class FieldList {
         for (int i = 0; i < parts.size(); i++) {
             Place fp = parts.get(i);
             Type.FieldT f = new Type.FieldT(names.get(i), fp.type(), List.of());
+            // a header starts with its validity slot, so the header's place is where validity is
+            Place header = p.type() instanceof Type.Header ? p : null;
             if (fp.type() instanceof Type.Varbit v) {
                 ws.add(-v.max());
                 leaves.add(fp);
+                leafOf(header);
             } else if (fp.type() instanceof Type.Header || fp.type() instanceof Type.Struct || fp.type() instanceof Type.Tuple) {
                 flattenPlace(fp, ws, at);
             } else if (fp.type() instanceof Type.Bits || fp.type() instanceof Type.Bool
                     || (fp.type() instanceof Type.Enum en && en.underlying() != null)) {
                 ws.add(ExprCompiler.width(fp.type()));
                 leaves.add(fp);
+                leafOf(header);
             } else {
                 throw CompileError.unsupported(at.pos, "field '" + f.name() + "' of type " + fp.type() + " in a field list");
             }
@@ -146,12 +163,26 @@ final class FieldList {
             packer.pack(f.s, 0, buffer, 0);
             return buffer;
         }
+        length = write(f, false);
+        return buffer;
+    }
+
+    /**
+     * Writes the leaves into the buffer, leaving out those of invalid headers when {@code validOnly};
+     * returns the bytes written.
+     */
+    private int write(Frame f, boolean validOnly) {
         java.util.Arrays.fill(buffer, (byte) 0);
         int exprIdx = 0;
         int bit = 0;
         for (int i = 0; i < widths.length; i++) {
             int w = widths[i];
             Place p = leaves.get(i);
+            ExprLeaf el = p == null ? exprLeaves.get(exprIdx++) : null;
+            Place hdr = headerOf.get(i);
+            if (validOnly && hdr != null && f.s[hdr.slot(f)] == 0) {
+                continue;
+            }
             if (w < 0) {
                 // a varbit: its current length, then its bits
                 int slot = p.slot(f);
@@ -161,21 +192,15 @@ final class FieldList {
                 }
             } else if (p != null) {
                 BitIO.writeField(buffer, bit, w, f.s, p.slot(f));
+            } else if (el.narrow() != null) {
+                BitIO.write(buffer, bit, w, el.narrow().eval(f));
             } else {
-                ExprLeaf el = exprLeaves.get(exprIdx++);
-                if (el.narrow() != null) {
-                    BitIO.write(buffer, bit, w, el.narrow().eval(f));
-                } else {
-                    el.wide().eval(f, f.s, el.scratch());
-                    BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
-                }
+                el.wide().eval(f, f.s, el.scratch());
+                BitIO.writeWide(buffer, bit, w, f.s, el.scratch());
             }
             bit += w;
         }
-        if (hasVarbit) {
-            length = (bit + 7) / 8;
-        }
-        return buffer;
+        return (bit + 7) >>> 3;
     }
 
     int byteLength() {
@@ -185,6 +210,32 @@ final class FieldList {
     /** Bytes the last {@link #serialize} wrote: {@link #byteLength} unless a varbit leaf is shorter than its maximum. */
     int serializedLength() {
         return length;
+    }
+
+    /** The buffer {@link #serialize} and {@link #serializeValid} fill. */
+    byte[] buffer() {
+        return buffer;
+    }
+
+    /**
+     * Serialises as bmv2 builds a calculation's input (calculations.cpp, BufBuilder::Deparse): the fields
+     * of headers that are invalid now are left out, the rest packed together. Returns the length in bytes.
+     */
+    int serializeValid(Frame f) {
+        if (!anyHeaderField || allHeadersValid(f)) {
+            serialize(f); // the packer's straight-line path, when there is one
+            return length;
+        }
+        return write(f, true);
+    }
+
+    private boolean allHeadersValid(Frame f) {
+        for (Place hdr : headerOf) {
+            if (hdr != null && f.s[hdr.slot(f)] == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The values of the leaves (for digests). */

@@ -261,22 +261,25 @@ final class StmtCompiler {
         return store;
     }
 
-    /** Stores the low {@code w} bits of {@code v} at bits {@code lo..lo+w-1} of the value at {@code p}. */
+    /**
+     * Stores the low {@code w} bits of {@code v} at bits {@code lo..lo+w-1} of the value at {@code p}.
+     * The target's slot is computed before the value, so an index's side effects come first (P4 order).
+     */
     static Exec sliceStore(Place p, int lo, int w, LExpr v) {
         long mask = BitIO.mask(w);
         if (Layout.isWide(p.type())) {
             int n = Layout.slots(p.type());
             return f -> {
+                int slot = p.slot(f); // the target first, then the value's side effects
                 long x = v.eval(f);
-                int slot = p.slot(f);
                 Wide.clearBits(f.s, slot, n, lo, w);
                 Wide.orBits(f.s, slot, n, lo, w, x);
             };
         }
         long field = mask << lo;
         return f -> {
+            int slot = p.slot(f); // the target first, then the value's side effects
             long x = v.eval(f);
-            int slot = p.slot(f);
             f.s[slot] = (f.s[slot] & ~field) | ((x & mask) << lo);
         };
     }
@@ -350,7 +353,10 @@ final class StmtCompiler {
             if (f.flow != Frame.NORMAL) {
                 return;
             }
-            Exec body = byAction[(int) (r >>> 1)];
+            // the implicit NoAction default of a table without default_action is not one of its
+            // actions (index -1): like any action without a label, it takes `default` or no case
+            int ran = (int) (r >>> 1);
+            Exec body = ran >= 0 ? byAction[ran] : null;
             if (body == null) {
                 body = fallback;
             }

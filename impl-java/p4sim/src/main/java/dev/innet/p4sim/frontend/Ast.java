@@ -711,6 +711,12 @@ public final class Ast {
         public final String directMeter; // may be null
         /** e.g. {@code @id(N)}, which the P4Info generator reads. */
         public final List<Annotation> annotations;
+        /**
+         * {@code implementation = ...}: an action_profile/action_selector instance's name, or (written
+         * inline) a synthetic instance named after the table; null for a direct table.
+         */
+        public String implementation;
+        public Instantiation inlineImplementation;
 
         public TableDecl(SourcePos pos, String name, List<KeyElement> keys, List<ActionRef> actions,
                          ActionRef defaultAction, boolean defaultConst, List<Entry> entries, Expr size,

@@ -526,6 +526,8 @@ public final class Parser {
         Expr size = null;
         String directCounter = null;
         String directMeter = null;
+        String implementation = null;
+        Instantiation inlineImplementation = null;
         while (!accept("}")) {
             annotations();
             boolean isConst = accept("const");
@@ -614,14 +616,32 @@ public final class Parser {
                     directMeter = ident();
                     expect(";");
                 }
+                case "implementation" -> {
+                    Expr impl = expr();
+                    expect(";");
+                    if (impl instanceof Name n) {
+                        implementation = n.name;
+                    } else if (impl instanceof Call c && c.callee instanceof Name ext) {
+                        // action_profile(N) / action_selector(algo, N, W) written in place: an instance
+                        // named after the table, so a @name on the table names it too
+                        implementation = name;
+                        inlineImplementation = new Instantiation(impl.pos, new NamedRef(ext.pos, ext.name, List.of()),
+                                c.args, name, annos);
+                    } else {
+                        throw new CompileError(ppos, "implementation must be an action_profile/action_selector instance");
+                    }
+                }
                 default -> throw CompileError.unsupported(ppos, "table property '" + prop + "'");
             }
         }
         if (actions == null) {
             throw new CompileError(pos, "table '" + name + "' has no actions property");
         }
-        return new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
+        TableDecl table = new TableDecl(pos, name, keys, actions, defaultAction, defaultConst, entries, size,
                 directCounter, directMeter, annos);
+        table.implementation = implementation;
+        table.inlineImplementation = inlineImplementation;
+        return table;
     }
 
     private static List<Token> withEof(List<Token> body) {

@@ -432,6 +432,10 @@ public final class TypeChecker {
                     s.declare(a.pos, a.name, a);
                 }
                 case TableDecl t -> {
+                    if (t.inlineImplementation != null) {
+                        // its own scope: the instance is the table's, not a name of the control
+                        checkInstantiation(t.inlineImplementation, new Scope(s));
+                    }
                     checkTable(t, s);
                     s.declare(t.pos, t.name, t);
                 }
@@ -598,14 +602,21 @@ public final class TypeChecker {
             }
             if (!MATCH_KINDS.contains(k.matchKind())) {
                 if (k.matchKind().equals("selector")) {
-                    throw CompileError.unsupported(k.pos(), "match kind 'selector' (action selectors)");
+                    if (!implementationIs(t, s, "action_selector")) {
+                        throw new CompileError(k.pos(), "a 'selector' key needs implementation = an action_selector");
+                    }
+                    if (!(kt instanceof Type.Bits)) {
+                        throw new CompileError(k.pos(), "selector match requires a bit<N> key, not " + kt);
+                    }
+                    continue; // hashed to choose a group member, not matched
                 }
                 throw new CompileError(k.pos(), "unknown match kind '" + k.matchKind() + "'");
             }
             if (k.matchKind().equals("lpm") && ++lpm > 1) {
                 throw new CompileError(k.pos(), "table " + t.name + " has more than one lpm key");
             }
-            if (!k.matchKind().equals("exact") && !(kt instanceof Type.Bits)) {
+            boolean serializableEnum = kt instanceof Type.Enum en && en.underlying() != null;
+            if (!k.matchKind().equals("exact") && !(kt instanceof Type.Bits) && !serializableEnum) {
                 throw new CompileError(k.pos(), k.matchKind() + " match requires a bit<N> key, not " + kt);
             }
             keyTypes.add(kt);
@@ -646,6 +657,12 @@ public final class TypeChecker {
         if (t.size != null) {
             constant(t.size, s, new Type.InfInt());
         }
+        if (t.implementation != null) {
+            implementationIs(t, s, "action_selector");
+            if (t.entries != null) {
+                throw CompileError.unsupported(t.pos, "const entries in a table with an action profile");
+            }
+        }
         for (String ext : new String[] {t.directCounter, t.directMeter}) {
             if (ext != null) {
                 Object o = s.lookup(ext);
@@ -675,6 +692,24 @@ public final class TypeChecker {
         for (int i = 0; i < directional.size(); i++) {
             checkArg(a.args().get(i), directional.get(i), directional.get(i).type, s);
         }
+    }
+
+    /** Whether the table's implementation is an instance of {@code ext} (checking that it is a profile at all). */
+    private boolean implementationIs(TableDecl t, Scope s, String ext) {
+        if (t.implementation == null) {
+            return false;
+        }
+        Instantiation inst = t.inlineImplementation;
+        if (inst == null) {
+            Object o = s.lookup(t.implementation);
+            inst = o instanceof Instantiation i ? i : null;
+        }
+        if (inst == null || !(inst.type instanceof Type.Extern e)
+                || !(e.decl().name.equals("action_profile") || e.decl().name.equals("action_selector"))) {
+            throw new CompileError(t.pos, "implementation of table " + t.name + ": '" + t.implementation
+                    + "' is not an action_profile or action_selector instance");
+        }
+        return e.decl().name.equals(ext);
     }
 
     private ActionDecl lookupAction(ActionRef a, Scope s) {
@@ -1055,7 +1090,7 @@ public final class TypeChecker {
             throw CompileError.unsupported(inst.pos, "instantiation of " + t + " (only extern objects can be instantiated locally)");
         }
         String ext = e.decl().name;
-        if (Set.of("packet_in", "packet_out", "action_profile").contains(ext)) {
+        if (Set.of("packet_in", "packet_out").contains(ext)) {
             throw CompileError.unsupported(inst.pos, "instantiating " + ext);
         }
         if (ext.equals("direct_meter") && !(e.args().get(0) instanceof Type.Bits mb && mb.width() >= 2)) {
@@ -1542,10 +1577,7 @@ public final class TypeChecker {
                 }
                 if ((op.equals("/") || op.equals("%")) && t instanceof Type.Bits) {
                     BigInteger d = constEval.tryEval(b.right);
-                    if (d == null) {
-                        throw CompileError.unsupported(b.pos, "'" + op + "' by a non-constant (p4c rejects it for v1model targets too)");
-                    }
-                    if (d.signum() == 0) {
+                    if (d != null && d.signum() == 0) {
                         throw new CompileError(b.pos, "division by zero");
                     }
                 }
@@ -1781,10 +1813,6 @@ public final class TypeChecker {
             if (d instanceof ExternDecl ex && ex.function != null) {
                 if (ex.name.equals("verify") && !inParser) {
                     throw new CompileError(c.pos, "verify can only be called in a parser");
-                }
-                if (ex.name.equals("assert") || ex.name.equals("assume")
-                        || ex.name.endsWith("_with_payload")) {
-                    throw CompileError.unsupported(c.pos, "extern " + ex.name);
                 }
                 c.target = new CallTarget.ExternFunction(ex);
                 bindArgs(c.args, ex.function.params, c.pos, ex.name);

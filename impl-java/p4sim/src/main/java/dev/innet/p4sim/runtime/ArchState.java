@@ -21,6 +21,10 @@ public final class ArchState {
     public final RandomSource random;
     /** The switch clock at the start of the current pass, for meters. */
     public long nowMicros;
+    /** crc16_custom/crc32_custom calculations by name ("calc", "calc_0", ...), configurable at run time. */
+    public final java.util.Map<String, CustomCrc> customCrcs = new java.util.LinkedHashMap<>();
+    /** action_profile/action_selector instances by qualified name (an inline one takes its table's name). */
+    public final java.util.Map<String, ActionProfileRuntime> actionProfiles = new java.util.LinkedHashMap<>();
 
     /**
      * The program's parser value sets by qualified name (and short name when unique), for the control

@@ -25,6 +25,13 @@ public final class Frame {
     public int flow;
     /** Error member index set when the parser rejects (verify, short packet, no select match). */
     public int parserError;
+    /**
+     * The packet's payload (the bytes after the parsed headers) while verifyChecksum and computeChecksum
+     * run, for the {@code *_with_payload} checksums: {@code payload[payloadOff, payloadOff + payloadLen)}.
+     */
+    public byte[] payload;
+    public int payloadOff;
+    public int payloadLen;
 
     public Frame(int slots, int maxPacket) {
         this.s = new long[slots];

@@ -4,7 +4,7 @@ package dev.innet.p4sim.runtime;
  * The v1model hash and checksum algorithms over a byte string (fields concatenated most significant
  * bit first, zero-padded to whole bytes): crc32 (IEEE 802.3, reflected, init and xor-out 0xFFFFFFFF),
  * crc16 (CRC-16/ARC: poly 0x8005 reflected, init 0, no xor-out), csum16 (RFC 1071 ones'-complement
- * checksum, complemented), xor16 (XOR of 16-bit words) and identity (the bytes as an integer).
+ * checksum, complemented), xor16 (XOR of 16-bit words) and identity (the first 8 bytes as an integer).
  */
 public final class Hashes {
     public enum Algorithm { CRC32, CRC16, CSUM16, XOR16, IDENTITY }
@@ -87,10 +87,13 @@ public final class Hashes {
         return x & 0xFFFF;
     }
 
-    /** The last (up to) 8 bytes as a big-endian integer. */
+    /**
+     * The first (up to) 8 bytes as a big-endian integer, as bmv2's {@code identity} (calculations.cpp)
+     * takes them; the caller's result width then keeps the low bits.
+     */
     public static long identity(byte[] b, int len) {
         long v = 0;
-        for (int i = Math.max(0, len - 8); i < len; i++) {
+        for (int i = 0; i < Math.min(8, len); i++) {
             v = (v << 8) | (b[i] & 0xFF);
         }
         return v;

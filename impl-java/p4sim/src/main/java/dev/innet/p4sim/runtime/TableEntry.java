@@ -17,6 +17,9 @@ public final class TableEntry {
     public long bytes;
     /** The entry's direct meter, when its table has one. */
     public final MeterState meter = new MeterState();
+    /** In a table with an action profile: the member this entry runs, or the group it selects from (else -1). */
+    public int member = -1;
+    public int group = -1;
     /** Insertion sequence, to keep equal priorities in installation order. */
     final long seq;
 

@@ -37,6 +37,10 @@ public final class TableRuntime {
     public boolean meterBytes;
     public ArchState arch;
     public int packetLengthSlot = -1;
+    /** The table's action_profile/action_selector (entries refer to its members and groups), or null. */
+    public ActionProfileRuntime profile;
+    /** For an action selector: the hash of the selector keys, computed when a group is hit. */
+    public java.util.function.ToLongFunction<Frame> selectorHash;
     private TableEntry defaultEntry;
     private final ExactIndex exactIndex;
     private final List<TableEntry> ordered = new ArrayList<>();
@@ -107,8 +111,44 @@ public final class TableRuntime {
                 f.s[meterColorSlot] = MeterState.GREEN;
             }
         }
+        if (profile != null && (e.member >= 0 || e.group >= 0)) {
+            return applyIndirect(f, e, hit);
+        }
         e.action.invoke(f, e.args);
         return ((long) e.actionIndex << 1) | (hit ? 1 : 0);
+    }
+
+    /**
+     * An entry (or the default) of a table with an action profile: run its member, or the member its
+     * group selects now.
+     */
+    private long applyIndirect(Frame f, TableEntry e, boolean hit) {
+        ActionProfileRuntime.Member m = e.group >= 0 ? profile.pick(e.group, selectorHash.applyAsLong(f)) : profile.member(e.member);
+        if (m == null) {
+            // an empty group: a hit runs the default instead, as a miss; an empty default group does nothing
+            if (hit) {
+                return apply(defaultEntry.member >= 0 || defaultEntry.group >= 0 ? defaultEntry : null, f);
+            }
+            return (long) defaultEntry.actionIndex << 1;
+        }
+        m.action.invoke(f, m.args);
+        return ((long) actionIndex(m.action) << 1) | (hit ? 1 : 0);
+    }
+
+    /** The default entry run as a miss (direct, or through the profile when it refers to a member or group). */
+    private long apply(TableEntry indirectDefault, Frame f) {
+        if (indirectDefault != null) {
+            return applyIndirect(f, indirectDefault, false);
+        }
+        defaultEntry.action.invoke(f, defaultEntry.args);
+        return (long) defaultEntry.actionIndex << 1;
+    }
+
+    /** Makes the default entry refer to a member or a group of the table's profile. */
+    public void setIndirectDefault(ActionRuntime shown, long[] args, int member, int group) {
+        setDefault(shown, args);
+        defaultEntry.member = member;
+        defaultEntry.group = group;
     }
 
     TableEntry lookup() {

@@ -17,33 +17,64 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Runs p4c's STF ("simple test framework") scripts against a p4sim switch. Supported commands:
- * {@code add <table> [<priority>] <key>:<value>... <action>(<param>:<value>, ...)} (values: number,
- * {@code v&&&m}, {@code v/len}, {@code lo->hi}, {@code *}), {@code setdefault <table> <action>(...)},
- * {@code packet <port> <hex>}, {@code expect <port> <hex with * nibble wildcards>[$]},
- * {@code no_packet}, {@code wait}, {@code mirroring_add <session> <port>}, {@code mc_mgrp_create},
- * {@code mc_node_create <rid> <ports...>}, {@code mc_node_associate <group> <handle>},
- * {@code check_counter <name>(<index>) [packets|bytes] == <n>}; and, as p4sim extensions,
- * {@code register_write <name> <index> <value>} and {@code check_register <name>(<index>) == <value>}.
- * Output matching is strict, as in p4c's bmv2 STF runner: per port, outputs must match the expects in
- * order; an unexpected packet or an unmet expect fails the test.
+ * Runs p4c's STF ("simple test framework") scripts against a p4sim switch, understanding them as p4c's
+ * bmv2 runner ({@code backends/bmv2/bmv2stf.py} with {@code stf_parser.py}) does. Commands:
+ * {@code add <table> [<priority>] <key>:<value>... <action>(<param>:<value>, ...) [= <ID>]} (values:
+ * number, {@code v&&&m}, {@code v/len}, {@code lo->hi}, {@code *}, ternary {@code 0x12**}; an lpm key
+ * without {@code /len} takes its length from the digits, as p4c's runner does), {@code setdefault
+ * <table> <action>(...)}, {@code packet <port> <hex, spaces allowed>}, {@code expect <port> <hex with *
+ * nibble wildcards>[$]} ({@code $}: exact length; otherwise the packet may be longer), {@code expect
+ * <port>} with no data (any packets on that port), {@code no_packet}, {@code wait},
+ * {@code mirroring_add <session> <port>}, {@code mc_mgrp_create}, {@code mc_node_create <rid>
+ * <ports...>}, {@code mc_node_associate <group> <handle>}, {@code check_counter <name>(<index>|$ID)
+ * [packets|bytes <op> <n>]}; and, as p4sim extensions, {@code register_write <name> <index> <value>}
+ * and {@code check_register <name>(<index>) == <value>}. Table and action names may be suffixes of the
+ * qualified names ({@code t} for {@code ingress.t}), key names suffixes of the key expressions.
+ *
+ * <p>Priorities are STF's: a larger number wins (p4c's runner hands bmv2 {@code 10000 - p}, and bmv2's
+ * smaller value wins); an entry without one has the lowest priority.
+ *
+ * <p>Output matching: per port, the packets must match the expects in order, and an unexpected packet
+ * or an unmet expect fails the test. By default each {@code wait} also settles what was sent so far
+ * (stricter, and it names the step that failed); {@link #p4cMatching()} matches only at the end of the
+ * script, exactly as p4c's runner does.
  */
 public final class StfRunner {
+    /** The STF priority a missing one stands for: below every written one (which are 0 or more). */
+    private static final int LOWEST_PRIORITY = 1;
     private final P4Switch sw;
     private final SwitchControl control;
     private final MulticastBuilder multicast;
     private final List<String> failures = new ArrayList<>();
+    private final List<String> formatErrors = new ArrayList<>();
     private final Map<Integer, ArrayDeque<Expectation>> expected = new TreeMap<>();
     private final Map<Integer, ArrayDeque<byte[]>> received = new TreeMap<>();
+    private final java.util.Set<Integer> anyOutputPorts = new java.util.TreeSet<>();
+    private final Map<String, NamedEntry> namedEntries = new java.util.HashMap<>();
+    private boolean settleOnWait = true;
     private int outputsOfLastPacket;
     private String file = "stf";
 
     private record Expectation(int line, String pattern, boolean exactLength) { }
 
+    /** An entry added with {@code = ID}, for {@code check_counter name($ID)}. */
+    private record NamedEntry(String table, List<Match> match, int priority) { }
+
     public StfRunner(P4Switch sw) {
         this.sw = sw;
         this.control = sw.control();
         this.multicast = new MulticastBuilder(control);
+    }
+
+    /** Matches outputs only at the end of the script, as p4c's bmv2 runner does ({@code wait} only waits). */
+    public StfRunner p4cMatching() {
+        settleOnWait = false;
+        return this;
+    }
+
+    /** The lines that could not be understood (also among the failures): the script is bad input. */
+    public List<String> formatErrors() {
+        return formatErrors;
     }
 
     /** Runs a script; returns the failures (empty if the test passed). */
@@ -78,6 +109,10 @@ public final class StfRunner {
             }
             try {
                 command(i + 1, line);
+            } catch (StfFormatException e) {
+                String message = file + ":" + (i + 1) + ": " + e.getMessage() + " (in '" + line + "')";
+                formatErrors.add(message);
+                failures.add(message);
             } catch (ControlException | IllegalArgumentException e) {
                 failures.add(file + ":" + (i + 1) + ": " + e.getMessage());
             }
@@ -89,57 +124,86 @@ public final class StfRunner {
     private void command(int line, String text) {
         String[] w = text.split("\\s+", 2);
         String rest = w.length > 1 ? w[1].strip() : "";
-        switch (w[0]) {
+        switch (w[0].toLowerCase(java.util.Locale.ROOT)) {
             case "add" -> add(rest);
             case "setdefault" -> {
                 String[] p = rest.split("\\s+", 2);
-                ActionText a = parseAction(p[0], p.length > 1 ? p[1] : "");
-                control.setDefaultAction(p[0], a.name, a.args);
+                if (p.length < 2) {
+                    throw new StfFormatException("setdefault needs a table and an action(...)");
+                }
+                TableRuntime t = table(p[0]);
+                ActionText a = parseAction(t, p[1]);
+                control.setDefaultAction(t.name, a.name, a.args);
             }
             case "packet" -> {
                 String[] p = rest.split("\\s+", 2);
                 byte[] frame = hex(p.length > 1 ? p[1] : "");
                 outputsOfLastPacket = 0;
-                sw.process(Integer.parseInt(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
-                    received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
-                    outputsOfLastPacket++;
-                });
+                if (sw.aborted() != null) {
+                    return; // bmv2's process is gone: no more packets come out (the abort is already a failure)
+                }
+                try {
+                    sw.process(port(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
+                        received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
+                        outputsOfLastPacket++;
+                    });
+                } catch (dev.innet.p4sim.runtime.P4AbortException e) {
+                    failures.add(file + ":" + line + ": the switch aborted (as simple_switch does): " + e.getMessage());
+                }
             }
             case "expect" -> {
                 String[] p = rest.split("\\s+", 2);
+                int port = port(p[0]);
                 String pat = (p.length > 1 ? p[1] : "").replaceAll("\\s+", "");
+                if (pat.isEmpty()) {
+                    anyOutputPorts.add(port); // p4c: any number of packets on this port is fine
+                    return;
+                }
                 boolean exact = pat.endsWith("$");
                 if (exact) {
                     pat = pat.substring(0, pat.length() - 1);
                 }
-                expected.computeIfAbsent(Integer.parseInt(p[0]), k -> new ArrayDeque<>()).add(new Expectation(line, pat.toLowerCase(), exact));
+                if (!pat.matches("[0-9a-fA-F*]*")) {
+                    throw new StfFormatException("expected packet data is not hex digits and '*'");
+                }
+                expected.computeIfAbsent(port, k -> new ArrayDeque<>()).add(new Expectation(line, pat.toLowerCase(), exact));
             }
             case "no_packet" -> {
                 if (outputsOfLastPacket != 0) {
                     failures.add(file + ":" + line + ": expected no packet, but the last packet produced " + outputsOfLastPacket);
                 }
             }
-            case "wait" -> settle(line);
-            case "mirroring_add" -> {
-                String[] p = rest.split("\\s+");
-                control.cloneSessionSet(Integer.parseInt(p[0]), Integer.parseInt(p[1]));
+            case "wait" -> {
+                if (settleOnWait) {
+                    settle(line);
+                }
             }
-            case "mc_mgrp_create" -> multicast.createGroup(Integer.parseInt(rest));
+            case "mirroring_add" -> {
+                String[] p = words(rest, 2, "mirroring_add <session> <port>");
+                control.cloneSessionSet(integer(p[0]), integer(p[1]));
+            }
+            case "mc_mgrp_create" -> multicast.createGroup(integer(words(rest, 1, "mc_mgrp_create <group>")[0]));
             case "mc_node_create" -> {
-                String[] p = rest.split("\\s+");
+                String[] p = words(rest, 1, "mc_node_create <rid> <port>...");
                 List<Integer> ports = new ArrayList<>();
                 for (int i = 1; i < p.length; i++) {
-                    ports.add(Integer.parseInt(p[i]));
+                    ports.add(integer(p[i]));
                 }
-                multicast.createNode(Integer.parseInt(p[0]), ports);
+                multicast.createNode(integer(p[0]), ports);
             }
             case "mc_node_associate" -> {
-                String[] p = rest.split("\\s+");
-                multicast.associate(Integer.parseInt(p[0]), Integer.parseInt(p[1]));
+                String[] p = words(rest, 2, "mc_node_associate <group> <node handle>");
+                multicast.associate(integer(p[0]), integer(p[1]));
             }
             case "register_write" -> {
-                String[] p = rest.split("\\s+");
-                control.registerWrite(p[0], Integer.parseInt(p[1]), number(p[2]));
+                String[] p = words(rest, 3, "register_write <register> <index> <value>");
+                control.registerWrite(p[0], integer(p[1]), number(p[2]));
+            }
+            case "remove" -> {
+                // in p4c's STF grammar ("remove all"), but its bmv2 runner ignores it: entries stay
+                if (!rest.equalsIgnoreCase("all")) {
+                    throw new StfFormatException("usage: remove all");
+                }
             }
             case "pvs_add" -> {
                 // p4sim extension, named as bmv2's runtime CLI command: pvs_add <value set> <value>
@@ -148,51 +212,96 @@ public final class StfRunner {
             }
             case "check_register" -> checkRegister(line, rest);
             case "check_counter" -> checkCounter(line, rest);
-            default -> throw new IllegalArgumentException("unknown STF command '" + w[0] + "'");
+            default -> throw new StfFormatException("unknown STF command '" + w[0] + "'");
+        }
+    }
+
+    private static String[] words(String rest, int atLeast, String usage) {
+        String[] p = rest.isEmpty() ? new String[0] : rest.split("\\s+");
+        if (p.length < atLeast) {
+            throw new StfFormatException("usage: " + usage);
+        }
+        return p;
+    }
+
+    private static int port(String text) {
+        int p = integer(text);
+        if (p < 0 || p > 511) {
+            throw new StfFormatException("port " + p + " is outside 0..511");
+        }
+        return p;
+    }
+
+    private static int integer(String text) {
+        try {
+            return number(text).intValueExact();
+        } catch (ArithmeticException e) {
+            throw new StfFormatException("'" + text + "' is too large");
         }
     }
 
     private void add(String rest) {
-        // <table> [<priority>] key:value ... action(args)
-        int paren = rest.indexOf('(');
-        String head = paren < 0 ? rest : rest.substring(0, paren);
-        String[] toks = head.strip().split("\\s+");
-        String table = toks[0];
-        String actionName = toks[toks.length - 1];
-        String argText = paren < 0 ? "" : rest.substring(paren);
-        TableRuntime t = tableRuntime(table);
-        int priority = 0;
-        int first = 1;
-        if (toks.length > 2 && toks[1].matches("\\d+")) {
-            priority = Integer.parseInt(toks[1]);
-            first = 2;
+        // <table> [<priority>] key:value ... action(args) [= ID]
+        String id = null;
+        int close = rest.lastIndexOf(')');
+        int eq = rest.indexOf('=', Math.max(close, 0));
+        if (close >= 0 && eq > close) {
+            id = rest.substring(eq + 1).strip();
+            rest = rest.substring(0, eq).strip();
         }
+        int paren = rest.indexOf('(');
+        if (paren < 0 || !rest.endsWith(")")) {
+            throw new StfFormatException("add needs an action call 'name(param:value, ...)' at the end");
+        }
+        String[] toks = rest.substring(0, paren).strip().split("\\s+");
+        if (toks.length < 2) {
+            throw new StfFormatException("usage: add <table> [<priority>] <key>:<value>... <action>(<args>)");
+        }
+        TableRuntime t = table(toks[0]);
+        String actionName = toks[toks.length - 1];
+        boolean hasPriority = toks.length > 2 && toks[1].matches("\\d+");
+        int first = hasPriority ? 2 : 1;
         Match[] match = new Match[t.kinds.length];
         for (int i = first; i < toks.length - 1; i++) {
             int colon = toks[i].lastIndexOf(':');
-            if (colon < 0) {
-                throw new IllegalArgumentException("key '" + toks[i] + "' is not name:value");
+            if (colon <= 0) {
+                throw new StfFormatException("key '" + toks[i] + "' is not name:value");
             }
-            String key = toks[i].substring(0, colon);
-            int idx = keyIndex(t, key);
-            match[idx] = keyValue(toks[i].substring(colon + 1), t.kinds[idx]);
+            int idx = keyIndex(t, toks[i].substring(0, colon));
+            match[idx] = keyValue(toks[i].substring(colon + 1), t.kinds[idx], t.widths[idx]);
         }
         for (int i = 0; i < match.length; i++) {
             if (match[i] == null) {
-                if (t.kinds[i] == TableRuntime.MatchKind.EXACT) {
-                    throw new IllegalArgumentException("missing exact key " + t.keyNames[i] + " for table " + t.name);
-                }
-                match[i] = new Match.Wildcard();
+                // as p4c's runner fills in a key the line leaves out: exact 0, anything else matches all
+                match[i] = t.kinds[i] == TableRuntime.MatchKind.EXACT ? new Match.Exact(BigInteger.ZERO) : new Match.Wildcard();
             }
         }
-        priority = t.usesPriority ? fromBmv2Priority(priority, first == 2) : 0;
-        ActionText a = parseAction(table, actionName + argText);
-        control.addEntry(new EntrySpec(table, List.of(match), priority, a.name, a.args));
+        int priority = t.usesPriority ? fromStfPriority(hasPriority ? Integer.parseInt(toks[1]) : -1) : 0;
+        ActionText a = parseAction(t, actionName + rest.substring(paren));
+        List<Match> m = List.of(match);
+        control.addEntry(new EntrySpec(t.name, m, priority, a.name, a.args));
+        if (id != null) {
+            namedEntries.put(id, new NamedEntry(t.name, m, priority));
+        }
     }
 
     /**
-     * STF (like bmv2's runtime CLI) uses "smaller priority value wins"; the control API uses
-     * P4Runtime's "larger wins". A missing priority is the lowest.
+     * STF priorities: a larger number wins (p4c's bmv2 runner writes {@code 10000 - p} for bmv2, whose
+     * smaller value wins), as in the control API; -1 (none written) is below every written one.
+     */
+    static int fromStfPriority(int stf) {
+        if (stf < 0) {
+            return LOWEST_PRIORITY;
+        }
+        if (stf >= BMV2_PRIORITY_LIMIT - 2) {
+            throw new StfFormatException("priority " + stf + " is too large");
+        }
+        return stf + 2;
+    }
+
+    /**
+     * bmv2's runtime CLI uses "smaller priority value wins"; the control API uses P4Runtime's "larger
+     * wins". A missing priority is the lowest.
      */
     public static int fromBmv2Priority(int bmv2, boolean given) {
         if (!given) {
@@ -206,40 +315,55 @@ public final class StfRunner {
 
     public static final int BMV2_PRIORITY_LIMIT = 1 << 24;
 
-    private TableRuntime tableRuntime(String name) {
-        return sw.tableRuntime(name);
-    }
-
-    private static int keyIndex(TableRuntime t, String key) {
-        for (int i = 0; i < t.keyNames.length; i++) {
-            if (t.keyNames[i].equals(key) || t.keyNames[i].endsWith("." + key)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("table " + t.name + " has no key field '" + key + "' (keys: " + Arrays.toString(t.keyNames) + ")");
-    }
-
-    private static Match keyValue(String v, TableRuntime.MatchKind kind) {
-        if (v.equals("*")) {
-            return new Match.Wildcard();
-        }
-        if (v.contains("*") && (v.startsWith("0x") || v.startsWith("0b"))) {
-            // p4c STF ternary syntax: '*' digits are wildcards (a nibble in hex, a bit in binary)
-            boolean hex = v.startsWith("0x");
-            String digits = v.substring(2);
-            BigInteger value = BigInteger.ZERO;
-            BigInteger mask = BigInteger.ZERO;
-            int bits = hex ? 4 : 1;
-            BigInteger full = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
-            for (char ch : digits.toCharArray()) {
-                value = value.shiftLeft(bits);
-                mask = mask.shiftLeft(bits);
-                if (ch != '*') {
-                    value = value.or(BigInteger.valueOf(Character.digit(ch, hex ? 16 : 2)));
-                    mask = mask.or(full);
+    /** A table by its qualified name or, as p4c's runner allows, a unique suffix of it. */
+    private TableRuntime table(String name) {
+        try {
+            return sw.tableRuntime(name);
+        } catch (ControlException e) {
+            TableRuntime found = null;
+            for (TableRuntime t : sw.tables()) {
+                if (t.name.endsWith("." + name) || t.name.endsWith(name)) {
+                    if (found != null) {
+                        throw new StfFormatException("table name '" + name + "' is ambiguous: " + found.name + ", " + t.name);
+                    }
+                    found = t;
                 }
             }
-            return new Match.Ternary(value, mask);
+            if (found == null) {
+                throw new StfFormatException(e.getMessage());
+            }
+            return found;
+        }
+    }
+
+    /**
+     * A key by the name p4c's STF writes: the key expression ({@code hdr.h.f}) or a suffix of it after a
+     * dot ({@code h.f}, {@code f}); {@code h.$valid$} and {@code h.valid} for {@code h.isValid()};
+     * {@code s$0} for {@code s[0]}.
+     */
+    private static int keyIndex(TableRuntime t, String key) {
+        String k = key.replaceAll("\\$(\\d+)", "[$1]");
+        if (k.endsWith("$valid$")) {
+            k = k.substring(0, k.length() - "$valid$".length());
+            k = (k.endsWith(".") ? k.substring(0, k.length() - 1) : k) + ".isValid()";
+        }
+        for (String candidate : new String[] {k, k.endsWith(".valid") ? k.substring(0, k.length() - 6) + ".isValid()" : null}) {
+            if (candidate == null) {
+                continue;
+            }
+            for (int i = 0; i < t.keyNames.length; i++) {
+                String name = t.keyNames[i].replace(" ", "");
+                if (name.equals(candidate) || name.endsWith("." + candidate)) {
+                    return i;
+                }
+            }
+        }
+        throw new StfFormatException("table " + t.name + " has no key field '" + key + "' (keys: " + Arrays.toString(t.keyNames) + ")");
+    }
+
+    private static Match keyValue(String v, TableRuntime.MatchKind kind, int width) {
+        if (v.equals("*")) {
+            return new Match.Wildcard();
         }
         if (v.contains("&&&")) {
             String[] p = v.split("&&&");
@@ -251,25 +375,74 @@ public final class StfRunner {
         }
         if (v.contains("/")) {
             String[] p = v.split("/");
-            return new Match.Lpm(number(p[0]), Integer.parseInt(p[1]));
+            return new Match.Lpm(number(p[0].replace('*', '0')), integer(p[1]));
+        }
+        boolean wildDigits = v.contains("*");
+        String lower = v.toLowerCase(java.util.Locale.ROOT);
+        int bitsPerDigit = lower.startsWith("0x") ? 4 : lower.startsWith("0b") ? 1 : lower.startsWith("0o") ? 3 : 0;
+        if (wildDigits && bitsPerDigit == 0) {
+            throw new StfFormatException("'*' digits need a 0x, 0b or 0o value: '" + v + "'");
+        }
+        if (kind == TableRuntime.MatchKind.LPM) {
+            // p4c's runner: the prefix is the digits written (a '*' digit is not part of it)
+            if (bitsPerDigit == 0) {
+                return new Match.Lpm(number(v), width);
+            }
+            String digits = lower.substring(2).replace("_", "");
+            int written = digits.length() - (int) digits.chars().filter(c -> c == '*').count();
+            return new Match.Lpm(number(v.replace('*', '0')), Math.min(width, written * bitsPerDigit));
+        }
+        if (wildDigits || kind == TableRuntime.MatchKind.TERNARY) {
+            // '*' digits are wildcards (a nibble in hex, a bit in binary, three bits in octal)
+            if (bitsPerDigit == 0) {
+                return new Match.Ternary(number(v), BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE));
+            }
+            BigInteger value = BigInteger.ZERO;
+            BigInteger mask = BigInteger.ZERO;
+            BigInteger full = BigInteger.ONE.shiftLeft(bitsPerDigit).subtract(BigInteger.ONE);
+            for (char ch : lower.substring(2).replace("_", "").toCharArray()) {
+                value = value.shiftLeft(bitsPerDigit);
+                mask = mask.shiftLeft(bitsPerDigit);
+                if (ch != '*') {
+                    int d = Character.digit(ch, 1 << bitsPerDigit);
+                    if (d < 0) {
+                        throw new StfFormatException("'" + ch + "' is not a digit in '" + v + "'");
+                    }
+                    value = value.or(BigInteger.valueOf(d));
+                    mask = mask.or(full);
+                }
+            }
+            BigInteger fieldMask = BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE);
+            return new Match.Ternary(value.and(fieldMask), mask.and(fieldMask));
         }
         return new Match.Exact(number(v));
     }
 
     private record ActionText(String name, List<BigInteger> args) { }
 
-    /** {@code name(p:v, ...)} with named or positional arguments. */
-    private ActionText parseAction(String table, String text) {
+    /** {@code name(p:v, ...)} with named or positional arguments; the name may be a suffix, as in p4c's runner. */
+    private ActionText parseAction(TableRuntime t, String text) {
         int paren = text.indexOf('(');
         String name = (paren < 0 ? text : text.substring(0, paren)).strip();
-        List<BigInteger> args = new ArrayList<>();
-        if (paren >= 0) {
-            String inner = text.substring(paren + 1, text.lastIndexOf(')')).strip();
-            dev.innet.p4sim.runtime.ActionRuntime ar = sw.tableRuntime(table).action(name);
-            if (ar == null) {
-                throw new IllegalArgumentException("action '" + name + "' is not an action of table " + table);
+        dev.innet.p4sim.runtime.ActionRuntime ar = t.action(name);
+        if (ar == null) {
+            for (dev.innet.p4sim.runtime.ActionRuntime a : t.actions) {
+                if (a.name.endsWith(name)) {
+                    ar = a;
+                }
             }
-            BigInteger[] byPos = new BigInteger[ar.paramNames.length];
+        }
+        if (ar == null) {
+            throw new StfFormatException("action '" + name + "' is not an action of table " + t.name);
+        }
+        List<BigInteger> args = new ArrayList<>();
+        BigInteger[] byPos = new BigInteger[ar.paramNames.length];
+        if (paren >= 0) {
+            int close = text.lastIndexOf(')');
+            if (close < paren) {
+                throw new StfFormatException("missing ')' after the arguments of action " + name);
+            }
+            String inner = text.substring(paren + 1, close).strip();
             if (!inner.isEmpty()) {
                 String[] parts = inner.split(",");
                 for (int i = 0; i < parts.length; i++) {
@@ -277,7 +450,7 @@ public final class StfRunner {
                     int colon = part.indexOf(':');
                     if (colon < 0) {
                         if (i >= byPos.length) {
-                            throw new IllegalArgumentException("too many arguments for action " + name);
+                            throw new StfFormatException("too many arguments for action " + name);
                         }
                         byPos[i] = number(part);
                         continue;
@@ -285,33 +458,56 @@ public final class StfRunner {
                     String pn = part.substring(0, colon).strip();
                     int idx = Arrays.asList(ar.paramNames).indexOf(pn);
                     if (idx < 0) {
-                        throw new IllegalArgumentException("action " + name + " has no parameter '" + pn + "'");
+                        throw new StfFormatException("action " + name + " has no parameter '" + pn + "'");
                     }
                     byPos[idx] = number(part.substring(colon + 1).strip());
                 }
             }
-            for (int i = 0; i < byPos.length; i++) {
-                if (byPos[i] == null) {
-                    throw new IllegalArgumentException("missing argument '" + ar.paramNames[i] + "' for action " + name);
-                }
-                args.add(byPos[i]);
-            }
         }
-        return new ActionText(name, args);
+        for (int i = 0; i < byPos.length; i++) {
+            if (byPos[i] == null) {
+                throw new StfFormatException("missing argument '" + ar.paramNames[i] + "' for action " + name);
+            }
+            args.add(byPos[i]);
+        }
+        return new ActionText(ar.name, args);
     }
 
+    /** {@code name(index) [packets|bytes <op> <n>]} or {@code name($ID) ...} for a direct counter's entry. */
     private void checkCounter(int line, String rest) {
-        // name(index) [packets|bytes] == value
-        String[] p = rest.split("\\s+");
-        String ref = p[0];
-        String name = ref.substring(0, ref.indexOf('('));
-        int index = Integer.parseInt(ref.substring(ref.indexOf('(') + 1, ref.indexOf(')')));
-        boolean bytes = p.length > 1 && p[1].equals("bytes");
-        long want = number(p[p.length - 1]).longValue();
-        CounterValue v = control.counterRead(name, index);
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("(\\S+?)\\s*\\(\\s*(\\S+?)\\s*\\)\\s*(?:(packets|bytes)\\s*(==|!=|<=|>=|<|>)\\s*(\\S+))?")
+                .matcher(rest);
+        if (!m.matches()) {
+            throw new StfFormatException("usage: check_counter <name>(<index>|$ID) [packets|bytes <op> <value>]");
+        }
+        String name = m.group(1);
+        String index = m.group(2);
+        boolean bytes = "bytes".equals(m.group(3));
+        String op = m.group(4) == null ? "==" : m.group(4);
+        long want = m.group(5) == null ? 0 : number(m.group(5)).longValue();
+        CounterValue v;
+        if (index.startsWith("$")) {
+            NamedEntry e = namedEntries.get(index.substring(1));
+            if (e == null) {
+                throw new StfFormatException("no entry was added with '= " + index.substring(1) + "'");
+            }
+            v = control.directCounterRead(e.table(), e.match(), e.priority());
+        } else {
+            v = control.counterRead(name, integer(index));
+        }
         long got = bytes ? v.bytes() : v.packets();
-        if (got != want) {
-            failures.add(file + ":" + line + ": counter " + ref + (bytes ? " bytes" : " packets") + " is " + got + ", expected " + want);
+        boolean ok = switch (op) {
+            case "==" -> got == want;
+            case "!=" -> got != want;
+            case "<=" -> got <= want;
+            case ">=" -> got >= want;
+            case "<" -> got < want;
+            default -> got > want;
+        };
+        if (!ok) {
+            failures.add(file + ":" + line + ": counter " + name + "(" + index + ")" + (bytes ? " bytes" : " packets")
+                    + " is " + got + ", expected " + op + " " + want);
         }
     }
 
@@ -334,6 +530,15 @@ public final class StfRunner {
         for (int port : ports) {
             ArrayDeque<Expectation> exp = expected.getOrDefault(port, new ArrayDeque<>());
             ArrayDeque<byte[]> got = received.getOrDefault(port, new ArrayDeque<>());
+            if (anyOutputPorts.contains(port)) {
+                if (!exp.isEmpty()) {
+                    failures.add(file + ":" + exp.peek().line() + ": port " + port
+                            + " has both 'expect " + port + "' without data and expected packets");
+                }
+                exp.clear();
+                got.clear();
+                continue;
+            }
             while (!exp.isEmpty() && !got.isEmpty()) {
                 Expectation e = exp.poll();
                 byte[] pkt = got.poll();
@@ -380,7 +585,10 @@ public final class StfRunner {
     static byte[] hex(String s) {
         String h = s.replaceAll("\\s+", "");
         if (h.length() % 2 != 0) {
-            throw new IllegalArgumentException("odd number of hex digits in packet data");
+            throw new StfFormatException("odd number of hex digits in packet data");
+        }
+        if (!h.matches("[0-9a-fA-F]*")) {
+            throw new StfFormatException("packet data is not hex digits");
         }
         byte[] out = new byte[h.length() / 2];
         for (int i = 0; i < out.length; i++) {
@@ -390,7 +598,18 @@ public final class StfRunner {
     }
 
     static BigInteger number(String s) {
+        try {
+            return parseNumber(s);
+        } catch (NumberFormatException e) {
+            throw new StfFormatException("'" + s + "' is not a number");
+        }
+    }
+
+    private static BigInteger parseNumber(String s) {
         String t = s.strip().replace("_", "");
+        if (t.startsWith("0o") || t.startsWith("0O")) {
+            return new BigInteger(t.substring(2), 8);
+        }
         if (t.startsWith("0x") || t.startsWith("0X")) {
             return new BigInteger(t.substring(2), 16);
         }

@@ -10,6 +10,7 @@ import dev.innet.switchapi.Match;
 import dev.innet.switchapi.PacketIn;
 import dev.innet.switchapi.Replica;
 import dev.innet.switchapi.SwitchControl;
+import dev.innet.p4sim.runtime.ActionProfileRuntime;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.RegisterArray;
@@ -18,6 +19,7 @@ import dev.innet.p4sim.runtime.TableRuntime;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /** {@link SwitchControl} on a p4sim instance in the same process. Validates fully before changing anything. */
@@ -50,6 +52,7 @@ final class InProcessControl implements SwitchControl {
     public void addEntry(EntrySpec e) {
         TableRuntime t = table(e.table());
         mutable(t);
+        direct(t);
         EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(t, e.match(), e.priority());
         ActionRuntime a = entryAction(t, e.action());
         long[] args = EntryEncoder.encodeArgs(a, e.args());
@@ -66,12 +69,20 @@ final class InProcessControl implements SwitchControl {
     public void modifyEntry(EntrySpec e) {
         TableRuntime t = table(e.table());
         mutable(t);
+        direct(t);
         TableEntry existing = existing(t, e.match(), e.priority());
         ActionRuntime a = entryAction(t, e.action());
         long[] args = EntryEncoder.encodeArgs(a, e.args());
         existing.action = a;
         existing.args = args;
         existing.actionIndex = t.actionIndex(a);
+    }
+
+    private static void direct(TableRuntime t) {
+        if (t.profile != null) {
+            throw new ControlException("table " + t.name + " has an action profile (" + t.profile.name
+                    + "): its entries run members or groups (addIndirectEntry)");
+        }
     }
 
     private static ActionRuntime entryAction(TableRuntime t, String name) {
@@ -96,6 +107,161 @@ final class InProcessControl implements SwitchControl {
         TableRuntime t = table(table);
         mutable(t);
         t.remove(existing(t, match, priority));
+    }
+
+    // ---------------------------------------------------------------- action profiles and selectors
+
+    private ActionProfileRuntime profile(String name) {
+        Map<String, ActionProfileRuntime> all = prog.arch().actionProfiles;
+        ActionProfileRuntime p = all.get(name);
+        if (p == null) {
+            List<ActionProfileRuntime> bySuffix = all.values().stream().filter(x -> x.name.endsWith("." + name)).toList();
+            if (bySuffix.size() == 1) {
+                p = bySuffix.get(0);
+            }
+        }
+        if (p == null) {
+            throw new ControlException("unknown action profile '" + name + "' (action profiles: " + all.keySet() + ")");
+        }
+        return p;
+    }
+
+    /** A table that uses the profile: its actions are the profile's. */
+    private TableRuntime tableOf(ActionProfileRuntime p) {
+        return prog.tables().values().stream().filter(t -> t.profile == p).findFirst()
+                .orElseThrow(() -> new ControlException("no table uses action profile " + p.name));
+    }
+
+    private static <T> T profileCall(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (IllegalStateException e) {
+            throw new ControlException(e.getMessage());
+        }
+    }
+
+    @Override
+    public int actionProfileAddMember(String profile, String action, List<BigInteger> args) {
+        ActionProfileRuntime p = profile(profile);
+        ActionRuntime a = entryAction(tableOf(p), action);
+        long[] data = EntryEncoder.encodeArgs(a, args);
+        return profileCall(() -> p.addMember(a, data));
+    }
+
+    @Override
+    public void actionProfileModifyMember(String profile, int member, String action, List<BigInteger> args) {
+        ActionProfileRuntime p = profile(profile);
+        ActionRuntime a = entryAction(tableOf(p), action);
+        long[] data = EntryEncoder.encodeArgs(a, args);
+        ActionProfileRuntime.Member m = profileCall(() -> {
+            p.requireMember(member);
+            return p.member(member);
+        });
+        m.action = a;
+        m.args = data;
+    }
+
+    @Override
+    public void actionProfileDeleteMember(String profile, int member) {
+        ActionProfileRuntime p = profile(profile);
+        for (TableRuntime t : prog.tables().values()) {
+            if (t.profile == p && (t.entries().stream().anyMatch(e -> e.member == member)
+                    || (t.defaultEntry() != null && t.defaultEntry().member == member))) {
+                throw new ControlException("member " + member + " of " + p.name + " is used by an entry of table " + t.name);
+            }
+        }
+        profileCall(() -> {
+            p.deleteMember(member);
+            return null;
+        });
+    }
+
+    @Override
+    public int actionProfileCreateGroup(String profile) {
+        ActionProfileRuntime p = profile(profile);
+        return profileCall(p::createGroup);
+    }
+
+    @Override
+    public void actionProfileDeleteGroup(String profile, int group) {
+        ActionProfileRuntime p = profile(profile);
+        for (TableRuntime t : prog.tables().values()) {
+            if (t.profile == p && (t.entries().stream().anyMatch(e -> e.group == group) || t.defaultEntry().group == group)) {
+                throw new ControlException("group " + group + " of " + p.name + " is used by an entry of table " + t.name);
+            }
+        }
+        profileCall(() -> {
+            p.deleteGroup(group);
+            return null;
+        });
+    }
+
+    @Override
+    public void actionProfileAddMemberToGroup(String profile, int member, int group) {
+        ActionProfileRuntime p = profile(profile);
+        profileCall(() -> {
+            p.addToGroup(group, member);
+            return null;
+        });
+    }
+
+    @Override
+    public void actionProfileRemoveMemberFromGroup(String profile, int member, int group) {
+        ActionProfileRuntime p = profile(profile);
+        profileCall(() -> {
+            p.removeFromGroup(group, member);
+            return null;
+        });
+    }
+
+    private static TableRuntime indirect(TableRuntime t) {
+        if (t.profile == null) {
+            throw new ControlException("table " + t.name + " has no action profile (use a direct entry)");
+        }
+        return t;
+    }
+
+    @Override
+    public void addIndirectEntry(String table, List<Match> match, int priority, int handle, boolean group) {
+        TableRuntime t = indirect(table(table));
+        mutable(t);
+        EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(t, match, priority);
+        ActionProfileRuntime.Member m = profileCall(() -> {
+            if (group) {
+                t.profile.requireGroup(handle);
+                return null;
+            }
+            t.profile.requireMember(handle);
+            return t.profile.member(handle);
+        });
+        if (t.find(enc.value(), enc.mask(), priority) != null) {
+            throw new ControlException("an entry with this match already exists in table " + t.name);
+        }
+        if (t.entryCount() >= t.capacity) {
+            throw new ControlException("table " + t.name + " is full (size " + t.capacity + ")");
+        }
+        ActionRuntime shown = m != null ? m.action : t.defaultEntry().action;
+        TableEntry e = t.insert(enc.value(), enc.mask(), priority, enc.prefixLength(), shown, m != null ? m.args : new long[0]);
+        e.member = group ? -1 : handle;
+        e.group = group ? handle : -1;
+    }
+
+    @Override
+    public void setIndirectDefault(String table, int handle, boolean group) {
+        TableRuntime t = indirect(table(table));
+        if (t.defaultConst) {
+            throw new ControlException("table " + t.name + " has a const default_action");
+        }
+        ActionProfileRuntime.Member m = profileCall(() -> {
+            if (group) {
+                t.profile.requireGroup(handle);
+                return null;
+            }
+            t.profile.requireMember(handle);
+            return t.profile.member(handle);
+        });
+        TableEntry d = t.defaultEntry();
+        t.setIndirectDefault(m != null ? m.action : d.action, m != null ? m.args : d.args, group ? -1 : handle, group ? handle : -1);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.innet.p4sim.v1model;
 import dev.innet.p4sim.compiler.CompiledProgram;
 import dev.innet.p4sim.coverage.Coverage;
 import dev.innet.p4sim.coverage.CoverageRecorder;
+import dev.innet.p4sim.runtime.P4AbortException;
 import dev.innet.switchapi.SwitchControl;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +22,8 @@ public final class P4Switch {
     private final CompiledProgram prog;
     /** Where the outputs of control-plane packet-outs go ({@link #setPacketOutSink}); by default nowhere. */
     private PacketSink currentSink = (port, buf, off, len) -> { };
+    /** Set by a failed assert/assume: the switch is stopped, as bmv2's process would be. */
+    private P4AbortException aborted;
 
     public record OutPacket(int port, byte[] frame) {
         @Override
@@ -41,17 +44,58 @@ public final class P4Switch {
         });
     }
 
-    /** Processes a frame received on {@code port}; packets leaving the switch go to {@code sink}. */
+    /**
+     * Processes a frame received on {@code port}; packets leaving the switch go to {@code sink}.
+     *
+     * @throws P4AbortException when an {@code assert}/{@code assume} fails, and for every packet after
+     *     that: bmv2 aborts its process there, so this switch stops too
+     */
     public void process(int port, byte[] frame, int off, int len, PacketSink sink) {
-        pipeline.process(port, frame, off, len, sink);
+        if (aborted != null) {
+            throw new P4AbortException("the switch stopped earlier: " + aborted.getMessage());
+        }
+        try {
+            pipeline.process(port, frame, off, len, sink);
+        } catch (P4AbortException e) {
+            aborted = e;
+            throw e;
+        }
     }
 
     /** Convenience form that copies the output packets. */
     public List<OutPacket> process(int port, byte[] frame) {
         List<OutPacket> out = new ArrayList<>();
-        pipeline.process(port, frame, 0, frame.length,
+        process(port, frame, 0, frame.length,
                 (p, buf, off, len) -> out.add(new OutPacket(p, Arrays.copyOfRange(buf, off, off + len))));
         return out;
+    }
+
+    /**
+     * Sets the parameters of a crc16_custom/crc32_custom calculation (bmv2's set_crc16_parameters /
+     * set_crc32_parameters); {@link #customCrcs} lists their names.
+     */
+    public void setCrcParameters(String calculation, int width, long polynomial, long initialRemainder, long finalXor,
+                                 boolean reflectData, boolean reflectRemainder) {
+        dev.innet.p4sim.runtime.CustomCrc crc = prog.arch().customCrcs.get(calculation);
+        if (crc == null) {
+            throw new dev.innet.switchapi.ControlException("unknown custom CRC calculation '" + calculation
+                    + "' (calculations: " + prog.arch().customCrcs.keySet() + ")");
+        }
+        if (crc.width != width) {
+            throw new dev.innet.switchapi.ControlException("calculation " + calculation + " is crc" + crc.width
+                    + "_custom, not crc" + width + "_custom");
+        }
+        crc.configure(polynomial, initialRemainder, finalXor, reflectData, reflectRemainder);
+    }
+
+    /** The program's crc16_custom/crc32_custom calculations by name, with their current parameters. */
+    public java.util.Map<String, dev.innet.p4sim.runtime.CustomCrc> customCrcs() {
+        return java.util.Collections.unmodifiableMap(prog.arch().customCrcs);
+    }
+
+    /** The failed assert/assume that stopped this switch, or null while it runs. */
+    public P4AbortException aborted() {
+        return aborted;
     }
 
     /**
@@ -74,6 +118,11 @@ public final class P4Switch {
     }
 
     /** Introspection of a table's key fields and actions (tools such as the STF runner and the CLI use it). */
+    /** Every table of the program (each once, under its qualified name). */
+    public java.util.Collection<dev.innet.p4sim.runtime.TableRuntime> tables() {
+        return new java.util.LinkedHashSet<>(prog.tables().values());
+    }
+
     public dev.innet.p4sim.runtime.TableRuntime tableRuntime(String name) {
         dev.innet.p4sim.runtime.TableRuntime t = prog.tables().get(name);
         if (t == null) {

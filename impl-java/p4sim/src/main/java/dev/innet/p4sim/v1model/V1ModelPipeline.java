@@ -143,6 +143,7 @@ public final class V1ModelPipeline {
         }
         f.flow = Frame.NORMAL;
         int payloadStart = f.cursorBits >>> 3;
+        setPayload(f.in, payloadStart, len - payloadStart);
         prog.verifyChecksum().run(f);
         f.flow = Frame.NORMAL;
         if (s[smChecksumError] != 0) {
@@ -198,6 +199,9 @@ public final class V1ModelPipeline {
             stats.dropped++;
             return;
         }
+        // bmv2 (simple_switch.cpp, end of ingress_thread) sets instance_type to NORMAL for every unicast
+        // copy it enqueues: a resubmitted or recirculated packet shows 6 or 4 in ingress, 0 in egress
+        s[smInstanceType] = NORMAL;
         egressPass((int) s[smEgressSpec], f.in, payloadStart, f.inLen - payloadStart, port, sink);
     }
 
@@ -222,6 +226,7 @@ public final class V1ModelPipeline {
             prog.parser().run(f);
             int error = f.flow == Frame.REJECT ? f.parserError : 0;
             f.flow = Frame.NORMAL;
+            setPayload(f.in, f.cursorBits >>> 3, length - (f.cursorBits >>> 3));
             prog.verifyChecksum().run(f);
             f.flow = Frame.NORMAL;
             Arrays.fill(s, prog.metaBase(), phvSlots, 0L);
@@ -244,9 +249,19 @@ public final class V1ModelPipeline {
         egressPass(j.port(), payload, payloadOff, payloadLen, j.ingressPort(), sink);
     }
 
+    /** What the *_with_payload checksums see as the payload (bmv2: the bytes the parser did not consume). */
+    private void setPayload(byte[] buf, int off, int len) {
+        f.payload = buf;
+        f.payloadOff = off;
+        f.payloadLen = Math.max(0, len);
+    }
+
     private void egressPass(int port, byte[] payload, int payloadOff, int payloadLen, int ingressPort, PacketSink sink) {
         long[] s = f.s;
         s[smEgressPort] = port;
+        // bmv2 (egress_thread): "here we initialize egress_spec to a value different from drop_port", so
+        // only a drop in egress drops the copy (a multicast after mark_to_drop in ingress still goes out)
+        s[smEgressSpec] = SwitchConfig.DROP_PORT + 1;
         long now = config.clockMicros().getAsLong();
         s[smEgressTs] = now & 0xFFFFFFFFFFFFL;
         arch.clear();
@@ -256,6 +271,7 @@ public final class V1ModelPipeline {
         f.flow = Frame.NORMAL;
         long[] e2eHeaders = arch.cloneSession == ArchState.NONE ? null
                 : Arrays.copyOfRange(s, prog.hdrBase(), prog.hdrBase() + prog.hdrSlots());
+        setPayload(payload, payloadOff, payloadLen);
         prog.computeChecksum().run(f);
         f.flow = Frame.NORMAL;
         f.outLen = 0;

@@ -71,7 +71,7 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         default_action = NoAction();
         counters = exact_hits;
     }
-    table tern_t {
+    table tern_t() {   // the empty parameter list older p4c printed; accepted and ignored
         key = { hdr.h.k16: ternary; }
         actions = { set_t; NoAction; }
         default_action = NoAction();

@@ -517,6 +517,12 @@ public final class Parser {
     private TableDecl tableDecl(List<Annotation> annos) {
         SourcePos pos = expect("table").pos();
         String name = ident();
+        // Older p4c front ends accepted (and printed) an empty parameter list, `table t() { ... }`;
+        // programs of p4c's own test corpus still carry it. It means nothing, so it is skipped.
+        if (peek().is("(")) {
+            expect("(");
+            expect(")");
+        }
         expect("{");
         List<KeyElement> keys = new ArrayList<>();
         List<ActionRef> actions = null;

@@ -5,9 +5,21 @@ import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.protocol.spec.SpecReplay;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** LaKe's spec (specs/lake/Lake.tla) and its replay on the implementation ({@link LakeReplay}). */
 public final class LakeConformance implements SpecConformance {
+    private final Function<ReplayTarget, SpecReplay> replays;
+
+    public LakeConformance() {
+        this(LakeReplay::new);
+    }
+
+    /** @param replays the replay to run on a target (tests pass one with a seeded bug) */
+    public LakeConformance(Function<ReplayTarget, SpecReplay> replays) {
+        this.replays = replays;
+    }
+
     @Override
     public String spec() {
         return "specs/lake/Lake.tla";
@@ -29,6 +41,6 @@ public final class LakeConformance implements SpecConformance {
 
     @Override
     public SpecReplay newReplay(ReplayTarget target) {
-        return new LakeReplay(target);
+        return replays.apply(target);
     }
 }

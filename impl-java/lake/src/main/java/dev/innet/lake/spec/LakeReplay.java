@@ -267,11 +267,7 @@ public final class LakeReplay implements SpecReplay {
     private void bringUpDevice(long specSerial) {
         handle.attach(target.control());
         long before = switchOs.counters().get("switchBringUps");
-        for (long timer : switchOsContext.pendingTimers()) {
-            if (switchOsContext.fire(timer)) {
-                switchOs.onTimer(timer);
-            }
-        }
+        fireTimers(switchOsContext, switchOs::onTimer);
         if (switchOs.counters().get("switchBringUps") != before + 1) {
             throw new ReplayException("the switch OS did not bring up the new device");
         }
@@ -408,15 +404,20 @@ public final class LakeReplay implements SpecReplay {
         if (!client.busy()) {
             throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
         }
-        for (long timer : ctx.pendingTimers()) {
-            if (ctx.fire(timer)) {
-                client.onTimer(timer);
-            }
-        }
+        fireTimers(ctx, client::onTimer);
         if (client.busy() || !ctx.takeSent().isEmpty()) {
             throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
         }
         floors.put(c, 0L);
+    }
+
+    /** Fires every timer pending in {@code ctx}, oldest first, into its node. */
+    private static void fireTimers(ReplayContext ctx, java.util.function.LongConsumer onTimer) {
+        for (long timer : ctx.pendingTimers()) {
+            if (ctx.fire(timer)) {
+                onTimer.accept(timer);
+            }
+        }
     }
 
     /** HostSet / HostGet: memcached gets the request; its one reply waits before LaKe. */
@@ -542,32 +543,21 @@ public final class LakeReplay implements SpecReplay {
      */
     private Map<String, Object> specMessageOf(byte[] frame) {
         McDatagram d = decodeDatagram(frame);
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (d.message() instanceof McRequest r) {
-            Forwarded f = forwarded.get(Integer.toUnsignedLong(r.opaque()));
-            if (f == null) {
-                throw new ReplayException("LaKe forwarded a request with tag " + Integer.toUnsignedLong(r.opaque())
-                        + ", which the replay did not see issued");
-            }
-            m.put("t", r.opcode() == McOpcode.SET ? "set" : "get");
-            m.put("c", f.client());
-            m.put("k", f.key());
-            m.put("id", f.id());
-            m.put("tag", specTag(Integer.toUnsignedLong(r.opaque())));
-            return m;
-        }
-        McResponse r = (McResponse) d.message();
-        Forwarded f = forwarded.get(Integer.toUnsignedLong(r.opaque()));
+        boolean request = d.message() instanceof McRequest;
+        long tag = Integer.toUnsignedLong(request ? ((McRequest) d.message()).opaque() : ((McResponse) d.message()).opaque());
+        Forwarded f = forwarded.get(tag);
         if (f == null) {
-            throw new ReplayException("memcached answered tag " + Integer.toUnsignedLong(r.opaque())
-                    + ", which no forwarded request carried");
+            throw new ReplayException((request ? "LaKe forwarded a request with tag " : "memcached answered tag ") + tag
+                    + ", which the replay did not see issued");
         }
-        m.put("t", r.opcode() == McOpcode.SET ? "setR" : "getR");
+        boolean set = (request ? ((McRequest) d.message()).opcode() : ((McResponse) d.message()).opcode()) == McOpcode.SET;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", (set ? "set" : "get") + (request ? "" : "R"));
         m.put("c", f.client());
         m.put("k", f.key());
         m.put("id", f.id());
-        m.put("tag", specTag(Integer.toUnsignedLong(r.opaque())));
-        if (r.opcode() == McOpcode.GET) {
+        m.put("tag", specTag(tag));
+        if (d.message() instanceof McResponse r && !set) {
             m.put("v", r.status() == McStatus.OK ? writeIdOf(r.value()) : -1L);
         }
         return m;

@@ -5,20 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.conformance.ConformanceSuite;
+import dev.innet.conformance.P4Mutant;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.conformance.Replayer;
 import dev.innet.conformance.SpecTraces;
 import dev.innet.lake.controller.LakeSwitchOs;
 import dev.innet.protocol.ForwardingSwitchOs;
 import dev.innet.protocol.spec.ReplayTarget;
-import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.tracegen.TlcModel;
 import dev.innet.tracegen.TlcSimulation;
 import dev.innet.tracegen.TraceCase;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +27,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,7 +118,7 @@ class LakeReplayTest {
                         control.registerWrite(LakeSwitchOs.TAG_COUNTER, 0, LakeSwitchOs.tagBase(1)); // seeded bug
                     }
                 });
-        Replayer.Result r = Replayer.replay(conformance(buggy), LAKE, trace);
+        Replayer.Result r = Replayer.replay(new LakeConformance(buggy), LAKE, trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         assertEquals(firstStep(trace, "Reset", i -> true), f.step(), f.toString());
         assertEquals("serial", f.variable());
@@ -133,47 +131,14 @@ class LakeReplayTest {
      */
     @Test
     void aDataPlaneWhoseFillIgnoresTheFenceFailsAtTheStaleReply() throws Exception {
-        Path p4 = tmp.resolve("p4");
-        try (var files = Files.walk(ROOT.resolve("p4"))) {
-            for (Path f : files.toList()) {
-                Path to = p4.resolve(ROOT.resolve("p4").relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(f, to);
-                }
-            }
-        }
-        Path program = p4.resolve("lake.p4");
-        String source = Files.readString(program);
-        String guard = "l1_key.read(key, meta.l1_slot);\n                if (has_value && tag > fence) {";
-        assertEquals(1, source.split(Pattern.quote(guard), -1).length - 1, "the mutated rule moved");
-        Files.writeString(program, source.replace(guard,
-                "l1_key.read(key, meta.l1_slot);\n                if (has_value) { /* seeded bug */"));
+        Path program = P4Mutant.of(ROOT, tmp, "lake.p4",
+                "l1_key.read(key, meta.l1_slot);\n                if (has_value && tag > fence) {",
+                "l1_key.read(key, meta.l1_slot);\n                if (has_value) { /* seeded bug */");
         List<SpecStep> trace = curated("stale-set-reply-fenced.trace");
         Replayer.Result r = Replayer.replay(new LakeConformance(), () -> new P4simReplayTarget(tmp, program, 1), trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         int stale = firstStep(trace, "FillFromSet", i -> i > firstStep(trace, "FillFromSet", j -> true));
         assertEquals(stale, f.step(), f.toString());
         assertEquals("cache", f.variable());
-    }
-
-    private static SpecConformance conformance(Function<ReplayTarget, SpecReplay> replay) {
-        return new SpecConformance() {
-            @Override
-            public String spec() {
-                return "specs/lake/Lake.tla";
-            }
-
-            @Override
-            public List<String> conformanceModels() {
-                return List.of();
-            }
-
-            @Override
-            public SpecReplay newReplay(ReplayTarget target) {
-                return replay.apply(target);
-            }
-        };
     }
 }

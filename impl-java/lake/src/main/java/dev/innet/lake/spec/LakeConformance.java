@@ -27,11 +27,12 @@ public final class LakeConformance implements SpecConformance {
 
     /**
      * One key with a loss and an eviction; one key with a device reset; two keys sharing the first
-     * layer's slot (hits in both layers); then the conformance model that puts all of them together.
+     * layer's slot (hits in both layers); then the conformance models that put all of them together,
+     * with two keys sharing the first layer's slot, and sharing the second's.
      */
     @Override
     public List<String> conformanceModels() {
-        return List.of("MCLake", "MCLakeReset", "MCLakeTwoKeys", "MCLakeConform");
+        return List.of("MCLake", "MCLakeReset", "MCLakeTwoKeys", "MCLakeConform", "MCLakeConformSharedL2");
     }
 
     @Override

@@ -21,6 +21,7 @@ import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.spec.ReplayContext;
 import dev.innet.protocol.spec.ReplayNetwork;
+import dev.innet.protocol.spec.ReplayProjections;
 import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
@@ -723,13 +724,7 @@ public final class LakeReplay implements SpecReplay {
     public Object projectSpec(String var, SpecStep state) {
         Object specValue = state.var(var);
         return switch (var) {
-            case "pend" -> {
-                Map<Object, Object> busy = new LinkedHashMap<>();
-                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
-                    busy.put(e.getKey(), !"none".equals(asRecord(e.getValue()).get("t")));
-                }
-                yield new TlaFunction(busy);
-            }
+            case "pend" -> ReplayProjections.busy(specValue);
             case "cache", "fence" -> {
                 Map<Object, Object> bySlot = new LinkedHashMap<>();
                 for (var e : ((TlaFunction) specValue).mapping().entrySet()) {

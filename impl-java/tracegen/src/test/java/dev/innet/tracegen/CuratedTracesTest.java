@@ -29,6 +29,11 @@ class CuratedTracesTest {
         checkCurated("netcache", "NetCache.tla", 17);
     }
 
+    @Test
+    void everyCommittedLakeCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("lake", "Lake.tla", 22);
+    }
+
     /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
     private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
         List<Path> files;

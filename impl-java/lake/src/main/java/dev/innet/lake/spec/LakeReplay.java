@@ -30,7 +30,6 @@ import dev.innet.protocol.spec.SpecStep.TlaFunction;
 import dev.innet.protocol.spec.TlaValues;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
-import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
 import java.math.BigInteger;

@@ -85,7 +85,12 @@ control MyIngress(inout pegasus_headers_t hdr,
         meta.is_write = to_port && (op == PEG_WRITE || op == PEG_DELETE);
         meta.is_request = to_port && (op == PEG_READ || op == PEG_WRITE || op == PEG_DELETE);
         meta.is_control = to_port && (op == PEG_ADD_KEY || op == PEG_MARK_REMOVE);
-        meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS
+        /* A replica answers a REPLICATE to the server that sent it, from port 5010
+         * to port 5010, so a reply is told by its op, not by its destination port:
+         * requiring a non-Pegasus destination kept every REPLICATE_REPLY out of
+         * Algorithm 2, and virtual writes and forwarded writes never grew rset
+         * (found by ./innet bench pegasus, docs/benchmarks.md "Pegasus"). */
+        meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS
             && (op == PEG_READ_REPLY || op == PEG_WRITE_REPLY || op == PEG_DELETE_REPLY
                 || op == PEG_VIRTUAL_WRITE_REPLY || op == PEG_REPLICATE_REPLY);
     }

@@ -6,12 +6,14 @@ import dev.innet.app.bench.Testbed;
 import dev.innet.app.bench.pegasus.PegasusExperiments.Measured;
 import dev.innet.cli.Cli;
 import dev.innet.costmodel.DiscreteEventSimulator;
+import dev.innet.kv.ConsistentHashRing;
 import dev.innet.sim.Hashing;
 import dev.innet.rack.workload.WorkloadClient;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -146,11 +148,47 @@ public final class PegasusBench implements Callable<Integer> {
                 + " busiest server carries at least that, so it reaches at most %.2f of a balanced 16-server rack;"
                 + " the paper's 10x over a balanced rack needs a busiest server at %.1f%% of requests%n", top, hottest * 100, keys,
                 1 / (16 * hottest), 100 * PAPER_PEGASUS_OVER_CH / 16);
+        coresWhatIf(out, top, PegasusBench.busiestShare(ex.measure("nocache", readOnly(top), 16)));
         Measured pg = ex.measure("pegasus", readOnly(top), 16);
         double unloaded = new DiscreteEventSimulator(pg.modelled().network())
                 .run(pg.modelled().saturation().opsPerSecond() * 0.01, 500, 5_000, 42).p50();
         out.printf("Pegasus's unloaded median latency in the model: %.1f us (the paper's SLO is 5x its median: 10 us)%n",
                 unloaded * 1e6);
+    }
+
+    /**
+     * What-if, not from the paper's text: servers with c cores that each own a hash partition of the server's
+     * keys (a common layout for DPDK key-value stores). Consistent hashing is then bound by its busiest
+     * partition, not its busiest server. Computed exactly from the key distribution and the racks' own ring
+     * (hosts 1..16, 64 virtual nodes); the c = 1 row must agree with the measured run's busiest server.
+     */
+    private void coresWhatIf(PrintStream out, double alpha, double measuredBusiest) {
+        ZipfKeys z = new ZipfKeys(keys, alpha);
+        ConsistentHashRing ring = new ConsistentHashRing(IntStream.rangeClosed(1, 16).boxed().toList());
+        int[] cores = {1, 2, 4, 8};
+        double[][] share = new double[cores.length][];
+        for (int j = 0; j < cores.length; j++) {
+            share[j] = new double[17 * cores[j]];
+        }
+        for (int i = 0; i < keys; i++) {
+            byte[] key = WorkloadClient.keyOf(i);
+            int server = ring.ownerOf(key);
+            long h = Hashing.fnv1a64(key); // the ring places splitMix64 of this: independent of it modulo c
+            for (int j = 0; j < cores.length; j++) {
+                share[j][server * cores[j] + (int) Math.floorMod(h, (long) cores[j])] += z.probability(i);
+            }
+        }
+        out.printf("what-if (not in the paper's text), zipf %.1f: servers of c cores, each core owning a hash partition of"
+                + " its server's keys; consistent hashing is bound by its busiest partition%n", alpha);
+        out.println("| cores per server | busiest partition's share | CH / balanced rack | balanced / CH |");
+        out.println("|---|---|---|---|");
+        for (int j = 0; j < cores.length; j++) {
+            double busiest = java.util.Arrays.stream(share[j]).max().orElseThrow();
+            double fraction = 1 / (16.0 * cores[j] * busiest);
+            out.printf("| %d | %.3f | %.3f | %.1f |%n", cores[j], busiest, fraction, 1 / fraction);
+        }
+        out.printf("(c = 1 is the simulated rack: its measured busiest server received %.3f of the requests)%n",
+                measuredBusiest);
     }
 
     private void writes(PrintStream out, PegasusExperiments ex, List<Integer> percents) {

@@ -7,6 +7,7 @@ import dev.innet.app.bench.pegasus.PegasusExperiments.Measured;
 import dev.innet.cli.Cli;
 import dev.innet.costmodel.DiscreteEventSimulator;
 import dev.innet.kv.ConsistentHashRing;
+import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.sim.Hashing;
 import dev.innet.rack.workload.WorkloadClient;
 import java.io.PrintStream;
@@ -204,7 +205,7 @@ public final class PegasusBench implements Callable<Integer> {
             Measured nc = ex.measure("netcache", w, 16);
             Measured pg = ex.measure("pegasus", w, 16);
             long writes = pg.run().writes();
-            long copies = pg.run().serverTraffic().stream().mapToLong(h -> h.received(0x05)).sum();
+            long copies = pg.run().serverTraffic().stream().mapToLong(h -> h.received(PegasusOp.REPLICATE)).sum();
             out.printf("| %d%% | %s | %s | %s | %.2f | %.2f | %s |%n", pct, cellOf(ch), cellOf(nc), cellOf(pg),
                     nc.sloMops() / ncRead.sloMops(), pg.sloMops() / nc.sloMops(),
                     writes == 0 ? "-" : String.format("%.2f", copies / (double) writes));
@@ -277,12 +278,15 @@ public final class PegasusBench implements Callable<Integer> {
         return String.format("%.2f (%.2f)", m.sloMops(), m.saturationMops());
     }
 
-    /** The share of client requests the busiest server received. */
+    /**
+     * The share of client requests the busiest server received. Pegasus's READ, WRITE and DELETE have the
+     * op codes of the other schemes' GET, PUT and DEL (docs/wire-format.md), so one count serves all three.
+     */
     static double busiestShare(Measured m) {
         long total = 0;
         long max = 0;
         for (var h : m.run().serverTraffic()) {
-            long n = h.received(0x01) + h.received(0x02) + h.received(0x03);
+            long n = h.received(PegasusOp.READ) + h.received(PegasusOp.WRITE) + h.received(PegasusOp.DELETE);
             total += n;
             max = Math.max(max, n);
         }

@@ -1,0 +1,219 @@
+package dev.innet.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.cli.Cli;
+import dev.innet.conformance.ConformanceSuite;
+import dev.innet.conformance.P4simReplayTarget;
+import dev.innet.conformance.Replayer;
+import dev.innet.conformance.SpecTraces;
+import dev.innet.pegasus.controller.PegasusController;
+import dev.innet.pegasus.server.ClientTable;
+import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.spec.PegasusConformance;
+import dev.innet.pegasus.spec.PegasusReplay;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecConformance;
+import dev.innet.protocol.spec.SpecReplay;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.rack.RackRuns;
+import dev.innet.tracegen.TraceCase;
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.UdpFrame;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pegasus.tla's behaviours replayed step by step on pegasus.p4, the Pegasus servers, clients and
+ * controller (docs/conformance.md, "Pegasus"): the curated traces and simulated behaviours replay, and
+ * a corrupted trace and seeded bugs in the switch and in a server fail at the right step.
+ */
+class PegasusConformTest {
+    private static final Path ROOT = RackRuns.root();
+    private static final Path CURATED = ROOT.resolve("conformance/pegasus");
+    /** pegasus.p4 compiled once for every replay of this class. */
+    private static final Supplier<ReplayTarget> PEGASUS =
+            P4simReplayTarget.factory(ROOT, ROOT.resolve("p4/pegasus.p4"), 1);
+
+    @TempDir
+    Path out;
+
+    private static List<SpecStep> curated(String name) throws Exception {
+        return SpecTraces.fromTraceCase(TraceCase.read(CURATED.resolve(name)));
+    }
+
+    private static Replayer.Result replay(List<SpecStep> trace) {
+        return Replayer.replay(new PegasusConformance(), PEGASUS, trace);
+    }
+
+    /** The index of the first step taking {@code action} at or after {@code from}. */
+    private static int firstStep(List<SpecStep> trace, String action, int from) {
+        for (int i = Math.max(1, from); i < trace.size(); i++) {
+            if (trace.get(i).actionName().equals(action)) {
+                return i;
+            }
+        }
+        throw new AssertionError("the trace never takes " + action + " from step " + from);
+    }
+
+    @Test
+    void everyCuratedTraceReplaysToItsEnd() throws Exception {
+        int passed = 0;
+        for (Path file : ConformanceSuite.traceFiles(CURATED)) {
+            List<SpecStep> trace = SpecTraces.fromTraceCase(TraceCase.read(file));
+            Replayer.Result r = replay(trace);
+            assertInstanceOf(Replayer.Result.Passed.class, r, file + ": " + r);
+            assertEquals(trace.size(), r.steps());
+            passed++;
+        }
+        assertEquals(5, passed, "the five curated traces");
+    }
+
+    /** ./innet conform --protocol pegasus on a few behaviours TLC simulates from the conformance-only model. */
+    @Test
+    void simulatedBehavioursOfTheConformanceModelReplay() {
+        System.setProperty("innet.root", ROOT.toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream previous = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            code = Cli.run("innet conform", new ConformMain(), new String[] {"--protocol", "pegasus", "--simulate", "6",
+                "--seed", "1", "--model", "MCPegasusConform", "--out", out.toString()}, System.out, System.err);
+        } finally {
+            System.setOut(previous);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        // 5 curated + 6 simulated (seed 1), each to its end; with the curated traces every action of Next
+        assertTrue(text.contains("11 traces: 11 passed, 0 failed, 0 not fully replayed"), text);
+        assertTrue(text.contains("spec actions replayed: 14 of 14"), text);
+    }
+
+    @Test
+    void aCorruptedTraceFailsAtTheCorruptedStepNamingTheVariable() throws Exception {
+        List<SpecStep> trace = new ArrayList<>(curated("replica-reply-joins-rset.trace"));
+        int at = firstStep(trace, "SwitchWriteReply", 1);
+        SpecStep real = trace.get(at);
+        Map<String, Object> vars = new LinkedHashMap<>(real.vars());
+        vars.put("verCompleted", List.of(7L)); // no step sets ver_completed to 7
+        trace.set(at, new SpecStep(real.action(), vars));
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, replay(trace));
+        assertEquals(at, f.step());
+        assertEquals("SwitchWriteReply", f.action());
+        assertEquals("verCompleted", f.variable());
+        assertEquals(List.of(7L), f.expected());
+    }
+
+    /**
+     * The bug the replay found, seeded back: pegasus.p4 classifying a reply only when it goes to a port
+     * other than 5010 (a copy of p4/ with the old rule). A replica answers a detector's REPLICATE from
+     * port 5010 to port 5010, so the switch passed its reply by without Algorithm 2, and rset never grew.
+     */
+    @Test
+    void aSwitchThatMissesReplicaRepliesFailsWhereTheReplicaShouldJoin() throws Exception {
+        Path p4 = out.resolve("p4");
+        copyTree(ROOT.resolve("p4"), p4);
+        Path program = p4.resolve("pegasus.p4");
+        String source = Files.readString(program);
+        String rule = "meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS";
+        assertEquals(1, source.split(java.util.regex.Pattern.quote(rule), -1).length - 1, "the mutated rule moved");
+        Files.writeString(program, source.replace(rule, "meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS"));
+        List<SpecStep> trace = curated("replica-reply-joins-rset.trace");
+        Replayer.Result r = Replayer.replay(new PegasusConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        int joins = 14; // the replica's reply of version 2 = ver_completed (the trace's why)
+        assertEquals("SwitchWriteReply", trace.get(joins).actionName());
+        assertEquals(joins, f.step(), f.toString());
+        assertEquals("rset", f.variable());
+    }
+
+    /**
+     * A seeded bug in a server: the detector never finds a request in its client table (a test-only
+     * subclass), so the late original of a retried write executes a second time.
+     */
+    @Test
+    void aDetectorThatIgnoresItsClientTableFailsAtTheLateOriginal() throws Exception {
+        List<SpecStep> trace = curated("retry-answered-from-client-table.trace");
+        Replayer.Result r = Replayer.replay(conformance(target -> new PegasusReplay(target,
+                (rack, stores) -> new PegasusServer(rack, stores) {
+                    @Override
+                    protected Optional<ClientTable.Entry> recordedRequest(UdpFrame f, InnetMessage m) {
+                        return Optional.empty(); // seeded bug: every request is new
+                    }
+                }, PegasusController::new)), PEGASUS, trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        int lateOriginal = 11; // ServerWrite of w1 at version 1, after its retry executed at version 2
+        assertEquals("ServerWrite", trace.get(lateOriginal).actionName());
+        assertEquals(lateOriginal, f.step(), f.toString());
+        assertEquals("ctab", f.variable());
+    }
+
+    /**
+     * A seeded bug in a server: a duplicate's reply names the detector even when it does not store the
+     * recorded version (the spec's BugBlindDupReply; a test-only subclass). The reply then claims a
+     * version home does not have, and the replay fails where home answers.
+     */
+    @Test
+    void aDetectorThatVouchesBlindlyFailsAtItsDuplicateReply() throws Exception {
+        List<SpecStep> trace = curated("unvouched-duplicate-dropped.trace");
+        Replayer.Result r = Replayer.replay(conformance(target -> new PegasusReplay(target,
+                (rack, stores) -> new PegasusServer(rack, stores) {
+                    @Override
+                    protected int duplicateReplySource(byte[] key, long recorded) {
+                        return myIndex(); // seeded bug: vouches whatever it stores
+                    }
+                }, PegasusController::new)), PEGASUS, trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        int homeAnswers = firstStep(trace, "SwitchDropUnvouched", 1) - 1;
+        assertEquals("ServerWrite", trace.get(homeAnswers).actionName());
+        assertEquals(homeAnswers, f.step(), f.toString());
+        assertEquals("net", f.variable());
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
+        }
+    }
+
+    private static SpecConformance conformance(Function<ReplayTarget, SpecReplay> replay) {
+        return new SpecConformance() {
+            @Override
+            public String spec() {
+                return "specs/pegasus/Pegasus.tla";
+            }
+
+            @Override
+            public List<String> conformanceModels() {
+                return List.of();
+            }
+
+            @Override
+            public SpecReplay newReplay(ReplayTarget target) {
+                return replay.apply(target);
+            }
+        };
+    }
+}

@@ -15,8 +15,6 @@ import dev.innet.pegasus.server.PegasusServer;
 import dev.innet.pegasus.spec.PegasusConformance;
 import dev.innet.pegasus.spec.PegasusReplay;
 import dev.innet.protocol.spec.ReplayTarget;
-import dev.innet.protocol.spec.SpecConformance;
-import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
 import dev.innet.rack.RackRuns;
 import dev.innet.tracegen.TraceCase;
@@ -32,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +55,20 @@ class PegasusConformTest {
 
     private static Replayer.Result replay(List<SpecStep> trace) {
         return Replayer.replay(new PegasusConformance(), PEGASUS, trace);
+    }
+
+    /** The trace replayed with servers built by {@code servers} (a seeded bug in a test-only subclass). */
+    private static Replayer.Result replayWithServers(List<SpecStep> trace, PegasusReplay.ServerFactory servers) {
+        return Replayer.replay(new PegasusConformance(target -> new PegasusReplay(target, servers, PegasusController::new)),
+                PEGASUS, trace);
+    }
+
+    /** The replay failed at {@code step}, which takes {@code action}, on {@code variable}. */
+    private static void assertFailedAt(Replayer.Result r, List<SpecStep> trace, int step, String action, String variable) {
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(action, trace.get(step).actionName(), "the trace moved");
+        assertEquals(step, f.step(), f.toString());
+        assertEquals(variable, f.variable(), f.toString());
     }
 
     /** The index of the first step taking {@code action} at or after {@code from}. */
@@ -121,25 +132,21 @@ class PegasusConformTest {
 
     /**
      * The bug the replay found, seeded back: pegasus.p4 classifying a reply only when it goes to a port
-     * other than 5010 (a copy of p4/ with the old rule). A replica answers a detector's REPLICATE from
+     * other than 5010 (a copy of pegasus.p4 with the old rule). A replica answers a detector's REPLICATE from
      * port 5010 to port 5010, so the switch passed its reply by without Algorithm 2, and rset never grew.
      */
     @Test
     void aSwitchThatMissesReplicaRepliesFailsWhereTheReplicaShouldJoin() throws Exception {
-        Path p4 = out.resolve("p4");
-        copyTree(ROOT.resolve("p4"), p4);
-        Path program = p4.resolve("pegasus.p4");
-        String source = Files.readString(program);
+        // only the program is copied: its includes are found on the include path, the repository's p4/
+        Path program = out.resolve("pegasus.p4");
+        String source = Files.readString(ROOT.resolve("p4/pegasus.p4"));
         String rule = "meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS";
         assertEquals(1, source.split(java.util.regex.Pattern.quote(rule), -1).length - 1, "the mutated rule moved");
         Files.writeString(program, source.replace(rule, "meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS"));
         List<SpecStep> trace = curated("replica-reply-joins-rset.trace");
-        Replayer.Result r = Replayer.replay(new PegasusConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
-        int joins = 14; // the replica's reply of version 2 = ver_completed (the trace's why)
-        assertEquals("SwitchWriteReply", trace.get(joins).actionName());
-        assertEquals(joins, f.step(), f.toString());
-        assertEquals("rset", f.variable());
+        Replayer.Result r = Replayer.replay(new PegasusConformance(), () -> new P4simReplayTarget(ROOT, program, 1), trace);
+        // step 14: the replica's reply of version 2 = ver_completed (the trace's why)
+        assertFailedAt(r, trace, 14, "SwitchWriteReply", "rset");
     }
 
     /**
@@ -149,18 +156,14 @@ class PegasusConformTest {
     @Test
     void aDetectorThatIgnoresItsClientTableFailsAtTheLateOriginal() throws Exception {
         List<SpecStep> trace = curated("retry-answered-from-client-table.trace");
-        Replayer.Result r = Replayer.replay(conformance(target -> new PegasusReplay(target,
-                (rack, stores) -> new PegasusServer(rack, stores) {
-                    @Override
-                    protected Optional<ClientTable.Entry> recordedRequest(UdpFrame f, InnetMessage m) {
-                        return Optional.empty(); // seeded bug: every request is new
-                    }
-                }, PegasusController::new)), PEGASUS, trace);
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
-        int lateOriginal = 11; // ServerWrite of w1 at version 1, after its retry executed at version 2
-        assertEquals("ServerWrite", trace.get(lateOriginal).actionName());
-        assertEquals(lateOriginal, f.step(), f.toString());
-        assertEquals("ctab", f.variable());
+        Replayer.Result r = replayWithServers(trace, (rack, stores) -> new PegasusServer(rack, stores) {
+            @Override
+            protected Optional<ClientTable.Entry> recordedRequest(UdpFrame f, InnetMessage m) {
+                return Optional.empty(); // seeded bug: every request is new
+            }
+        });
+        // step 11: the ServerWrite of w1 at version 1, after its retry executed at version 2
+        assertFailedAt(r, trace, 11, "ServerWrite", "ctab");
     }
 
     /**
@@ -171,49 +174,13 @@ class PegasusConformTest {
     @Test
     void aDetectorThatVouchesBlindlyFailsAtItsDuplicateReply() throws Exception {
         List<SpecStep> trace = curated("unvouched-duplicate-dropped.trace");
-        Replayer.Result r = Replayer.replay(conformance(target -> new PegasusReplay(target,
-                (rack, stores) -> new PegasusServer(rack, stores) {
-                    @Override
-                    protected int duplicateReplySource(byte[] key, long recorded) {
-                        return myIndex(); // seeded bug: vouches whatever it stores
-                    }
-                }, PegasusController::new)), PEGASUS, trace);
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
-        int homeAnswers = firstStep(trace, "SwitchDropUnvouched", 1) - 1;
-        assertEquals("ServerWrite", trace.get(homeAnswers).actionName());
-        assertEquals(homeAnswers, f.step(), f.toString());
-        assertEquals("net", f.variable());
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(f, target);
-                }
-            }
-        }
-    }
-
-    private static SpecConformance conformance(Function<ReplayTarget, SpecReplay> replay) {
-        return new SpecConformance() {
+        Replayer.Result r = replayWithServers(trace, (rack, stores) -> new PegasusServer(rack, stores) {
             @Override
-            public String spec() {
-                return "specs/pegasus/Pegasus.tla";
+            protected int duplicateReplySource(byte[] key, long recorded) {
+                return myIndex(); // seeded bug: vouches whatever it stores
             }
-
-            @Override
-            public List<String> conformanceModels() {
-                return List.of();
-            }
-
-            @Override
-            public SpecReplay newReplay(ReplayTarget target) {
-                return replay.apply(target);
-            }
-        };
+        });
+        // the step before the drop: home answers the retry from the migrated entry
+        assertFailedAt(r, trace, firstStep(trace, "SwitchDropUnvouched", 1) - 1, "ServerWrite", "net");
     }
 }

@@ -5,12 +5,24 @@ import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.protocol.spec.SpecReplay;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Pegasus's spec (specs/pegasus/Pegasus.tla; PegasusChain.tla's cross-rack chain is not implemented)
  * and its replay on the implementation.
  */
 public final class PegasusConformance implements SpecConformance {
+    private final Function<ReplayTarget, SpecReplay> replays;
+
+    public PegasusConformance() {
+        this(PegasusReplay::new);
+    }
+
+    /** @param replays the replay to run on each target (tests pass one whose nodes carry a seeded bug) */
+    public PegasusConformance(Function<ReplayTarget, SpecReplay> replays) {
+        this.replays = replays;
+    }
+
     @Override
     public String spec() {
         return "specs/pegasus/Pegasus.tla";
@@ -34,6 +46,6 @@ public final class PegasusConformance implements SpecConformance {
 
     @Override
     public SpecReplay newReplay(ReplayTarget target) {
-        return new PegasusReplay(target);
+        return replays.apply(target);
     }
 }

@@ -356,9 +356,9 @@ public final class PegasusReplay implements SpecReplay {
     public void perform(SpecStep before, SpecStep step) {
         String a = step.actionName();
         switch (a) {
-            case "IssueWrite" -> issueWrite(before, step);
+            case "IssueWrite" -> issue(before, step, true);
             case "RetryWrite" -> retry(before, step, writeHost.get(asLong(step.param("w"))), "WREQ", "w");
-            case "IssueRead" -> issueRead(before, step);
+            case "IssueRead" -> issue(before, step, false);
             case "RetryRead" -> retry(before, step, readHost.get(asLong(step.param("r"))), "RREQ", "r");
             case "ServerWrite" -> serverWrite(step);
             case "ServerRead" -> serverRead(step);
@@ -382,26 +382,23 @@ public final class PegasusReplay implements SpecReplay {
         return Boolean.TRUE.equals(step.param(name));
     }
 
-    /** IssueWrite: the client's put of value w through the switch (Algorithm 1 stamps and routes it). */
-    private void issueWrite(SpecStep before, SpecStep step) {
-        long w = asLong(step.param("w"));
+    /**
+     * IssueWrite / IssueRead: the operation's client puts value w (or gets) through the switch, whose
+     * Algorithm 1 stamps and routes it.
+     */
+    private void issue(SpecStep before, SpecStep step, boolean write) {
+        String idField = write ? "w" : "r";
+        long id = asLong(step.param(idField));
         long k = asLong(step.param("key"));
-        int host = writeHost.get(w);
+        int host = (write ? writeHost : readHost).get(id);
         Op op = new Op(k);
-        writes.put(w, op);
-        clients.get(host).put(keyBytes.get(k), WriteIds.valueOf(w), r -> completed(op, r, true));
-        sendThroughSwitch(step, host, newRequest(before, step, "WREQ", "w", w));
-    }
-
-    /** IssueRead: the client's get through the switch (Algorithm 1 routes it). */
-    private void issueRead(SpecStep before, SpecStep step) {
-        long r = asLong(step.param("r"));
-        long k = asLong(step.param("key"));
-        int host = readHost.get(r);
-        Op op = new Op(k);
-        reads.put(r, op);
-        clients.get(host).get(keyBytes.get(k), res -> completed(op, res, false));
-        sendThroughSwitch(step, host, newRequest(before, step, "RREQ", "r", r));
+        (write ? writes : reads).put(id, op);
+        if (write) {
+            clients.get(host).put(keyBytes.get(k), WriteIds.valueOf(id), r -> completed(op, r, true));
+        } else {
+            clients.get(host).get(keyBytes.get(k), r -> completed(op, r, false));
+        }
+        sendThroughSwitch(step, host, newRequest(before, step, write ? "WREQ" : "RREQ", idField, id));
     }
 
     /** RetryWrite / RetryRead: the client's timer fires and it resends with the same request id. */
@@ -564,12 +561,11 @@ public final class PegasusReplay implements SpecReplay {
      */
     private void serverWrite(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
-        int server = (int) asLong(m.get("dst")) - 1;
         long k = asLong(m.get("key"));
         long w = asLong(m.get("w"));
+        int server = (int) asLong(m.get("dst")) - 1;
         long storedBefore = storedVersion(server, k);
-        ReplayNetwork.Flight<Route> f = net.take("ServerWrite", Route.TO_SERVER, m, flag(step, "dup"));
-        servers.get(server).onPacket(f.frame());
+        deliverToServer(step);
         long storedAfter = storedVersion(server, k);
         if (w != 0 && storedAfter != storedBefore) {
             executions.add(List.of(w, storedAfter));
@@ -580,9 +576,7 @@ public final class PegasusReplay implements SpecReplay {
     /** ServerRead: the RREQ is handed to its server; the reply waits before the switch. */
     private void serverRead(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
-        int server = (int) asLong(m.get("dst")) - 1;
-        ReplayNetwork.Flight<Route> f = net.take("ServerRead", Route.TO_SERVER, m, flag(step, "dup"));
-        servers.get(server).onPacket(f.frame());
+        int server = deliverToServer(step);
         List<byte[]> sent = serverContexts.get(server).takeSent();
         if (sent.size() != 1) {
             throw new ReplayException("ServerRead: the server sent " + sent.size() + " frames, the spec one reply");
@@ -600,11 +594,15 @@ public final class PegasusReplay implements SpecReplay {
 
     /** ServerVirtualWrite: home gets the VW, raises its version, copies its value to fwd and replies. */
     private void serverVirtualWrite(SpecStep step) {
+        routeServerOutput(step, deliverToServer(step), 0);
+    }
+
+    /** The step's message {@code m} leaves the network (or a copy of it, with {@code dup}) for its server. */
+    private int deliverToServer(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
         int server = (int) asLong(m.get("dst")) - 1;
-        ReplayNetwork.Flight<Route> f = net.take("ServerVirtualWrite", Route.TO_SERVER, m, flag(step, "dup"));
-        servers.get(server).onPacket(f.frame());
-        routeServerOutput(step, server, 0);
+        servers.get(server).onPacket(net.take(step.actionName(), Route.TO_SERVER, m, flag(step, "dup")).frame());
+        return server;
     }
 
     /**

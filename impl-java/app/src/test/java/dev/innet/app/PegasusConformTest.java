@@ -94,6 +94,21 @@ class PegasusConformTest {
         assertEquals(5, passed, "the five curated traces");
     }
 
+    /**
+     * An instance the implementation cannot perform ends the replay as not replayed, with the reason,
+     * never as passed: here the replica's reply that completes the client's write in the spec (the
+     * detector's own reply was lost), which the implementation returns to the detector.
+     */
+    @Test
+    void aReplicaReplyThatCompletesTheClientInTheSpecIsNotReplayed() throws Exception {
+        List<SpecStep> trace = SpecTraces.fromTraceCase(TraceCase.read(
+                Path.of(getClass().getResource("/pegasus/replica-reply-completes-client.trace").toURI())));
+        Replayer.Result.NotReplayed n = assertInstanceOf(Replayer.Result.NotReplayed.class, replay(trace));
+        assertEquals(9, n.step());
+        assertEquals("SwitchWriteReply", n.action());
+        assertTrue(n.reason().contains("returns it to the detector"), n.reason());
+    }
+
     /** ./innet conform --protocol pegasus on a few behaviours TLC simulates from the conformance-only model. */
     @Test
     void simulatedBehavioursOfTheConformanceModelReplay() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.cli.Cli;
 import dev.innet.conformance.ConformanceSuite;
+import dev.innet.conformance.P4Mutant;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.conformance.Replayer;
 import dev.innet.conformance.SpecTraces;
@@ -23,7 +24,6 @@ import dev.innet.wire.UdpFrame;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,19 +147,15 @@ class PegasusConformTest {
 
     /**
      * The bug the replay found, seeded back: pegasus.p4 classifying a reply only when it goes to a port
-     * other than 5010 (a copy of pegasus.p4 with the old rule). A replica answers a detector's REPLICATE from
+     * other than 5010 (a copy of p4/ with the old rule, P4Mutant). A replica answers a detector's REPLICATE from
      * port 5010 to port 5010, so the switch passed its reply by without Algorithm 2, and rset never grew.
      */
     @Test
     void aSwitchThatMissesReplicaRepliesFailsWhereTheReplicaShouldJoin() throws Exception {
-        // only the program is copied: its includes are found on the include path, the repository's p4/
-        Path program = out.resolve("pegasus.p4");
-        String source = Files.readString(ROOT.resolve("p4/pegasus.p4"));
-        String rule = "meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS";
-        assertEquals(1, source.split(java.util.regex.Pattern.quote(rule), -1).length - 1, "the mutated rule moved");
-        Files.writeString(program, source.replace(rule, "meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS"));
+        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS",
+                "meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS");
         List<SpecStep> trace = curated("replica-reply-joins-rset.trace");
-        Replayer.Result r = Replayer.replay(new PegasusConformance(), () -> new P4simReplayTarget(ROOT, program, 1), trace);
+        Replayer.Result r = Replayer.replay(new PegasusConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
         // step 14: the replica's reply of version 2 = ver_completed (the trace's why)
         assertFailedAt(r, trace, 14, "SwitchWriteReply", "rset");
     }

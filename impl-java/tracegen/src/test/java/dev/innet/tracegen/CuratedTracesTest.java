@@ -30,6 +30,11 @@ class CuratedTracesTest {
     }
 
     @Test
+    void everyCommittedLakeCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("lake", "Lake.tla", 22);
+    }
+
+    @Test
     void everyCommittedPegasusCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
         checkCurated("pegasus", "Pegasus.tla", 14);
     }

@@ -34,6 +34,11 @@ class CuratedTracesTest {
         checkCurated("lake", "Lake.tla", 22);
     }
 
+    @Test
+    void everyCommittedPegasusCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("pegasus", "Pegasus.tla", 14);
+    }
+
     /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
     private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
         List<Path> files;

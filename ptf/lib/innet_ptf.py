@@ -210,3 +210,40 @@ class SwitchTest(BaseTest):
 
     def expect_nothing_else(self):
         testutils.verify_no_other_packets(self)
+
+
+class CacheTest(SwitchTest):
+    """A switch with an in-switch key-value cache (netcache.p4, farreach.p4): client h1 on port 1, server h2 on
+    port 2, the controller (h254) on the CPU port; records admitted as the controller admits them."""
+
+    CLIENT, SERVER = 1, 2
+
+    def setUp(self):
+        SwitchTest.setUp(self)
+        self.route({self.CLIENT: 1, self.SERVER: 2, 254: CPU_PORT})
+
+    def admit(self, index, key, value, seq, **flags):
+        """The admission procedure (docs/p4-programs.md, FarReach §3.2 Fig. 4): invalidate the index, write the
+        record (and any per-record flag registers given, e.g. record_latest=1), install the lookup entry, then
+        validate."""
+        self.register_write("MyIngress.record_valid", index, 0)
+        for i, word in enumerate(value_words(value)):
+            self.register_write("MyIngress.value_word_%02d" % i, index, word)
+        self.register_write("MyIngress.record_vallen", index, len(value))
+        self.register_write("MyIngress.record_seq", index, seq)
+        for register, bit in flags.items():
+            self.register_write("MyIngress." + register, index, bit)
+        self.table_add("MyIngress.cache_lookup", "MyIngress.set_cache_index", ["0x" + key16(key).hex()], [index])
+        self.register_write("MyIngress.record_valid", index, 1)
+
+    def request(self, op, req_id, key, value=b"", seq=0, flags=0):
+        return frame(self.CLIENT, self.SERVER, CLIENT_PORT, KV_PORT,
+                     Innet(op=op, req_id=req_id, key=key16(key), seq=seq, flags=flags), value=value)
+
+    def server_reply(self, op, req_id, key, value=b"", seq=0, status=OK, flags=0):
+        return frame(self.SERVER, self.CLIENT, KV_PORT, CLIENT_PORT,
+                     Innet(op=op, req_id=req_id, key=key16(key), seq=seq, status=status, flags=flags), value=value)
+
+    def switch_reply(self, op, req_id, key, value=b"", seq=0, status=OK, flags=FROM_SWITCH):
+        """A reply the switch writes itself: the server's addresses as source, out of the client's port."""
+        return self.server_reply(op, req_id, key, value=value, seq=seq, status=status, flags=flags)

@@ -13,6 +13,7 @@
 set -euo pipefail
 
 INNET_ROOT="${INNET_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+export INNET_ROOT
 PTF_DIR="$INNET_ROOT/ptf"
 
 die_usage() { echo "ptf: $*" >&2; exit 2; }

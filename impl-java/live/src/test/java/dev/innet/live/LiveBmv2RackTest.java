@@ -1,0 +1,90 @@
+package dev.innet.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.p4sim.bmv2.Bmv2Tools;
+import dev.innet.protocol.ProtocolRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rack up --target bmv2} without bmv2 (TOOLCHAIN.md: not installable here): the driver runs the stand-in
+ * tools of ptf/tests/bmv2-standin, a p4c-bm2-ss that checks its arguments and writes a JSON naming the program,
+ * a simple_switch that execs p4sim on the interfaces it is given with its bmv2-compatible CLI on the Thrift
+ * port, and a simple_switch_CLI that talks to that port as the real one talks Thrift. So the driver's command
+ * lines, the wait for the Thrift port, the controller's whole use of the CLI (forwarding, admissions, register
+ * reads) and the teardown are exercised; bmv2's own behaviour is not. About 25 s. Skipped where namespaces are
+ * forbidden.
+ */
+class LiveBmv2RackTest {
+    private static Path root;
+
+    @BeforeAll
+    static void requireNamespaces() {
+        String probe = "innet-probe-" + ProcessHandle.current().pid();
+        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
+        Commands.tryRun("ip", "netns", "del", probe);
+        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces");
+        root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
+        assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")), "./innet setup builds .cache/bin/lincheck");
+        assertTrue(Files.isRegularFile(root.resolve("impl-java/p4sim/target/innet-p4sim-0.1.0-SNAPSHOT.jar")),
+                "the stand-in simple_switch runs p4sim's jar: mvn -pl p4sim package builds it");
+    }
+
+    @Test
+    void farreachRackOnTheBmv2DriverCachesAndIsLinearizable(@TempDir Path state) throws Exception {
+        Bmv2Tools tools = Bmv2Tools.find(root.resolve("ptf/tests/bmv2-standin").toString());
+        RackLayout layout = RackLayout.of("b" + (ProcessHandle.current().pid() % 100_000), state, 2, 2);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
+        RackPlan plan;
+        try {
+            new RackUp(new RackUp.Settings(root, layout, ProtocolRegistry.byName("farreach"), 7, 90_000,
+                    ProcessHandle.current().info().command().orElseThrow(),
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), "", false, tools), out).up();
+            plan = RackPlan.read(layout.planFile());
+            assertEquals("bmv2", plan.setting("target"));
+            assertEquals(tools.cli().toString(), plan.setting("bmv2-cli"), "rack restart finds the same tools");
+            RackPlan.Process sw = plan.processes().stream().filter(p -> p.name().equals("switch")).findFirst().orElseThrow();
+            String cmdline = Files.readString(Path.of("/proc/" + sw.pid() + "/cmdline")).replace('\0', ' ');
+            assertTrue(cmdline.contains("innet-p4sim") && cmdline.contains("--control-port 9090"),
+                    "the recorded pid is the switch the stand-in simple_switch became: " + cmdline);
+            Path json = state.resolve("bmv2/farreach.json");
+            assertTrue(Files.readString(json).contains(root.resolve("p4/farreach.p4").toString()), "p4c wrote " + json);
+
+            RackRun.Result run = RackRun.run(layout, 300, 6, 120_000, out);
+            long fromSwitch = run.clientReports().stream().mapToLong(LiveBmv2RackTest::fromSwitch).sum();
+            assertTrue(fromSwitch > 0, "the controller admitted keys through simple_switch_CLI, so the switch answered "
+                    + "some reads: " + run.clientReports());
+            Process check = new ProcessBuilder(root.resolve(".cache/bin/lincheck").toString(), "-timeout", "30s",
+                    run.history().toString()).redirectErrorStream(true).start();
+            String verdict = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(check.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, check.exitValue(), "porcupine must find the history linearizable: " + verdict);
+        } finally {
+            assertEquals(List.of(), RackDown.down(layout.planFile(), out), "rack down removed everything; its output:\n" + log);
+        }
+        for (String ns : plan.namespaces()) {
+            assertFalse(Files.exists(RackDown.namespaceFile(ns)), ns + " is gone");
+        }
+        for (RackPlan.Process p : plan.processes()) {
+            assertFalse(Pids.alive(p.pid(), p.startTicks()), p.name() + " is stopped");
+        }
+    }
+
+    private static long fromSwitch(String report) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("from_switch=(\\d+)").matcher(report);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+}

@@ -15,17 +15,9 @@ PACKAGES=("ptf==0.12.0" "scapy==2.6.1")
 
 die() { echo "bootstrap-ptf: error: $*" >&2; exit 1; }
 
-want="$(printf '%s\n' "${PACKAGES[@]}")"
-if ! [[ -x "$VENV/bin/python" && -f "$VENV/.innet-stamp" && "$(cat "$VENV/.innet-stamp")" == "$want" ]]; then
-  command -v "$PYTHON" >/dev/null 2>&1 || die "'$PYTHON' not found; install Python >= 3.10 with venv or set INNET_PYTHON"
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  "$PYTHON" -m venv "$VENV" || die "could not create a venv at $VENV (Debian: apt-get install python3-venv)"
-  echo "bootstrap-ptf: installing ${PACKAGES[*]} into $VENV" >&2
-  PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q "${PACKAGES[@]}" >&2 \
-    || die "pip install ${PACKAGES[*]} failed"
-  echo "$want" >"$VENV/.innet-stamp"
-fi
+# shellcheck source=ci/pinned-venv.sh
+source "$INNET_ROOT/ci/pinned-venv.sh"
+make_venv "$VENV" "${PACKAGES[@]}"
 [[ -x "$VENV/bin/ptf" ]] || die "ptf's runner is missing from $VENV/bin"
 "$VENV/bin/python" -c 'import ptf.testutils, scapy.all' >/dev/null 2>&1 || die "ptf or scapy does not import in $VENV"
 echo "$VENV/bin/python"

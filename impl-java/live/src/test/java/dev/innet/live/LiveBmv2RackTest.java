@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,12 +31,9 @@ class LiveBmv2RackTest {
 
     @BeforeAll
     static void requireNamespaces() {
-        String probe = "innet-probe-" + ProcessHandle.current().pid();
-        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
-        Commands.tryRun("ip", "netns", "del", probe);
-        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces");
+        // the same preconditions as every live rack test (skipped where namespaces are forbidden)
+        LiveRackTest.requireNamespaces();
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
-        assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")), "./innet setup builds .cache/bin/lincheck");
         assertTrue(Files.isRegularFile(root.resolve("impl-java/p4sim/target/innet-p4sim-0.1.0-SNAPSHOT.jar")),
                 "the stand-in simple_switch runs p4sim's jar: mvn -pl p4sim package builds it");
     }

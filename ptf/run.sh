@@ -22,7 +22,9 @@ log() { echo "ptf: $*" >&2; }
 
 programs() { (cd "$PTF_DIR" && for d in */; do [[ -f "$d/PORTS" ]] && printf '%s ' "${d%/}"; done); }
 
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; echo "programs: $(programs)"; }
 [[ $# -ge 1 ]] || die_usage "which program? one of: $(programs)"
+[[ $1 == -h || $1 == --help ]] && { usage; exit 0; }
 program="$1"; shift
 target=p4sim
 control_port=9090
@@ -32,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --target) [[ $# -ge 2 ]] || die_usage "--target needs a value (p4sim or bmv2)"; target="$2"; shift 2 ;;
     --port) [[ $# -ge 2 && $2 =~ ^[0-9]+$ && $2 -ge 1 && $2 -le 65535 ]] || die_usage "--port needs a TCP port 1..65535"
             control_port="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     -*) die_usage "unknown option '$1'" ;;
     *) tests+=("$1"); shift ;;
   esac

@@ -6,6 +6,7 @@ mirroring_add, reset_state, ...), so the same tests run on p4sim (its CLI port, 
 (simple_switch_CLI over Thrift). Test parameters (ptf --test-params) say which:
   target=p4sim;control=127.0.0.1:PORT    or    target=bmv2;thrift=PORT;cli=simple_switch_CLI
 """
+import os
 import re
 import socket
 import subprocess
@@ -120,32 +121,61 @@ class CliPort:
 
 
 class SimpleSwitchCli:
-    """bmv2's simple_switch_CLI, one process per command (as bmv2's own PTF helpers and p4c's runners use it).
+    """bmv2's simple_switch_CLI, one process for the whole test: commands go to its standard input and its output
+    is read up to the next 'RuntimeCmd: ' prompt (PYTHONUNBUFFERED, or Python would keep the prompt in its pipe
+    buffer). A process per command, as some of bmv2's scripts do, costs a Python start and a JSON download from
+    the switch each time.
 
-    simple_switch_CLI prints errors (e.g. 'Invalid table name') to stdout and still exits 0, so the output is
-    searched for the error lines bmv2 prints."""
+    simple_switch_CLI prints a refused command's error (e.g. 'Error: Invalid table name') and goes on, so the
+    output is searched for the error shapes bmv2 prints."""
 
-    ERROR = re.compile(r"^(Error|Invalid|.*[Ee]xception|.*not found|.*is not a valid)", re.M)
+    PROMPT = "RuntimeCmd: "
+    ERROR = re.compile(r"^(Error|Invalid|\*\*\* Unknown syntax|.*[Ee]xception)", re.M)
 
     def __init__(self, cli, thrift_port):
-        self.cli = cli
-        self.thrift_port = thrift_port
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([cli, "--thrift-port", str(thrift_port)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        banner = self._read_to_prompt()
+        if not banner.endswith(self.PROMPT):
+            raise ControlError("simple_switch_CLI --thrift-port %s exited: %s" % (thrift_port, banner.strip()))
+
+    def _read_to_prompt(self):
+        data = b""
+        prompt = self.PROMPT.encode()
+        while True:
+            c = self.proc.stdout.read(1)
+            if not c:
+                return data.decode(errors="replace")
+            data += c
+            if data.endswith(prompt) and (len(data) == len(prompt) or data[-len(prompt) - 1:-len(prompt)] == b"\n"):
+                return data.decode(errors="replace")
 
     def run(self, command):
-        done = subprocess.run([self.cli, "--thrift-port", str(self.thrift_port)], input=command + "\n",
-                              capture_output=True, text=True, timeout=60)
-        if done.returncode != 0:
-            raise ControlError("%s: simple_switch_CLI exited %d: %s" % (command, done.returncode, done.stderr.strip()))
-        out = [l for l in done.stdout.splitlines() if l.strip() and not l.startswith(("Obtaining JSON", "Control utility"))]
-        out = [l[len("RuntimeCmd: "):] if l.startswith("RuntimeCmd: ") else l for l in out]
-        out = [l for l in out if l.strip()]
-        bad = [l for l in out if self.ERROR.match(l)]
+        try:
+            self.proc.stdin.write((command + "\n").encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise ControlError("%s: simple_switch_CLI has exited" % command)
+        reply = self._read_to_prompt()
+        if not reply.endswith(self.PROMPT):
+            raise ControlError("%s: simple_switch_CLI exited: %s" % (command, reply.strip()))
+        text = reply[:-len(self.PROMPT)]
+        bad = [l for l in text.splitlines() if self.ERROR.match(l)]
         if bad:
             raise ControlError("%s: %s" % (command, "; ".join(bad)))
-        return out
+        return [l for l in text.splitlines() if l.strip()]
 
     def close(self):
-        pass
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def open_control():

@@ -69,25 +69,48 @@ pid="$(sed -n 's/^simple_switch pid=\([0-9]*\) .*/\1/p' "$log")"
 out="$(PATH="$STANDIN:$PATH" "$INNET_ROOT/ptf/run.sh" nocache --target bmv2 --port 9392 nocache_test.UnroutedFramesAreDroppedAndCounted 2>&1)"
 [[ $out == *"Ran 1 test"* && $out == *OK* ]] && pass "one named test runs" || fail "one named test: $(tail -5 <<<"$out")"
 
-# 4. simple_switch_CLI exits 0 even when it refuses a command: the tests' client must read the refusal from
-#    its output (innet_ptf.SimpleSwitchCli), and return the output of a command that worked
+# 4. simple_switch_CLI goes on after a refused command: the tests' client must read the refusal from its output
+#    (innet_ptf.SimpleSwitchCli) and raise, return the output of a command that worked, and report a CLI that
+#    exits at start (no switch on the port)
 fake="$bare/fake_cli"
-printf '#!/bin/sh\ncat >/dev/null\necho "Obtaining JSON from switch..."\necho "RuntimeCmd: %s"\n' "Error: Invalid table name (MyIngress.nope)" >"$fake"
-printf '#!/bin/sh\ncat >/dev/null\necho "RuntimeCmd: Entry has been added with handle 3"\necho "RuntimeCmd: "\n' >"$fake.ok"
-chmod +x "$fake" "$fake.ok"
+cat >"$fake" <<'PY'
+#!/usr/bin/env python3
+import sys
+print("Obtaining JSON from switch...\nDone\nControl utility for runtime P4 table manipulation")
+while True:
+    sys.stdout.write("RuntimeCmd: "); sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        break
+    if line.startswith("table_add MyIngress.nope"):
+        print("Error: Invalid table name (MyIngress.nope)")
+    else:
+        print("Adding entry to exact match table t\nEntry has been added with handle 3")
+PY
+printf '#!/bin/sh\necho "Could not connect to thrift client on port 9090"\nexit 1\n' >"$fake.dead"
+chmod +x "$fake" "$fake.dead"
 python="$("$INNET_ROOT/ci/bootstrap-ptf.sh")"
 if PYTHONPATH="$INNET_ROOT/ptf/lib" "$python" - "$fake" <<'PY'
 import sys
 from innet_ptf import ControlError, SimpleSwitchCli
+cli = SimpleSwitchCli(sys.argv[1], 9090)
 try:
-    SimpleSwitchCli(sys.argv[1], 9090).run("table_add MyIngress.nope a 1 =>")
+    cli.run("table_add MyIngress.nope a 1 =>")
 except ControlError as e:
     assert "Invalid table name" in str(e), e
 else:
     sys.exit("no ControlError for a refused command")
-assert SimpleSwitchCli(sys.argv[1] + ".ok", 9090).run("table_add t a 1 =>") == ["Entry has been added with handle 3"]
+out = cli.run("table_add t a 1 =>")
+assert out == ["Adding entry to exact match table t", "Entry has been added with handle 3"], out
+cli.close()
+try:
+    SimpleSwitchCli(sys.argv[1] + ".dead", 9090)
+except ControlError as e:
+    assert "Could not connect" in str(e), e
+else:
+    sys.exit("no ControlError for a CLI that exits at start")
 PY
-then pass "simple_switch_CLI refusals raise ControlError; output of a command that worked is returned"
+then pass "simple_switch_CLI: refusals raise ControlError, output of a command that worked is returned, a dead CLI is reported"
 else fail "SimpleSwitchCli error handling"; fi
 rm -f "$log"
 

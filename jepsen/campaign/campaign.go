@@ -107,15 +107,14 @@ func (c Config) Validate() error {
 		}
 		if len(needP4sim) > 0 {
 			return fmt.Errorf("-target bmv2: the nemeses %s need p4sim (delay, duplication and reordering are made in "+
-				"p4sim's ports; after a switch crash the controller re-programs only p4sim); choose among the others",
-				strings.Join(needP4sim, ","))
+				"p4sim's ports); choose among the others", strings.Join(needP4sim, ","))
 		}
 	}
 	return nil
 }
 
 // p4simOnlyNemeses are the faults a bmv2 rack cannot take (docs/ptf.md, bmv2).
-var p4simOnlyNemeses = map[string]bool{"delay": true, "dup": true, "reorder": true, "switch-crash": true}
+var p4simOnlyNemeses = map[string]bool{"delay": true, "dup": true, "reorder": true}
 
 // Rack is a live rack as the campaign drives it; ./innet rack in production (InnetRack).
 type Rack interface {

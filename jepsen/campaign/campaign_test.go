@@ -178,14 +178,14 @@ func TestBmv2TargetRefusesTheNemesesThatNeedP4sim(t *testing.T) {
 	c := config(t)
 	c.Time = time.Second
 	c.Target = "bmv2"
-	c.Nemeses = []string{"partition", "kill", "pause"}
+	c.Nemeses = []string{"partition", "kill", "pause", "switch-crash"}
 	if err := c.Validate(); err != nil {
-		t.Fatalf("bmv2 with partition,kill,pause: %v", err)
+		t.Fatalf("bmv2 with partition,kill,pause,switch-crash: %v", err)
 	}
-	c.Nemeses = []string{"partition", "delay", "switch-crash"}
+	c.Nemeses = []string{"partition", "delay", "switch-crash", "reorder"}
 	err := c.Validate()
-	if err == nil || !strings.Contains(err.Error(), "the nemeses delay,switch-crash need p4sim") {
-		t.Fatalf("got %v, want delay and switch-crash named", err)
+	if err == nil || !strings.Contains(err.Error(), "the nemeses delay,reorder need p4sim") {
+		t.Fatalf("got %v, want delay and reorder named", err)
 	}
 	c.Nemeses = nil
 	c.Target = "tofino"

@@ -166,10 +166,12 @@ public final class HostMain implements Callable<Integer> {
             live.traceEventsTo(openTraceEvents(traceEvents), System::nanoTime);
         }
         live.start();
-        if (control instanceof RemoteSwitchControl p4sim) {
+        if (control != null) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
-            // (p4sim only: on bmv2 a crashed switch is not followed, docs/ptf.md)
-            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, p4sim);
+            Path cli = switchCli;
+            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control, cli != null
+                    ? () -> new Bmv2CliControl(cli, RackLayout.SWITCH_CONTROL_PORT)
+                    : () -> new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT));
         }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),

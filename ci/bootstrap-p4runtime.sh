@@ -25,23 +25,8 @@ SHELL_PACKAGES=("p4runtime-shell==0.0.6" "p4runtime==1.4.1" "protobuf==3.20.3" "
 
 die() { echo "bootstrap-p4runtime: error: $*" >&2; exit 1; }
 
-# make_venv DIR PACKAGE...: a venv holding exactly these pinned packages (stamped)
-make_venv() {
-  local venv="$1"; shift
-  local want
-  want="$(printf '%s\n' "$@")"
-  if [[ -x "$venv/bin/python" && -f "$venv/.innet-stamp" && "$(cat "$venv/.innet-stamp")" == "$want" ]]; then
-    return 0
-  fi
-  command -v "$PYTHON" >/dev/null 2>&1 || die "'$PYTHON' not found; install Python >= 3.10 with venv or set INNET_PYTHON"
-  rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
-  "$PYTHON" -m venv "$venv" || die "could not create a venv at $venv (Debian: apt-get install python3-venv)"
-  echo "bootstrap-p4runtime: installing $* into $venv" >&2
-  PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install -q "$@" >&2 \
-    || die "pip install $* failed"
-  echo "$want" >"$venv/.innet-stamp"
-}
+# shellcheck source=ci/pinned-venv.sh
+source "$INNET_ROOT/ci/pinned-venv.sh"
 
 case "${1:-}" in
   descriptors)

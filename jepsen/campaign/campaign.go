@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,6 +67,8 @@ type Config struct {
 	Quiet, Hold time.Duration
 	// SeededBug, test-only, starts the servers with a known bug (rack up --seeded-bug; docs/jepsen.md).
 	SeededBug string
+	// Target is the switch: "" or "p4sim" (the default), or "bmv2" (rack up --target bmv2, docs/ptf.md).
+	Target string
 	// ResultsRoot is results/jepsen: each run goes to ResultsRoot/<protocol>/<time>/, and
 	// ResultsRoot/latest points at the newest.
 	ResultsRoot string
@@ -92,9 +95,26 @@ func (c Config) Validate() error {
 		return errors.New("a nemesis needs -time (the workload must run while faults come and go)")
 	case c.ResultsRoot == "":
 		return errors.New("a results directory is required")
+	case c.Target != "" && c.Target != "p4sim" && c.Target != "bmv2":
+		return fmt.Errorf("-target must be p4sim or bmv2, got %q", c.Target)
+	}
+	if c.Target == "bmv2" {
+		var needP4sim []string
+		for _, k := range c.Nemeses {
+			if p4simOnlyNemeses[k] {
+				needP4sim = append(needP4sim, k)
+			}
+		}
+		if len(needP4sim) > 0 {
+			return fmt.Errorf("-target bmv2: the nemeses %s need p4sim (delay, duplication and reordering are made in "+
+				"p4sim's ports); choose among the others", strings.Join(needP4sim, ","))
+		}
 	}
 	return nil
 }
+
+// p4simOnlyNemeses are the faults a bmv2 rack cannot take (docs/ptf.md, bmv2).
+var p4simOnlyNemeses = map[string]bool{"delay": true, "dup": true, "reorder": true}
 
 // Rack is a live rack as the campaign drives it; ./innet rack in production (InnetRack).
 type Rack interface {

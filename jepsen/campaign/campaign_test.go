@@ -174,6 +174,26 @@ func TestBadSettingsAreNamed(t *testing.T) {
 	}
 }
 
+func TestBmv2TargetRefusesTheNemesesThatNeedP4sim(t *testing.T) {
+	c := config(t)
+	c.Time = time.Second
+	c.Target = "bmv2"
+	c.Nemeses = []string{"partition", "kill", "pause", "switch-crash"}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("bmv2 with partition,kill,pause,switch-crash: %v", err)
+	}
+	c.Nemeses = []string{"partition", "delay", "switch-crash", "reorder"}
+	err := c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "the nemeses delay,reorder need p4sim") {
+		t.Fatalf("got %v, want delay and reorder named", err)
+	}
+	c.Nemeses = nil
+	c.Target = "tofino"
+	if err := c.Validate(); err == nil || err.Error() != `-target must be p4sim or bmv2, got "tofino"` {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestTheStartLineIsSeenAcrossWrites(t *testing.T) {
 	n := 0
 	w := &lineWatch{line: "rack run: started", seen: func() { n++ }}

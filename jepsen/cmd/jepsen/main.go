@@ -69,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	hold := flags.Duration("hold", 3*time.Second, "how long a round's faults last (drawn between it and twice it)")
 	seededBug := flags.String("seeded-bug", "", "test only: a known bug (volatile-store: servers; stale-restart: LaKe keeps what a restarted memcached lost); the campaign must be invalid")
 	out := flags.String("out", "", "results root (default: ROOT/results/jepsen)")
+	target := flags.String("target", "p4sim", "the switch: p4sim, or bmv2 (simple_switch, p4c and simple_switch_CLI on PATH)")
 	if err := flags.Parse(args); err != nil {
 		return exitError
 	}
@@ -100,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := campaign.Config{Protocol: *protocol, Servers: *servers, Clients: *clients, Ops: *ops, Keys: *keys, Seed: *seed,
 		CheckTimeout: *checkTimeout, ResultsRoot: results, Time: duration, Rate: *rate, Nemeses: kinds, Combined: combined,
-		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug}
+		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug, Target: *target}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jepsen: %v\n", err)
 		return exitError

@@ -2,7 +2,9 @@ package dev.innet.live;
 
 import dev.innet.cli.Cli;
 import dev.innet.live.workload.WorkloadHost;
+import dev.innet.p4sim.bmv2.Bmv2CliControl;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.protocol.Forwarding;
 import dev.innet.protocol.HostPorts;
 import dev.innet.protocol.KvCommandLine;
@@ -89,6 +91,9 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--trace-events", paramLabel = "FILE", description = "append the protocol's trace events "
             + "(NDJSON, one per spec action taken; docs/conformance.md) to FILE")
     private Path traceEvents;
+    /** Set by rack up --target bmv2 on the controller: drive the switch with this simple_switch_CLI. */
+    @Option(names = "--switch-cli", hidden = true, paramLabel = "PATH")
+    private Path switchCli;
 
     /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
     private long idBase;
@@ -129,7 +134,8 @@ public final class HostMain implements Callable<Integer> {
             throw Cli.usageError(spec, e.getMessage());
         }
         SwitchHandle handle = new SwitchHandle();
-        RemoteSwitchControl control = role.equals("controller") ? connectToSwitch() : null;
+        SwitchControl control = !role.equals("controller") ? null
+                : switchCli != null ? connectToBmv2(switchCli) : connectToSwitch();
         if (control != null) {
             handle.attach(control);
         }
@@ -162,7 +168,10 @@ public final class HostMain implements Callable<Integer> {
         live.start();
         if (control != null) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
-            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control);
+            Path cli = switchCli;
+            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control, cli != null
+                    ? () -> new Bmv2CliControl(cli, RackLayout.SWITCH_CONTROL_PORT)
+                    : () -> new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT));
         }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
@@ -193,6 +202,22 @@ public final class HostMain implements Callable<Integer> {
         Files.createDirectories(file.toAbsolutePath().getParent());
         return new java.io.PrintStream(Files.newOutputStream(file, java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND), true, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** bmv2 (rack up --target bmv2): simple_switch_CLI on the switch's Thrift port, retried until it connects. */
+    private static Bmv2CliControl connectToBmv2(Path cli) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + SWITCH_CONNECT_MILLIS * 1_000_000;
+        while (true) {
+            try {
+                return new Bmv2CliControl(cli, RackLayout.SWITCH_CONTROL_PORT);
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("simple_switch_CLI cannot reach the switch's Thrift port " + RackLayout.SWITCH_CONTROL_PORT
+                            + " within " + SWITCH_CONNECT_MILLIS + " ms: " + e.getMessage(), e);
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 
     private static RemoteSwitchControl connectToSwitch() throws InterruptedException, IOException {

@@ -1,6 +1,7 @@
 package dev.innet.live;
 
 import dev.innet.cli.Cli;
+import dev.innet.p4sim.bmv2.Bmv2Tools;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
 import java.io.IOException;
@@ -134,17 +135,16 @@ public final class RackMain implements Callable<Integer> {
             if (timeoutSeconds < 1) {
                 throw Cli.usageError(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
             }
+            Bmv2Tools bmv2 = null;
             switch (target) {
                 case "p4sim" -> { }
                 case "bmv2" -> {
-                    if (!Commands.onPath("simple_switch")) {
-                        parent.err.println("rack up: --target bmv2 needs simple_switch on PATH, and it is not there "
-                                + "(bmv2 cannot be installed on this machine: use --target p4sim)");
-                    } else {
-                        parent.err.println("rack up: --target bmv2: simple_switch is on PATH, but innet has no bmv2 driver "
-                                + "yet (its runtime CLI speaks Thrift; the controller speaks p4sim's text control port)");
+                    try {
+                        bmv2 = Bmv2Tools.find(System.getenv("PATH"));
+                    } catch (Bmv2Tools.Missing e) {
+                        parent.err.println("rack up: " + e.getMessage());
+                        return EXIT_FAILED;
                     }
-                    return EXIT_FAILED;
                 }
                 default -> throw Cli.usageError(spec, "--target must be p4sim or bmv2, got '" + target + "'");
             }
@@ -163,7 +163,7 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
             }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
-                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents);
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2);
             try {
                 new RackUp(settings, parent.out).up();
                 return EXIT_OK;
@@ -421,7 +421,7 @@ public final class RackMain implements Callable<Integer> {
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
                     timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
-                    plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"));
+                    plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"), recordedBmv2(plan));
             try {
                 RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
                 parent.out.println("rack restart: " + process + " running again as pid " + started.pid());
@@ -433,6 +433,15 @@ public final class RackMain implements Callable<Integer> {
                 return EXIT_FAILED;
             }
         }
+    }
+
+    /** The bmv2 tools a rack brought up with --target bmv2 used (its plan records them); null for p4sim. */
+    static Bmv2Tools recordedBmv2(RackPlan plan) {
+        if (!plan.settingOr("target", "p4sim").equals("bmv2")) {
+            return null;
+        }
+        return new Bmv2Tools(Path.of(plan.setting("bmv2-compiler")), Path.of(plan.setting("bmv2-switch")),
+                Path.of(plan.setting("bmv2-cli")));
     }
 
     @Command(name = "down", sortOptions = false, usageHelpAutoWidth = true,

@@ -2,6 +2,7 @@ package dev.innet.live;
 
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackPorts;
+import dev.innet.p4sim.bmv2.Bmv2Tools;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,8 +25,14 @@ import java.util.stream.Stream;
  */
 public final class RackUp {
     /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
+    /** {@code bmv2}: the switch is bmv2's simple_switch driven through these tools; null: p4sim (the default). */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath, String seededBug, boolean traceEvents) {
+            String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2) {
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath, String seededBug, boolean traceEvents) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, seededBug, traceEvents, null);
+        }
+
         public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
                 String javaBinary, String classPath) {
             this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, "");
@@ -117,7 +124,13 @@ public final class RackUp {
         plan.setting("servers", Integer.toString(layout.servers().size()));
         plan.setting("clients", Integer.toString(layout.clients().size()));
         plan.setting("seed", Long.toString(s.seed()));
-        plan.setting("target", "p4sim");
+        plan.setting("target", s.bmv2() == null ? "p4sim" : "bmv2");
+        if (s.bmv2() != null) {
+            // rack restart starts the same switch again (RackMain.Restart reads these)
+            plan.setting("bmv2-compiler", s.bmv2().compiler().toString());
+            plan.setting("bmv2-switch", s.bmv2().simpleSwitch().toString());
+            plan.setting("bmv2-cli", s.bmv2().cli().toString());
+        }
         // what each role's processes listen on (the protocol's HostPorts): for status, logs and the campaigns
         plan.setting("ports", s.protocol().hostPorts().describe());
         if (!s.seededBug().isEmpty()) {
@@ -220,6 +233,9 @@ public final class RackUp {
     }
 
     private RackPlan.Process startSwitchProcess(boolean again) throws NotUp, InterruptedException {
+        if (s.bmv2() != null) {
+            return startBmv2Switch(again);
+        }
         List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
                 "-I", s.repositoryRoot().resolve("p4").toString(),
                 "--control-port", Integer.toString(RackLayout.SWITCH_CONTROL_PORT), "--seed", Long.toString(s.seed())));
@@ -243,6 +259,61 @@ public final class RackUp {
         return p;
     }
 
+    /**
+     * {@code --target bmv2}: the program compiled by p4c to bmv2 JSON (once, at up: a restart reuses it), then
+     * simple_switch on the same interfaces and port numbers as p4sim, its Thrift server on the port the
+     * controller's simple_switch_CLI connects to. Ready when that port accepts a connection in the switch's
+     * namespace.
+     */
+    private RackPlan.Process startBmv2Switch(boolean again) throws NotUp, InterruptedException {
+        Path program = s.repositoryRoot().resolve(s.protocol().p4Program());
+        Path outDir = layout.stateDir().resolve("bmv2");
+        Path json = Bmv2Tools.jsonOf(program, outDir);
+        if (!again || !Files.isRegularFile(json)) {
+            List<String> compile = s.bmv2().compileCommand(program, s.repositoryRoot().resolve("p4"), outDir);
+            Path log = layout.logOf("p4c");
+            try {
+                Files.createDirectories(outDir);
+                int code = new ProcessBuilder(compile).redirectErrorStream(true).redirectOutput(log.toFile()).start().waitFor();
+                if (code != 0 || !Files.isRegularFile(json)) {
+                    throw new NotUp("p4c could not compile " + program + " for bmv2 (" + String.join(" ", compile) + ", exit "
+                            + code + "); " + tail(log));
+                }
+            } catch (IOException e) {
+                throw new NotUp("cannot run " + compile.get(0) + ": " + e.getMessage());
+            }
+        }
+        List<String> ports = new ArrayList<>();
+        for (int h : layout.allHosts()) {
+            ports.add(RackPorts.portOf(h) + "@" + layout.switchInterfaceOf(h));
+        }
+        RackPlan.Process p = startProcess("switch", layout.switchNamespace(),
+                s.bmv2().switchCommand(ports, RackLayout.SWITCH_CONTROL_PORT, json), again);
+        long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
+        while (!thriftPortOpen()) {
+            if (!Pids.alive(p.pid(), p.startTicks())) {
+                throw new NotUp("the switch (simple_switch) exited while starting; " + tail(p.log()));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new NotUp("the switch (simple_switch) did not open its Thrift port " + RackLayout.SWITCH_CONTROL_PORT
+                        + " within " + s.healthTimeoutMillis() + " ms; " + tail(p.log()));
+            }
+            Thread.sleep(100);
+        }
+        return p;
+    }
+
+    /** Whether something accepts TCP connections on the switch's control port inside the switch's namespace. */
+    private boolean thriftPortOpen() throws InterruptedException {
+        try {
+            return new ProcessBuilder("ip", "netns", "exec", layout.switchNamespace(), "bash", "-c",
+                    "exec 3<>/dev/tcp/127.0.0.1/" + RackLayout.SWITCH_CONTROL_PORT)
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private void startHosts() {
         for (int h : layout.allHosts()) {
             startHost(h, false);
@@ -262,6 +333,9 @@ public final class RackUp {
         }
         if (s.traceEvents()) {
             args.addAll(List.of("--trace-events", layout.traceEventsOf(h).toString()));
+        }
+        if (s.bmv2() != null && layout.roleOf(h).equals("controller")) {
+            args.addAll(List.of("--switch-cli", s.bmv2().cli().toString()));
         }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);

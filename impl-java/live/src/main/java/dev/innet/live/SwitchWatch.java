@@ -1,7 +1,7 @@
 package dev.innet.live;
 
-import dev.innet.p4sim.cli.RemoteSwitchControl;
 import dev.innet.sim.live.LiveHost;
+import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,9 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The controller's view of the switch's life, at the edge of the controller process: it holds an idle
- * connection to p4sim's control port, which the kernel closes when p4sim dies, and then detaches the
- * switch handle (as the simulated rack does at a switch crash), waits until a switch answers on the port
- * again, and attaches a new {@link RemoteSwitchControl} to the handle. The handle's generation changes, so
+ * connection to the switch's control port (p4sim's CLI port, or bmv2's Thrift port), which the kernel closes
+ * when the switch dies, and then detaches the switch handle (as the simulated rack does at a switch crash),
+ * waits until a switch answers on the port again, and attaches a new control from its {@link Connector}
+ * (p4sim: {@code RemoteSwitchControl}; bmv2: {@code Bmv2CliControl}) to the handle. The handle's generation changes, so
  * the controller programs the new, empty switch and runs the protocol's recovery (FarReach's
  * sequence-number base, NetCache's cache relearned), as in the simulator. Detach and attach run on the
  * host's event loop ({@link LiveHost#call}), never beside a handler.
@@ -24,18 +25,25 @@ final class SwitchWatch {
     private final LiveHost live;
     private final SwitchHandle handle;
     private final int port;
-    private volatile RemoteSwitchControl current;
+    private final Connector connector;
+    private volatile SwitchControl current;
 
-    private SwitchWatch(LiveHost live, SwitchHandle handle, int port, RemoteSwitchControl first) {
+    /** Opens a new control of the switch on the watched port; an IOException while none answers yet. */
+    interface Connector {
+        SwitchControl connect() throws IOException;
+    }
+
+    private SwitchWatch(LiveHost live, SwitchHandle handle, int port, SwitchControl first, Connector connector) {
         this.live = live;
         this.handle = handle;
         this.port = port;
         this.current = first;
+        this.connector = connector;
     }
 
     /** Starts watching the switch whose control {@code first} is attached to {@code handle} now. */
-    static void start(LiveHost live, SwitchHandle handle, int port, RemoteSwitchControl first) {
-        SwitchWatch w = new SwitchWatch(live, handle, port, first);
+    static void start(LiveHost live, SwitchHandle handle, int port, SwitchControl first, Connector connector) {
+        SwitchWatch w = new SwitchWatch(live, handle, port, first, connector);
         Thread.ofPlatform().daemon().name("innet-switch-watch").start(w::watch);
     }
 
@@ -49,7 +57,7 @@ final class SwitchWatch {
                 closeQuietly(current);
                 // the next switch: wait until one listens, then give the controller a new handle generation
                 monitor = connect();
-                RemoteSwitchControl control = connectControl();
+                SwitchControl control = connectControl();
                 current = control;
                 onLoop(() -> handle.attach(control));
                 System.out.println("innet-host: a switch answers again: attached (generation " + handle.generation() + ")");
@@ -69,10 +77,10 @@ final class SwitchWatch {
         }
     }
 
-    private RemoteSwitchControl connectControl() throws InterruptedException {
+    private SwitchControl connectControl() throws InterruptedException {
         while (true) {
             try {
-                return new RemoteSwitchControl(port);
+                return connector.connect();
             } catch (IOException e) {
                 Thread.sleep(RETRY_MILLIS);
             }
@@ -101,12 +109,12 @@ final class SwitchWatch {
         }
     }
 
-    private static void closeQuietly(RemoteSwitchControl c) {
+    private static void closeQuietly(SwitchControl c) {
         try {
-            if (c != null) {
-                c.close();
+            if (c instanceof AutoCloseable closeable) {
+                closeable.close();
             }
-        } catch (IOException e) {
+        } catch (Exception e) {
             // it is dead already
         }
     }

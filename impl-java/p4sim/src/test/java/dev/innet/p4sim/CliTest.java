@@ -47,6 +47,29 @@ class CliTest {
     }
 
     @Test
+    void resetStateClearsEntriesRegistersCountersAndHandles() {
+        P4Switch sw = P4Sim.compile(TestPrograms.stf("basic.p4")).instantiate();
+        CliSession cli = new CliSession(sw);
+        cli.execute("table_set_default MyIngress.ipv4_lpm MyIngress.drop");
+        cli.execute("table_add MyIngress.ipv4_lpm MyIngress.ipv4_forward 10.0.1.0/24 => 0a:0b:0c:0d:0e:0f 3");
+        cli.execute("table_add MyIngress.ipv4_lpm MyIngress.ipv4_forward 10.0.1.5/32 => 00:00:00:00:01:05 4");
+        cli.execute("register_write MyIngress.last_seen 2 0x77");
+        assertEquals(4, sw.process(1, hex(PKT)).get(0).port());
+
+        assertEquals(List.of(), cli.execute("reset_state"));
+
+        assertEquals(List.of("0"), cli.execute("table_num_entries MyIngress.ipv4_lpm"));
+        assertEquals(List.of("MyIngress.last_seen[2]= 0"), cli.execute("register_read MyIngress.last_seen 2"));
+        assertEquals(List.of("MyIngress.port_packets[1]=  BmCounterValue(packets=0, bytes=0)"),
+                cli.execute("counter_read MyIngress.port_packets 1"));
+        // the kept default action (drop) now applies; handles count from 0 again, as after loading the program
+        assertEquals(List.of(), sw.process(1, hex(PKT)));
+        cli.execute("table_add MyIngress.ipv4_lpm MyIngress.ipv4_forward 10.0.1.0/24 => 0a:0b:0c:0d:0e:0f 5");
+        cli.execute("table_delete MyIngress.ipv4_lpm 0");
+        assertEquals(List.of("0"), cli.execute("table_num_entries MyIngress.ipv4_lpm"));
+    }
+
+    @Test
     void badCommandsAreRejectedWithoutEffect() {
         P4Switch sw = P4Sim.compile(TestPrograms.stf("basic.p4")).instantiate();
         CliSession cli = new CliSession(sw);

@@ -270,6 +270,7 @@ public final class CliSession {
                 need(w, 3, "mc_node_dissociate <group> <node handle>");
                 multicast.dissociate(CliValues.parseInt(w[1], "group"), CliValues.parseInt(w[2], "handle"));
             }
+            case "reset_state" -> resetState();
             case "show_tables" -> {
                 for (String name : sw.program().tables().keySet()) {
                     if (name.contains(".")) {
@@ -286,6 +287,27 @@ public final class CliSession {
             }
         }
         return out;
+    }
+
+    /**
+     * bmv2's {@code reset_state}: every table's entries (tables with const entries keep them), every register
+     * and counter back to zero, entry handles numbered from 0 again. PTF tests call it in setUp so each starts
+     * from a clean switch without a restart. Unlike bmv2, default actions, meters, multicast groups and clone
+     * sessions are kept (docs/ptf.md).
+     */
+    private void resetState() {
+        for (TableRuntime t : sw.tables()) {
+            if (!t.constEntries) {
+                control.clearTable(t.name);
+            }
+        }
+        handles.clear();
+        for (String register : sw.program().registers().keySet()) {
+            control.registerReset(register);
+        }
+        for (String counter : sw.program().counters().keySet()) {
+            control.counterReset(counter);
+        }
     }
 
     /**

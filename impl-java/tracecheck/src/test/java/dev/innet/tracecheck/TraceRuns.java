@@ -47,8 +47,10 @@ final class TraceRuns {
      */
     static Rack runSimLike(FarReachProtocol protocol, long seed, long chaosNanos, Path out, Path programSource,
             java.util.function.Consumer<Rack> faults) {
+        Path durable = out.resolveSibling("durable");
+        deleteTree(durable); // a store left by an earlier run would hold its records at the start
         Rack.Builder b = simLike(chaosNanos).rack(RackRuns.root(), protocol, seed).recordTraceEvents(true)
-                .rocksdb(out.resolveSibling("durable")).out(RackRuns.QUIET);
+                .rocksdb(durable).out(RackRuns.QUIET);
         if (programSource != null) {
             b.programSource(programSource);
         }
@@ -57,6 +59,19 @@ final class TraceRuns {
         rack.run();
         rack.simulation().writeTraceEvents(out);
         return rack;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot clear " + dir, e);
+        }
     }
 
     /** Runs {@code protocol} and writes its trace events to {@code out}; returns the rack. */

@@ -81,7 +81,7 @@ final class TraceRuns {
 
     /** As {@link #run(FarReachProtocol, long, long, Path)}, with {@code faults} scheduled on the rack first. */
     static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out, java.util.function.Consumer<Rack> faults) {
-        // FarReach.tla's writes are sent once: the converter cannot express a retried write
+        // writes sent once keep these runs (and their seeded-bug rejections) small; runSimLike retries them
         Rack rack = small(chaosNanos).rack(RackRuns.root(), protocol.withWriteRetries(false), seed).recordTraceEvents(true)
                 .out(RackRuns.QUIET).build();
         faults.accept(rack);

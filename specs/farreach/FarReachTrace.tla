@@ -362,10 +362,14 @@ ObsRecover(e) ==
 
 \* A GET_FOR_CACHE reply lost after the switch acted on it (on the switch-client
 \* link): SwitchGetReply's effect on the cache without the client's part.
-ReplyLostAfterSwitch(m) ==
+\* fresh: its key has not been written since the last recovery, so the
+\* restarted switch's counter keeps the reply from the cache (as for
+\* RelayGetReplyKeepingCache).
+ReplyLostAfterSwitch(m, fresh) ==
     /\ up /\ m \in net /\ m.t = "getRC"
     /\ LET k == m.k
-           ok == Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k) /\ m.rec.v \notin BigWrites
+           ok == /\ ~fresh /\ Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
+                 /\ m.rec.v \notin BigWrites
        IN IF ok
           THEN /\ SendOriginal(k)
                /\ crec' = [crec EXCEPT ![k] = m.rec]
@@ -385,7 +389,7 @@ ObsReplyLost(e) ==
     /\ \E m \in net : /\ m.t \in {"putR", "getR", "getRC"}
                       /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ (m.t = "putR") = (pend[e.c].t = "w")
-                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m) /\ UNCHANGED nLoss ELSE Lose(m)
+                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m, e.fresh) ELSE Lose(m)
 
 \* Events that leave the switch's write-copy registers alone.
 ObservedOther(e) ==
@@ -416,7 +420,7 @@ LossBeforeGiveUp ==
     /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
                       /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
                       /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
-                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m))
+                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m, FALSE))
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1

@@ -490,7 +490,7 @@ public final class FarReachTraceConverter {
 
     /**
      * Requests without any trace that reached the switch while it was down or recovering were dropped there.
-     * Read replies get {@code fresh}: whether their key has had no write since the last recovery (the
+     * Read replies (and read replies lost after the switch) get {@code fresh}: whether their key has had no write since the last recovery (the
      * restarted switch's counter still at its base, which every older record's seq is below: no reply can
      * mark the record latest; FarReachTrace.tla's RelayGetReplyKeepingCache).
      */
@@ -504,7 +504,7 @@ public final class FarReachTraceConverter {
                     down = false;
                     fresh.addAll(owner.keySet());
                 }
-                case "getReply" -> s.fields.put("fresh", fresh.contains(s.attempt.key));
+                case "getReply", "replyLost" -> s.fields.put("fresh", !s.attempt.write && fresh.contains(s.attempt.key));
                 case "write", "read", "attempt" -> {
                     if (down && s.attempt.how.equals("lost") && !s.attempt.seenByServer) {
                         s.attempt.how = "dropped";

@@ -14,8 +14,15 @@
 (* then prints a cursor past the last event and stops TLC.                 *)
 (*                                                                         *)
 (* Abstractions (each also in docs/conformance.md):                        *)
-(*  - no host crashes, no abandoned snapshots: the converter refuses runs  *)
-(*    that contain them (MaxClientCrash = 0);                               *)
+(*  - no client crashes, no snapshot abandoned by a live controller: the   *)
+(*    converter refuses runs that contain them (MaxClientCrash = 0);        *)
+(*  - a controller restart is CtlRestart (below); a server restart is      *)
+(*    nothing but the loss of the messages it missed (its store is         *)
+(*    durable, docs/conformance.md);                                        *)
+(*  - a write is numbered once per client copy (farreach.p4, step 4): a    *)
+(*    retransmission or a duplicate of the client's last numbered write    *)
+(*    gets its first seq again (SwitchWrite); values above 128 bytes       *)
+(*    (BigWrites) are never cached (FR-9);                                  *)
 (*  - a switch crash is observed (the simulator records it) and is         *)
 (*    SwitchCrash; the implementation's multi-step recovery is one Recover *)
 (*    at the moment its gate opens, checked by the records the servers     *)
@@ -25,19 +32,23 @@
 (*    just before it); seqs of a restarted switch are mapped to the spec's *)
 (*    (its base (g-1)*2^24 -> the server's seq at recovery);               *)
 (*    a delete is a write (its id stands for the deleted record);           *)
-(*  - values are write ids numbered in the order the switch serialised the *)
-(*    writes (the converter's order), 0 = no record; sequence numbers are   *)
+(*  - values are write ids numbered in the order of the writes' first      *)
+(*    copies at the switch (the order the switch serialised them, unless a  *)
+(*    first copy was lost: ids are then only names, seqs order the         *)
+(*    records), 0 = no record; sequence numbers are                         *)
 (*    the switch's per-slot numbers (equal to the spec's per-key counter  *)
 (*    while no two keys of the run share a slot and the switch never       *)
 (*    restarted);                                                           *)
-(*  - a request the switch never processed (dropped before it was         *)
-(*    programmed, or lost) is "Unprocessed": it opens the client's         *)
-(*    operation without touching the switch.  Only requests without any  *)
-(*    trace, sent before the switch was first seen processing one ("early"),*)
-(*    may be explained so;                                                  *)
+(*  - client steps are placed where the rack recorded the switch           *)
+(*    processing them (switchIn/switchOut events); a request the switch    *)
+(*    never processed (lost before it, or dropped before the switch was    *)
+(*    programmed) is "Unprocessed": it opens the client's operation        *)
+(*    without touching the switch.  A read nothing saw is always so (reads *)
+(*    change no switch register);                                           *)
 (*  - hot reports are not observed: the converter places one before each  *)
 (*    admission (HotReportPlacement.java); losses happen only where a      *)
-(*    client gives up next (the only place a loss is visible);             *)
+(*    client gives up or retransmits next, or where the switch sent a      *)
+(*    reply the client never got (the only places a loss is visible);     *)
 (*  - duplicates: a server event the converter saw again later is taken    *)
 (*    with "deliver and keep" (dup = TRUE); duplicated replies, which      *)
 (*    receivers ignore, are not modelled.                                  *)
@@ -48,14 +59,21 @@
 \* constant overridden with <- in the .cfg is re-evaluated at every use).
 EXTENDS FarReach, Sequences, FarReachTraceData
 
-VARIABLE l       \* cursor: index of the next event of Trace
+VARIABLE l,       \* cursor: index of the next event of Trace
+         lastNum  \* lastNum[c]: the write id and seq of client c's last write the switch
+                  \* numbered (farreach.p4's client_write_req_id / client_write_seq
+                  \* registers; lost with the switch); NoNum if none
 
-traceVars == <<vars, l>>
+traceVars == <<vars, l, lastNum>>
+\* The VIEW of the generated models: states that differ only in the action
+\* label (e.g. two losses taken in either order) are one state.
+TraceView == <<viewVars, l, lastNum>>
+NoNum == [w |-> 0, s |-> 0]
 
 Ev == Trace[l]
 TRec(v, s) == [v |-> v, s |-> s]
 
-TraceInit == Init /\ l = 1
+TraceInit == Init /\ l = 1 /\ lastNum = [c \in Client |-> NoNum]
 
 -----------------------------------------------------------------------------
 (* A request that never reached the switch's pipeline: the client's        *)
@@ -84,18 +102,88 @@ UnprocessedRead(c, k) ==
 (* requests (lost, or never processed), "dropped" = reached the switch     *)
 (* while it was down or recovering.  s = -1: the seq was not observed.    *)
 
+\* how = "open": the write's first copy is an "attempt" event of its own (it
+\* was lost, or its value is too long to cache); the operation opens here.
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
-       \/ e.how \in {"fwd", "lost", "early"} /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-       \/ e.how = "early" /\ UnprocessedWrite(e.c, e.k)
-       \/ e.how = "dropped" /\ ClientWriteDropped(e.c, e.k)
+          /\ lastNum' = [lastNum EXCEPT ![e.c] = [w |-> e.w, s |-> e.s]]
+       \/ e.how = "fwd" /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
+          /\ lastNum' = [lastNum EXCEPT ![e.c] = [w |-> e.w, s |-> act'.s]]
+       \/ e.how = "open" /\ UnprocessedWrite(e.c, e.k) /\ UNCHANGED lastNum
+       \/ e.how = "dropped" /\ ClientWriteDropped(e.c, e.k) /\ UNCHANGED lastNum
 
+\* One copy of client c's pending write reaching the switch's pipeline
+\* (farreach.p4, steps 4 and 5).  A copy of the client's last numbered write
+\* (a retransmission after a timeout, or a duplicate) gets that write's seq
+\* again; it is stale if the key has been numbered since, and then only
+\* relayed to the server (which keeps the higher seq: applied at most once).
+\* Any other write gets the key's next seq.  A write that is not stale is
+\* absorbed by a valid, not to-be-evicted cached record unless its value is
+\* too long to cache (FR-9: the record is then marked outdated and
+\* to-be-evicted, as for a write to a to-be-evicted record, §3.3).
+\* how: "hit" = the switch's answer reached the client, "hitLost" = the switch
+\* answered and the answer was lost, "fwd" = forwarded, "silent" = nothing of
+\* it was seen (answer or PUT_SEQ lost), "fwdLost" = the switch neither
+\* answered nor dropped it (the rack recorded it reaching the switch and no
+\* answer): forwarded, then lost.  obs: the seq observed (-1: none).
+SwitchWrite(c, how, obs) ==
+    LET w == pend[c].id
+        k == pend[c].k
+        copy == lastNum[c].w = w
+        s == IF copy THEN lastNum[c].s ELSE ctr[k] + 1
+        stale == copy /\ s /= ctr[k]
+        big == w \in BigWrites
+        absorbed == ~stale /\ Hit(k) /\ ~tbe[k] /\ ~big
+    IN /\ up /\ pend[c].t = "w"
+       /\ obs >= 0 => obs = s
+       /\ lastNum' = [lastNum EXCEPT ![c] = [w |-> w, s |-> s]]
+       /\ ctr' = [ctr EXCEPT ![k] = Max(@, s)]
+       /\ IF absorbed
+          THEN /\ how \in {"hit", "hitLost", "silent"}
+               /\ SendOriginal(k)
+               /\ crec' = [crec EXCEPT ![k] = [v |-> w, s |-> s]]
+               /\ latest' = [latest EXCEPT ![k] = TRUE]
+               /\ UNCHANGED <<tbe, net, nFs>>
+               /\ IF how = "hit"
+                  THEN /\ pend' = [pend EXCEPT ![c] = NoOp]
+                       /\ pres' = [pres EXCEPT ![c][k] = [v |-> w, s |-> s]]
+                       /\ doneMax' = [doneMax EXCEPT ![k] = Max(@, w)]
+                       /\ Complete(k, w, TRUE, opFloor[c])
+                       /\ Retire(c)
+                  ELSE UNCHANGED <<pend, pres, doneMax, linVars>>
+          ELSE /\ how \in {"fwd", "fwdLost", "silent"}
+               /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s, fs |-> NextFs]}
+               /\ SentFs
+               /\ IF ~stale /\ Hit(k) /\ (tbe[k] \/ big)
+                  THEN /\ latest' = [latest EXCEPT ![k] = FALSE]
+                       /\ tbe' = [tbe EXCEPT ![k] = TRUE]
+                  ELSE UNCHANGED <<latest, tbe>>
+               /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
+       /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
+       /\ UNCHANGED <<up, valid, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+                      nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                      lastRead, pointCache, snapTruth, ackFloor, wkey>>
+
+\* A copy of client c's pending write w: the first one after "open", or a
+\* retransmission (whose predecessor is lost: nothing of it is in flight).  A
+\* silent copy may also have been lost before the switch, or dropped by it;
+\* an "unseen" one never reached the switch (the rack records the switch's
+\* processing of client messages).
+ObsAttempt(e) ==
+    /\ e.e = "attempt" /\ pend[e.c].t = "w" /\ pend[e.c].id = e.w /\ ~OpMsgInFlight(e.c)
+    /\ \/ SwitchWrite(e.c, e.how, e.s)
+       \/ e.how \in {"silent", "unseen"} /\ UNCHANGED <<vars, lastNum>>
+
+\* A read nothing saw ("lost", "early") changed nothing at the switch,
+\* whatever happened to it (lost before or after it, answered by it with the
+\* answer lost, or dropped before the switch was programmed): reads never
+\* change the switch's registers, only replies do.
 ObsRead(e) ==
     /\ e.e = "read" /\ nR + 1 = e.r
     /\ \/ e.how = "hit" /\ crec[e.k] = TRec(e.v, e.s) /\ ClientReadHit(e.c, e.k)
-       \/ e.how \in {"fwd", "lost", "early"} /\ ClientReadForward(e.c, e.k)
-       \/ e.how = "early" /\ UnprocessedRead(e.c, e.k)
+       \/ e.how = "fwd" /\ ClientReadForward(e.c, e.k)
+       \/ e.how \in {"lost", "early"} /\ UnprocessedRead(e.c, e.k)
        \/ e.how = "dropped" /\ ClientReadDropped(e.c, e.k)
 
 ObsGiveUp(e) == e.e = "giveUp" /\ ClientGiveUp(e.c)
@@ -112,7 +200,8 @@ ObsPutReply(e) ==
 \* lets a reply carrying that record mark the re-admitted record latest.  The
 \* implementation is the more conservative; for such a key (e.fresh, from the
 \* converter) the switch relays the reply and leaves the cache alone: the
-\* ELSE branch of SwitchGetReply.
+\* ELSE branch of SwitchGetReply.  So it does for a value too long to cache
+\* (FR-9: a write of BigWrites).
 RelayGetReplyKeepingCache(m) ==
     /\ up /\ m \in net /\ m.t = "getRC" /\ AtHead(m)
     /\ net' = net \ {m}
@@ -132,7 +221,7 @@ ObsGetReply(e) ==
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ m.rec = TRec(e.v, e.s)
                       /\ CASE m.t = "getR" -> ClientGetReply(m)
-                           [] e.fresh -> RelayGetReplyKeepingCache(m)
+                           [] e.fresh \/ m.rec.v \in BigWrites -> RelayGetReplyKeepingCache(m)
                            [] OTHER -> SwitchGetReply(m, FALSE)
 
 ObsServerPut(e) ==
@@ -164,7 +253,19 @@ ObsAdmitInstall(e) ==
 
 ObsAdmitValidate(e) == e.e = "admitValidate" /\ AdmitValidate(e.k)
 
-ObsEvictStart(e) == e.e = "evictStart" /\ EvictStart(e.k)
+\* FR-9 marks a record to-be-evicted without the controller (a write too long
+\* to cache); the controller's eviction then starts on a marked record.
+EvictStartMarked(k) ==
+    /\ up /\ nEvict < MaxEvict
+    /\ Hit(k) /\ tbe[k] /\ evRec[k] = NoRec
+    /\ nEvict' = nEvict + 1
+    /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
+    /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
+    /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
+    /\ UNCHANGED <<switchVars, store, admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
+                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+
+ObsEvictStart(e) == e.e = "evictStart" /\ (EvictStart(e.k) \/ EvictStartMarked(e.k))
 
 \* The record the controller sent to the server is the one EvictStart loaded
 \* (the spec loads and sends in one step; this only checks the record).
@@ -225,7 +326,30 @@ CrashKeepingReports ==
     /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
                    doneMax, lastRead, pointCache, snapTruth, linVars>>
 
-ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports
+ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports /\ lastNum' = [c \in Client |-> NoNum]
+
+\* A controller restart (not in FarReach.tla, whose controller never crashes),
+\* placed before the restarted controller's first event.  It loses what it
+\* held in memory: a snapshot in progress is abandoned (Relearn clears the
+\* switch's snapshot epoch; the last completed snapshot is durable), an
+\* admission installed but not yet valid is removed (Relearn's Removal).  It
+\* resumes every eviction of a record marked to-be-evicted at the step that
+\* sends the record to the server, including records FR-9 marked, whose
+\* eviction starts here (Relearn).  Hot reports placed by the converter stay
+\* in flight (they are placed before the admission they lead to).
+CtlRestart ==
+    /\ snapOn' = FALSE
+    /\ snapKeys' = {}
+    /\ snapOrig' = [k \in Key |-> NoRec]
+    /\ snapLoad' = [k \in Key |-> NoRec]
+    /\ crec' = [k \in Key |-> IF admitting[k] THEN NoRec ELSE crec[k]]
+    /\ admitting' = [k \in Key |-> FALSE]
+    /\ evRec' = [k \in Key |-> IF tbe[k] /\ evRec[k] = NoRec THEN crec[k] ELSE evRec[k]]
+    /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]] : k \in {j \in Key : tbe[j] /\ evRec[j] = NoRec}}
+    /\ act' = [a |-> "CtlRestart"]
+    /\ UNCHANGED <<up, valid, latest, tbe, ctr, snapSent, store, snap, clientVars, cntVars, ghostVars>>
+
+ObsCtlRestart(e) == e.e = "ctlRestart" /\ CtlRestart
 
 ObsRecover(e) ==
     /\ e.e = "recover" /\ Recover
@@ -236,32 +360,71 @@ ObsRecover(e) ==
                       THEN \E r \in e.crec : r.k = k /\ crec'[k] = TRec(r.v, r.s)
                       ELSE crec'[k] = NoRec
 
-Observed(e) ==
-    \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
+\* A GET_FOR_CACHE reply lost after the switch acted on it (on the switch-client
+\* link): SwitchGetReply's effect on the cache without the client's part.
+\* fresh: its key has not been written since the last recovery, so the
+\* restarted switch's counter keeps the reply from the cache (as for
+\* RelayGetReplyKeepingCache).
+ReplyLostAfterSwitch(m, fresh) ==
+    /\ up /\ m \in net /\ m.t = "getRC"
+    /\ LET k == m.k
+           ok == /\ ~fresh /\ Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
+                 /\ m.rec.v \notin BigWrites
+       IN IF ok
+          THEN /\ SendOriginal(k)
+               /\ crec' = [crec EXCEPT ![k] = m.rec]
+               /\ latest' = [latest EXCEPT ![k] = TRUE]
+          ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
+    /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+                   clientVars, cntVars, ghostVars>>
+
+\* Observed (the rack records what the switch sends to clients): the switch
+\* sent the reply of client c's pending operation, which never arrived.  A
+\* GET_FOR_CACHE reply did its work at the switch first; the switch relays
+\* any other reply unchanged, so losing it is Lose.
+ObsReplyLost(e) ==
+    /\ e.e = "replyLost" /\ pend[e.c] /= NoOp
+    /\ \E m \in net : /\ m.t \in {"putR", "getR", "getRC"}
+                      /\ m.c = e.c /\ m.id = pend[e.c].id
+                      /\ (m.t = "putR") = (pend[e.c].t = "w")
+                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m, e.fresh) ELSE Lose(m)
+
+\* Events that leave the switch's write-copy registers alone.
+ObservedOther(e) ==
+    \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
     \/ ObsSnapStart(e) \/ ObsSnapLoad(e) \/ ObsSnapFinish(e)
-    \/ ObsCrash(e) \/ ObsRecover(e)
+    \/ ObsRecover(e) \/ ObsCtlRestart(e) \/ ObsReplyLost(e)
     \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
+
+Observed(e) ==
+    \/ ObsWrite(e) \/ ObsAttempt(e) \/ ObsCrash(e)
+    \/ ObservedOther(e) /\ UNCHANGED lastNum
 
 -----------------------------------------------------------------------------
 (* Unobserved steps, restricted to the ones that can matter (a restriction  *)
 (* can only make TLC reject more, never accept a run it would otherwise     *)
 (* reject).                                                                *)
 
-\* A loss is visible only through a client giving up: the request or reply of
-\* the operation it gives up on (OpMsgInFlight's messages; losing any other
-\* message, e.g. a stale duplicated reply, changes nothing observable and
-\* only multiplied TLC's states).
+\* A loss is visible only through a client giving up or sending its write
+\* again: the request or reply of the operation it gives up on (OpMsgInFlight's
+\* messages; losing any other message, e.g. a stale duplicated reply, changes
+\* nothing observable and only multiplied TLC's states), or a GET_FOR_CACHE
+\* reply lost after the switch: with the switch's own events
+\* (SwitchFramesTraced) that loss is observed (ObsReplyLost), without them
+\* it may happen here.
 LossBeforeGiveUp ==
-    /\ Ev.e = "giveUp"
+    /\ Ev.e \in {"giveUp", "attempt"}
     /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
                       /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
                       /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
-                      /\ Lose(m)
+                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m, FALSE))
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
-    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED l
+    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED <<l, lastNum>>
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -65,8 +65,8 @@ public final class SimMain implements Callable<Integer> {
         "switch (switch) or nothing (none), at times drawn from the seed, with snapshots every 3 ms checked by the",
         "snapshot monitor. Given explicitly, Pegasus's runs crash too (its own switch recovery, no snapshots).",
         "DistCache's runs crash its first spine (an upper-layer cache switch) unless --crashes none.",
-        "NetCache and the others never crash. Trace validation decides runs whose only crash is the switch's; host",
-        "restarts come back unknown"})
+        "NetCache and the others never crash. Trace validation decides FarReach's runs with these crashes too",
+        "(docs/conformance.md)"})
     String crashes;
 
     /** all, switch or none: what --crashes asked for (all when not given). */
@@ -112,8 +112,8 @@ public final class SimMain implements Callable<Integer> {
 
     @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
         "NetCache) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
-        "the campaign; runs the converter cannot express yet (crashes and restarts; deletes for NetCache) come back",
-        "unknown, reported and never a pass"})
+        "the campaign; runs the converter cannot express yet (e.g. a controller restart during a switch recovery;",
+        "deletes for NetCache) come back unknown, reported and never a pass"})
     int validate = 1;
 
     @Option(names = "--validate-timeout", paramLabel = "SECONDS", description = {"TLC time limit per validated run",

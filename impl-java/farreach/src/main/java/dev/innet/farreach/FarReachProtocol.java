@@ -94,8 +94,8 @@ public final class FarReachProtocol implements Protocol {
     }
 
     /**
-     * Whether clients retry writes (default true). Trace validation turns it off: FarReach.tla's writes are
-     * sent once, so the converter cannot express a retried write (docs/conformance.md).
+     * Whether clients retry writes (default true). Some trace validation tests turn it off to keep their runs
+     * small; trace validation expresses retried writes (docs/conformance.md, "Write copies").
      */
     public FarReachProtocol withWriteRetries(boolean on) {
         return new FarReachProtocol(settings, hooks, servers, controllers, clients, on);

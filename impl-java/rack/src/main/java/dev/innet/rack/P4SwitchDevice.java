@@ -17,6 +17,7 @@ import java.util.List;
 public final class P4SwitchDevice implements SwitchDevice {
     private final P4Switch sw;
     private final SwitchTraffic traffic;
+    private final SwitchFrameTrace frames;
 
     public P4SwitchDevice(P4Switch sw) {
         this(sw, null);
@@ -24,8 +25,14 @@ public final class P4SwitchDevice implements SwitchDevice {
 
     /** @param traffic counts every frame in and out (a benchmark's observer), or null */
     public P4SwitchDevice(P4Switch sw, SwitchTraffic traffic) {
+        this(sw, traffic, null);
+    }
+
+    /** @param frames records the clients' frames as trace events (trace validation), or null */
+    P4SwitchDevice(P4Switch sw, SwitchTraffic traffic, SwitchFrameTrace frames) {
         this.sw = sw;
         this.traffic = traffic;
+        this.frames = frames;
     }
 
     @Override
@@ -33,6 +40,9 @@ public final class P4SwitchDevice implements SwitchDevice {
         List<SwitchOutput> out = new ArrayList<>(2);
         sw.process(ingressPort, frame, 0, frame.length,
                 (port, buf, off, len) -> out.add(new SwitchOutput(port, Arrays.copyOfRange(buf, off, off + len))));
+        if (frames != null) {
+            frames.processed(frame, out);
+        }
         if (traffic != null) {
             traffic.sawIngress(ingressPort, frame, frame.length);
             for (SwitchOutput o : out) {

@@ -1,7 +1,10 @@
 package dev.innet.tracecheck;
 
 import dev.innet.farreach.trace.FarReachTraceEvents;
+import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.SequenceBase;
+import dev.innet.protocol.RackPorts;
+import dev.innet.wire.InnetMessage;
 import dev.innet.sim.simulated.Simulation;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,9 +63,17 @@ import java.util.TreeSet;
  * counters were not raised numbers below the base, and its seqs, taken as they are, fall at or below what
  * the servers already hold: the run is rejected at the first such write whose seq was seen.
  *
- * <p>Runs with write retransmissions, abandoned snapshots, host restarts, or a crash whose recovery does not
- * finish are refused ({@link TraceFormatException}): FarReachTrace.tla does not cover them
- * (docs/conformance.md).
+ * <p><b>Write copies.</b> A write's retransmission (same request id) is an "attempt" of the same write id:
+ * farreach.p4 gives a copy of a client's last numbered write that write's seq again (FarReachTrace.tla's
+ * SwitchWrite decides whether the switch had numbered it). A first copy nothing saw, or one whose value is
+ * too long for the cache (FR-9), is an "open" write followed by its "attempt".
+ *
+ * <p><b>Host restarts.</b> A server's restart needs no step (its store is durable; what reached it while it
+ * was down is lost); the controller's is a "ctlRestart" step before its first event of the new incarnation.
+ *
+ * <p>Runs with abandoned snapshots, client restarts, a controller restart during a switch recovery, or a
+ * crash whose recovery does not finish are refused ({@link TraceFormatException}): FarReachTrace.tla does not
+ * cover them (docs/conformance.md).
  */
 public final class FarReachTraceConverter {
     /** LinkFaults.CLEAN, the rack's client links: a fixed 1 us. */
@@ -71,7 +82,7 @@ public final class FarReachTraceConverter {
     /** The model: constants and the trace, ready to be written as TLA+. */
     public record Converted(List<Map<String, Object>> steps, Set<String> clients, Set<String> servers,
             Map<String, String> owner, int cacheSize, int writes, int reads, int losses, int duplicates, int admissions,
-            int evictions, int snapshots, int crashes) {
+            int evictions, int snapshots, int crashes, Set<Long> bigWrites, boolean switchFrames) {
         public Set<String> keys() {
             return owner.keySet();
         }
@@ -84,7 +95,16 @@ public final class FarReachTraceConverter {
         final String key;
         final String value;
         final long reqId;
-        final long switchTime;
+        /** When the switch processed it: its switchIn event, else (traces without them) send + link delay. */
+        long switchTime;
+        /** The request's step, moved to the switch's time when its switchIn event comes. */
+        Step step;
+        /** A switchIn event of this attempt was seen. */
+        boolean reachedSwitch;
+        /** When the switch first sent a reply of this attempt to the client (switchOut), -1 if never. */
+        long firstOut = -1;
+        /** The client accepted a reply of this attempt. */
+        boolean replied;
         String how = "lost";
         long replySeq = -1;
         /** The sequence number the server saw this write with (PUT_SEQ), -1 if none did. */
@@ -94,6 +114,10 @@ public final class FarReachTraceConverter {
         int id;
         /** Distinguishes the attempts of one request (a read's retransmissions share its reqId). */
         int serial;
+        /** A write's first copy; its retransmissions share its write id. Null for a first copy and for reads. */
+        Attempt first;
+        /** A write whose value is too long for the cache (FR-9: never cached). */
+        boolean big;
 
         Attempt(boolean write, String client, String key, String value, long reqId, long switchTime) {
             this.write = write;
@@ -150,6 +174,10 @@ public final class FarReachTraceConverter {
     private final List<Recovery> recoveries = new ArrayList<>();
     /** The crash whose recovery has not finished yet, or null. */
     private Recovery recovering;
+    /** The trace has the switch's own switchIn/switchOut events (a rack run records them). */
+    private boolean switchFrames;
+    /** The controller's incarnation seen last (a restart shows as a new one). */
+    private long controllerIncarnation;
 
     /**
      * @param clientLinkNanos the delay of the clients' links to the switch
@@ -166,8 +194,7 @@ public final class FarReachTraceConverter {
     public Converted convert(List<TraceLine> lines) {
         for (TraceLine line : lines) {
             if (line.incarnation() != 0) {
-                throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
-                        + line.incarnation() + "); crashes are not covered by FarReachTrace.tla");
+                restarted(line);
             }
             if (line.host() == Simulation.ENVIRONMENT_HOST) {
                 addEnvironment(line);
@@ -182,6 +209,7 @@ public final class FarReachTraceConverter {
             throw new TraceFormatException("line " + recovering.crash.fields.get("src")
                     + ": the switch crashed and its recovery did not finish before the run ended");
         }
+        placeLostReplies();
         moveOldSwitchTraffic();
         steps.sort(Comparator.<Step>comparingLong(s -> s.time).thenComparingInt(s -> s.order));
         markDropped();
@@ -189,18 +217,26 @@ public final class FarReachTraceConverter {
         int reads = 0;
         Map<String, Integer> writeIdOfValue = new HashMap<>();
         Map<String, Integer> writeIdOfKeySeq = new HashMap<>();
+        Set<Long> bigWrites = new TreeSet<>();
         for (Step s : steps) {
             Attempt a = s.attempt;
-            if (s.kind.equals("write")) {
-                a.id = ++writes;
-                if (a.value != null) {
-                    writeIdOfValue.put(a.value, writes);
+            if (s.kind.equals("write") || s.kind.equals("attempt")) {
+                if (s.kind.equals("write")) {
+                    a.id = ++writes;
+                    if (a.value != null) {
+                        writeIdOfValue.put(a.value, writes);
+                    }
+                    if (a.big) {
+                        bigWrites.add((long) writes);
+                    }
+                } else {
+                    a.id = a.first.id;
                 }
                 for (long seq : new long[] {a.replySeq, a.serverSeq}) {
                     if (seq > 0) {
                         // the first write wins: a key's seqs are unique unless a restarted switch numbered from 0
                         // again (a seeded bug), whose later deletes must not rename the earlier ones
-                        writeIdOfKeySeq.putIfAbsent(a.key + "/" + seq, writes);
+                        writeIdOfKeySeq.putIfAbsent(a.key + "/" + seq, a.id);
                     }
                 }
             } else if (s.kind.equals("read")) {
@@ -216,7 +252,7 @@ public final class FarReachTraceConverter {
         int evictions = 0;
         int snapshots = 0;
         Set<String> laterIdentities = new java.util.HashSet<>();
-        List<Map<String, Object>> out = new ArrayList<>(steps.size());
+        List<Map<String, Object>> out = new ArrayList<>(steps.size() * 5 / 4);
         for (int i = steps.size() - 1; i >= 0; i--) {
             Step s = steps.get(i);
             if (s.identity != null) {
@@ -228,11 +264,33 @@ public final class FarReachTraceConverter {
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
+            Map<String, Object> firstCopy = null;
             switch (s.kind) {
                 case "write" -> {
                     f.put("w", (long) a.id);
-                    f.put("how", fate(a, switchWorking));
-                    f.put("s", a.replySeq);
+                    String how = fate(a, switchWorking);
+                    boolean plain = !a.big && (how.equals("hit") || how.equals("fwd"));
+                    if (plain || how.equals("dropped")) {
+                        f.put("how", how);
+                        f.put("s", observedSeq(a));
+                    } else {
+                        // opened here, its first copy is a step of its own (SwitchWrite)
+                        f.put("how", "open");
+                        f.put("s", -1L);
+                        firstCopy = new LinkedHashMap<>();
+                        firstCopy.put("e", "attempt");
+                        firstCopy.put("src", f.get("src"));
+                        firstCopy.put("c", a.client);
+                        firstCopy.put("w", (long) a.id);
+                        firstCopy.put("how", copyFate(a, how));
+                        firstCopy.put("s", observedSeq(a));
+                    }
+                }
+                case "attempt" -> {
+                    losses++;
+                    f.put("w", (long) a.id);
+                    f.put("how", copyFate(a, fate(a, switchWorking)));
+                    f.put("s", observedSeq(a));
                 }
                 case "read" -> {
                     f.put("r", (long) a.id);
@@ -242,7 +300,7 @@ public final class FarReachTraceConverter {
                 }
                 case "putReply", "serverPut" -> f.put("w", (long) a.id);
                 case "serverGet" -> f.put("r", (long) a.id);
-                case "giveUp" -> losses++;
+                case "giveUp", "replyLost" -> losses++;
                 case "admitInstall" -> admissions++;
                 case "evictStart" -> evictions++;
                 case "snapStart" -> snapshots++;
@@ -270,6 +328,10 @@ public final class FarReachTraceConverter {
             // a reply step names no key: its request's
             resolve(f, a != null ? a.key : (String) f.get("k"), ids, seqs);
             out.add(f);
+            if (firstCopy != null) {
+                resolve(firstCopy, a.key, ids, seqs);
+                out.add(firstCopy);
+            }
         }
         for (String k : owner.keySet()) {
             if (owner.get(k) == null) {
@@ -281,7 +343,59 @@ public final class FarReachTraceConverter {
         }
         int slots = cacheSize != null ? cacheSize : Math.max(1, owner.size());
         return new Converted(HotReportPlacement.place(out), clients, servers, owner, slots, writes, reads, losses, duplicates,
-                admissions, evictions, snapshots, recoveries.size());
+                admissions, evictions, snapshots, recoveries.size(), bigWrites, switchFrames);
+    }
+
+    /** The seq a write copy was seen with: its reply's, else the PUT_SEQ's at a server, else -1 (not seen). */
+    private static long observedSeq(Attempt a) {
+        return a.replySeq >= 0 ? a.replySeq : a.serverSeq;
+    }
+
+    /**
+     * A write copy's fate in SwitchWrite's terms: answered by the switch, forwarded, nothing seen of it
+     * ("silent"), or, in a trace with the switch's own events, never reached the switch ("unseen") or
+     * reached it and was forwarded and lost ("fwdLost").
+     */
+    private String copyFate(Attempt a, String how) {
+        if (how.equals("hit") || how.equals("fwd") || how.equals("hitLost")) {
+            return how;
+        }
+        if (!switchFrames || how.equals("early") || how.equals("dropped")) {
+            return "silent"; // lost before or after the switch, or dropped by a switch not (yet) serving requests
+        }
+        // the switch answers a write it absorbs at once (a switchOut): without one it forwarded the write
+        return a.reachedSwitch ? "fwdLost" : "unseen";
+    }
+
+    /**
+     * A host of an incarnation above 0. Servers keep their store (durable) and lose only the messages that
+     * reached them while down, which the trace spec's losses cover; the controller's restart is the trace
+     * spec's CtlRestart, placed before its first event; a client's restart (its preserved records lost) is
+     * not covered.
+     */
+    private void restarted(TraceLine line) {
+        if (line.host() == RackPorts.CONTROLLER_HOST) {
+            if (line.incarnation() != controllerIncarnation) {
+                if (recovering != null) {
+                    throw new TraceFormatException("line " + line.line() + ": the controller restarted during a switch "
+                            + "recovery (FarReachTrace.tla's Recover is one step)");
+                }
+                controllerIncarnation = line.incarnation();
+                step(line.time(), "ctlRestart", line);
+            }
+        } else if (clients.contains("h" + line.host())) {
+            throw new TraceFormatException("line " + line.line() + ": client h" + line.host() + " restarted (incarnation "
+                    + line.incarnation() + "); client crashes are not covered by FarReachTrace.tla");
+        }
+    }
+
+    /** Bytes of a value as trace text ({@code KvTraceFields.text}: printable text, or 0x and hex). */
+    static int valueBytes(String text) {
+        if (text.startsWith("0x") && text.length() % 2 == 0 && text.substring(2).chars().allMatch(
+                ch -> Character.digit(ch, 16) >= 0)) {
+            return (text.length() - 2) / 2;
+        }
+        return text.length();
     }
 
     /** Values of a record (a step or an entry of one of its sets) as write ids, its seqs as the spec's. */
@@ -335,6 +449,29 @@ public final class FarReachTraceConverter {
     }
 
     /**
+     * Replies the switch sent to a client that never accepted them (lost on the switch-client link): a write
+     * no server saw was answered by the switch itself ("hitLost": absorbed, the answer lost); any other
+     * reply becomes a "replyLost" step where the switch sent it (a GET_FOR_CACHE reply did its work there).
+     */
+    private void placeLostReplies() {
+        for (List<Attempt> copies : attemptsByRequest.values()) {
+            for (Attempt a : copies) {
+                if (a.firstOut < 0 || a.replied) {
+                    continue;
+                }
+                if (a.write && !a.seenByServer) {
+                    a.how = "hitLost";
+                } else if (a.seenByServer) {
+                    Step s = new Step(a.firstOut, steps.size(), "replyLost", ((Long) a.step.fields.get("src")).intValue());
+                    s.attempt = a;
+                    s.fields.put("c", a.client);
+                    steps.add(s);
+                }
+            }
+        }
+    }
+
+    /**
      * Server events (and the replies to them) between a crash and the end of its recovery are the old
      * switch's traffic: the restarted switch forwards no client request before its gate opens. They move to
      * the crash, in their order, before it (the crash step sorts last among the steps of its instant).
@@ -343,7 +480,7 @@ public final class FarReachTraceConverter {
         for (Recovery r : recoveries) {
             for (Step s : steps) {
                 boolean oldTraffic = s.kind.equals("serverPut") || s.kind.equals("serverGet") || s.kind.equals("serverEvict")
-                        || s.kind.equals("putReply") || s.kind.equals("getReply");
+                        || s.kind.equals("putReply") || s.kind.equals("getReply") || s.kind.equals("replyLost");
                 if (oldTraffic && s.time >= r.crash.time && s.time <= r.done) {
                     s.time = r.crash.time;
                 }
@@ -353,7 +490,7 @@ public final class FarReachTraceConverter {
 
     /**
      * Requests without any trace that reached the switch while it was down or recovering were dropped there.
-     * Read replies get {@code fresh}: whether their key has had no write since the last recovery (the
+     * Read replies (and read replies lost after the switch) get {@code fresh}: whether their key has had no write since the last recovery (the
      * restarted switch's counter still at its base, which every older record's seq is below: no reply can
      * mark the record latest; FarReachTrace.tla's RelayGetReplyKeepingCache).
      */
@@ -367,12 +504,12 @@ public final class FarReachTraceConverter {
                     down = false;
                     fresh.addAll(owner.keySet());
                 }
-                case "getReply" -> s.fields.put("fresh", fresh.contains(s.attempt.key));
-                case "write", "read" -> {
+                case "getReply", "replyLost" -> s.fields.put("fresh", !s.attempt.write && fresh.contains(s.attempt.key));
+                case "write", "read", "attempt" -> {
                     if (down && s.attempt.how.equals("lost") && !s.attempt.seenByServer) {
                         s.attempt.how = "dropped";
                     }
-                    if (s.kind.equals("write") && !s.attempt.how.equals("dropped")) {
+                    if (!s.kind.equals("read") && !s.attempt.how.equals("dropped")) {
                         fresh.remove(s.attempt.key); // the switch numbered it: its counter left the base
                     }
                 }
@@ -381,8 +518,39 @@ public final class FarReachTraceConverter {
         }
     }
 
-    /** The simulator's own events: only a switch crash. */
+    /**
+     * The switch processed a client's message (switchIn) or sent one to a client (switchOut): the request's
+     * step moves to the moment of its first processing (a duplicate on the client link is processed again,
+     * later), the reply's to the moment the switch first sent it. A message of no pending attempt (a late
+     * copy of an earlier request, a controller's message) places nothing.
+     */
+    private void switchFrame(TraceLine line, boolean in) {
+        switchFrames = true;
+        Attempt a = current.get("h" + line.number("client"));
+        long op = line.number("op");
+        if (a == null || a.reqId != line.number("reqId")) {
+            return;
+        }
+        int request = a.write ? (a.value == null ? KvOp.DEL : KvOp.PUT) : KvOp.GET;
+        if (in && op == request && !a.reachedSwitch) {
+            a.reachedSwitch = true;
+            a.switchTime = line.time();
+            a.step.time = line.time();
+        } else if (!in && a.reachedSwitch && a.firstOut < 0 && isReplyTo((int) op, request)) {
+            a.firstOut = line.time();
+        }
+    }
+
+    private static boolean isReplyTo(int op, int request) {
+        return request == KvOp.GET ? op == KvOp.GET_REPLY || op == KvOp.GET_FOR_CACHE_REPLY : op == KvOp.replyOf(request);
+    }
+
+    /** The simulator's own events: a switch crash, and the switch's processing of client messages. */
     private void addEnvironment(TraceLine line) {
+        if (line.event().equals(Simulation.SWITCH_IN_EVENT) || line.event().equals(Simulation.SWITCH_OUT_EVENT)) {
+            switchFrame(line, line.event().equals(Simulation.SWITCH_IN_EVENT));
+            return;
+        }
         if (!line.event().equals(Simulation.SWITCH_CRASH_EVENT)) {
             throw new TraceFormatException("line " + line.line() + ": unknown simulator event " + line.event());
         }
@@ -484,20 +652,29 @@ public final class FarReachTraceConverter {
                 // it has no value, so it is known by its key and sequence number (ValueRef).
                 boolean delete = write && line.has("delete") && line.flag("delete");
                 long attempt = line.number("attempt");
-                if (attempt > 1) {
-                    if (write) {
-                        throw new TraceFormatException("line " + line.line()
-                                + ": a write retransmission (the spec's writes are sent once)");
-                    }
+                if (attempt > 1 && !write) {
+                    // a read retransmission is a new read after giving up (reads change nothing at the switch)
                     step(t, "giveUp", line).fields.put("c", host);
                 }
                 Attempt a = new Attempt(write, host, key(line), write && !delete ? line.string("value") : null,
                         line.number("reqId"),
                         t + clientLinkNanos);
                 a.serial = steps.size();
+                a.big = a.value != null && valueBytes(a.value) > InnetMessage.MAX_CACHED_VALUE_BYTES;
+                List<Attempt> copies = attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>());
+                if (attempt > 1 && write) {
+                    // a retransmission: the same write (id, value), sent again with the same request id
+                    Attempt previous = current.get(host);
+                    if (previous == null || previous.reqId != a.reqId || copies.isEmpty()) {
+                        throw new TraceFormatException("line " + line.line() + ": a write retransmission of " + host
+                                + " without its first copy");
+                    }
+                    a.first = copies.get(0);
+                }
                 current.put(host, a);
-                attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>()).add(a);
-                Step s = step(a.switchTime, write ? "write" : "read", line);
+                copies.add(a);
+                Step s = step(a.switchTime, !write ? "read" : a.first == null ? "write" : "attempt", line);
+                a.step = s;
                 s.attempt = a;
                 s.fields.put("c", host);
                 s.fields.put("k", a.key);
@@ -509,12 +686,13 @@ public final class FarReachTraceConverter {
                     throw new TraceFormatException("line " + line.line() + ": a failed operation (not a FarReach step)");
                 }
                 a.how = fromSwitch ? "hit" : "fwd";
+                a.replied = true;
                 a.replySeq = line.number("seq");
                 a.replyValue = line.string("status").equals("notFound") ? ValueRef.deleted(a.key, a.replySeq)
                         : ValueRef.value(line.string("value"));
                 current.remove(host);
                 if (!fromSwitch) {
-                    Step s = step(t - clientLinkNanos, a.write ? "putReply" : "getReply", line);
+                    Step s = step(a.firstOut >= 0 ? a.firstOut : t - clientLinkNanos, a.write ? "putReply" : "getReply", line);
                     s.attempt = a;
                     s.fields.put("c", host);
                     if (!a.write) {

@@ -37,6 +37,7 @@ final class HotReportPlacement {
         Map<String, Rec> stored = new HashMap<>();
         Map<String, Map<Rec, Integer>> heldSince = new HashMap<>();
         Map<String, Integer> uncachedAt = new HashMap<>();
+        java.util.Set<String> installedNotValid = new java.util.HashSet<>();
         Map<Integer, List<Map<String, Object>>> after = new HashMap<>();
         Rec initial = new Rec(0L, 0L);
         int lastCrash = -1;
@@ -53,6 +54,14 @@ final class HotReportPlacement {
                     }
                 }
                 case "evictFinish" -> uncachedAt.put(k, i);
+                case "admitValidate" -> installedNotValid.remove(k);
+                case "ctlRestart" -> {
+                    // the restarted controller removes admissions that never became valid (CtlRestart)
+                    for (String removed : installedNotValid) {
+                        uncachedAt.put(removed, i);
+                    }
+                    installedNotValid.clear();
+                }
                 case "crash" -> {
                     lastCrash = i;
                     storedAtCrash = new HashMap<>(stored);
@@ -69,6 +78,7 @@ final class HotReportPlacement {
                     }
                 }
                 case "admitInstall" -> {
+                    installedNotValid.add(k);
                     Rec r = new Rec(e.get("v"), e.get("s"));
                     Integer since = r.equals(initial) ? Integer.valueOf(-1)
                             : heldSince.getOrDefault(k, Map.of()).get(r);

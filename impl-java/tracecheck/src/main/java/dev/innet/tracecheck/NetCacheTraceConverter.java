@@ -130,6 +130,11 @@ public final class NetCacheTraceConverter {
                 throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
                         + line.incarnation() + "); host crashes are not covered by NetCacheTrace.tla");
             }
+            if (line.host() == dev.innet.sim.simulated.Simulation.ENVIRONMENT_HOST
+                    && (line.event().equals(dev.innet.sim.simulated.Simulation.SWITCH_IN_EVENT)
+                        || line.event().equals(dev.innet.sim.simulated.Simulation.SWITCH_OUT_EVENT))) {
+                continue; // NetCacheTrace.tla's clients are placed by their own events (clean client links)
+            }
             add(line);
         }
         if (steps.stream().noneMatch(s -> s.attempt != null)) {

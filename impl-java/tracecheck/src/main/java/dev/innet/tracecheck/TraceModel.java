@@ -44,7 +44,13 @@ public final class TraceModel {
         for (int i = 0; i < run.steps().size(); i++) {
             b.append("  ").append(record(run.steps().get(i))).append(i + 1 < run.steps().size() ? ",\n" : "\n");
         }
-        b.append(">>\n====\n");
+        b.append(">>\n");
+        b.append("\\* The write ids whose values are too long for the cache (FR-9): never cached.\n");
+        b.append("BigWrites == ").append(run.bigWrites().stream().map(String::valueOf)
+                .collect(Collectors.joining(", ", "{", "}"))).append('\n');
+        b.append("\\* Whether the run recorded the switch's processing of client messages (replyLost is then observed).\n");
+        b.append("SwitchFramesTraced == ").append(run.switchFrames() ? "TRUE" : "FALSE").append('\n');
+        b.append("====\n");
         return b.toString();
     }
 
@@ -68,7 +74,7 @@ public final class TraceModel {
         }
         // no INVARIANT TraceNotFinished: its violation would print every state of the run; CursorReport
         // prints a cursor past the last event instead (TraceValidator reads it)
-        b.append("INIT TraceInit\nNEXT TraceNext\nCONSTRAINT CursorReport\n");
+        b.append("INIT TraceInit\nNEXT TraceNext\nCONSTRAINT CursorReport\nVIEW TraceView\n");
         return b.toString();
     }
 

@@ -28,6 +28,52 @@ final class TraceRuns {
                 chaosNanos, 5_000_000, 20_000, CampaignSettings.LOSSY);
     }
 
+    /**
+     * As {@link #small(long)} with the default simulation campaign's client side ({@link CampaignSettings#sim()}):
+     * lossy, duplicating, reordering client links that also lose replies, and values of 1-160 bytes (some too
+     * long for the cache, FR-9).
+     */
+    static CampaignSettings simLike(long chaosNanos) {
+        CampaignSettings small = small(chaosNanos);
+        return small.withClientFaults(CampaignSettings.CLIENT_LOSSY).withClientReplyLoss(true)
+                .withWorkload(small.workload().withValueLengths(CampaignSettings.SIM_MIN_VALUE_BYTES,
+                        CampaignSettings.SIM_MAX_VALUE_BYTES));
+    }
+
+    /**
+     * Runs {@code protocol} as configured (FarReach's clients retry writes by default) on {@link #simLike} with
+     * durable (RocksDB) servers under {@code out}'s directory, so a server may crash and restart; {@code faults}
+     * are scheduled first. Writes the trace events to {@code out}; returns the rack.
+     */
+    static Rack runSimLike(FarReachProtocol protocol, long seed, long chaosNanos, Path out, Path programSource,
+            java.util.function.Consumer<Rack> faults) {
+        Path durable = out.resolveSibling("durable");
+        deleteTree(durable); // a store left by an earlier run would hold its records at the start
+        Rack.Builder b = simLike(chaosNanos).rack(RackRuns.root(), protocol, seed).recordTraceEvents(true)
+                .rocksdb(durable).out(RackRuns.QUIET);
+        if (programSource != null) {
+            b.programSource(programSource);
+        }
+        Rack rack = b.build();
+        faults.accept(rack);
+        rack.run();
+        rack.simulation().writeTraceEvents(out);
+        return rack;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot clear " + dir, e);
+        }
+    }
+
     /** Runs {@code protocol} and writes its trace events to {@code out}; returns the rack. */
     static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out) {
         return run(protocol, seed, chaosNanos, out, rack -> { });
@@ -35,7 +81,7 @@ final class TraceRuns {
 
     /** As {@link #run(FarReachProtocol, long, long, Path)}, with {@code faults} scheduled on the rack first. */
     static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out, java.util.function.Consumer<Rack> faults) {
-        // FarReach.tla's writes are sent once: the converter cannot express a retried write
+        // writes sent once keep these runs (and their seeded-bug rejections) small; runSimLike retries them
         Rack rack = small(chaosNanos).rack(RackRuns.root(), protocol.withWriteRetries(false), seed).recordTraceEvents(true)
                 .out(RackRuns.QUIET).build();
         faults.accept(rack);

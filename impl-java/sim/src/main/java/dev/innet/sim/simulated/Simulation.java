@@ -407,6 +407,27 @@ public final class Simulation {
     public static final int ENVIRONMENT_HOST = 0;
     /** Trace event recorded when a switch crashes (every register and table lost): field switch, its name. */
     public static final String SWITCH_CRASH_EVENT = "switchCrash";
+    /**
+     * Trace events a rack records (rack's SwitchFrameTrace) when a switch processed a client's message (fields
+     * client, reqId, op) and when it sent one to a client: trace validation places client steps by them.
+     */
+    public static final String SWITCH_IN_EVENT = "switchIn";
+    public static final String SWITCH_OUT_EVENT = "switchOut";
+
+    /**
+     * Records a trace event of the environment (host 0) at the current time, if trace events are kept: what
+     * no node sees, e.g. the moment a switch processed a frame (trace validation places spec steps by it).
+     */
+    public void traceEnvironment(TraceEvent event) {
+        if (traceEvents != null) {
+            traceEvents.add(new RecordedTraceEvent(now, ENVIRONMENT_HOST, 0, Objects.requireNonNull(event)));
+        }
+    }
+
+    /** Whether trace events are kept ({@link Builder#recordTraceEvents}). */
+    public boolean recordsTraceEvents() {
+        return traceEvents != null;
+    }
 
     public void crashSwitch(SimSwitch sw) {
         requireOwnSwitch(sw);

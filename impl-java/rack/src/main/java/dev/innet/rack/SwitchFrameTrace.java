@@ -1,0 +1,50 @@
+package dev.innet.rack;
+
+import dev.innet.sim.TraceEvent;
+import dev.innet.sim.device.SwitchOutput;
+import dev.innet.sim.simulated.Simulation;
+import dev.innet.wire.InnetPacket;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.WireException;
+import java.util.List;
+
+/**
+ * When the switch processed each message of a client host: a {@link Simulation#SWITCH_IN_EVENT} event (client,
+ * reqId, op) for a frame from a client, a {@link Simulation#SWITCH_OUT_EVENT} for each frame it sent to a client, recorded by the
+ * environment (host 0) at the moment of processing. Trace validation places the spec's client steps there:
+ * the spec folds the switch's processing of a request into the client's step, and with faulty client links
+ * (variable delay, reordering, loss) the client's send time does not say when, or whether, that happened
+ * (docs/conformance.md). Only kept when the rack records trace events.
+ */
+final class SwitchFrameTrace {
+    private final Simulation sim;
+    private final List<Integer> clients;
+
+    SwitchFrameTrace(Simulation sim, List<Integer> clients) {
+        this.sim = sim;
+        this.clients = clients;
+    }
+
+    void processed(byte[] frame, List<SwitchOutput> out) {
+        record(Simulation.SWITCH_IN_EVENT, frame, true);
+        for (SwitchOutput o : out) {
+            record(Simulation.SWITCH_OUT_EVENT, o.frame(), false);
+        }
+    }
+
+    private void record(String event, byte[] frame, boolean fromClient) {
+        InnetPacket p;
+        int host;
+        try {
+            p = InnetPacket.decode(frame);
+            host = RackAddressing.hostOfIp(fromClient ? p.frame().srcIp() : p.frame().dstIp());
+        } catch (WireException | RuntimeException e) {
+            return; // not an innet message of a rack host: nothing a spec step stands for
+        }
+        if (!clients.contains(host)) {
+            return;
+        }
+        sim.traceEnvironment(TraceEvent.of(event).with("client", host).with("reqId", p.message().reqId())
+                .with("op", p.message().op()));
+    }
+}

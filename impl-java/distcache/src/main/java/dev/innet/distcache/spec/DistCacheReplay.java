@@ -134,8 +134,6 @@ public final class DistCacheReplay implements SpecReplay {
     private Topology topology;
     private ReplayContext controllerContext;
     private DistCacheController controller;
-    /** Invalidations the servers resent beyond the spec's one layer per step, dropped as lost. */
-    private long extraResendsDropped;
 
     public DistCacheReplay(ReplayTarget target) {
         this(target, DistCacheServer::new);
@@ -521,7 +519,7 @@ public final class DistCacheReplay implements SpecReplay {
      * not acknowledged; the spec resends one layer per step, and only when neither its invalidation nor
      * its acknowledgement is in flight. The invalidation of layer l goes out; one of another layer is kept
      * if the spec has that same message in flight (the network is a set), and otherwise dropped as lost
-     * (counted): the network may lose any frame, and the spec resends that layer in a step of its own.
+     * (the network may lose any frame, and the spec resends that layer in a step of its own).
      */
     private void serverResendInv(SpecStep step) {
         String k = name(step.param("k"));
@@ -545,9 +543,8 @@ public final class DistCacheReplay implements SpecReplay {
                 net.put(msg, Route.FROM_SERVER, f);
             } else if (net.messages().contains(msg)) {
                 net.put(msg, Route.FROM_SERVER, f);
-            } else {
-                extraResendsDropped++;
             }
+            // else: dropped, as lost (the spec resends that layer in a step of its own)
         }
         if (!resent) {
             throw new ReplayException("ServerResendInv: the server did not resend the " + l + " invalidation of " + k);
@@ -958,10 +955,5 @@ public final class DistCacheReplay implements SpecReplay {
             }
             default -> specValue;
         };
-    }
-
-    /** For tests and reports: invalidations a server resent beyond the spec's one layer per step (dropped as lost). */
-    public long extraResendsDropped() {
-        return extraResendsDropped;
     }
 }

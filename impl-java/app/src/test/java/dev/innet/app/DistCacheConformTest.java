@@ -110,11 +110,15 @@ class DistCacheConformTest {
         return copy;
     }
 
+    /** The curated trace replayed on the mutant without {@code remove}: it must fail. */
+    private Replayer.Result.Failed failsWithout(String remove, String trace) throws Exception {
+        Replayer.Result r = Replayer.replay(new DistCacheConformance(), switches(mutant(remove)), curated(trace));
+        return assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+    }
+
     @Test
     void aCopyWithoutTheInsertionTokenCheckTakesTheOldFillAndFailsThere() throws Exception {
-        Supplier<ReplayTarget> buggy = switches(mutant(" && hdr.dc.token == waiting"));
-        Replayer.Result r = Replayer.replay(new DistCacheConformance(), buggy, curated("crash-old-fill-refused.trace"));
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        Replayer.Result.Failed f = failsWithout(" && hdr.dc.token == waiting", "crash-old-fill-refused.trace");
         // the first update the token alone refuses: a phase-2 update reaching the re-inserted copy
         assertEquals(11, f.step(), f.toString());
         assertEquals("CacheUpdateRefused", f.action(), f.toString());
@@ -123,9 +127,7 @@ class DistCacheConformTest {
 
     @Test
     void aCopyWithoutTheVersionGuardTakesAFillOlderThanAnInvalidation() throws Exception {
-        Supplier<ReplayTarget> buggy = switches(mutant(" && hdr.innet.seq >= seen"));
-        Replayer.Result r = Replayer.replay(new DistCacheConformance(), buggy, curated("fill-behind-duplicated-invalidation.trace"));
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        Replayer.Result.Failed f = failsWithout(" && hdr.innet.seq >= seen", "fill-behind-duplicated-invalidation.trace");
         // the fill of version 0 arrives after the invalidation of version 1 (seen = 1)
         assertEquals(7, f.step(), f.toString());
         assertEquals("CacheUpdateRefused", f.action(), f.toString());

@@ -16,6 +16,7 @@ import dev.innet.kv.ConsistentHashRing;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.client.ClientConfig;
+import dev.innet.kv.spec.ReplayClients;
 import dev.innet.kv.spec.WriteIds;
 import dev.innet.kv.store.MemoryRecordStore;
 import dev.innet.kv.store.RecordStore;
@@ -357,7 +358,8 @@ public final class DistCacheReplay implements SpecReplay {
             case "ClientWrite" -> clientWrite(step);
             case "ClientReadHit" -> clientRead(step, true);
             case "ClientReadMiss" -> clientRead(step, false);
-            case "ClientGiveUp" -> giveUp(name(step.param("c")));
+            case "ClientGiveUp" -> ReplayClients.giveUp(name(step.param("c")), clientContexts.get(name(step.param("c"))),
+                    clients.get(name(step.param("c"))));
             case "ServerWrite" -> serverWrite(step);
             case "ServerInvAck" -> serverInvAck(step);
             case "ServerResendInv" -> serverResendInv(step);
@@ -468,43 +470,30 @@ public final class DistCacheReplay implements SpecReplay {
                 + (r.fromSwitch() ? " from a switch" : "");
     }
 
-    /** The client's timer fires; with one attempt it must give up, sending nothing. */
-    private void giveUp(String c) {
-        ReplayContext ctx = clientContexts.get(c);
-        DistCacheClient client = clients.get(c);
-        if (!client.busy()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
-        }
-        for (long timer : ctx.pendingTimers()) {
-            if (ctx.fire(timer)) {
-                client.onTimer(timer);
-            }
-        }
-        if (client.busy() || !ctx.takeSent().isEmpty()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
-        }
-    }
 
     /** The put is handed to the server: phase 1 begins (the next version, an INV per layer). */
     private void serverWrite(SpecStep step) {
         String k = name(step.param("k"));
-        Map<String, Object> m = message("put", "c", step.param("c"), "k", step.param("k"), "id", step.param("w"));
-        ReplayNetwork.Flight<Route> f = net.take("ServerWrite", Route.AT_SERVER, m, false);
-        int s = serverOfKey.get(k);
-        servers.get(s).onPacket(f.frame());
+        int s = deliverToServer(step, message("put", "c", step.param("c"), "k", step.param("k"), "id", step.param("w")),
+                false);
         DistCacheServer.PhaseOne p = servers.get(s).phaseOne(keyBytes.get(k)).orElseThrow(
                 () -> new ReplayException("ServerWrite: server " + s + " did not start phase 1 for " + k));
         writeOfVersion.get(k).put(p.record().seq(), writeIdOf(p.record().value()));
         fromServer(s, serverContexts.get(s).takeSent(), "ServerWrite");
     }
 
+    /** The spec message {@code m} waiting at its key's server is handed to that server; returns the server's host. */
+    private int deliverToServer(SpecStep step, Map<String, Object> m, boolean duplicate) {
+        ReplayNetwork.Flight<Route> f = net.take(step.actionName(), Route.AT_SERVER, m, duplicate);
+        int s = serverOfKey.get(name(m.get("k")));
+        servers.get(s).onPacket(f.frame());
+        return s;
+    }
+
     /** The acknowledgement is handed to the server; after the last one it applies, acknowledges the client, updates both copies. */
     private void serverInvAck(SpecStep step) {
-        String k = name(step.param("k"));
-        Map<String, Object> m = message("invA", "k", step.param("k"), "l", step.param("l"), "n", step.param("n"));
-        ReplayNetwork.Flight<Route> f = net.take("ServerInvAck", Route.AT_SERVER, m, dup(step));
-        int s = serverOfKey.get(k);
-        servers.get(s).onPacket(f.frame());
+        int s = deliverToServer(step, message("invA", "k", step.param("k"), "l", step.param("l"), "n", step.param("n")),
+                dup(step));
         fromServer(s, serverContexts.get(s).takeSent(), "ServerInvAck");
     }
 
@@ -547,13 +536,10 @@ public final class DistCacheReplay implements SpecReplay {
 
     /** A missed read is handed to the server, whose reply reaches the client in this step. */
     private void serverGet(SpecStep step) {
-        String k = name(step.param("k"));
         String c = name(step.param("c"));
-        Map<String, Object> m = message("get", "c", step.param("c"), "k", step.param("k"), "id", step.param("r"));
-        ReplayNetwork.Flight<Route> f = net.take("ServerGet", Route.AT_SERVER, m, dup(step));
-        int s = serverOfKey.get(k);
         KvResult previous = lastResult.get(c);
-        servers.get(s).onPacket(f.frame());
+        int s = deliverToServer(step, message("get", "c", step.param("c"), "k", step.param("k"), "id", step.param("r")),
+                dup(step));
         List<byte[]> sent = serverContexts.get(s).takeSent();
         if (sent.size() != 1 || decode(sent.get(0)).message().op() != KvOp.GET_REPLY) {
             throw new ReplayException("ServerGet: the server sent " + sent.size() + " frames, the spec one GET_REPLY");
@@ -570,11 +556,8 @@ public final class DistCacheReplay implements SpecReplay {
 
     /** The insertion's request is handed to the server, which answers with a fill (an UPD with the token). */
     private void serverFetch(SpecStep step) {
-        String k = name(step.param("k"));
-        Map<String, Object> m = message("fetch", "k", step.param("k"), "l", step.param("l"), "tok", step.param("tok"));
-        ReplayNetwork.Flight<Route> f = net.take("ServerFetch", Route.AT_SERVER, m, dup(step));
-        int s = serverOfKey.get(k);
-        servers.get(s).onPacket(f.frame());
+        int s = deliverToServer(step, message("fetch", "k", step.param("k"), "l", step.param("l"), "tok",
+                step.param("tok")), dup(step));
         fromServer(s, serverContexts.get(s).takeSent(), "ServerFetch");
     }
 

@@ -29,6 +29,13 @@ class CuratedTracesTest {
         checkCurated("netcache", "NetCache.tla", 17);
     }
 
+    @Test
+    void everyCommittedDistCacheCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        // CacheUpdate's two labels (taken, refused) are both actions
+        assertTrue(ActionCoverage.actionsOf(ROOT.resolve("specs/distcache/DistCache.tla")).contains("CacheUpdateRefused"));
+        checkCurated("distcache", "DistCache.tla", 22);
+    }
+
     /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
     private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
         List<Path> files;

@@ -71,7 +71,8 @@ import java.util.function.Predicate;
  *
  * <p>The spec's nodes are the models' convention: the spine layer puts every key on {@code n1}, the leaf
  * layer {@code k1} on {@code n2} and every other key on {@code n3}. Every {@code CacheCrash} checks that
- * the spec's state after it agrees with this placement, so a model with another one is refused there.
+ * the spec's state after it agrees with this placement, so a model with another one is reported as not
+ * replayable there.
  */
 public final class DistCacheReplay implements SpecReplay {
     static final String UPPER = "spine";
@@ -80,7 +81,7 @@ public final class DistCacheReplay implements SpecReplay {
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
     /** High enough that no switch reports a key hot: insertions are the spec's CacheInsert only. */
     private static final int NEVER_HOT = Integer.MAX_VALUE;
-    /** The replay never fires the controller's counter reset or a server's resend on its own. */
+    /** The controller's periods and the clients' timeout: time stands still, the replay fires the timers it means to. */
     private static final long LONG_PERIOD = 1_000_000_000L;
     /** Switches a frame may cross before the replay calls it a loop. */
     private static final int MAX_HOPS = 16;

@@ -133,9 +133,9 @@ class DistCacheConformTest {
         assertEquals("CacheUpdateRefused", f.action(), f.toString());
     }
 
-    @Test
-    void aServerThatUpdatesTheCopiesWithItsInvalidationsFailsAtItsFirstWrite() throws Exception {
-        SpecConformance early = new SpecConformance() {
+    /** DistCache's conformance with the servers {@code servers} builds (a seeded server bug). */
+    private static SpecConformance withServers(DistCacheReplay.ServerFactory servers) {
+        return new SpecConformance() {
             @Override
             public String spec() {
                 return "specs/distcache/DistCache.tla";
@@ -148,15 +148,20 @@ class DistCacheConformTest {
 
             @Override
             public SpecReplay newReplay(ReplayTarget target) {
-                // the spec's BugRevalidateEarly as a server bug: phase 2 goes out with phase 1
-                return new DistCacheReplay(target, (servers, stores, resend) -> new DistCacheServer(servers, stores, resend) {
-                    @Override
-                    protected boolean updatesWithInvalidations() {
-                        return true;
-                    }
-                });
+                return new DistCacheReplay(target, servers);
             }
         };
+    }
+
+    @Test
+    void aServerThatUpdatesTheCopiesWithItsInvalidationsFailsAtItsFirstWrite() throws Exception {
+        // the spec's BugRevalidateEarly as a server bug: phase 2 goes out with phase 1
+        SpecConformance early = withServers((servers, stores, resend) -> new DistCacheServer(servers, stores, resend) {
+            @Override
+            protected boolean updatesWithInvalidations() {
+                return true;
+            }
+        });
         List<SpecStep> trace = curated("crash-old-fill-refused.trace");
         assertEquals("ServerWrite", trace.get(3).actionName());
         Replayer.Result r = Replayer.replay(early, switches(ROOT.resolve("p4/distcache.p4")), trace);
@@ -166,5 +171,23 @@ class DistCacheConformTest {
         // and the real server follows the same trace to its end
         assertInstanceOf(Replayer.Result.Passed.class,
                 Replayer.replay(new DistCacheConformance(), switches(ROOT.resolve("p4/distcache.p4")), trace));
+    }
+
+    @Test
+    void aSinglePhaseServerAppliesAtOnceAndFailsAtItsFirstWrite() throws Exception {
+        // the spec's BugSinglePhase as a server bug: no invalidation, the write is applied and acknowledged at once
+        SpecConformance single = withServers((servers, stores, resend) -> new DistCacheServer(servers, stores, resend) {
+            @Override
+            protected boolean invalidatesBeforeApplying() {
+                return false;
+            }
+        });
+        Replayer.Result r = Replayer.replay(single, switches(ROOT.resolve("p4/distcache.p4")),
+                curated("lost-invalidation-resent.trace"));
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(3, f.step(), f.toString());
+        assertEquals("ServerWrite", f.action(), f.toString());
+        // the spec's server begins phase 1 here; this one applied the write at once
+        assertTrue(f.message().contains("did not start phase 1"), f.message());
     }
 }

@@ -85,7 +85,11 @@ control MyIngress(inout pegasus_headers_t hdr,
         meta.is_write = to_port && (op == PEG_WRITE || op == PEG_DELETE);
         meta.is_request = to_port && (op == PEG_READ || op == PEG_WRITE || op == PEG_DELETE);
         meta.is_control = to_port && (op == PEG_ADD_KEY || op == PEG_MARK_REMOVE);
-        meta.is_reply = !to_port && hdr.udp.src_port == UDP_PORT_PEGASUS
+        /* a reply comes from the Pegasus port; it may also go to it: a replica
+         * answers a detector's (or home's) REPLICATE, sent from port to port,
+         * and Algorithm 2 must see that answer (found by the spec replay,
+         * docs/conformance.md "Pegasus": before, rset never grew past one) */
+        meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS
             && (op == PEG_READ_REPLY || op == PEG_WRITE_REPLY || op == PEG_DELETE_REPLY
                 || op == PEG_VIRTUAL_WRITE_REPLY || op == PEG_REPLICATE_REPLY);
     }

@@ -141,8 +141,9 @@ def pegasus():
     t.cmd("check_register MyIngress.rset_bitmap(5) == %d" % (1 << det))
     t.cmd("check_register MyIngress.server_load(%d) == 7" % det)
 
-    t.comment("P-6: Algorithm 2, equal version: the replica's REPLICATE_REPLY adds it")
-    rep = from_server(SERVERS[other], SERVERS[det], peg(REPLICATE_REPLY, A, rid, seq=2, server=other + 1))
+    t.comment("P-6: Algorithm 2, equal version: the replica's REPLICATE_REPLY adds it (port 5010 to the\n"
+              "detector's 5010, as servers answer a REPLICATE; the switch used to pass such a reply by)")
+    rep = frame(SERVERS[other], SERVERS[det], PEG_PORT, PEG_PORT, peg(REPLICATE_REPLY, A, rid, seq=2, server=other + 1))
     t.packet(SERVERS[other], rep)
     t.expect(SERVERS[det], rep)
     t.cmd("check_register MyIngress.rset_bitmap(5) == %d" % ((1 << det) | (1 << other)))

@@ -216,7 +216,7 @@ Init ==
                            floor |-> 0, val |-> 0, ver |-> 0]]
   /\ execs = {}
   /\ extVer = [k \in Keys |-> 0]
-  /\ act = [n |-> "Init"]
+  /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -264,7 +264,7 @@ IssueWrite(w, k) ==
   /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
   /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", key |-> k, floor |-> Floor(k), ver |-> 0]]
   /\ SwitchWrite(w, k)
-  /\ act' = [n |-> "IssueWrite", w |-> w, key |-> k]
+  /\ act' = [a |-> "IssueWrite", w |-> w, key |-> k]
   /\ UNCHANGED <<store, ctab, used, rd, execs, extVer>>
 
 (* A client that has no reply yet resends its write with the same request  *)
@@ -275,7 +275,7 @@ RetryWrite(w) ==
   /\ used.retry < MaxRetry
   /\ used' = [used EXCEPT !.retry = @ + 1]
   /\ SwitchWrite(w, wr[w].key)
-  /\ act' = [n |-> "RetryWrite", w |-> w]
+  /\ act' = [a |-> "RetryWrite", w |-> w]
   /\ UNCHANGED <<store, ctab, wr, rd, execs, extVer>>
 
 (* A client issues read r on key k (Algorithm 1, READ).                    *)
@@ -285,7 +285,7 @@ IssueRead(r, k) ==
   /\ rd' = [rd EXCEPT ![r] = [st |-> "pend", key |-> k, floor |-> Floor(k),
                               val |-> 0, ver |-> 0]]
   /\ SwitchRead(r, k)
-  /\ act' = [n |-> "IssueRead", r |-> r, key |-> k]
+  /\ act' = [a |-> "IssueRead", r |-> r, key |-> k]
   /\ UNCHANGED <<store, ctab, used, wr, execs, extVer>>
 
 (* A client resends a read it has no reply for.                            *)
@@ -294,7 +294,7 @@ RetryRead(r) ==
   /\ used.retry < MaxRetry
   /\ used' = [used EXCEPT !.retry = @ + 1]
   /\ SwitchRead(r, rd[r].key)
-  /\ act' = [n |-> "RetryRead", r |-> r]
+  /\ act' = [a |-> "RetryRead", r |-> r]
   /\ UNCHANGED <<store, ctab, wr, rd, execs, extVer>>
 
 -----------------------------------------------------------------------------
@@ -337,7 +337,7 @@ ServerWrite(m) ==
         /\ net' = Remaining(m, dup) \cup fwds
                   \cup (IF WriteAcked(apply, isDup) THEN {WRep(m.w, k, rver, rsrc)} ELSE {})
         /\ used' = CountDup(dup)
-        /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
+        /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, wr, rd, extVer>>
 
 (* A server receives a READ and replies with its value and version (S4.3). *)
@@ -349,7 +349,7 @@ ServerRead(m) ==
      /\ net' = Remaining(m, dup)
                \cup {RRep(m.r, m.key, store[s][m.key].val, store[s][m.key].ver, s)}
      /\ used' = CountDup(dup)
-     /\ act' = [n |-> "ServerRead", m |-> m, dup |-> dup]
+     /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
 
@@ -370,7 +370,7 @@ ServerVirtualWrite(m) ==
                   \cup {WReq(0, cur.val, k, nv, d, FALSE, {}) : d \in m.fwd}
                   \cup {WRep(0, k, nv, h)}
         /\ used' = CountDup(dup)
-        /\ act' = [n |-> "ServerVirtualWrite", m |-> m, dup |-> dup]
+        /\ act' = [a |-> "ServerVirtualWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, ctab, wr, rd, execs,
                  extVer>>
 
@@ -443,7 +443,7 @@ SwitchWriteReply(m) ==
                    ELSE wr
         /\ net' = Remaining(m, dup)
         /\ used' = CountDup(dup)
-        /\ act' = [n |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
+        /\ act' = [a |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, store, ctab, rd, execs>>
 
 (* The switch drops a duplicate's reply that no server vouches for (see    *)
@@ -454,7 +454,7 @@ SwitchDropUnvouched(m) ==
   /\ \E dup \in DupChoices :
        /\ net' = Remaining(m, dup)
        /\ used' = CountDup(dup)
-       /\ act' = [n |-> "SwitchDropUnvouched", m |-> m, dup |-> dup]
+       /\ act' = [a |-> "SwitchDropUnvouched", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
 
@@ -475,7 +475,7 @@ SwitchReadReply(m) ==
                 ELSE rd
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
-     /\ act' = [n |-> "SwitchReadReply", m |-> m, dup |-> dup, lost |-> lost]
+     /\ act' = [a |-> "SwitchReadReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, rkeys, markVer, store, ctab, wr, execs>>
 
 -----------------------------------------------------------------------------
@@ -499,7 +499,7 @@ AddKey(k) ==
                     IN [s \in Servers |-> ctab[s] \cup hk]
                ELSE ctab
   /\ used' = [used EXCEPT !.add = @ + 1]
-  /\ act' = [n |-> "AddKey", key |-> k]
+  /\ act' = [a |-> "AddKey", key |-> k]
   /\ UNCHANGED <<verNext, markVer, store, net, wr, rd, execs, extVer>>
 
 (* The controller marks a key for removal (S6.3); its next write goes      *)
@@ -517,7 +517,7 @@ MarkRemove(k) ==
                        @ \cup UNION {{e \in ctab[s] : wr[e[1]].key = k} : s \in Servers}]
                ELSE ctab
   /\ used' = [used EXCEPT !.rem = @ + 1]
-  /\ act' = [n |-> "MarkRemove", key |-> k]
+  /\ act' = [a |-> "MarkRemove", key |-> k]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, store, net, wr, rd, execs, extVer>>
 
 (* The controller issues a virtual write for a read-mostly key (S6.3) to   *)
@@ -536,7 +536,7 @@ VirtualWrite(k) ==
   /\ \E D \in (SUBSET (Servers \ {Home[k]})) \ {{}} :
        net' = net \cup {VWReq(k, verCompleted[k], Home[k], D)}
   /\ used' = [used EXCEPT !.vw = @ + 1]
-  /\ act' = [n |-> "VirtualWrite", key |-> k]
+  /\ act' = [a |-> "VirtualWrite", key |-> k]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
 
@@ -549,7 +549,7 @@ Lose(m) ==
   /\ used.loss < MaxLoss
   /\ net' = net \ {m}
   /\ used' = [used EXCEPT !.loss = @ + 1]
-  /\ act' = [n |-> "Lose", m |-> m]
+  /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
 

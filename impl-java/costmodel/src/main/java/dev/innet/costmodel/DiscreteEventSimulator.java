@@ -126,7 +126,8 @@ public final class DiscreteEventSimulator {
 
     /**
      * Offers {@code opsPerSecond} until {@code warmupOps + measuredOps} operations have arrived and lets them
-     * all finish; reports the measured ones.
+     * all finish; reports the measured ones. Arrivals of background classes count towards the rate and the
+     * operation counts, and are left out of the latencies (and the achieved rate) reported.
      */
     public LatencyReport run(double opsPerSecond, int warmupOps, int measuredOps, long seed) {
         if (!(opsPerSecond > 0) || warmupOps < 0 || measuredOps < 1) {
@@ -156,7 +157,12 @@ public final class DiscreteEventSimulator {
             }
         }
         double span = Math.max(lastDone - measureStart, 1e-12);
-        double[] measured = Arrays.copyOfRange(r.latency, warmupOps, total);
+        // Background work (no client waits for it) loads the stations but has no latency to report.
+        double[] measured = java.util.stream.IntStream.range(warmupOps, total)
+                .filter(op -> !net.classes().get(r.opClass[op]).background()).mapToDouble(op -> r.latency[op]).toArray();
+        if (measured.length == 0) {
+            throw new IllegalArgumentException("no measured operation belongs to a foreground class");
+        }
         double[] util = new double[r.busySeconds.length];
         for (int k = 0; k < util.length; k++) {
             Station s = net.stations().get(k);

@@ -45,6 +45,11 @@ public record QueueingNetwork(List<Station> stations, List<OperationClass> class
         return d;
     }
 
+    /** The share of arrivals that are operations clients wait for (1 without background classes). */
+    public double foregroundShare() {
+        return classes.stream().filter(c -> !c.background()).mapToDouble(OperationClass::probability).sum();
+    }
+
     /** Mean time an operation spends in service (no waiting): the latency at zero load. */
     public double meanServiceSeconds() {
         double t = 0;

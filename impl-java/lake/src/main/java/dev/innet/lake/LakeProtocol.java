@@ -74,6 +74,12 @@ public final class LakeProtocol implements Protocol {
         return CACHEABLE_VALUE_BYTES;
     }
 
+    /** Lake.tla replayed on lake.p4, the simulator's memcached, LaKe clients and the switch OS (docs/conformance.md). */
+    @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.lake.spec.LakeConformance());
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         return new RackNodes() {

@@ -97,6 +97,11 @@ public final class PegasusProtocol implements Protocol {
         return false;
     }
 
+    @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.pegasus.spec.PegasusConformance());
+    }
+
     /**
      * Servers on {@link PegasusOp#PORT} (5010: requests, replication, the controller's requests); the
      * controller on 5010 (the switch's reports are addressed there) and {@link PegasusController#CONTROL_SOURCE_PORT}

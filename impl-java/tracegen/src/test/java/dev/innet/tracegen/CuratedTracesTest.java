@@ -36,6 +36,16 @@ class CuratedTracesTest {
         checkCurated("distcache", "DistCache.tla", 22);
     }
 
+    @Test
+    void everyCommittedLakeCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("lake", "Lake.tla", 22);
+    }
+
+    @Test
+    void everyCommittedPegasusCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        checkCurated("pegasus", "Pegasus.tla", 14);
+    }
+
     /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
     private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
         List<Path> files;

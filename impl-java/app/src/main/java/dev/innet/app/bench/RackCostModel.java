@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public final class RackCostModel {
     /** Requests that read or write a server's store. */
-    static final Set<Integer> STORAGE_OPS = Set.of(KvOp.GET, KvOp.PUT, KvOp.DEL, KvOp.GET_FOR_CACHE, KvOp.PUT_SEQ,
+    public static final Set<Integer> STORAGE_OPS = Set.of(KvOp.GET, KvOp.PUT, KvOp.DEL, KvOp.GET_FOR_CACHE, KvOp.PUT_SEQ,
             KvOp.DEL_SEQ, KvOp.GET_EMBED, KvOp.EVICT_STORE, KvOp.RECOVER_STORE);
     /** The storage requests a client's operation causes (the others come from the controller). */
     static final Set<Integer> CLIENT_REQUEST_OPS = Set.of(KvOp.GET, KvOp.PUT, KvOp.DEL, KvOp.GET_FOR_CACHE,
@@ -32,9 +32,13 @@ public final class RackCostModel {
 
     /** Seconds of server work a server did in the run, priced by {@code t}. */
     static double serverWork(HostTraffic h, Testbed t) {
+        return serverWork(h, t, STORAGE_OPS);
+    }
+
+    static double serverWork(HostTraffic h, Testbed t, Set<Integer> storageOps) {
         double work = 0;
         for (Map.Entry<Integer, Tally> e : h.received().entrySet()) {
-            work += e.getValue().frames * (STORAGE_OPS.contains(e.getKey()) ? t.storageOpSeconds() : t.controlMessageSeconds());
+            work += e.getValue().frames * (storageOps.contains(e.getKey()) ? t.storageOpSeconds() : t.controlMessageSeconds());
         }
         for (Map.Entry<Integer, Tally> e : h.sent().entrySet()) {
             if ((e.getKey() & 0x80) == 0) {
@@ -65,6 +69,25 @@ public final class RackCostModel {
     }
 
     public static QueueingNetwork of(RunObservation run, Testbed t) {
+        return of(run, t, STORAGE_OPS);
+    }
+
+    /**
+     * @param storageOps the received op codes priced as storage requests; the rest are control messages
+     *        (a protocol with its own op codes, like Pegasus's REPLICATE, names its storage work here)
+     */
+    public static QueueingNetwork of(RunObservation run, Testbed t, Set<Integer> storageOps) {
+        return of(run, t, storageOps, false);
+    }
+
+    /**
+     * @param offPathServerWork price a server's work beyond the client requests it served (forwarded writes,
+     *        control messages, reports) as background classes at that server, which queue with the requests
+     *        but which no client waits for, instead of spreading it over the requests' service times. Then
+     *        the network's arrivals include that work: client operations are its
+     *        {@link QueueingNetwork#foregroundShare()}.
+     */
+    public static QueueingNetwork of(RunObservation run, Testbed t, Set<Integer> storageOps, boolean offPathServerWork) {
         if (run.operations() < 1) {
             throw new IllegalArgumentException("run " + run.protocol() + "/" + run.workload() + " completed no operations");
         }
@@ -142,10 +165,11 @@ public final class RackCostModel {
                 }
                 HostTraffic h = run.serverTraffic().get(s);
                 double perVisit = visitsPerOp;
+                double work = offPathServerWork ? requestWork(h, t, storageOps) : serverWork(h, t, storageOps);
                 List<Visit> route = new ArrayList<>(front);
                 route.add(new Visit(serverIn + s, wireSeconds(frames(h.received()), bytes(h.received()), t) / requests[s] * perVisit));
                 route.add(new Visit(stack, t.hostStackSeconds()));
-                route.add(new Visit(serverCpu + s, serverWork(h, t) / requests[s] * perVisit));
+                route.add(new Visit(serverCpu + s, work / requests[s] * perVisit));
                 route.add(new Visit(stack, t.hostStackSeconds()));
                 route.add(new Visit(serverOut + s, wireSeconds(frames(h.sent()), bytes(h.sent()), t) / requests[s] * perVisit));
                 route.add(new Visit(fabric, t.switchTraversalSeconds()));
@@ -154,6 +178,51 @@ public final class RackCostModel {
                         requests[s] / (double) totalRequests * missShare / machines, route));
             }
         }
+        if (offPathServerWork) {
+            // Per client operation, server s also did backgroundMessages / ops pieces of other work; as
+            // arrivals of their own, they and the client operations share the probability mass.
+            double[] background = new double[run.servers()];
+            double perOp = 0;
+            for (int s = 0; s < run.servers(); s++) {
+                background[s] = backgroundMessages(run.serverTraffic().get(s)) / ops;
+                perOp += background[s];
+            }
+            double scale = 1 / (1 + perOp);
+            List<OperationClass> all = new ArrayList<>();
+            for (OperationClass op : classes) {
+                all.add(new OperationClass(op.name(), op.probability() * scale, op.route()));
+            }
+            for (int s = 0; s < run.servers(); s++) {
+                HostTraffic h = run.serverTraffic().get(s);
+                if (background[s] > 0) {
+                    double seconds = (serverWork(h, t, storageOps) - requestWork(h, t, storageOps))
+                            / backgroundMessages(h);
+                    all.add(new OperationClass("server " + s + " background work", background[s] * scale,
+                            List.of(new Visit(serverCpu + s, seconds)), true));
+                }
+            }
+            classes = all;
+        }
         return new QueueingNetwork(st, classes);
+    }
+
+    /** A server's work on the client requests it received (the rest is background work). */
+    static double requestWork(HostTraffic h, Testbed t, Set<Integer> storageOps) {
+        double work = 0;
+        for (int op : CLIENT_REQUEST_OPS) {
+            work += h.received(op) * (storageOps.contains(op) ? t.storageOpSeconds() : t.controlMessageSeconds());
+        }
+        return work;
+    }
+
+    /** Messages a server handled that are not client requests: received ones and ones it originated. */
+    static long backgroundMessages(HostTraffic h) {
+        long n = h.framesReceived() - clientRequests(h);
+        for (Map.Entry<Integer, Tally> e : h.sent().entrySet()) {
+            if ((e.getKey() & 0x80) == 0) {
+                n += e.getValue().frames;
+            }
+        }
+        return n;
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs one protocol's simulated rack on a workload and reports what it did in a measured window after a
@@ -43,6 +44,16 @@ public final class RackRunner {
      *        often a read finds a write to the same key in flight
      */
     public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients) {
+        return run(protocol, w, servers, cache, ops, clients, Math.max(1, ops / 5), b -> b);
+    }
+
+    /**
+     * @param warmOps operations completed before the measured window opens (a protocol that learns its hot
+     *        keys at run time, like Pegasus's directory, needs more than the default fifth of the window)
+     * @param settings rack settings beyond the ones above (e.g. the controller's statistics period)
+     */
+    public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients,
+            long warmOps, UnaryOperator<Rack.Builder> settings) {
         SwitchTraffic traffic = new SwitchTraffic();
         // The paper loads every record before it measures; here the records the cache preloads are written
         // first (by every scheme, so all three measure the same data), the cold keys stay absent.
@@ -51,11 +62,11 @@ public final class RackRunner {
             hottest.add(WorkloadClient.keyOf((int) k));
         }
         List<byte[]> preload = protocol.servesFromSwitch() ? hottest : List.of();
-        Rack rack = Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
+        Rack rack = settings.apply(Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
                 .workload(w.rackWorkload()).keyChoosers(w.keys()).preload(preload).loadKeys(hottest).switchTraffic(traffic)
                 .chaosNanos(Long.MAX_VALUE / 4).quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream()))
-                .maxEvents(Long.MAX_VALUE / 4).build();
-        long warm = Math.max(1, ops / 5);
+                .maxEvents(Long.MAX_VALUE / 4)).build();
+        long warm = Math.max(1, warmOps);
         rack.simulation().runUntil(() -> rack.stats().completed >= warm, Long.MAX_VALUE / 8);
         Snapshot before = Snapshot.of(rack, traffic);
         rack.simulation().runUntil(() -> rack.stats().completed >= before.completed + ops, Long.MAX_VALUE / 8);

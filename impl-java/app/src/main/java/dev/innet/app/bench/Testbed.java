@@ -42,6 +42,28 @@ public record Testbed(double storageOpSeconds, double controlMessageSeconds, dou
                 1e-6);                   // assumption: Tofino port to port
     }
 
+    /**
+     * The Pegasus paper's testbed (OSDI'20 §9), constants derived in docs/benchmarks.md ("Pegasus"). The paper
+     * states its hardware and its latency SLO but no per-server rate: the server time is an assumption
+     * sized so that the unloaded median latency is the 10 us its SLO implies (50 us = 5x the median, §9.1).
+     */
+    public static Testbed pegasusPaper() {
+        return new Testbed(
+                5e-6,                    // assumption: an in-memory DPDK server's time per request (unloaded median
+                                         //   latency then 10 us, §9.1: SLO 50 us "5x of the median unloaded latency")
+                0.5e-6,                  // assumption: a tenth of a request
+                0.5e-6,                  // assumption: a tenth of a request
+                4,                       // Arista 7170-64S (§9): Tofino 6.4 Tbps; 4 pipelines (datasheet, not the paper)
+                1.6e12 / ((64 + 20) * 8),// 6.4 Tbps over 4 pipelines, minimum-size frames (64 B + 20 B gap)
+                0,                       // no snapshots
+                12,                      // §9: "16 nodes act as key-value servers and 12 generate client load"
+                5e6,                     // assumption: a DPDK client machine issues 5 M requests per second
+                25e9,                    // §9: "Mellanox ConnectX-4 25 Gbit NICs"
+                24,                      // Ethernet: 8 B preamble, 12 B inter-frame gap, 4 B FCS
+                1e-6,                    // assumption: a DPDK send or receive
+                1e-6);                   // assumption: Tofino port to port
+    }
+
     public Testbed withClientMachineOpsPerSecond(double rate) {
         return new Testbed(storageOpSeconds, controlMessageSeconds, sentMessageSeconds, pipelines,
                 pipelinePacketsPerSecond, snapshotRecirculatedWriteFraction, clientMachines, rate, linkBitsPerSecond,

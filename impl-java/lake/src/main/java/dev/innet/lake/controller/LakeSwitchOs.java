@@ -14,7 +14,7 @@ import java.util.List;
  * (docs/lake.md, Limits).
  */
 public final class LakeSwitchOs extends ForwardingSwitchOs {
-    static final String TAG_COUNTER = "MyIngress.tag_counter";
+    public static final String TAG_COUNTER = "MyIngress.tag_counter";
     static final int TAG_BITS_PER_GENERATION = 24;
 
     public LakeSwitchOs(List<Integer> hosts, SwitchHandle handle, long pollNanos) {
@@ -40,7 +40,8 @@ public final class LakeSwitchOs extends ForwardingSwitchOs {
         control.registerReset("MyIngress.l2_valid");
     }
 
-    static BigInteger tagBase(int generation) {
+    /** The first tag of switch generation {@code generation} minus one: what {@code tag_counter} is seeded with. */
+    public static BigInteger tagBase(int generation) {
         return BigInteger.valueOf(generation).shiftLeft(TAG_BITS_PER_GENERATION);
     }
 }

@@ -28,10 +28,21 @@ public final class MemcachedBackend {
     static final String NOT_FOUND = "Not found";
     static final String EXISTS = "Data exists for key.";
 
-    private record Item(ByteString value, int flags, long cas) { }
+    /** A stored item: its value, memcached's flags and its CAS (the global modification count when it was stored). */
+    public record Item(ByteString value, int flags, long cas) { }
 
     private final Map<ByteString, Item> items = new HashMap<>();
     private long lastCas;
+
+    /** The item memcached holds for {@code key}, if any, read without a request (for a spec replay's refinement mapping). */
+    public Optional<Item> stored(ByteString key) {
+        return Optional.ofNullable(items.get(key));
+    }
+
+    /** The CAS given to the last item stored: memcached's count of modifications so far. */
+    public long lastCas() {
+        return lastCas;
+    }
 
     public McResponse handle(McRequest r) {
         Item item = items.get(r.key());

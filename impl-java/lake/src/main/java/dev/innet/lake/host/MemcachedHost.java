@@ -45,6 +45,14 @@ public final class MemcachedHost implements Node, NodeCounters {
         ctx.network().send(in.reply(reply.get()));
     }
 
+    /** The memcached this host runs (its items are what a spec replay compares with the spec's store). */
+    public MemcachedBackend backend() {
+        if (backend == null) {
+            throw new IllegalStateException("the host has not started");
+        }
+        return backend;
+    }
+
     @Override
     public void onTimer(long timerId) {
         // memcached here has no timers: no expiry (see MemcachedBackend)

@@ -274,6 +274,68 @@ public class PegasusController implements Node, NodeCounters {
         }
     }
 
+    // ------------------------------------------------------------------ operator commands
+
+    /**
+     * The spec's AddKey(k) with the key chosen by the caller instead of by hot reports: queued, then run
+     * by the loop like the policy's admissions (pause, drain, client-table migration, ADD_KEY). Spec
+     * replays (docs/conformance.md, "Pegasus") use these three commands, since the spec, not the
+     * statistics, picks the key. Refused while the switch is not open, when the key already has a slot,
+     * or when no slot is free.
+     */
+    public void commandAddKey(byte[] key) {
+        requireOpen("add");
+        String k = hex(key);
+        if (slots.containsValue(k)) {
+            throw new IllegalStateException("key " + k + " already has a directory slot");
+        }
+        int index = freeSlot();
+        if (index < 0) {
+            throw new IllegalStateException("no free directory slot for key " + k);
+        }
+        slots.put(index, k);
+        slotState.put(index, DirectoryNames.KEY_INACTIVE);
+        queue.add(new AddKey(this, key.clone(), index));
+    }
+
+    /** The spec's MarkRemove(k) for a replicated (active) key chosen by the caller (see {@link #commandAddKey}). */
+    public void commandMarkRemove(byte[] key) {
+        requireOpen("mark");
+        int index = activeSlotOf(key);
+        slotState.put(index, DirectoryNames.KEY_MARKED); // no second mark while this one runs
+        queue.add(new MarkRemove(this, key.clone(), index));
+    }
+
+    /** The spec's VirtualWrite(k) for a replicated (active) key chosen by the caller (see {@link #commandAddKey}). */
+    public void commandVirtualWrite(byte[] key) {
+        requireOpen("virtually write");
+        queue.add(new VirtualWrite(this, key.clone(), activeSlotOf(key)));
+    }
+
+    /** Whether no procedure runs or waits (the loop has nothing to do until the next report or period). */
+    public boolean idle() {
+        return task == null && queue.isEmpty();
+    }
+
+    /** Whether the switch is recovered and open to clients. */
+    public boolean switchOpen() {
+        return open;
+    }
+
+    private void requireOpen(String what) {
+        if (!open) {
+            throw new IllegalStateException("cannot " + what + " a key before the switch is recovered");
+        }
+    }
+
+    private int activeSlotOf(byte[] key) {
+        Integer index = slotOf(hex(key));
+        if (index == null || slotState.get(index) != DirectoryNames.KEY_ACTIVE) {
+            throw new IllegalStateException("key " + hex(key) + " is not an active replicated key");
+        }
+        return index;
+    }
+
     // ------------------------------------------------------------------ for the procedures
 
     /**

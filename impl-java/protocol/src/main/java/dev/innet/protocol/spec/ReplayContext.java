@@ -47,6 +47,20 @@ public final class ReplayContext implements NodeContext {
         return List.copyOf(pendingTimers.keySet());
     }
 
+    /**
+     * Pending timers already due at the current time (ascending id), for a replay that advances time and
+     * fires only what a real clock would have fired by then (a long periodic timer stays pending).
+     */
+    public List<Long> dueTimers() {
+        List<Long> due = new ArrayList<>();
+        pendingTimers.forEach((id, at) -> {
+            if (at <= now) {
+                due.add(id);
+            }
+        });
+        return due;
+    }
+
     /** Marks timer {@code id} fired (the replay then calls the node's onTimer); false if it is not pending. */
     public boolean fire(long id) {
         return pendingTimers.remove(id) != null;

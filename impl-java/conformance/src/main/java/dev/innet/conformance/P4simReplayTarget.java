@@ -72,4 +72,10 @@ public final class P4simReplayTarget implements ReplayTarget {
     public void crash() {
         sw = fresh();
     }
+
+    /** A second switch of the same compiled program, with its own tables and registers, counted in the same coverage. */
+    @Override
+    public ReplayTarget another() {
+        return new P4simReplayTarget(program, seed, coverage);
+    }
 }

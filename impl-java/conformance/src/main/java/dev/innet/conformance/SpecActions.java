@@ -14,7 +14,7 @@ public final class SpecActions {
     /**
      * The capitalised identifiers in the body of {@code Next ==} (up to the first blank line) that are
      * defined as operators in the spec: the actions, without the sets ({@code Client}, {@code BOOLEAN})
-     * they quantify over.
+     * they quantify over, constants or defined as a set literal ({@code Layer == {"spine", "leaf"}}).
      */
     public static Set<String> ofNext(String spec) {
         int start = spec.indexOf("\nNext ==");
@@ -27,7 +27,8 @@ public final class SpecActions {
         Matcher m = NAME.matcher(next);
         while (m.find()) {
             String name = m.group(1);
-            if (Pattern.compile("(?m)^" + name + "(\\(.*\\))? ==").matcher(spec).find()) {
+            if (Pattern.compile("(?m)^" + name + "(\\(.*\\))? ==").matcher(spec).find()
+                    && !Pattern.compile("(?m)^" + name + " ==\\s*\\{").matcher(spec).find()) {
                 names.add(name);
             }
         }

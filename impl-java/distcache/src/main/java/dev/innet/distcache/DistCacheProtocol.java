@@ -83,6 +83,12 @@ public final class DistCacheProtocol implements Protocol {
         return true;
     }
 
+    /** DistCache.tla replayed on p4/distcache.p4 and these hosts (docs/conformance.md, "DistCache"). */
+    @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.distcache.spec.DistCacheConformance());
+    }
+
     @Override
     public Topology topology(RackSpec rack) {
         return network.topology(rack);

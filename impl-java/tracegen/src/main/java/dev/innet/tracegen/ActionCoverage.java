@@ -23,6 +23,9 @@ import java.util.regex.Pattern;
  */
 public final class ActionCoverage {
     private static final Pattern ACTION_LABEL = Pattern.compile("act'\\s*=\\s*\\[\\s*a\\s*\\|->\\s*\"(\\w+)\"");
+    /** An action with two labels ({@code act' = [a |-> IF ok THEN "CacheUpdate" ELSE "CacheUpdateRefused", ...]}). */
+    private static final Pattern TWO_LABELS = Pattern.compile(
+            "act'\\s*=\\s*\\[\\s*a\\s*\\|->\\s*IF\\b[^\\]\"]*THEN\\s*\"(\\w+)\"\\s*ELSE\\s*\"(\\w+)\"");
     private static final Pattern CFG_CONSTANT = Pattern.compile("(?m)^\\s*(\\w+)\\s*=\\s*(\\w+)\\s*$");
 
     private final List<String> actions;
@@ -38,6 +41,11 @@ public final class ActionCoverage {
         Set<String> names = new LinkedHashSet<>();
         while (m.find()) {
             names.add(m.group(1));
+        }
+        Matcher two = TWO_LABELS.matcher(Files.readString(specTla));
+        while (two.find()) {
+            names.add(two.group(1));
+            names.add(two.group(2));
         }
         if (names.isEmpty()) {
             throw new IOException(specTla + " writes no action label (act' = [a |-> \"Name\", ...]); "

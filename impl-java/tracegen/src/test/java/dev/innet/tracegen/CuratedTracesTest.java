@@ -30,6 +30,13 @@ class CuratedTracesTest {
     }
 
     @Test
+    void everyCommittedDistCacheCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
+        // CacheUpdate's two labels (taken, refused) are both actions
+        assertTrue(ActionCoverage.actionsOf(ROOT.resolve("specs/distcache/DistCache.tla")).contains("CacheUpdateRefused"));
+        checkCurated("distcache", "DistCache.tla", 22);
+    }
+
+    @Test
     void everyCommittedLakeCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
         checkCurated("lake", "Lake.tla", 22);
     }

@@ -471,6 +471,28 @@ public final class DistCacheController implements Node, NodeCounters {
         counters.merge(name, n, Long::sum);
     }
 
+    /**
+     * One poll of the switches, the work of the poll timer, for a driver that steps the controller by
+     * hand (the spec replay, after it restarted a switch): the scheduled poll is replaced by this one.
+     */
+    public void pollNow() {
+        ctx.timers().cancel(pollTimer);
+        poll();
+    }
+
+    /**
+     * The agent of {@code node} evicts {@code key} (CacheEvict). The controller's own policy picks
+     * victims (least read, or a bucket moving back); the spec abstracts that choice, so its replay
+     * names the key. Fails if the key is not cached there.
+     */
+    public void evictKey(int node, byte[] key) {
+        String keyHex = HexFormat.of().formatHex(key);
+        if (!cached.getOrDefault(node, Map.of()).containsKey(keyHex)) {
+            throw new IllegalArgumentException("node " + node + " does not cache " + keyHex);
+        }
+        evict(node, keyHex);
+    }
+
     /** For tests: keys the controller believes cached at {@code node}. */
     public int cachedKeys(int node) {
         return cached.getOrDefault(node, Map.of()).size();

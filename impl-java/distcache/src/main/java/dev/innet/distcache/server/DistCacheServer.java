@@ -376,6 +376,23 @@ public class DistCacheServer implements Node, NodeCounters {
         counters.merge(name, 1L, Long::sum);
     }
 
+    /**
+     * The write of a key in phase 1, as a driver that steps the server by hand sees it (the spec
+     * replay's {@code cur[k]} and {@code acked[k]}): the record it will apply, the writing client's
+     * address, the layers that acknowledged its invalidation, and the timer that resends the others.
+     */
+    public record PhaseOne(StoredRecord record, int clientIp, java.util.Set<Integer> ackedLayers, long resendTimer) {}
+
+    /** The key's write in phase 1, or empty while the server is idle for the key. */
+    public Optional<PhaseOne> phaseOne(byte[] key) {
+        KeyState ks = keys.get(HexFormat.of().formatHex(key));
+        if (ks == null || ks.current == null) {
+            return Optional.empty();
+        }
+        Write w = ks.current;
+        return Optional.of(new PhaseOne(w.record, w.clientFrame.srcIp(), java.util.Set.copyOf(w.acked), w.resendTimer));
+    }
+
     /** For tests: the stored record of a key. */
     public Optional<StoredRecord> storedRecord(byte[] key) {
         return store.get(key);

@@ -28,6 +28,7 @@ import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.spec.ReplayClients;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.protocol.KvResult;
@@ -444,19 +445,7 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private void giveUp(String c) {
-        ReplayContext ctx = clientContexts.get(c);
-        FarReachClient client = clients.get(c);
-        if (!client.busy()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
-        }
-        for (long timer : ctx.pendingTimers()) {
-            if (ctx.fire(timer)) {
-                client.onTimer(timer);
-            }
-        }
-        if (client.busy() || !ctx.takeSent().isEmpty()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
-        }
+        ReplayClients.giveUp(c, clientContexts.get(c), clients.get(c));
     }
 
     private void crashClient(String c) {

@@ -18,6 +18,7 @@ import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.client.KvClient;
 import dev.innet.kv.server.ServerConfig;
 import dev.innet.kv.server.StorageServer;
+import dev.innet.kv.spec.ReplayClients;
 import dev.innet.kv.spec.WriteIds;
 import dev.innet.kv.store.MemoryRecordStore;
 import dev.innet.kv.store.RecordStore;
@@ -353,19 +354,7 @@ public final class NetCacheReplay implements SpecReplay {
 
     /** The client's timer fires; with one attempt it must give up, sending nothing. */
     private void giveUp(String c) {
-        ReplayContext ctx = clientContexts.get(c);
-        KvClient client = clients.get(c);
-        if (!client.busy()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
-        }
-        for (long timer : ctx.pendingTimers()) {
-            if (ctx.fire(timer)) {
-                client.onTimer(timer);
-            }
-        }
-        if (client.busy() || !ctx.takeSent().isEmpty()) {
-            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its timeout");
-        }
+        ReplayClients.giveUp(c, clientContexts.get(c), clients.get(c));
         outstanding.remove(c);
     }
 

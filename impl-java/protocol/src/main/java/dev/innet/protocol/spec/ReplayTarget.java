@@ -20,4 +20,13 @@ public interface ReplayTarget {
 
     /** Loses every table and register, as a switch crash does; a new, empty switch replaces it. */
     void crash();
+
+    /**
+     * Another, independent switch running the same program, empty, for replays that drive several
+     * switches (DistCache's spine and leaf layers): it crashes on its own and counts into the same
+     * coverage. A target that can only be one switch says so.
+     */
+    default ReplayTarget another() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " runs one switch only");
+    }
 }

@@ -16,12 +16,14 @@ public final class VisibilityConformance implements SpecConformance {
     /**
      * MANIFEST's small models with MCVisibility's key layout (every key in one slot): losses and every
      * kind of timeout on two colliding keys, a duplicate of any message, a switch crash and its
-     * resynchronisation (alone and with a loss), a metadata node crash and rebuild (alone and with a loss).
+     * resynchronisation (alone and with a loss), a metadata node crash and rebuild (alone and with a loss);
+     * then the conformance-only MCVisibilityClearConform, whose behaviours often lose a clear or its
+     * acknowledgement and re-send it (MdnClearTimeout).
      */
     @Override
     public List<String> conformanceModels() {
         return List.of("MCVisibility", "MCVisibilityDup", "MCVisibilitySwCrash", "MCVisibilitySwCrashLoss",
-                "MCVisibilityMdnCrash", "MCVisibilityMdnCrashLoss");
+                "MCVisibilityMdnCrash", "MCVisibilityMdnCrashLoss", "MCVisibilityClearConform");
     }
 
     @Override

@@ -35,8 +35,10 @@ import dev.innet.wire.UdpFrame;
 import dev.innet.wire.WireException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -133,6 +135,8 @@ public final class VisibilityReplay implements SpecReplay {
     private VisibilitySwitchOs switchOs;
     /** true while the switch is being resynchronised: CLEARs the metadata node drains then meet a switch that is not ready */
     private boolean resyncing;
+    /** The frames in flight that came out of the switch (the others still have to pass it). */
+    private final Set<byte[]> emittedBySwitch = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public VisibilityReplay(ReplayTarget target) {
         this(target, Nodes.REAL);
@@ -303,8 +307,34 @@ public final class VisibilityReplay implements SpecReplay {
     /** Hands the message in flight to the node it is addressed to; whatever the node sends is in flight next. */
     private void toNode(String action, Route route, Map<String, Object> pattern, boolean dup) {
         ReplayNetwork.Flight<Route> f = net.take(action, route, pattern, dup);
-        deliver(f.frame());
+        deliver(relay(action, f.frame()));
         collect();
+    }
+
+    /**
+     * A message the switch does not act on, on its way to its receiver: while the switch is up and
+     * resynchronised it must forward it unchanged in what the receiver reads (out of the receiver's
+     * port); while it is down or not yet resynchronised the spec's hosts still talk to each other, so
+     * the frame is handed over directly (the real switch would forward nothing then).
+     */
+    private byte[] relay(String action, byte[] frame) {
+        if (emittedBySwitch.contains(frame) || !handle.isUp()
+                || target.control().registerRead(SwitchNames.READY, 0).signum() == 0) {
+            return frame;
+        }
+        InnetPacket p = decode(frame);
+        int from = RackAddressing.hostOfIp(p.frame().srcIp());
+        int to = RackAddressing.hostOfIp(p.frame().dstIp());
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(from), frame);
+        if (out.size() != 1 || out.get(0).port() != RackPorts.portOf(to)) {
+            throw new ReplayException(action + ": the switch did not forward op 0x" + Integer.toHexString(p.message().op())
+                    + " from host " + from + " to host " + to + " alone (it emitted " + out.size() + " frames)");
+        }
+        if (!decode(out.get(0).frame()).message().equals(p.message())) {
+            throw new ReplayException(action + ": the switch changed the message it forwards: " + p.message() + " became "
+                    + decode(out.get(0).frame()).message());
+        }
+        return out.get(0).frame();
     }
 
     /**
@@ -328,6 +358,7 @@ public final class VisibilityReplay implements SpecReplay {
                 throw new ReplayException(action + ": the switch held back " + f.message()
                         + " (META_HELD to the metadata node), where the spec passes it");
             }
+            emittedBySwitch.add(e.frame());
             put(e.frame(), true);
         }
     }
@@ -339,7 +370,7 @@ public final class VisibilityReplay implements SpecReplay {
     private void dataRead(SpecStep before, String r, Object w, boolean dup) {
         ReplayNetwork.Flight<Route> f = net.take("DnRead", Route.CLIENT, pattern("DRead", "r", new ModelValue(r), "w", w), dup);
         Client c = clientOfOp.get(r);
-        c.library.onPacket(f.frame());
+        c.library.onPacket(relay("DnRead", f.frame()));
         List<byte[]> sent = c.ctx.takeSent();
         if (sent.isEmpty()) {
             throw new NotReplayable("DnRead: read " + r + "'s client is past its metadata lookup and ignores this metadata "
@@ -352,7 +383,7 @@ public final class VisibilityReplay implements SpecReplay {
                         + p.message().op() + ", not DATA_READ");
             }
             c.readingData = true;
-            deliver(frame);
+            deliver(relay("DnRead", frame));
         }
         collect();
     }
@@ -369,7 +400,7 @@ public final class VisibilityReplay implements SpecReplay {
                     + " reply and ignores this " + (dataReply ? "data" : "metadata") + " reply of an earlier attempt, "
                     + "which the spec's client takes");
         }
-        deliver(f.frame());
+        deliver(relay(action, f.frame()));
         collect();
     }
 

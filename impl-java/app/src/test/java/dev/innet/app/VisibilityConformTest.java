@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.conformance.ConformanceSuite;
+import dev.innet.conformance.P4Mutants;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.conformance.Replayer;
 import dev.innet.conformance.SpecTraces;
@@ -22,7 +23,6 @@ import dev.innet.visibility.datanode.DataNode;
 import dev.innet.visibility.datanode.LogEntry;
 import dev.innet.visibility.spec.VisibilityConformance;
 import dev.innet.visibility.spec.VisibilityReplay;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,25 +144,11 @@ class VisibilityConformTest {
      */
     @Test
     void aSwitchThatRaisesMaxTsOnlyWhenItInstallsFailsAtTheFirstFallback() throws Exception {
-        Path p4 = tmp.resolve("p4");
-        try (var files = Files.walk(ROOT.resolve("p4"))) {
-            for (Path f : files.toList()) {
-                Path to = p4.resolve(ROOT.resolve("p4").relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(f, to);
-                }
-            }
-        }
-        Path program = p4.resolve("visibility.p4");
-        String source = Files.readString(program);
-        String w1 = "vis_max_ts.write(i, ts > max_ts ? ts : max_ts);";
-        String w2 = "vis_valid.write(i, 1);";
-        assertEquals(1, source.split(java.util.regex.Pattern.quote(w1), -1).length - 1, "rule W1 moved");
-        assertEquals(1, source.split(java.util.regex.Pattern.quote(w2), -1).length - 1, "rule W2 moved");
-        Files.writeString(program, source.replace(w1, "/* seeded bug: W1 removed */")
-                .replace(w2, w2 + " vis_max_ts.write(i, ts); /* seeded bug: MaxTs raised only here */"));
+        Map<String, String> changes = new LinkedHashMap<>();
+        changes.put("vis_max_ts.write(i, ts > max_ts ? ts : max_ts);", "/* seeded bug: W1 removed */");
+        changes.put("vis_valid.write(i, 1);",
+                "vis_valid.write(i, 1); vis_max_ts.write(i, ts); /* seeded bug: MaxTs raised only here */");
+        Path program = P4Mutants.copyWithChanges(ROOT, tmp, "visibility.p4", changes);
         List<SpecStep> trace = curated("colliding-read-stale-repair.trace");
         Replayer.Result r = Replayer.replay(new VisibilityConformance(), () -> new P4simReplayTarget(tmp, program, 1), trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());

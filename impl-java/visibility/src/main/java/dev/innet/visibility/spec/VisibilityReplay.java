@@ -218,8 +218,8 @@ public final class VisibilityReplay implements SpecReplay {
             case "DnWrite" -> toNode("DnWrite", Route.DATA_NODE, pattern("WReq", "w", args.get(0)), dup);
             case "SwWriteReply" -> throughSwitch("SwWriteReply", pattern("WRep", "w", args.get(0), "ts", args.get(2)),
                     DATA_NODE, dup);
-            case "ClientCommit" -> toNode("ClientCommit", Route.CLIENT, pattern("WAck", "w", args.get(0)), dup);
-            case "ClientFallback" -> toNode("ClientFallback", Route.CLIENT, pattern("WFb", "w", args.get(0)), dup);
+            case "ClientCommit" -> toClient(before, "ClientCommit", pattern("WAck", "w", args.get(0)), dup);
+            case "ClientFallback" -> toClient(before, "ClientFallback", pattern("WFb", "w", args.get(0)), dup);
             case "MdnUpdate" -> toNode("MdnUpdate", Route.METADATA_NODE, pattern("MReq", "w", args.get(0), "ts", args.get(1)), dup);
             case "SwMetaReply" -> throughSwitch("SwMetaReply", pattern("MRep", "w", recordArg(step, "w"), "ts",
                     recordArg(step, "ts")), METADATA_NODE, dup);
@@ -229,14 +229,14 @@ public final class VisibilityReplay implements SpecReplay {
             case "MdnClrAck" -> toNode("MdnClrAck", Route.METADATA_NODE, pattern("ClrAck", "key", args.get(0), "ts", args.get(1)), dup);
             case "SwRead" -> throughSwitch("SwRead", pattern("RReq", "r", args.get(0)), hostOf(name(args.get(0))), dup);
             case "MdnRead" -> toNode("MdnRead", Route.METADATA_NODE, pattern("MRead", "r", args.get(0)), dup);
-            case "DnRead" -> dataRead(before, name(args.get(0)), args.get(1), dup);
+            case "DnRead" -> dataRead(before, step, name(args.get(0)), args.get(1), dup);
             case "ClientReadDone" -> readReply(before, "ClientReadDone", "RRep", name(args.get(0)), args.get(1), dup);
             case "ClientReadRetry" -> readReply(before, "ClientReadRetry", "RNack", name(args.get(0)), null, dup);
             case "ClientWriteTimeout", "ClientReadTimeout" -> clientTimeout(step.actionName(), name(args.get(0)));
             case "MdnClearTimeout" -> fireTimer("MdnClearTimeout", metadataContext, metadataNode,
                     metadataNode.clearTimer((int) slot, asLong(args.get(1))));
             case "SwStaleTimeout" -> staleScan();
-            case "Lose" -> net.lose(asRecord(args.get(0)));
+            case "Lose" -> lose(before, asRecord(args.get(0)));
             case "MdnCrash" -> restartMetadataNode();
             case "SwCrash" -> {
                 handle.detach();
@@ -304,6 +304,49 @@ public final class VisibilityReplay implements SpecReplay {
         collect();
     }
 
+    /**
+     * A write's acknowledgement or fallback notice reaches its client. The spec's may be a dead message
+     * the implementation never sent (a copy the spec's duplicate or re-send produced for an operation
+     * past that point, see {@link #dataRead}): taking it then changes nothing that is compared.
+     */
+    private void toClient(SpecStep before, String action, Map<String, Object> pattern, boolean dup) {
+        if (deadAndAbsent(before, pattern)) {
+            return;
+        }
+        toNode(action, Route.CLIENT, pattern, dup);
+    }
+
+    /** A loss; of a dead message the implementation never sent, nothing (the comparison ignores dead messages). */
+    private void lose(SpecStep before, Map<String, Object> message) {
+        if (!deadAndAbsent(before, message)) {
+            net.lose(message);
+        }
+    }
+
+    /** Whether the spec's message is dead in {@code before} and no frame in flight is it. */
+    private boolean deadAndAbsent(SpecStep before, Map<String, Object> pattern) {
+        String type = (String) pattern.get("type");
+        Object op = type.equals("RRep") || type.equals("RNack") ? pattern.get("r") : pattern.get("w");
+        if (op == null || op.equals(NO_W) || !dead(type, specState(before, type, op))) {
+            return false;
+        }
+        for (Map<String, Object> m : net.messages()) {
+            if (ReplayNetwork.matches(m, pattern)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** wr[w].st for a write's message, rd[r].st for a read's, in {@code state}; null for other messages. */
+    private static String specState(SpecStep state, String type, Object op) {
+        return switch (type) {
+            case "WAck", "WFb" -> (String) asRecord(((TlaFunction) state.var("wr")).apply(op)).get("st");
+            case "RRep", "RNack" -> (String) asRecord(((TlaFunction) state.var("rd")).apply(op)).get("st");
+            default -> null;
+        };
+    }
+
     /** Hands the message in flight to the node it is addressed to; whatever the node sends is in flight next. */
     private void toNode(String action, Route route, Map<String, Object> pattern, boolean dup) {
         ReplayNetwork.Flight<Route> f = net.take(action, route, pattern, dup);
@@ -367,14 +410,25 @@ public final class VisibilityReplay implements SpecReplay {
      * The spec's DnRead: the metadata reply in flight (a spec DRead) reaches the read's client, whose
      * DATA_READ the data node answers (RRep, or RNack when the entry holds another key).
      */
-    private void dataRead(SpecStep before, String r, Object w, boolean dup) {
+    private void dataRead(SpecStep before, SpecStep step, String r, Object w, boolean dup) {
         ReplayNetwork.Flight<Route> f = net.take("DnRead", Route.CLIENT, pattern("DRead", "r", new ModelValue(r), "w", w), dup);
         Client c = clientOfOp.get(r);
         c.library.onPacket(relay("DnRead", f.frame()));
         List<byte[]> sent = c.ctx.takeSent();
         if (sent.isEmpty()) {
-            throw new NotReplayable("DnRead: read " + r + "'s client is past its metadata lookup and ignores this metadata "
-                    + "reply (a duplicate, or the answer to an earlier attempt); the spec's data node answers it anyway");
+            // The client is past its lookup and ignores this reply (a duplicate, or an earlier attempt's). The
+            // spec's data node answers it anyway; that is the same step when its answer is dead (the read is
+            // done) or merges with an identical answer already in flight.
+            boolean done = "done".equals(asRecord(((TlaFunction) before.var("rd")).apply(new ModelValue(r))).get("st"));
+            Set<Object> added = new LinkedHashSet<>((Set<?>) step.var("net"));
+            added.removeAll((Set<?>) before.var("net"));
+            if (!done && !added.isEmpty()) {
+                throw new NotReplayable("DnRead: read " + r + "'s client is past its metadata lookup and ignores this metadata "
+                        + "reply (a duplicate, or the answer to an earlier attempt); the spec's data node answers it with "
+                        + added + ", which the pending read may still take");
+            }
+            collect();
+            return;
         }
         for (byte[] frame : sent) {
             InnetPacket p = decode(frame);
@@ -391,6 +445,9 @@ public final class VisibilityReplay implements SpecReplay {
     /** A read's client gets its answer (RRep) or its failed validation (RNack). */
     private void readReply(SpecStep before, String action, String type, String r, Object w, boolean dup) {
         Map<String, Object> p = w == null ? pattern(type, "r", new ModelValue(r)) : pattern(type, "r", new ModelValue(r), "w", w);
+        if (deadAndAbsent(before, p)) {
+            return;
+        }
         ReplayNetwork.Flight<Route> f = net.take(action, Route.CLIENT, p, dup);
         Client c = clientOfOp.get(r);
         boolean pending = "pending".equals(asRecord(((TlaFunction) before.var("rd")).apply(new ModelValue(r))).get("st"));
@@ -663,7 +720,19 @@ public final class VisibilityReplay implements SpecReplay {
     @Override
     public Map<String, Object> observe() {
         Map<String, Object> o = new LinkedHashMap<>();
-        o.put("net", net.messages());
+        Set<Object> live = new LinkedHashSet<>();
+        for (Map<String, Object> m : net.messages()) {
+            String type = (String) m.get("type");
+            String st = switch (type) {
+                case "WAck", "WFb" -> stateOf(clientOfOp.get(name(m.get("w"))));
+                case "RRep", "RNack" -> stateOf(clientOfOp.get(name(m.get("r"))));
+                default -> null;
+            };
+            if (!dead(type, st)) {
+                live.add(m);
+            }
+        }
+        o.put("net", live); // compared without dead messages (projectSpec)
         List<LogEntry> log = dataNode.logEntries();
         Map<Object, Object> dlog = new LinkedHashMap<>();
         for (String w : writes) {
@@ -715,6 +784,14 @@ public final class VisibilityReplay implements SpecReplay {
         o.put("wr", new TlaFunction(wr));
         o.put("rd", new TlaFunction(rd));
         return o;
+    }
+
+    /** The client's operation as the spec's wr[w].st / rd[r].st. */
+    private static String stateOf(Client c) {
+        if (c.result == null) {
+            return c.state;
+        }
+        return c.result.outcome() == KvResult.Outcome.OK || !c.write ? "done" : "failed: " + c.result;
     }
 
     /** The spec's key of the clear (slot, ts): the key of the log entry stamped ts in that slot. */
@@ -769,6 +846,37 @@ public final class VisibilityReplay implements SpecReplay {
      * wr[w] is compared as its state and, in the second phase, the timestamp the client sends (the
      * commit clock is history); rd[r] as its state and the value returned (the start clock is history).
      */
+    @Override
+    public Object projectSpec(String var, SpecStep state) {
+        if (!var.equals("net")) {
+            return projectSpec(var, state.var(var));
+        }
+        Set<Object> live = new LinkedHashSet<>();
+        for (Object o : (Set<?>) state.var("net")) {
+            Map<String, Object> m = asRecord(o);
+            String type = (String) m.get("type");
+            Object op = type.equals("RRep") || type.equals("RNack") ? m.get("r") : m.get("w");
+            if (op.equals(NO_W) || !dead(type, specState(state, type, op))) {
+                live.add(m);
+            }
+        }
+        return live;
+    }
+
+    /**
+     * MCVisibility's Dead(m), the models' VIEW: a message whose delivery can change nothing but the
+     * network (an acknowledgement or fallback notice of a write already past that point, an answer to a
+     * finished read). {@code net} is compared without them on both sides.
+     */
+    private static boolean dead(String type, String opState) {
+        return switch (type) {
+            case "WAck" -> "done".equals(opState);
+            case "WFb" -> "meta".equals(opState) || "done".equals(opState);
+            case "RRep", "RNack" -> "done".equals(opState);
+            default -> false;
+        };
+    }
+
     @Override
     public Object projectSpec(String var, Object specValue) {
         return switch (var) {

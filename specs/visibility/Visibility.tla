@@ -149,6 +149,17 @@ Entry   == [valid : BOOLEAN, fp : Nat, key : Keys \cup {NoKey},
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
+\* The label every action leaves in act: `a` is the action of Next it is (what
+\* conformance replay and its coverage count, docs/conformance.md), `name`
+\* the outcome (SwInstall / SwFallback of SwWriteReply, SwReadHit /
+\* SwReadMiss of SwRead; ActionCoverage and MANIFEST's covers= use it),
+\* `args` its parameters, `dup` whether a copy stayed in flight.
+NextActionOf(name) ==
+    CASE name \in {"SwInstall", "SwFallback"} -> "SwWriteReply"
+      [] name \in {"SwReadHit", "SwReadMiss"} -> "SwRead"
+      [] OTHER -> name
+Act(name, args, dup) == [a |-> NextActionOf(name), name |-> name, args |-> args, dup |-> dup]
+
 \* linBad when every completed operation could be placed (see Linearizable).
 LinOk == [op |-> NoW, key |-> NoKey, val |-> NoW, ver |-> 0, floor |-> 0]
 
@@ -215,7 +226,7 @@ Init ==
     /\ lmax = [k \in Keys |-> 0]
     /\ lfl = [o \in Writes \cup Reads |-> 0]
     /\ linBad = LinOk
-    /\ act = [name |-> "Init", args |-> <<>>, dup |-> FALSE]
+    /\ act = Act("Init", <<>>, FALSE)
 
 -----------------------------------------------------------------------------
 (* Delivering m: remove it from the network and send `out`.  Within the     *)
@@ -225,12 +236,12 @@ Init ==
 (* copies is the duplicate case.  Every delivery records the action in act. *)
 Recv(m, out, name, args) ==
     \/ /\ net' = (net \ {m}) \cup out
-       /\ act' = [name |-> name, args |-> args, dup |-> FALSE]
+       /\ act' = Act(name, args, FALSE)
        /\ UNCHANGED faults
     \/ /\ faults.dup < MaxDup
        /\ net' = net \cup out
        /\ faults' = [faults EXCEPT !.dup = @ + 1]
-       /\ act' = [name |-> name, args |-> args, dup |-> TRUE]
+       /\ act' = Act(name, args, TRUE)
 
 \* Linearizability history (see Linearizable).  Operation o on key k
 \* completes with write v (the write itself, or the value a read returned;
@@ -261,7 +272,7 @@ InvokeWrite(w, k) ==
     /\ wr[w].st = "idle"
     /\ wr' = [wr EXCEPT ![w] = [st |-> "data", key |-> k, ts |-> 0, commit |-> 0]]
     /\ net' = net \cup {Msg("WReq", w, NoW, k, 0)}
-    /\ act' = [name |-> "InvokeWrite", args |-> <<w, k>>, dup |-> FALSE]
+    /\ act' = Act("InvokeWrite", <<w, k>>, FALSE)
     /\ lfl' = [lfl EXCEPT ![w] = lmax[k]]
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr, rd,
                    clock, faults, wver, lmax, linBad>>
@@ -377,7 +388,7 @@ MdnBatch ==
     /\ deferred' = {}
     /\ pendClr' = pendClr \cup {[key |-> d.key, ts |-> d.ts] : d \in deferred}
     /\ net' = net \cup {Msg("Clr", NoW, NoW, d.key, d.ts) : d \in deferred}
-    /\ act' = [name |-> "MdnBatch", args |-> deferred, dup |-> FALSE]
+    /\ act' = Act("MdnBatch", deferred, FALSE)
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, wr, rd, clock, faults, linVars>>
 
 \* III-B 1, III-E 1: a clear request clears the entry only if its
@@ -413,7 +424,7 @@ InvokeRead(r, k) ==
     /\ rd' = [rd EXCEPT ![r] = [st |-> "pending", key |-> k, start |-> clock, val |-> NoW]]
     /\ clock' = clock + 1
     /\ net' = net \cup {Msg("RReq", NoW, r, k, 0)}
-    /\ act' = [name |-> "InvokeRead", args |-> <<r, k>>, dup |-> FALSE]
+    /\ act' = Act("InvokeRead", <<r, k>>, FALSE)
     /\ lfl' = [lfl EXCEPT ![r] = lmax[k]]
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr, wr, faults,
                    wver, lmax, linBad>>
@@ -480,7 +491,7 @@ Timeout(name, args, waitingFor(_), out) ==
     /\ faults.timeout < MaxTimeouts
     /\ faults' = [faults EXCEPT !.timeout = @ + 1]
     /\ net' = net \cup out
-    /\ act' = [name |-> name, args |-> args, dup |-> FALSE]
+    /\ act' = Act(name, args, FALSE)
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr, wr, rd, clock, linVars>>
 
 \* III-E 1, Table II (critical path): the client re-sends the request of
@@ -534,9 +545,8 @@ Lose(m) ==
     /\ faults.loss < MaxLoss
     /\ net' = net \ {m}
     /\ faults' = [faults EXCEPT !.loss = @ + 1]
-    /\ act' = [name |-> "Lose", args |-> <<m, IF m.type \in CriticalTypes
-                                               THEN "critical" ELSE "non-critical">>,
-               dup |-> FALSE]
+    /\ act' = Act("Lose", <<m, IF m.type \in CriticalTypes
+                                THEN "critical" ELSE "non-critical">>, FALSE)
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr, wr, rd, clock, linVars>>
 
 \* III-E 2: the metadata node crashes and a new instance is rebuilt from
@@ -549,7 +559,7 @@ MdnCrash ==
     /\ idx' = [k \in Keys |-> Newest(k)]
     /\ deferred' = {}
     /\ pendClr' = {}
-    /\ act' = [name |-> "MdnCrash", args |-> <<>>, dup |-> FALSE]
+    /\ act' = Act("MdnCrash", <<>>, FALSE)
     /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, maxTs, swUp, wr, rd, clock, linVars>>
 
 \* III-E 3: the switch crashes; every entry and register is lost.  Until
@@ -561,7 +571,7 @@ SwCrash ==
     /\ swUp' = FALSE
     /\ sw' = [s \in Slots |-> NoEntry]
     /\ maxTs' = [s \in Slots |-> 0]
-    /\ act' = [name |-> "SwCrash", args |-> <<>>, dup |-> FALSE]
+    /\ act' = Act("SwCrash", <<>>, FALSE)
     /\ UNCHANGED <<cleared, net, dlog, tsGen, idx, deferred, pendClr, wr, rd, clock, linVars>>
 
 \* III-E 3: coordinated recovery.  The metadata node drains its queue and
@@ -578,10 +588,13 @@ SwResync ==
     /\ deferred' = {}
     /\ pendClr' = {}
     /\ maxTs' = IF BugResyncNoMaxTs THEN [s \in Slots |-> 0] ELSE tsGen
-    /\ act' = [name |-> "SwResync", args |-> <<>>, dup |-> FALSE]
+    /\ act' = Act("SwResync", <<>>, FALSE)
     /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, wr, rd, clock, faults, linVars>>
 
 -----------------------------------------------------------------------------
+\* Delivering a message: Next lists the same disjuncts itself, so that every
+\* action of Next is named there (conformance coverage counts them);
+\* VisibilityLive's fairness is stated per message type through Deliver.
 Deliver(m) ==
     \/ DnWrite(m) \/ SwWriteReply(m) \/ ClientCommit(m) \/ ClientFallback(m)
     \/ MdnUpdate(m) \/ SwMetaReply(m) \/ MdnDefer(m) \/ SwClear(m)
@@ -591,7 +604,10 @@ Deliver(m) ==
 Next ==
     \/ \E w \in Writes, k \in Keys : InvokeWrite(w, k)
     \/ \E r \in Reads, k \in Keys : InvokeRead(r, k)
-    \/ \E m \in net : Deliver(m) \/ Lose(m)
+    \/ \E m \in net : \/ DnWrite(m) \/ SwWriteReply(m) \/ ClientCommit(m) \/ ClientFallback(m)
+                      \/ MdnUpdate(m) \/ SwMetaReply(m) \/ MdnDefer(m) \/ SwClear(m)
+                      \/ MdnClrAck(m) \/ SwRead(m) \/ MdnRead(m) \/ DnRead(m)
+                      \/ ClientReadDone(m) \/ ClientReadRetry(m) \/ Lose(m)
     \/ MdnBatch
     \/ \E w \in Writes : ClientWriteTimeout(w)
     \/ \E r \in Reads : ClientReadTimeout(r)

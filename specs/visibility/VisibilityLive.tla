@@ -38,7 +38,7 @@ BatchClearsApplied ==
            /\ deferred' = {}
            /\ pendClr' = pendClr \cup {[key |-> d.key, ts |-> d.ts] : d \in applied}
            /\ net' = net \cup {Msg("Clr", NoW, NoW, d.key, d.ts) : d \in applied}
-    /\ act' = [name |-> "MdnBatch", args |-> deferred, dup |-> FALSE]
+    /\ act' = Act("MdnBatch", deferred, FALSE)
     /\ UNCHANGED <<cleared, dlog, tsGen, sw, maxTs, swUp, wr, rd, clock, faults, linVars>>
 
 \* Next with the metadata node's batch replaced by the buggy one: MdnBatch is

@@ -37,7 +37,7 @@ BlindInvalidate(s) ==
            /\ sw' = [sw EXCEPT ![s] = NoEntry]
            /\ cleared' = cleared \cup {[key |-> e.key, ts |-> e.ts]}
     /\ faults' = [faults EXCEPT !.timeout = @ + 1]
-    /\ act' = [name |-> "BlindInvalidate", args |-> <<s>>, dup |-> FALSE]
+    /\ act' = Act("BlindInvalidate", <<s>>, FALSE)
     /\ UNCHANGED <<net, dlog, tsGen, maxTs, swUp, idx, deferred, pendClr, wr, rd, clock, linVars>>
 
 \* Next with the blind invalidation as the stale-entry repair (the .cfg

@@ -91,6 +91,12 @@ public final class VisibilityProtocol implements Protocol {
         return "p4/visibility.p4";
     }
 
+    /** Visibility.tla replayed on p4/visibility.p4 and these nodes (docs/conformance.md, "Visibility"). */
+    @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.visibility.spec.VisibilityConformance());
+    }
+
     @Override
     public boolean servesFromSwitch() {
         return true;

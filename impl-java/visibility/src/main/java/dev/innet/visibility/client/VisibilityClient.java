@@ -151,6 +151,10 @@ public final class VisibilityClient implements KvClientLibrary {
             return false;
         }
         InnetMessage r = packet.message();
+        if (op != null && r.reqId() == op.reqId && lateVisibleReply(r)) {
+            writeReplied(r);
+            return true;
+        }
         if (op == null || r.reqId() != op.reqId || r.op() != expectedReply()) {
             return true; // a late or duplicated reply of an earlier phase or operation: ours, ignored
         }
@@ -167,6 +171,17 @@ public final class VisibilityClient implements KvClientLibrary {
             case READ_DATA -> dataReplied(r);
         }
         return true;
+    }
+
+    /**
+     * A WRITE_REPLY the switch marked VISIBLE reaching a write already in its second phase: two copies of
+     * the WRITE (a retry or a duplicate) were answered, the first reply fell back and this one was
+     * installed. The switch holds the write's metadata, so the write is committed now (Visibility.tla's
+     * ClientCommit takes it in phase "meta" too); the second phase still in flight is idempotent.
+     */
+    private boolean lateVisibleReply(InnetMessage r) {
+        return op.phase == Phase.WRITE_META && r.op() == VisOp.WRITE_REPLY && r.status() == VisOp.STATUS_OK
+                && (r.flags() & VisOp.FLAG_VISIBLE) != 0;
     }
 
     private int expectedReply() {

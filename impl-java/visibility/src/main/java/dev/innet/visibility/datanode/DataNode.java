@@ -185,6 +185,15 @@ public class DataNode implements Node, NodeCounters {
         ctx.network().send(frame.reply(r.encode()));
     }
 
+    /** The log's entries in order (read-only: the conformance replay maps them to the spec's dlog and tsGen). */
+    public List<LogEntry> logEntries() {
+        List<LogEntry> all = new ArrayList<>();
+        for (long p = 0; p < log.size(); p++) {
+            all.add(log.at(p));
+        }
+        return all;
+    }
+
     @Override
     public Map<String, Long> counters() {
         Map<String, Long> c = new HashMap<>();

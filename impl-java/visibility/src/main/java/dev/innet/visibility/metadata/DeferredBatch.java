@@ -28,6 +28,11 @@ public final class DeferredBatch {
         return buffer.isEmpty();
     }
 
+    /** The updates waiting, in arrival order (read-only: observers such as the conformance replay). */
+    public List<IndexRecord> pending() {
+        return List.copyOf(buffer);
+    }
+
     public boolean full() {
         return buffer.size() >= capacity;
     }

@@ -50,4 +50,9 @@ public final class MetadataIndex {
     public int size() {
         return byKey.size();
     }
+
+    /** Every entry, in key order (read-only: observers such as the conformance replay). */
+    public java.util.List<IndexRecord> records() {
+        return java.util.List.copyOf(byKey.values());
+    }
 }

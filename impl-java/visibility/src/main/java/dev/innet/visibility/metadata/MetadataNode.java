@@ -288,6 +288,38 @@ public class MetadataNode implements Node, NodeCounters {
         ctx.network().send(frame.reply(r.encode()));
     }
 
+    // ---- read-only views for observers (the conformance replay maps them to the spec's idx, deferred
+    // and pendClr, and fires the timers behind the spec's MdnBatch and MdnClearTimeout)
+
+    /** The index, in key order. */
+    public List<IndexRecord> indexRecords() {
+        return index.records();
+    }
+
+    /** The asynchronous updates deferred and not yet applied. */
+    public List<IndexRecord> deferredUpdates() {
+        return deferred.pending();
+    }
+
+    /** The timer that applies the deferred batch (the node is idle), or -1 while nothing waits. */
+    public long batchTimer() {
+        return batchTimer;
+    }
+
+    /** A clear sent and not yet acknowledged: the switch slot and the timestamp it names. */
+    public record PendingClear(int slot, long ts) {}
+
+    /** The clears sent and not acknowledged (each re-sent when its timer fires). */
+    public List<PendingClear> pendingClears() {
+        return clearTimers.keySet().stream().sorted().map(id -> new PendingClear((int) (id >>> 32), id & 0xffff_ffffL))
+                .toList();
+    }
+
+    /** The timer that re-sends the clear of ({@code slot}, {@code ts}), or -1 if it is acknowledged or was never sent. */
+    public long clearTimer(int slot, long ts) {
+        return clearTimers.getOrDefault(clearId(new VisExt(slot, 0), ts), -1L);
+    }
+
     @Override
     public Map<String, Long> counters() {
         Map<String, Long> c = new HashMap<>(counts);

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Where each action of specs/visibility/Visibility.tla ({@code Next}, with {@code Deliver} expanded)
+ * Where each action of specs/visibility/Visibility.tla ({@code Next}, which lists each message handler of {@code Deliver} itself)
  * happens in the implementation: a rule of p4/visibility.p4 (W1-W3, M1-M3, C1, R1-R2, Z1), a Java class
  * and method, or the environment (faults the harness injects). A test keeps it in step with the spec.
  */
@@ -46,7 +46,6 @@ public final class SpecMapping {
         m.put("MdnCrash", "environment: Rack.crashHost on the metadata node; MetadataNode.onStart rebuilds from the data nodes");
         m.put("SwCrash", "environment: Rack.crashSwitch (a new, empty switch; p4 Z1 drops until ready)");
         m.put("SwResync", "controller.Resync (metadata node RESYNC, MaxTs reload, vis_ready = 1)");
-        m.put("Deliver", "the network delivering a message (one of the actions above)");
         return m;
     }
 }

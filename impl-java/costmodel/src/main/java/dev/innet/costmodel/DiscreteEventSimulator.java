@@ -47,6 +47,11 @@ public final class DiscreteEventSimulator {
         final PriorityQueue<Departure> events = new PriorityQueue<>();
         long order;
         int done;
+        /** Closed loop: operations to issue in all (0 in an open-loop run), issued so far. */
+        int closedTotal;
+        int issued;
+        int measuredFrom = -1;
+        double measureStart;
 
         Run(int ops, long seed) {
             random = new SplittableRandom(seed);
@@ -82,9 +87,13 @@ public final class DiscreteEventSimulator {
 
         /** Operation {@code op} reaches step {@code step} of its route at {@code now}. */
         void arrive(int op, int step, double now) {
-            var route = net.classes().get(opClass[op]).route();
-            if (step == route.size()) {
+            OperationClass c = net.classes().get(opClass[op]);
+            var route = c.route();
+            if (step == c.repliedAfter()) {
                 latency[op] = now - arrived[op];
+                replied(op, now);
+            }
+            if (step == route.size()) {
                 done++;
                 return;
             }
@@ -106,6 +115,22 @@ public final class DiscreteEventSimulator {
                 busySeconds[v.station()] += t;
             }
             events.add(new Departure(now + t, order++, op, step));
+        }
+
+        /** The client of {@code op} has its answer at {@code now}: a closed-loop client sends its next operation. */
+        void replied(int op, double now) {
+            if (closedTotal > 0 && issued < closedTotal) {
+                issue(issued++, now);
+            }
+        }
+
+        void issue(int op, double now) {
+            opClass[op] = pickClass();
+            arrived[op] = now;
+            if (op == measuredFrom) {
+                measureStart = now;
+            }
+            arrive(op, 0, now);
         }
 
         void depart(Departure d) {
@@ -163,5 +188,45 @@ public final class DiscreteEventSimulator {
             util[k] = s.isDelay() ? 0 : r.busySeconds[k] / s.servers() / Math.max(lastDone, 1e-12);
         }
         return LatencyReport.of(opsPerSecond, measured, span, util);
+    }
+
+    /**
+     * Runs the network closed-loop: {@code outstanding} clients each keep one operation in flight and send
+     * the next the moment the previous one is answered (the paper-style "queue depth" load), until
+     * {@code warmupOps + measuredOps} operations were issued and all finished. Throughput is then a result,
+     * not an input: it is what the latency allows (Little's law) or what the bottleneck allows.
+     */
+    public ClosedLoopReport runClosed(int outstanding, int warmupOps, int measuredOps, long seed) {
+        if (outstanding < 1 || warmupOps < 0 || measuredOps < 1) {
+            throw new IllegalArgumentException("need 1+ outstanding operations and measured operations");
+        }
+        int total = warmupOps + measuredOps;
+        Run r = new Run(total, seed);
+        r.closedTotal = total;
+        r.measuredFrom = warmupOps;
+        int first = Math.min(outstanding, total);
+        r.issued = first;
+        for (int op = 0; op < first; op++) {
+            r.issue(op, 0);
+        }
+        double lastReply = 0;
+        double lastDone = 0;
+        while (r.done < total) {
+            Departure d = r.events.poll();
+            lastDone = d.time();
+            r.depart(d);
+        }
+        for (int op = warmupOps; op < total; op++) {
+            lastReply = Math.max(lastReply, r.arrived[op] + r.latency[op]);
+        }
+        double span = Math.max(lastReply - r.measureStart, 1e-12);
+        double[] util = new double[r.busySeconds.length];
+        for (int k = 0; k < util.length; k++) {
+            Station s = net.stations().get(k);
+            util[k] = s.isDelay() ? 0 : r.busySeconds[k] / s.servers() / Math.max(lastDone, 1e-12);
+        }
+        int[] classes = Arrays.copyOfRange(r.opClass, warmupOps, total);
+        double[] latencies = Arrays.copyOfRange(r.latency, warmupOps, total);
+        return new ClosedLoopReport(net, outstanding, measuredOps / span, classes, latencies, util);
     }
 }

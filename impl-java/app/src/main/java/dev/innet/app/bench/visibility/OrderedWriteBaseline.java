@@ -15,6 +15,8 @@ final class OrderedWriteBaseline {
     /** W2's condition in p4/visibility.p4; the bench fails loudly if the program no longer has it. */
     static final String INSTALL_CONDITION = "if (valid == 0 && ts > max_ts && meta.meta_parsed) {     /* W2 */";
 
+    static final String FILE_NAME = "visibility-ordered-write.p4";
+
     private OrderedWriteBaseline() {}
 
     /** Writes the baseline program next to {@code into} and returns its path. */
@@ -26,7 +28,7 @@ final class OrderedWriteBaseline {
                     + INSTALL_CONDITION + "): the ordered-write baseline cannot be derived from it");
         }
         Files.createDirectories(into);
-        Path out = into.resolve("visibility-ordered-write.p4");
+        Path out = into.resolve(FILE_NAME);
         Files.writeString(out, source.replace(INSTALL_CONDITION, "if (false) {     /* W2 off: ordered-write baseline */"));
         return out;
     }

@@ -58,6 +58,10 @@ public final class VisibilityBench implements Callable<Integer> {
             + "(default 6,24,96,192,384,768: the paper's sweep, 384 its default)")
     List<Integer> outstanding = new ArrayList<>(List.of(6, 24, 96, 192, 384, 768));
 
+    @Option(names = "--rack-clients", description = "closed-loop clients of each rack run: how many operations the "
+            + "switch sees overlap, which sets the fallback and switch-read shares (default ${DEFAULT-VALUE})")
+    int rackClients = RackRunner.CLIENTS;
+
     @Option(names = "--detail", description = "also print each rack run's frames per op")
     boolean detail;
 
@@ -89,15 +93,25 @@ public final class VisibilityBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long measured = ops != null ? ops : quick ? 3_000 : 20_000;
-        if (measured < 100 || keys < 1_000 || outstanding.isEmpty() || outstanding.stream().anyMatch(n -> n < 1)) {
-            throw Cli.usageError(spec, "--ops at least 100, --keys at least 1000, --outstanding positive numbers");
+        if (measured < 100 || keys < 1_000 || outstanding.isEmpty() || outstanding.stream().anyMatch(n -> n < 1)
+                || rackClients < 1 || rackClients > 1024) {
+            throw Cli.usageError(spec, "--ops at least 100, --keys at least 1000, --outstanding positive numbers,"
+                    + " --rack-clients 1-1024");
         }
         if (!Files.isRegularFile(root.resolve("p4/visibility.p4"))) {
             throw Cli.usageError(spec, "no p4/visibility.p4 under " + root.toAbsolutePath() + " (--root)");
         }
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("innet-bench-visibility");
-        Path baselineProgram = OrderedWriteBaseline.write(root, dir);
+        try {
+            return run(OrderedWriteBaseline.write(root, dir), measured, out);
+        } finally {
+            Files.deleteIfExists(dir.resolve(OrderedWriteBaseline.FILE_NAME));
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private int run(Path baselineProgram, long measured, PrintStream out) {
         List<VisibilityTestbed> testbeds = List.of(VisibilityTestbed.paper(), VisibilityTestbed.paper().unsaturatedAt(768));
         for (VisibilityTestbed t : testbeds) {
             out.printf("Testbed %s: host-switch leg %.2f us; data node %.2f us queued + %.2f us not; metadata node"
@@ -114,13 +128,13 @@ public final class VisibilityBench implements Callable<Integer> {
         for (double writes : new double[] {1.0, 0.5}) {
             BenchWorkload w = VisibilityWorkloads.of(writes == 1.0 ? "write-only" : "write-heavy (50% writes)", writes, keys);
             RackRunner runner = new RackRunner(root, SEED);
-            RunObservation vis = runner.run(new VisibilityProtocol(), w, RACK_SERVERS, 0, measured);
+            RunObservation vis = runner.run(new VisibilityProtocol(), w, RACK_SERVERS, 0, measured, rackClients);
             RunObservation base = runner.withProgramSource(baselineProgram).run(new VisibilityProtocol(), w, RACK_SERVERS, 0,
-                    measured);
+                    measured, rackClients);
             OperationMix visMix = OperationMix.of(vis);
             OperationMix baseMix = OperationMix.of(base);
-            out.printf("%n== %s ==%n  visibility layer: %s%n  ordered writes:   %s%n", w.name(), visMix.describe(),
-                    baseMix.describe());
+            out.printf("%n== %s, %d rack clients ==%n  visibility layer: %s%n  ordered writes:   %s%n", w.name(), rackClients,
+                    visMix.describe(), baseMix.describe());
             if (detail) {
                 out.println("  " + vis.describe());
                 out.println("  " + base.describe());
@@ -132,8 +146,6 @@ public final class VisibilityBench implements Callable<Integer> {
                 }
             }
         }
-        Files.deleteIfExists(baselineProgram);
-        Files.deleteIfExists(dir);
         for (Result r : writeOnly) {
             summary(r, out);
         }

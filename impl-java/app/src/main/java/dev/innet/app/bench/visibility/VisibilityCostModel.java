@@ -40,7 +40,8 @@ final class VisibilityCostModel {
         double visible = write * mix.acceleratedWrites();
         if (visible > 0) {
             List<Visit> route = new ArrayList<>(rpc(DATA, dataWrite, t.dataDelaySeconds(), t));
-            route.add(new Visit(METADATA, t.deferredUpdateSeconds() + t.controlMessageSeconds() * mix.controlPerAcceleratedWrite()));
+            double control = t.controlMessageSeconds() * mix.controlPerAcceleratedWrite();
+            route.add(new Visit(METADATA, t.deferredUpdateSeconds() + control));
             classes.add(new OperationClass("write visible in the switch", visible, route, 3));
         }
         if (write - visible > 0) {

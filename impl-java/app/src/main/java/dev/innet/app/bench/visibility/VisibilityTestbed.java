@@ -18,12 +18,13 @@ package dev.innet.app.bench.visibility;
  * @param threadsPerNode polling threads per data or metadata node
  */
 record VisibilityTestbed(String name, double legSeconds, double dataServiceSeconds, double dataDelaySeconds,
-        double metadataServiceSeconds, double metadataDelaySeconds, double deferredUpdateSeconds, double controlMessageSeconds, int dataNodes, int metadataNodes,
-        int threadsPerNode) {
+        double metadataServiceSeconds, double metadataDelaySeconds, double deferredUpdateSeconds,
+        double controlMessageSeconds, int dataNodes, int metadataNodes, int threadsPerNode) {
 
     VisibilityTestbed {
         if (!(legSeconds > 0 && dataServiceSeconds > 0 && metadataServiceSeconds > 0 && deferredUpdateSeconds > 0
-                && controlMessageSeconds >= 0 && dataDelaySeconds >= 0 && metadataDelaySeconds >= 0) || dataNodes < 1 || metadataNodes < 1 || threadsPerNode < 1) {
+                && controlMessageSeconds >= 0 && dataDelaySeconds >= 0 && metadataDelaySeconds >= 0)
+                || dataNodes < 1 || metadataNodes < 1 || threadsPerNode < 1) {
             throw new IllegalArgumentException("testbed constants must be positive");
         }
     }

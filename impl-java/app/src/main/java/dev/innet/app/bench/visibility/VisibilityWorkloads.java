@@ -2,6 +2,7 @@ package dev.innet.app.bench.visibility;
 
 import dev.innet.app.bench.BenchWorkload;
 import dev.innet.rack.workload.KeyChooser;
+import dev.innet.rack.workload.RankSpaceZipfian;
 import dev.innet.rack.workload.Workload;
 import dev.innet.rack.workload.ZipfianGenerator;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ final class VisibilityWorkloads {
         if (!(writeFraction > 0 && writeFraction <= 1)) {
             throw new IllegalArgumentException("write fraction in (0, 1]: " + writeFraction);
         }
-        double zeta = zeta(keys, ZIPF);
+        double zeta = RankSpaceZipfian.zeta(keys, ZIPF);
         Workload rack = new Workload((int) Math.min(keys, Integer.MAX_VALUE), ZIPF, 1 - writeFraction, 0, VALUE_BYTES, 0);
         Supplier<KeyChooser> chooser = () -> new ZipfianGenerator(keys, ZIPF, true, zeta);
         return new BenchWorkload() {
@@ -59,24 +60,6 @@ final class VisibilityWorkloads {
 
     /** The share of operations that go to the {@code hottest} most popular of {@code keys} keys. */
     static double shareOfHottest(long hottest, long keys) {
-        return zeta(hottest, ZIPF) / zeta(keys, ZIPF);
-    }
-
-    /**
-     * sum_{i=1..n} i^-theta: exact for the first million terms, the rest by the midpoint rule's integral
-     * (its error is below 1e-12 of the sum there), because summing 250 M powers per client is too slow.
-     */
-    static double zeta(long n, double theta) {
-        long exact = Math.min(n, 1_000_000L);
-        double sum = 0;
-        for (long i = 1; i <= exact; i++) {
-            sum += Math.pow(i, -theta);
-        }
-        if (n > exact) {
-            double a = exact + 0.5;
-            double b = n + 0.5;
-            sum += (Math.pow(b, 1 - theta) - Math.pow(a, 1 - theta)) / (1 - theta);
-        }
-        return sum;
+        return RankSpaceZipfian.zeta(hottest, ZIPF) / RankSpaceZipfian.zeta(keys, ZIPF);
     }
 }

@@ -9,7 +9,10 @@ import java.util.SplittableRandom;
  * Runs a {@link QueueingNetwork} at an offered load: operations arrive open-loop (Poisson, as a client
  * sending at a target rate), pick their class by its probability, and visit their route in order; each
  * FIFO station serves at most its number of operations at once. Seeded: the same arguments give the same
- * report. The first {@code warmupOps} operations fill the queues and are not measured.
+ * report. The first {@code warmupOps} operations fill the queues and are not measured. Work an operation
+ * leaves behind after its reply ({@link OperationClass#repliedAfter}) waits at a station until no request
+ * whose client is still waiting is queued there (a non-preemptive priority: the paper's deferred metadata
+ * processing); classes without such work see plain FIFO.
  */
 public final class DiscreteEventSimulator {
     private final QueueingNetwork net;
@@ -40,10 +43,15 @@ public final class DiscreteEventSimulator {
         final int[] opClass;
         final double[] arrived;
         final double[] latency;
+        /** When all of an operation's work, left-behind work included, was done. */
+        final double[] finished;
         final int[] busy = new int[net.stations().size()];
         final double[] busySeconds = new double[net.stations().size()];
         @SuppressWarnings("unchecked")
         final ArrayDeque<int[]>[] waiting = new ArrayDeque[net.stations().size()];
+        /** Waiting work left behind by operations already answered: served only when no client waits. */
+        @SuppressWarnings("unchecked")
+        final ArrayDeque<int[]>[] waitingLeftBehind = new ArrayDeque[net.stations().size()];
         final PriorityQueue<Departure> events = new PriorityQueue<>();
         long order;
         int done;
@@ -58,8 +66,10 @@ public final class DiscreteEventSimulator {
             opClass = new int[ops];
             arrived = new double[ops];
             latency = new double[ops];
+            finished = new double[ops];
             for (int k = 0; k < waiting.length; k++) {
                 waiting[k] = new ArrayDeque<>();
+                waitingLeftBehind[k] = new ArrayDeque<>();
             }
         }
 
@@ -94,6 +104,7 @@ public final class DiscreteEventSimulator {
                 replied(op, now);
             }
             if (step == route.size()) {
+                finished[op] = now;
                 done++;
                 return;
             }
@@ -105,7 +116,8 @@ public final class DiscreteEventSimulator {
                 }
                 start(op, step, s, v, now);
             } else {
-                waiting[v.station()].addLast(new int[] {op, step});
+                boolean leftBehind = step >= c.repliedAfter();
+                (leftBehind ? waitingLeftBehind : waiting)[v.station()].addLast(new int[] {op, step});
             }
         }
 
@@ -138,6 +150,9 @@ public final class DiscreteEventSimulator {
             Station s = net.stations().get(v.station());
             if (!s.isDelay()) {
                 int[] next = waiting[v.station()].pollFirst();
+                if (next == null) {
+                    next = waitingLeftBehind[v.station()].pollFirst();
+                }
                 if (next == null) {
                     busy[v.station()]--;
                 } else {
@@ -209,17 +224,17 @@ public final class DiscreteEventSimulator {
         for (int op = 0; op < first; op++) {
             r.issue(op, 0);
         }
-        double lastReply = 0;
         double lastDone = 0;
         while (r.done < total) {
             Departure d = r.events.poll();
             lastDone = d.time();
             r.depart(d);
         }
-        for (int op = warmupOps; op < total; op++) {
-            lastReply = Math.max(lastReply, r.arrived[op] + r.latency[op]);
-        }
-        double span = Math.max(lastReply - r.measureStart, 1e-12);
+        // Throughput counts an operation when all its work is done, left-behind work included: a load whose
+        // deferred work piles up faster than a station drains it is not sustained, however fast the replies.
+        // So it is the rate at which operations (warm-up ones too) finished after the measurement began.
+        double span = Math.max(lastDone - r.measureStart, 1e-12);
+        long finishedInWindow = Arrays.stream(r.finished).filter(f -> f >= r.measureStart).count();
         double[] util = new double[r.busySeconds.length];
         for (int k = 0; k < util.length; k++) {
             Station s = net.stations().get(k);
@@ -227,6 +242,6 @@ public final class DiscreteEventSimulator {
         }
         int[] classes = Arrays.copyOfRange(r.opClass, warmupOps, total);
         double[] latencies = Arrays.copyOfRange(r.latency, warmupOps, total);
-        return new ClosedLoopReport(net, outstanding, measuredOps / span, classes, latencies, util);
+        return new ClosedLoopReport(net, outstanding, finishedInWindow / span, classes, latencies, util);
     }
 }

@@ -62,6 +62,10 @@ public final class VisibilityBench implements Callable<Integer> {
             + "switch sees overlap, which sets the fallback and switch-read shares (default ${DEFAULT-VALUE})")
     int rackClients = RackRunner.CLIENTS;
 
+    @Option(names = "--control-message-us", description = "price of a control message (clear, clear ack, held reply) at"
+            + " the metadata node, in us (default: a tenth of a metadata request on each testbed, an assumption)")
+    Double controlMessageMicros;
+
     @Option(names = "--detail", description = "also print each rack run's frames per op")
     boolean detail;
 
@@ -94,9 +98,9 @@ public final class VisibilityBench implements Callable<Integer> {
     public Integer call() throws Exception {
         long measured = ops != null ? ops : quick ? 3_000 : 20_000;
         if (measured < 100 || keys < 1_000 || outstanding.isEmpty() || outstanding.stream().anyMatch(n -> n < 1)
-                || rackClients < 1 || rackClients > 1024) {
+                || rackClients < 1 || rackClients > 1024 || (controlMessageMicros != null && !(controlMessageMicros >= 0))) {
             throw Cli.usageError(spec, "--ops at least 100, --keys at least 1000, --outstanding positive numbers,"
-                    + " --rack-clients 1-1024");
+                    + " --rack-clients 1-1024, --control-message-us at least 0");
         }
         if (!Files.isRegularFile(root.resolve("p4/visibility.p4"))) {
             throw Cli.usageError(spec, "no p4/visibility.p4 under " + root.toAbsolutePath() + " (--root)");
@@ -112,7 +116,11 @@ public final class VisibilityBench implements Callable<Integer> {
     }
 
     private int run(Path baselineProgram, long measured, PrintStream out) {
-        List<VisibilityTestbed> testbeds = List.of(VisibilityTestbed.paper(), VisibilityTestbed.paper().unsaturatedAt(768));
+        List<VisibilityTestbed> testbeds = new ArrayList<>(List.of(VisibilityTestbed.paper(),
+                VisibilityTestbed.paper().unsaturatedAt(768)));
+        if (controlMessageMicros != null) {
+            testbeds.replaceAll(t -> t.withControlMessageSeconds(controlMessageMicros * 1e-6));
+        }
         for (VisibilityTestbed t : testbeds) {
             out.printf("Testbed %s: host-switch leg %.2f us; data node %.2f us queued + %.2f us not; metadata node"
                     + " %.2f us queued + %.2f us not (deferred update %.2f us, control message %.3f us); %d data + %d"

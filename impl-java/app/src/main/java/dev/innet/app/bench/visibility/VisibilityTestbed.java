@@ -68,6 +68,13 @@ record VisibilityTestbed(String name, double legSeconds, double dataServiceSecon
                 deferredUpdateSeconds * scale, controlMessageSeconds * scale, dataNodes, metadataNodes, threadsPerNode);
     }
 
+    /** The same testbed with another price of a control message at the metadata node (an assumption). */
+    VisibilityTestbed withControlMessageSeconds(double seconds) {
+        return new VisibilityTestbed(name + ", control message " + seconds * 1e6 + " us", legSeconds, dataServiceSeconds,
+                dataDelaySeconds, metadataServiceSeconds, metadataDelaySeconds, deferredUpdateSeconds, seconds, dataNodes,
+                metadataNodes, threadsPerNode);
+    }
+
     /** §V-B: the upper end of the baseline's median write latency over Fig. 6's sweep. */
     static final double BASELINE_WRITE_P50_HIGH = 12.3e-6;
 }

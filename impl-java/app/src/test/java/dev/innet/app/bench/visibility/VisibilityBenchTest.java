@@ -76,7 +76,7 @@ class VisibilityBenchTest {
     @Test
     void badOptionsExitWithTwo() {
         for (String[] args : List.of(new String[] {"--ops", "5"}, new String[] {"--outstanding", "0"},
-                new String[] {"--rack-clients", "0"},
+                new String[] {"--rack-clients", "0"}, new String[] {"--control-message-us", "-1"},
                 new String[] {"--nonsense"})) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -3,7 +3,8 @@ package dev.innet.app.bench.visibility;
 /**
  * What each station of the visibility paper's testbed (§V-A) costs; docs/benchmarks.md ("Visibility
  * layer", "Constants") gives each constant's source. The latency figures the paper states are medians at
- * its lowest load (6 outstanding operations), so queueing is negligible in them.
+ * its lowest load (6 outstanding operations; our reading of the low ends of its ranges), so queueing is
+ * negligible in them.
  *
  * @param legSeconds one way between a host and the switch, host stack and NIC included
  * @param dataServiceSeconds a data node thread's time per request (install a log entry, read one)

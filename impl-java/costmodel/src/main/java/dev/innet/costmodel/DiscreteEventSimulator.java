@@ -9,7 +9,10 @@ import java.util.SplittableRandom;
  * Runs a {@link QueueingNetwork} at an offered load: operations arrive open-loop (Poisson, as a client
  * sending at a target rate), pick their class by its probability, and visit their route in order; each
  * FIFO station serves at most its number of operations at once. Seeded: the same arguments give the same
- * report. The first {@code warmupOps} operations fill the queues and are not measured.
+ * report. The first {@code warmupOps} operations fill the queues and are not measured. Work an operation
+ * leaves behind after its reply ({@link OperationClass#repliedAfter}) waits at a station until no request
+ * whose client is still waiting is queued there (a non-preemptive priority: the paper's deferred metadata
+ * processing); classes without such work see plain FIFO.
  */
 public final class DiscreteEventSimulator {
     private final QueueingNetwork net;
@@ -40,21 +43,33 @@ public final class DiscreteEventSimulator {
         final int[] opClass;
         final double[] arrived;
         final double[] latency;
+        /** When all of an operation's work, left-behind work included, was done. */
+        final double[] finished;
         final int[] busy = new int[net.stations().size()];
         final double[] busySeconds = new double[net.stations().size()];
         @SuppressWarnings("unchecked")
         final ArrayDeque<int[]>[] waiting = new ArrayDeque[net.stations().size()];
+        /** Waiting work left behind by operations already answered: served only when no client waits. */
+        @SuppressWarnings("unchecked")
+        final ArrayDeque<int[]>[] waitingLeftBehind = new ArrayDeque[net.stations().size()];
         final PriorityQueue<Departure> events = new PriorityQueue<>();
         long order;
         int done;
+        /** Closed loop: operations to issue in all (0 in an open-loop run), issued so far. */
+        int closedTotal;
+        int issued;
+        int measuredFrom = -1;
+        double measureStart;
 
         Run(int ops, long seed) {
             random = new SplittableRandom(seed);
             opClass = new int[ops];
             arrived = new double[ops];
             latency = new double[ops];
+            finished = new double[ops];
             for (int k = 0; k < waiting.length; k++) {
                 waiting[k] = new ArrayDeque<>();
+                waitingLeftBehind[k] = new ArrayDeque<>();
             }
         }
 
@@ -82,9 +97,14 @@ public final class DiscreteEventSimulator {
 
         /** Operation {@code op} reaches step {@code step} of its route at {@code now}. */
         void arrive(int op, int step, double now) {
-            var route = net.classes().get(opClass[op]).route();
-            if (step == route.size()) {
+            OperationClass c = net.classes().get(opClass[op]);
+            var route = c.route();
+            if (step == c.repliedAfter()) {
                 latency[op] = now - arrived[op];
+                replied(op, now);
+            }
+            if (step == route.size()) {
+                finished[op] = now;
                 done++;
                 return;
             }
@@ -96,7 +116,8 @@ public final class DiscreteEventSimulator {
                 }
                 start(op, step, s, v, now);
             } else {
-                waiting[v.station()].addLast(new int[] {op, step});
+                boolean leftBehind = step >= c.repliedAfter();
+                (leftBehind ? waitingLeftBehind : waiting)[v.station()].addLast(new int[] {op, step});
             }
         }
 
@@ -108,11 +129,30 @@ public final class DiscreteEventSimulator {
             events.add(new Departure(now + t, order++, op, step));
         }
 
+        /** The client of {@code op} has its answer at {@code now}: a closed-loop client sends its next operation. */
+        void replied(int op, double now) {
+            if (closedTotal > 0 && issued < closedTotal) {
+                issue(issued++, now);
+            }
+        }
+
+        void issue(int op, double now) {
+            opClass[op] = pickClass();
+            arrived[op] = now;
+            if (op == measuredFrom) {
+                measureStart = now;
+            }
+            arrive(op, 0, now);
+        }
+
         void depart(Departure d) {
             Visit v = net.classes().get(opClass[d.op()]).route().get(d.step());
             Station s = net.stations().get(v.station());
             if (!s.isDelay()) {
                 int[] next = waiting[v.station()].pollFirst();
+                if (next == null) {
+                    next = waitingLeftBehind[v.station()].pollFirst();
+                }
                 if (next == null) {
                     busy[v.station()]--;
                 } else {
@@ -169,5 +209,45 @@ public final class DiscreteEventSimulator {
             util[k] = s.isDelay() ? 0 : r.busySeconds[k] / s.servers() / Math.max(lastDone, 1e-12);
         }
         return LatencyReport.of(opsPerSecond, measured, span, util);
+    }
+
+    /**
+     * Runs the network closed-loop: {@code outstanding} clients each keep one operation in flight and send
+     * the next the moment the previous one is answered (the paper-style "queue depth" load), until
+     * {@code warmupOps + measuredOps} operations were issued and all finished. Throughput is then a result,
+     * not an input: it is what the latency allows (Little's law) or what the bottleneck allows.
+     */
+    public ClosedLoopReport runClosed(int outstanding, int warmupOps, int measuredOps, long seed) {
+        if (outstanding < 1 || warmupOps < 0 || measuredOps < 1) {
+            throw new IllegalArgumentException("need 1+ outstanding operations and measured operations");
+        }
+        int total = warmupOps + measuredOps;
+        Run r = new Run(total, seed);
+        r.closedTotal = total;
+        r.measuredFrom = warmupOps;
+        int first = Math.min(outstanding, total);
+        r.issued = first;
+        for (int op = 0; op < first; op++) {
+            r.issue(op, 0);
+        }
+        double lastDone = 0;
+        while (r.done < total) {
+            Departure d = r.events.poll();
+            lastDone = d.time();
+            r.depart(d);
+        }
+        // Throughput counts an operation when all its work is done, left-behind work included: a load whose
+        // deferred work piles up faster than a station drains it is not sustained, however fast the replies.
+        // So it is the rate at which operations (warm-up ones too) finished after the measurement began.
+        double span = Math.max(lastDone - r.measureStart, 1e-12);
+        long finishedInWindow = Arrays.stream(r.finished).filter(f -> f >= r.measureStart).count();
+        double[] util = new double[r.busySeconds.length];
+        for (int k = 0; k < util.length; k++) {
+            Station s = net.stations().get(k);
+            util[k] = s.isDelay() ? 0 : r.busySeconds[k] / s.servers() / Math.max(lastDone, 1e-12);
+        }
+        int[] classes = Arrays.copyOfRange(r.opClass, warmupOps, total);
+        double[] latencies = Arrays.copyOfRange(r.latency, warmupOps, total);
+        return new ClosedLoopReport(net, outstanding, finishedInWindow / span, classes, latencies, util);
     }
 }

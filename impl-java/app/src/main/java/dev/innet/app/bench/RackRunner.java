@@ -29,10 +29,22 @@ public final class RackRunner {
 
     private final Path root;
     private final long seed;
+    /** Another P4 source than the protocol's own (same control names), or null. */
+    private final Path programSource;
 
     public RackRunner(Path root, long seed) {
+        this(root, seed, null);
+    }
+
+    private RackRunner(Path root, long seed, Path programSource) {
         this.root = root;
         this.seed = seed;
+        this.programSource = programSource;
+    }
+
+    /** The same runner with the switch running {@code source} instead of the protocol's program (a baseline). */
+    public RackRunner withProgramSource(Path source) {
+        return new RackRunner(root, seed, source);
     }
 
     public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops) {
@@ -62,7 +74,11 @@ public final class RackRunner {
             hottest.add(WorkloadClient.keyOf((int) k));
         }
         List<byte[]> preload = protocol.servesFromSwitch() ? hottest : List.of();
-        Rack rack = settings.apply(Rack.builder(root, seed).protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
+        Rack.Builder builder = Rack.builder(root, seed);
+        if (programSource != null) {
+            builder.programSource(programSource);
+        }
+        Rack rack = settings.apply(builder.protocol(protocol).servers(servers).clients(clients).cacheCapacity(cache)
                 .workload(w.rackWorkload()).keyChoosers(w.keys()).preload(preload).loadKeys(hottest).switchTraffic(traffic)
                 .chaosNanos(Long.MAX_VALUE / 4).quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream()))
                 .maxEvents(Long.MAX_VALUE / 4)).build();

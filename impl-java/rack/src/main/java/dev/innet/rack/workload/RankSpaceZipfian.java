@@ -37,7 +37,7 @@ public final class RankSpaceZipfian implements KeyChooser {
      * sum_{k=1..n} k^-theta: exactly up to 10^6 terms, beyond by Euler-Maclaurin (integral, end-point and
      * first derivative corrections; the error is below 1e-12 for these exponents).
      */
-    static double zeta(long n, double theta) {
+    public static double zeta(long n, double theta) {
         long exact = Math.min(n, 1_000_000L);
         double sum = 0;
         for (long k = 1; k <= exact; k++) {

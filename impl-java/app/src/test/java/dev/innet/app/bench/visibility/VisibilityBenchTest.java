@@ -1,0 +1,89 @@
+package dev.innet.app.bench.visibility;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.app.bench.RackRunner;
+import dev.innet.cli.Cli;
+import dev.innet.visibility.VisibilityProtocol;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tiny configuration of {@code ./innet bench visibility}: both racks really run (p4/visibility.p4 and its
+ * ordered-write baseline on p4sim, the Java nodes and clients), and the model's figures must show what the
+ * message patterns imply.
+ */
+class VisibilityBenchTest {
+    static final Path ROOT = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
+
+    @Test
+    void visibilityLayerHalvesWriteLatencyAgainstOrderedWrites(@TempDir Path dir) throws Exception {
+        var w = VisibilityWorkloads.of("write-only", 1.0, 1_000_000);
+        RackRunner runner = new RackRunner(ROOT, 42);
+        OperationMix vis = OperationMix.of(runner.run(new VisibilityProtocol(), w, VisibilityBench.RACK_SERVERS, 0, 400));
+        OperationMix base = OperationMix.of(runner.withProgramSource(OrderedWriteBaseline.write(ROOT, dir))
+                .run(new VisibilityProtocol(), w, VisibilityBench.RACK_SERVERS, 0, 400));
+
+        // The real switch made most writes visible; with W2 off, none, and every write took the second phase.
+        assertTrue(vis.acceleratedWrites() > 0.8, vis.describe());
+        assertTrue(vis.orderedUpdates() < 0.2, vis.describe());
+        assertEquals(0, base.acceleratedWrites(), base.describe());
+        assertTrue(base.orderedUpdates() >= 0.99, base.describe());
+
+        var rows = VisibilityBench.compare("write-only", vis, base, VisibilityTestbed.paper(), List.of(6, 768), 20_000,
+                new PrintStream(OutputStream.nullOutputStream())).rows();
+        var light = rows.get(0);
+        // One round trip instead of two: about half the median (the paper: 43.3%-50.0% lower).
+        assertTrue(light.p50Reduction() > 0.35 && light.p50Reduction() < 0.6, "p50 reduction " + light.p50Reduction());
+        assertTrue(light.visibilityWrites().p99() < light.baselineWrites().p99());
+        // Closed loop below saturation: throughput follows latency.
+        assertTrue(light.throughputGain() > 0.5, "gain " + light.throughputGain());
+        // Saturated at 768 outstanding: the data nodes bound both systems alike.
+        var heavy = rows.get(1);
+        assertTrue(Math.abs(heavy.throughputGain()) < 0.1, "gain at saturation " + heavy.throughputGain());
+    }
+
+    @Test
+    void baselineNeedsTheInstallRule(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("p4"));
+        Files.writeString(dir.resolve("p4/visibility.p4"), "control MyIngress() { apply { } }\n");
+        var e = assertThrows(IllegalStateException.class, () -> OrderedWriteBaseline.write(dir, dir.resolve("out")));
+        assertTrue(e.getMessage().contains("W2"), e.getMessage());
+    }
+
+    @Test
+    void paperWorkloadSkewAndTestbedDerivation() {
+        // §V-A 3: "49.1% operations access the hottest 1 in 10,000 keys" of 250 M
+        assertEquals(0.491, VisibilityWorkloads.shareOfHottest(25_000, 250_000_000L), 0.03);
+        VisibilityTestbed t = VisibilityTestbed.paper();
+        // an RPC crosses four legs plus the node: the data write phase 5.2 us, the visibility phase 4.9 us
+        assertEquals(5.2e-6, 4 * t.legSeconds() + t.dataServiceSeconds(), 1e-9);
+        assertEquals(4.9e-6, 4 * t.legSeconds() + t.metadataServiceSeconds(), 1e-9);
+        VisibilityTestbed u = t.unsaturatedAt(768);
+        assertEquals(t.dataServiceSeconds(), u.dataServiceSeconds() + u.dataDelaySeconds(), 1e-12);
+        assertTrue(u.dataServiceSeconds() < t.dataServiceSeconds());
+    }
+
+    @Test
+    void badOptionsExitWithTwo() {
+        for (String[] args : List.of(new String[] {"--ops", "5"}, new String[] {"--outstanding", "0"},
+                new String[] {"--rack-clients", "0"}, new String[] {"--control-message-us", "-1"},
+                new String[] {"--nonsense"})) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Cli.run("innet bench visibility", new VisibilityBench(), args,
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(2, code, String.join(" ", args) + ": " + err);
+            assertTrue(err.toString(StandardCharsets.UTF_8).lines().count() <= 2, err.toString(StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -509,7 +509,9 @@ public final class TypeChecker {
         for (Param p : fd.params) {
             p.type = resolveType(p.typeRef);
             if (p.dir == Direction.NONE) {
-                throw new CompileError(p.pos, "function parameters need a direction (in, out or inout)");
+                // p4c accepts a function parameter without a direction and treats it as 'in'
+                // (p4c's testdata gauntlet_hdr_in_value-bmv2.p4 passes a struct that way)
+                p.dir = Direction.IN;
             }
             s.declare(p.pos, p.name, p);
         }
@@ -650,6 +652,13 @@ public final class TypeChecker {
                 }
                 if (e.priority() != null) {
                     constant(e.priority(), s, new Type.Bits(32, false));
+                }
+                if (e.bmv2Priority() != null) {
+                    constant(e.bmv2Priority(), s, new Type.Bits(32, false));
+                    if (t.entries.stream().anyMatch(other -> other.priority() != null)) {
+                        throw CompileError.unsupported(e.bmv2Priority().pos, "@priority after an entry's action together with"
+                                + " 'priority =' or a leading @priority in one table (bmv2 and P4Runtime order them oppositely)");
+                    }
                 }
                 checkActionRef(e.action(), t, s, false);
             }
@@ -1813,6 +1822,12 @@ public final class TypeChecker {
             if (d instanceof ExternDecl ex && ex.function != null) {
                 if (ex.name.equals("verify") && !inParser) {
                     throw new CompileError(c.pos, "verify can only be called in a parser");
+                }
+                if (ex.name.equals("mark_to_drop") && c.args.isEmpty()) {
+                    // the deprecated form p4c's v1model.p4 still declares beside mark_to_drop(standard_metadata):
+                    // it drops through the pipeline's own standard metadata (CallCompiler)
+                    c.target = new CallTarget.ExternFunction(ex);
+                    return new Type.Void();
                 }
                 c.target = new CallTarget.ExternFunction(ex);
                 bindArgs(c.args, ex.function.params, c.pos, ex.name);

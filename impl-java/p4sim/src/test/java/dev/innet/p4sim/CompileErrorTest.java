@@ -262,10 +262,15 @@ class CompileErrorTest {
     }
 
     @Test
-    void unalignedHeadersCannotBeExtracted() {
-        fails("t.p4:11:55: error: unsupported construct: header odd_t of 12 bits (headers must be a whole number of bytes) (not implemented by p4sim)",
+    void unalignedHeadersWithAVarbitCannotBeExtracted() {
+        // a fixed-width header of 12 bits is padded to 16, as p4c's bmv2 back end does (stf/padding.p4);
+        // with a varbit field the padding would move with its length, so that stays refused
+        P4Sim.compileText("t.p4", program("", "", "")
+                .replace("struct headers { h_t h; }", "header odd_t { bit<12> x; } struct headers { h_t h; odd_t o; }")
+                .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o); transition accept;"));
+        fails("t.p4:11:55: error: unsupported construct: header odd_t of 4 bits plus a varbit<16> (headers must be a whole number of bytes) (not implemented by p4sim)",
                 program("", "", "")
-                        .replace("struct headers { h_t h; }", "header odd_t { bit<12> x; } struct headers { h_t h; odd_t o; }")
-                        .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o); transition accept;"));
+                        .replace("struct headers { h_t h; }", "header odd_t { bit<4> x; varbit<16> v; } struct headers { h_t h; odd_t o; }")
+                        .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o, 8); transition accept;"));
     }
 }

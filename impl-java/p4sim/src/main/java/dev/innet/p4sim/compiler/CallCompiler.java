@@ -58,6 +58,10 @@ final class CallCompiler {
         List<int[]> leaves = new ArrayList<>(); // {slot offset, width, varbit max or -1}
         boolean header = t instanceof Type.Header;
         collectLeaves(t, header ? 1 : 0, leaves);
+        if (header && Layout.paddingBits((Type.Header) t) > 0) {
+            // bmv2's _padding: read from the packet and written back like a field, in the header's last slot
+            leaves.add(new int[] {Layout.slots(t) - 1, Layout.paddingBits((Type.Header) t), -1});
+        }
         int[] offs = new int[leaves.size()];
         int[] widths = new int[leaves.size()];
         int varbit = -1;

@@ -548,8 +548,9 @@ public final class Compiler {
     /**
      * const entries: for priority tables the first entry gets the highest priority, as in bmv2. An entry
      * with p4c's trailing {@code @priority(N)} gets bmv2's priority N, and in such a table the others get
-     * their 1-based position, as p4c's bmv2 back end numbers them; bmv2 prefers the smaller number, so
-     * the P4Runtime priority (larger wins) stored here is the largest of those numbers plus one, minus it.
+     * their 1-based position (the numbering that reproduces p4c's table-entries-priority-bmv2 test);
+     * bmv2 prefers the smaller number, so the P4Runtime priority (larger wins) stored here is the
+     * largest of those numbers plus one, minus it.
      */
     private void installConstEntries(TableDecl t, TableRuntime rt) {
         int count = t.entries.size();

@@ -2,8 +2,8 @@
 #include <v1model.p4>
 
 // p4c's entry annotation after the action (key : action @priority(N);, p4c's grammar position), as p4c's
-// testdata table-entries-priority-bmv2 uses it: p4c hands N to bmv2 unchanged and numbers the entries
-// without one by their 1-based position, and bmv2 prefers the smaller number.
+// testdata table-entries-priority-bmv2 uses it: N is bmv2's priority, the entries without one get their
+// 1-based position (the numbering that reproduces that test's expected outputs), the smaller wins.
 header h_t {
     bit<8> x;
     bit<8> first;

@@ -120,6 +120,16 @@ class CompileErrorTest {
                         + " priority = 5 : 1 &&& 1 : a(); 2 &&& 2 : a() @priority(1); } }", ""));
     }
 
+    /** Controls as constructor arguments (stf/ctlparams.p4): what does not fit the parameter's control type. */
+    @Test
+    void aControlArgumentMustMatchItsControlType() {
+        String decls = "control ct_t(inout bit<8> x); control Use(inout bit<8> x)(ct_t c) { apply { c.apply(x); } }"
+                + " control Wide(inout bit<16> y) { apply { } } control Fits(inout bit<8> z) { apply { z = z + 1; } }";
+        P4Sim.compileText("t.p4", program(decls, "Fits() f; Use(f) u;", "u.apply(hdr.h.a);"));
+        fails("t.p4:15:19: error: control Wide does not have the parameters of ct_t", program(decls, "Wide() w; Use(w) u;", "u.apply(hdr.h.a);"));
+        fails("t.p4:15:9: error: the argument for control parameter 'c' must be a control instance declared in the enclosing block", program(decls, "Use(hdr) u;", "u.apply(hdr.h.a);"));
+    }
+
     /** Types, parser constructs and declarations of issue 14 part B: what is still rejected, and how. */
     @Test
     void typesValueSetsAndBlockParameters() {

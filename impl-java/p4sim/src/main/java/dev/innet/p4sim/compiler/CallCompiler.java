@@ -484,8 +484,9 @@ final class CallCompiler {
 
     /** {@code inst.apply(args)}: copy-in, the instance's body, copy-out (also after an exit), like an action call. */
     private Exec controlApply(Call c) {
-        Instantiation inst = (Instantiation) ((Name) ((Member) c.callee).target).decl;
-        Compiler.ControlInstance ci = (Compiler.ControlInstance) cx.externs.get(inst);
+        // an instance, or a control-typed constructor parameter bound to one (Compiler.bindCtorArgs)
+        Object applied = ((Name) ((Member) c.callee).target).decl;
+        Compiler.ControlInstance ci = (Compiler.ControlInstance) cx.externs.get(applied);
         List<Exec> in = new ArrayList<>();
         List<Exec> out = new ArrayList<>();
         for (int i = 0; i < ci.decl().params.size(); i++) {

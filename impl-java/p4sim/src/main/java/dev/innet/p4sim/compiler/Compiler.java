@@ -173,6 +173,16 @@ public final class Compiler {
      */
     private void bindCtorArgs(List<Param> ctorParams, List<Expr> args) {
         for (int i = 0; i < ctorParams.size(); i++) {
+            if (args.get(i) instanceof Name n && n.decl instanceof Instantiation controlArg) {
+                // a control instance passed to a control-typed parameter: applying the parameter applies
+                // that (already compiled) instance, so every block it is passed to shares its state
+                Object compiled = cx.externs.get(controlArg);
+                if (!(compiled instanceof ControlInstance)) {
+                    throw new CompileError(n.pos, "internal: control instance '" + n.name + "' not compiled before its use");
+                }
+                cx.externs.put(ctorParams.get(i), compiled);
+                continue;
+            }
             BigInteger v = ex.constant(args.get(i));
             if (v == null) {
                 throw new CompileError(args.get(i).pos, "constructor argument for '" + ctorParams.get(i).name

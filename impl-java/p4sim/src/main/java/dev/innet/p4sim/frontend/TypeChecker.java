@@ -468,6 +468,13 @@ public final class TypeChecker {
             if (p.dir != Direction.NONE) {
                 throw new CompileError(p.pos, "constructor parameter '" + p.name + "' cannot have a direction");
             }
+            if (isControlType(p.type)) {
+                for (Param cp : ((PrototypeDecl) ((Type.Block) p.type).decl()).params) {
+                    cp.type = resolveType(cp.typeRef);
+                }
+                s.declare(p.pos, p.name, p);
+                continue;
+            }
             if (!(p.type instanceof Type.Bits || p.type instanceof Type.Bool || p.type instanceof Type.Enum)) {
                 throw CompileError.unsupported(p.pos, "constructor parameter of type " + p.type
                         + " (bit<N>, int<N>, bool and enums are supported)");
@@ -477,11 +484,42 @@ public final class TypeChecker {
     }
 
     /** Constructor arguments of a parser or control instance: values of the parameters' types. */
+    /** A control type declaration ({@code control C(inout bit<16> x);}), the type of a constructor parameter. */
+    private static boolean isControlType(Type t) {
+        return t instanceof Type.Block b && b.decl() instanceof PrototypeDecl proto && proto.kind == PrototypeDecl.Kind.CONTROL;
+    }
+
+    /**
+     * The argument for a control-typed constructor parameter: a control instance of the enclosing
+     * block whose apply parameters have the type's types and directions (p4c's C2(c1) c2;).
+     */
+    private void checkControlCtorArg(Param p, Expr arg, Scope s) {
+        PrototypeDecl proto = (PrototypeDecl) ((Type.Block) p.type).decl();
+        if (!(arg instanceof Name n) || !(s.lookup(n.name) instanceof Instantiation inst)
+                || !(inst.type instanceof Type.Block b) || !(b.decl() instanceof ControlDecl cd)) {
+            throw new CompileError(arg.pos, "the argument for control parameter '" + p.name
+                    + "' must be a control instance declared in the enclosing block");
+        }
+        n.decl = inst;
+        n.type = inst.type;
+        boolean same = cd.params.size() == proto.params.size();
+        for (int i = 0; same && i < cd.params.size(); i++) {
+            same = cd.params.get(i).dir == proto.params.get(i).dir && cd.params.get(i).type.equals(proto.params.get(i).type);
+        }
+        if (!same) {
+            throw new CompileError(arg.pos, "control " + cd.name + " does not have the parameters of " + proto.name);
+        }
+    }
+
     private void checkCtorArgs(SourcePos pos, String what, List<Param> ctorParams, List<Expr> args, Scope s) {
         if (args.size() != ctorParams.size()) {
             throw new CompileError(pos, what + " takes " + ctorParams.size() + " constructor argument(s), got " + args.size());
         }
         for (int i = 0; i < args.size(); i++) {
+            if (isControlType(ctorParams.get(i).type)) {
+                checkControlCtorArg(ctorParams.get(i), args.get(i), s);
+                continue;
+            }
             checkExpr(args.get(i), s, ctorParams.get(i).type);
             coerce(args.get(i), ctorParams.get(i).type);
         }
@@ -1651,6 +1689,15 @@ public final class TypeChecker {
 
     private Type callType(Call c, Scope s) {
         if (c.callee instanceof Member m) {
+            if (m.member.equals("apply") && m.target instanceof Name direct && currentControl != null && !inAction
+                    && s.lookup(direct.name) instanceof ControlDecl applied && applied.ctorParams.isEmpty()) {
+                // P4-16's direct application (C.apply(...) without declaring an instance): an anonymous
+                // instance named after the control, as p4c makes one; compiled with the control's locals
+                Instantiation anonymous = new Instantiation(m.pos, new NamedRef(m.pos, applied.name, List.of()),
+                        List.of(), applied.name, List.of());
+                checkInstantiation(anonymous, s);
+                currentControl.locals.add(anonymous);
+            }
             Type tt = checkExpr(m.target, s, null);
             switch (tt) {
                 case Type.Header h -> {
@@ -1718,6 +1765,29 @@ public final class TypeChecker {
                         checkArg(a, p, p.type, s);
                     }
                     c.target = new CallTarget.ParserApply(pd);
+                    return new Type.Void();
+                }
+                case Type.Block bl when bl.decl() instanceof PrototypeDecl proto && proto.kind == PrototypeDecl.Kind.CONTROL -> {
+                    // a constructor parameter of a control type: the instance bound to it is applied
+                    if (!m.member.equals("apply")) {
+                        throw new CompileError(m.pos, "control instance has no method '" + m.member + "'");
+                    }
+                    if (inAction) {
+                        throw new CompileError(c.pos, "controls cannot be applied inside actions");
+                    }
+                    bindArgs(c.args, proto.params, c.pos, "control " + proto.name);
+                    if (c.args.size() != proto.params.size()) {
+                        throw new CompileError(c.pos, "control " + proto.name + " takes " + proto.params.size()
+                                + " argument(s), got " + c.args.size());
+                    }
+                    for (int i = 0; i < c.args.size(); i++) {
+                        Param p = proto.params.get(i);
+                        if (p.type instanceof Type.Extern) {
+                            throw CompileError.unsupported(c.args.get(i).pos, "an extern argument to a control passed as a constructor argument");
+                        }
+                        checkArg(c.args.get(i), p, p.type, s);
+                    }
+                    c.target = new CallTarget.ControlApply(null);
                     return new Type.Void();
                 }
                 case Type.Block bl when bl.decl() instanceof ControlDecl cd -> {

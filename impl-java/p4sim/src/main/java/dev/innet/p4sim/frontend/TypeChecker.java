@@ -1767,44 +1767,29 @@ public final class TypeChecker {
                     c.target = new CallTarget.ParserApply(pd);
                     return new Type.Void();
                 }
-                case Type.Block bl when bl.decl() instanceof PrototypeDecl proto && proto.kind == PrototypeDecl.Kind.CONTROL -> {
-                    // a constructor parameter of a control type: the instance bound to it is applied
+                case Type.Block bl when bl.decl() instanceof ControlDecl || isControlType(bl) -> {
+                    // a control instance, or a control-typed constructor parameter (no declaration known
+                    // here: the instance bound to it per block instance is applied)
+                    ControlDecl cd = bl.decl() instanceof ControlDecl d ? d : null;
+                    List<Param> params = cd != null ? cd.params : ((PrototypeDecl) bl.decl()).params;
+                    String name = bl.decl().name;
                     if (!m.member.equals("apply")) {
                         throw new CompileError(m.pos, "control instance has no method '" + m.member + "'");
                     }
                     if (inAction) {
                         throw new CompileError(c.pos, "controls cannot be applied inside actions");
                     }
-                    bindArgs(c.args, proto.params, c.pos, "control " + proto.name);
-                    if (c.args.size() != proto.params.size()) {
-                        throw new CompileError(c.pos, "control " + proto.name + " takes " + proto.params.size()
+                    bindArgs(c.args, params, c.pos, "control " + name);
+                    if (c.args.size() != params.size()) {
+                        throw new CompileError(c.pos, "control " + name + " takes " + params.size()
                                 + " argument(s), got " + c.args.size());
                     }
                     for (int i = 0; i < c.args.size(); i++) {
-                        Param p = proto.params.get(i);
+                        Param p = params.get(i);
                         if (p.type instanceof Type.Extern) {
-                            throw CompileError.unsupported(c.args.get(i).pos, "an extern argument to a control passed as a constructor argument");
-                        }
-                        checkArg(c.args.get(i), p, p.type, s);
-                    }
-                    c.target = new CallTarget.ControlApply(null);
-                    return new Type.Void();
-                }
-                case Type.Block bl when bl.decl() instanceof ControlDecl cd -> {
-                    if (!m.member.equals("apply")) {
-                        throw new CompileError(m.pos, "control instance has no method '" + m.member + "'");
-                    }
-                    if (inAction) {
-                        throw new CompileError(c.pos, "controls cannot be applied inside actions");
-                    }
-                    bindArgs(c.args, cd.params, c.pos, "control " + cd.name);
-                    if (c.args.size() != cd.params.size()) {
-                        throw new CompileError(c.pos, "control " + cd.name + " takes " + cd.params.size()
-                                + " argument(s), got " + c.args.size());
-                    }
-                    for (int i = 0; i < c.args.size(); i++) {
-                        Param p = cd.params.get(i);
-                        if (p.type instanceof Type.Extern) {
+                            if (cd == null) {
+                                throw CompileError.unsupported(c.args.get(i).pos, "an extern argument to a control passed as a constructor argument");
+                            }
                             checkExpr(c.args.get(i), s, null);
                             bindExternArg(m, p, c.args.get(i));
                             continue;

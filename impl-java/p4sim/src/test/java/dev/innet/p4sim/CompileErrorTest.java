@@ -96,11 +96,38 @@ class CompileErrorTest {
                 program("", "action_profile(4) ap; table t { key = { hdr.h.a : selector; } actions = { NoAction; } implementation = ap; }", ""));
         // division by a run-time value is accepted (ExternBehaviourTest); by a constant zero it is an error
         bodyFails("t.p4:17:27: error: division by zero", "hdr.h.a = hdr.h.a / 0;");
-        fails("t.p4:9:10: error: function parameters need a direction (in, out or inout)",
-                program("bit<8> f(bit<8> x) { return x; }", "", ""));
+        // a function parameter without a direction is accepted as 'in' (as p4c does), so writing it is an error
+        P4Sim.compileText("t.p4", program("bit<8> f(bit<8> x) { return x; }", "", "hdr.h.a = f(hdr.h.a);"));
+        fails("t.p4:9:22: error: 'x' is not assignable (a constant, an 'in' or directionless parameter, or not a variable)",
+                program("bit<8> f(bit<8> x) { x = 1; return x; }", "", ""));
         fails("t.p4:9:25: error: function f must return a bit<8>", program("bit<8> f(in bit<8> x) { return; }", "", ""));
         fails("t.p4:9:23: error: exit is not allowed in a function", program("void f(in bit<8> x) { exit; }", "", ""));
         fails("t.p4:9:32: error: undeclared identifier 'f'", program("bit<8> f(in bit<8> x) { return f(x); }", "", ""));
+    }
+
+    /** The corpus constructs of p4c's older programs (docs/p4sim.md, "The public corpus"): what they still refuse. */
+    @Test
+    void olderV1modelFormsRefuseWhatBmv2CannotDo() {
+        // bmv2 carries only user metadata into a new pass: a header field in resubmit's data is refused
+        bodyFails("t.p4:17:26: error: unsupported construct: preserving hdr.h.a (only fields of the user metadata can be"
+                + " carried into a resubmitted, recirculated or cloned packet) (not implemented by p4sim)",
+                "resubmit({ hdr.h.a });");
+        P4Sim.compileText("t.p4", program("", "", "resubmit({ meta.m }); recirculate({}); clone3(CloneType.I2E, 32w1, meta); mark_to_drop();"));
+        // p4c's trailing @priority (bmv2's order) and a P4Runtime priority in one table
+        fails("t.p4:15:148: error: unsupported construct: @priority after an entry's action together with 'priority =' or a"
+                + " leading @priority in one table (bmv2 and P4Runtime order them oppositely) (not implemented by p4sim)",
+                program("", "action a() { } table t { key = { hdr.h.a : ternary; } actions = { a; } const entries = {"
+                        + " priority = 5 : 1 &&& 1 : a(); 2 &&& 2 : a() @priority(1); } }", ""));
+    }
+
+    /** Controls as constructor arguments (stf/ctlparams.p4): what does not fit the parameter's control type. */
+    @Test
+    void aControlArgumentMustMatchItsControlType() {
+        String decls = "control ct_t(inout bit<8> x); control Use(inout bit<8> x)(ct_t c) { apply { c.apply(x); } }"
+                + " control Wide(inout bit<16> y) { apply { } } control Fits(inout bit<8> z) { apply { z = z + 1; } }";
+        P4Sim.compileText("t.p4", program(decls, "Fits() f; Use(f) u;", "u.apply(hdr.h.a);"));
+        fails("t.p4:15:19: error: control Wide does not have the parameters of ct_t", program(decls, "Wide() w; Use(w) u;", "u.apply(hdr.h.a);"));
+        fails("t.p4:15:9: error: the argument for control parameter 'c' must be a control instance declared in the enclosing block", program(decls, "Use(hdr) u;", "u.apply(hdr.h.a);"));
     }
 
     /** Types, parser constructs and declarations of issue 14 part B: what is still rejected, and how. */
@@ -245,10 +272,15 @@ class CompileErrorTest {
     }
 
     @Test
-    void unalignedHeadersCannotBeExtracted() {
-        fails("t.p4:11:55: error: unsupported construct: header odd_t of 12 bits (headers must be a whole number of bytes) (not implemented by p4sim)",
+    void unalignedHeadersWithAVarbitCannotBeExtracted() {
+        // a fixed-width header of 12 bits is padded to 16, as p4c's bmv2 back end does (stf/padding.p4);
+        // with a varbit field the padding would move with its length, so that stays refused
+        P4Sim.compileText("t.p4", program("", "", "")
+                .replace("struct headers { h_t h; }", "header odd_t { bit<12> x; } struct headers { h_t h; odd_t o; }")
+                .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o); transition accept;"));
+        fails("t.p4:11:55: error: unsupported construct: header odd_t of 4 bits plus a varbit<16> (headers must be a whole number of bytes) (not implemented by p4sim)",
                 program("", "", "")
-                        .replace("struct headers { h_t h; }", "header odd_t { bit<12> x; } struct headers { h_t h; odd_t o; }")
-                        .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o); transition accept;"));
+                        .replace("struct headers { h_t h; }", "header odd_t { bit<4> x; varbit<16> v; } struct headers { h_t h; odd_t o; }")
+                        .replace("pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); pkt.extract(hdr.o, 8); transition accept;"));
     }
 }

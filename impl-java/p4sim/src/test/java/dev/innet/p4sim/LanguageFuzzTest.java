@@ -2,8 +2,6 @@ package dev.innet.p4sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.innet.p4sim.v1model.P4Switch;
-import dev.innet.p4sim.v1model.SwitchConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -221,27 +219,7 @@ class LanguageFuzzTest {
             for (int k = 0; k < w.length; k++) {
                 fields.append("    bit<").append(w[k]).append("> f").append(k).append(";\n");
             }
-            return """
-                    #include <core.p4>
-                    #include <v1model.p4>
-                    header h_t {
-                    %FIELDS%}
-                    struct headers { h_t h; }
-                    struct metadata { }
-                    parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
-                        state start { pkt.extract(h.h); transition accept; }
-                    }
-                    control VC(inout headers h, inout metadata m) { apply { } }
-                    control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
-                        apply {
-                            sm.egress_spec = 1;
-                    %BODY%    }
-                    }
-                    control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
-                    control CC(inout headers h, inout metadata m) { apply { } }
-                    control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
-                    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
-                    """.replace("%FIELDS%", fields).replace("%BODY%", body);
+            return TestPrograms.oneHeaderProgram(fields.toString(), "h_t h;", body.toString(), "pkt.emit(h.h);");
         }
 
         static String hex(int[] widths, long[] values) {
@@ -261,15 +239,7 @@ class LanguageFuzzTest {
             String source = c.program();
             byte[] in = HexFormat.of().parseHex(Case.hex(c.w, c.input));
             String want = Case.hex(c.w, c.v);
-            for (boolean specialize : new boolean[] {true, false}) {
-                P4Switch sw = P4Sim.compileText("fuzz" + seed + ".p4", source)
-                        .instantiate(SwitchConfig.defaults().withSpecialization(specialize));
-                List<P4Switch.OutPacket> out = sw.process(0, in);
-                assertEquals(1, out.size(), "seed " + seed + "\n" + source);
-                assertEquals(want, HexFormat.of().formatHex(out.get(0).frame()),
-                        "seed " + seed + (specialize ? " (specialised)" : " (closures)") + "\n" + source);
-                checked++;
-            }
+            checked += TestPrograms.assertOneOutputOnBothGenerators("fuzz" + seed + ".p4", source, in, want, "seed " + seed);
         }
         assertEquals(2 * SEEDS, checked);
     }

@@ -58,6 +58,10 @@ final class CallCompiler {
         List<int[]> leaves = new ArrayList<>(); // {slot offset, width, varbit max or -1}
         boolean header = t instanceof Type.Header;
         collectLeaves(t, header ? 1 : 0, leaves);
+        if (header && Layout.paddingBits((Type.Header) t) > 0) {
+            // bmv2's _padding: read from the packet and written back like a field, in the header's last slot
+            leaves.add(new int[] {Layout.slots(t) - 1, Layout.paddingBits((Type.Header) t), -1});
+        }
         int[] offs = new int[leaves.size()];
         int[] widths = new int[leaves.size()];
         int varbit = -1;
@@ -480,8 +484,9 @@ final class CallCompiler {
 
     /** {@code inst.apply(args)}: copy-in, the instance's body, copy-out (also after an exit), like an action call. */
     private Exec controlApply(Call c) {
-        Instantiation inst = (Instantiation) ((Name) ((Member) c.callee).target).decl;
-        Compiler.ControlInstance ci = (Compiler.ControlInstance) cx.externs.get(inst);
+        // an instance, or a control-typed constructor parameter bound to one (Compiler.bindCtorArgs)
+        Object applied = ((Name) ((Member) c.callee).target).decl;
+        Compiler.ControlInstance ci = (Compiler.ControlInstance) cx.externs.get(applied);
         List<Exec> in = new ArrayList<>();
         List<Exec> out = new ArrayList<>();
         for (int i = 0; i < ci.decl().params.size(); i++) {
@@ -959,7 +964,8 @@ final class CallCompiler {
                 };
             }
             case "mark_to_drop" -> {
-                Place sm = ex.place(a.get(0));
+                // mark_to_drop() without an argument (deprecated in v1model) writes the pipeline's standard metadata
+                Place sm = a.isEmpty() ? new Place(cx.smBase, null, cx.sm) : ex.place(a.get(0));
                 int spec = Layout.fieldOffset(sm.type(), "egress_spec");
                 int mcast = Layout.fieldOffset(sm.type(), "mcast_grp");
                 return f -> {
@@ -1003,6 +1009,24 @@ final class CallCompiler {
                     type.eval(f);
                 };
             }
+            case "clone3" -> {
+                LExpr type = ex.narrow(a.get(0));
+                LExpr session = ex.narrow(a.get(1));
+                int fieldList = dataFieldList(a.get(2));
+                return f -> {
+                    arch.cloneSession = (int) session.eval(f);
+                    arch.cloneFieldList = fieldList;
+                    type.eval(f);
+                };
+            }
+            case "resubmit" -> {
+                int fieldList = dataFieldList(a.get(0));
+                return f -> arch.resubmitFieldList = fieldList;
+            }
+            case "recirculate" -> {
+                int fieldList = dataFieldList(a.get(0));
+                return f -> arch.recirculateFieldList = fieldList;
+            }
             case "resubmit_preserving_field_list" -> {
                 int fieldList = ex.constant(a.get(0)).intValue();
                 return f -> arch.resubmitFieldList = fieldList;
@@ -1034,6 +1058,31 @@ final class CallCompiler {
             }
             default -> throw CompileError.unsupported(c.pos, "extern function " + name);
         }
+    }
+
+    /**
+     * The field list a deprecated {@code resubmit(data)}, {@code recirculate(data)} or
+     * {@code clone3(type, session, data)} preserves: the user-metadata fields (or whole metadata structs)
+     * named in {@code data}, a list expression or a single field; {@code {}} preserves nothing. p4c turns
+     * the data into a bmv2 field list the same way; other values (headers, standard metadata, expressions)
+     * are rejected, since bmv2 carries only user metadata into the new pass.
+     */
+    private int dataFieldList(Expr data) {
+        List<Expr> items = data instanceof ListExpr l ? l.elements : List.of(data);
+        int metaEnd = cx.metaBase + Layout.slots(cx.prog.metadataType());
+        List<int[]> ranges = new ArrayList<>();
+        for (Expr item : items) {
+            Place p = ex.place(item);
+            int slots = Layout.slots(p.type());
+            if (!p.isStatic() || p.base() < cx.metaBase || p.base() + slots > metaEnd) {
+                throw CompileError.unsupported(item.pos, "preserving " + ExprText.of(item)
+                        + " (only fields of the user metadata can be carried into a resubmitted, recirculated or cloned packet)");
+            }
+            ranges.add(new int[] {p.base(), slots});
+        }
+        int id = CompileContext.FIRST_DATA_FIELD_LIST + cx.dataFieldLists.size();
+        cx.dataFieldLists.put(id, ranges);
+        return id;
     }
 
     /** A hash or checksum function over a serialised field list. */

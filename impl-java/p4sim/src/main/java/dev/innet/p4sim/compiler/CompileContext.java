@@ -43,6 +43,13 @@ final class CompileContext {
     int hdrBase;
     int metaBase;
     int smBase;
+    /**
+     * Field lists made from the data argument of the deprecated {@code resubmit(data)},
+     * {@code recirculate(data)} and {@code clone3(type, session, data)}: slot ranges per list id. Their ids
+     * start above the 8-bit ids of {@code @field_list(n)} annotations, so the two kinds never collide.
+     */
+    final Map<Integer, List<int[]>> dataFieldLists = new java.util.TreeMap<>();
+    static final int FIRST_DATA_FIELD_LIST = 256;
     /** A direct_meter instance: its qualified name and the slot where a table hit leaves the color. */
     record DirectMeter(String name, int colorSlot) { }
 

@@ -112,7 +112,7 @@ public final class Compiler {
                 Layout.slots(p.metadataType()), cx.smBase, Layout.slots(cx.sm), smFields,
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
                 publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
-                fieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
+                allFieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
     }
 
     /**
@@ -173,6 +173,16 @@ public final class Compiler {
      */
     private void bindCtorArgs(List<Param> ctorParams, List<Expr> args) {
         for (int i = 0; i < ctorParams.size(); i++) {
+            if (args.get(i) instanceof Name n && n.decl instanceof Instantiation controlArg) {
+                // a control instance passed to a control-typed parameter: applying the parameter applies
+                // that (already compiled) instance, so every block it is passed to shares its state
+                Object compiled = cx.externs.get(controlArg);
+                if (!(compiled instanceof ControlInstance)) {
+                    throw new CompileError(n.pos, "internal: control instance '" + n.name + "' not compiled before its use");
+                }
+                cx.externs.put(ctorParams.get(i), compiled);
+                continue;
+            }
             BigInteger v = ex.constant(args.get(i));
             if (v == null) {
                 throw new CompileError(args.get(i).pos, "constructor argument for '" + ctorParams.get(i).name
@@ -545,9 +555,23 @@ public final class Compiler {
         return EntryEncoder.encodeArgs(a, vals);
     }
 
-    /** const entries: for priority tables the first entry gets the highest priority, as in bmv2. */
+    /**
+     * const entries: for priority tables the first entry gets the highest priority, as in bmv2. An entry
+     * with p4c's trailing {@code @priority(N)} gets bmv2's priority N, and in such a table the others get
+     * their 1-based position (the numbering that reproduces p4c's table-entries-priority-bmv2 test);
+     * bmv2 prefers the smaller number, so the P4Runtime priority (larger wins) stored here is the
+     * largest of those numbers plus one, minus it.
+     */
     private void installConstEntries(TableDecl t, TableRuntime rt) {
         int count = t.entries.size();
+        boolean bmv2Numbers = t.entries.stream().anyMatch(e -> e.bmv2Priority() != null);
+        long[] bmv2Priorities = new long[count];
+        long largestBmv2 = 0;
+        for (int i = 0; bmv2Numbers && i < count; i++) {
+            Expr annotated = t.entries.get(i).bmv2Priority();
+            bmv2Priorities[i] = annotated != null ? ex.constant(annotated).longValueExact() : i + 1;
+            largestBmv2 = Math.max(largestBmv2, bmv2Priorities[i]);
+        }
         for (int i = 0; i < count; i++) {
             Entry e = t.entries.get(i);
             List<Match> match = new ArrayList<>();
@@ -559,7 +583,11 @@ public final class Compiler {
             }
             int priority = 0;
             if (rt.usesPriority) {
-                priority = e.priority() != null ? ex.constant(e.priority()).intValue() : count - i;
+                if (bmv2Numbers) {
+                    priority = Math.toIntExact(largestBmv2 + 1 - bmv2Priorities[i]);
+                } else {
+                    priority = e.priority() != null ? ex.constant(e.priority()).intValue() : count - i;
+                }
             }
             try {
                 EntryEncoder.Encoded enc = EntryEncoder.encodeMatch(rt, match, priority);
@@ -610,6 +638,13 @@ public final class Compiler {
     }
 
     // ---------------------------------------------------------------- field lists
+
+    /** The {@code @field_list} lists and those made from the data of resubmit, recirculate and clone3 calls. */
+    private Map<Integer, List<int[]>> allFieldLists(Type meta) {
+        Map<Integer, List<int[]>> out = fieldLists(meta);
+        out.putAll(cx.dataFieldLists);
+        return out;
+    }
 
     /** {@code @field_list(n, ...)} annotations on user metadata fields: slot ranges to preserve per list id. */
     private Map<Integer, List<int[]>> fieldLists(Type meta) {

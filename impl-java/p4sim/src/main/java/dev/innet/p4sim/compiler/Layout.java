@@ -2,6 +2,7 @@ package dev.innet.p4sim.compiler;
 
 import dev.innet.p4sim.frontend.Type;
 import dev.innet.p4sim.runtime.Wide;
+import java.util.List;
 
 /**
  * How values of each type occupy the frame's slot array. Every value is a contiguous slot range, so
@@ -30,6 +31,31 @@ public final class Layout {
         return next;
     }
 
+    /**
+     * Bits after a header's fields up to a whole byte: p4c's bmv2 back end gives such a header a hidden
+     * {@code _padding} field there, which extract fills from the packet and emit writes back; p4sim keeps
+     * it in a slot after the fields that no P4 expression names. 0 for whole-byte headers and for a
+     * header with a varbit field (those must still be whole bytes).
+     */
+    public static int paddingBits(Type.Header h) {
+        int[] bits = {0};
+        boolean varbit = fixedBits(h.fields(), bits);
+        return varbit ? 0 : (8 - bits[0] % 8) % 8;
+    }
+
+    /** Adds the fixed-width bits of these fields (nested structs included) to {@code bits[0]}; true if one is a varbit. */
+    private static boolean fixedBits(List<Type.FieldT> fields, int[] bits) {
+        boolean varbit = false;
+        for (Type.FieldT f : fields) {
+            switch (f.type()) {
+                case Type.Varbit v -> varbit = true;
+                case Type.Struct st -> varbit |= fixedBits(st.fields(), bits);
+                default -> bits[0] += ExprCompiler.width(f.type());
+            }
+        }
+        return varbit;
+    }
+
     public static int slots(Type t) {
         return switch (t) {
             case Type.Bits b -> Wide.words(b.width());
@@ -41,7 +67,7 @@ public final class Layout {
                 for (Type.FieldT f : h.fields()) {
                     n += slots(f.type());
                 }
-                yield n;
+                yield paddingBits(h) > 0 ? n + 1 : n; // the padding's slot comes last
             }
             case Type.Struct s -> {
                 int n = 0;

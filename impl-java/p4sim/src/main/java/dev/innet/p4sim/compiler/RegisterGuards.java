@@ -310,6 +310,8 @@ final class RegisterGuards {
             case CallTarget.FunctionCall fc -> memo(fc.function(), () -> writesRegister(fc.function().body));
             case CallTarget.TableApply ta -> memo(ta.table(), () -> tableActions.getOrDefault(ta.table(), List.of())
                     .stream().anyMatch(a -> writesRegister(a.body)));
+            // a control-typed constructor parameter (no control known here): assume it may write
+            case CallTarget.ControlApply ca when ca.control() == null -> true;
             case CallTarget.ControlApply ca -> memo(ca.control(), () -> writesRegister(ca.control().apply)
                     || ca.control().locals.stream().anyMatch(n -> n instanceof ActionDecl a && writesRegister(a.body)));
             default -> false;

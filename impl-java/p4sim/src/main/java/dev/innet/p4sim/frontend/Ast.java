@@ -498,7 +498,8 @@ public final class Ast {
     public enum Direction { NONE, IN, OUT, INOUT }
 
     public static final class Param extends Node {
-        public final Direction dir;
+        /** Not final: a directionless parameter of a function is read as {@code in} by the checker, as p4c does. */
+        public Direction dir;
         public final TypeRef typeRef;
         public final String name;
         public final boolean optional;
@@ -698,7 +699,12 @@ public final class Ast {
     /** An action named in a table; {@code scope} is "defaultonly", "tableonly" or "" (from annotations). */
     public record ActionRef(SourcePos pos, String name, List<Expr> args, String scope) { }
 
-    public record Entry(SourcePos pos, List<Expr> keys, ActionRef action, Expr priority) { }
+    /**
+     * A const entry. {@code priority} is a P4Runtime priority (larger wins) from {@code priority = N :} or
+     * an {@code @priority(N)} before the entry; {@code bmv2Priority} is p4c's {@code @priority(N)} after the
+     * action, which p4c hands to bmv2 unchanged, where the smaller number wins (null when absent).
+     */
+    public record Entry(SourcePos pos, List<Expr> keys, ActionRef action, Expr priority, Expr bmv2Priority) { }
 
     public static final class TableDecl extends Decl {
         public final List<KeyElement> keys;

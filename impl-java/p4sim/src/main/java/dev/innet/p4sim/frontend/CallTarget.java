@@ -22,6 +22,9 @@ public sealed interface CallTarget {
     /** {@code inst.apply(pkt, args)} of a parser instantiated inside another parser. */
     record ParserApply(Ast.ParserDecl parser) implements CallTarget { }
 
-    /** {@code inst.apply(args)} of a control instantiated inside another control. */
+    /**
+     * {@code inst.apply(args)} of a control instantiated inside another control; {@code control} is null
+     * when {@code inst} is a control-typed constructor parameter (the instance is bound per block instance).
+     */
     record ControlApply(Ast.ControlDecl control) implements CallTarget { }
 }

@@ -605,8 +605,15 @@ public final class Parser {
                         }
                         expect(":");
                         ActionRef a = actionRef();
+                        // p4c's grammar puts an entry's annotations after its action (key : action @priority(3);)
+                        Expr bmv2Priority = null;
+                        for (Annotation after : annotations()) {
+                            if (after.name().equals("priority")) {
+                                bmv2Priority = new Parser(withEof(after.body())).expr();
+                            }
+                        }
                         expect(";");
-                        entries.add(new Entry(epos, keysets, a, priority));
+                        entries.add(new Entry(epos, keysets, a, priority, bmv2Priority));
                     }
                     accept(";");
                 }

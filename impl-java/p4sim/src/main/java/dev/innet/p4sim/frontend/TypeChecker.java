@@ -468,6 +468,13 @@ public final class TypeChecker {
             if (p.dir != Direction.NONE) {
                 throw new CompileError(p.pos, "constructor parameter '" + p.name + "' cannot have a direction");
             }
+            if (isControlType(p.type)) {
+                for (Param cp : ((PrototypeDecl) ((Type.Block) p.type).decl()).params) {
+                    cp.type = resolveType(cp.typeRef);
+                }
+                s.declare(p.pos, p.name, p);
+                continue;
+            }
             if (!(p.type instanceof Type.Bits || p.type instanceof Type.Bool || p.type instanceof Type.Enum)) {
                 throw CompileError.unsupported(p.pos, "constructor parameter of type " + p.type
                         + " (bit<N>, int<N>, bool and enums are supported)");
@@ -477,11 +484,42 @@ public final class TypeChecker {
     }
 
     /** Constructor arguments of a parser or control instance: values of the parameters' types. */
+    /** A control type declaration ({@code control C(inout bit<16> x);}), the type of a constructor parameter. */
+    private static boolean isControlType(Type t) {
+        return t instanceof Type.Block b && b.decl() instanceof PrototypeDecl proto && proto.kind == PrototypeDecl.Kind.CONTROL;
+    }
+
+    /**
+     * The argument for a control-typed constructor parameter: a control instance of the enclosing
+     * block whose apply parameters have the type's types and directions (p4c's C2(c1) c2;).
+     */
+    private void checkControlCtorArg(Param p, Expr arg, Scope s) {
+        PrototypeDecl proto = (PrototypeDecl) ((Type.Block) p.type).decl();
+        if (!(arg instanceof Name n) || !(s.lookup(n.name) instanceof Instantiation inst)
+                || !(inst.type instanceof Type.Block b) || !(b.decl() instanceof ControlDecl cd)) {
+            throw new CompileError(arg.pos, "the argument for control parameter '" + p.name
+                    + "' must be a control instance declared in the enclosing block");
+        }
+        n.decl = inst;
+        n.type = inst.type;
+        boolean same = cd.params.size() == proto.params.size();
+        for (int i = 0; same && i < cd.params.size(); i++) {
+            same = cd.params.get(i).dir == proto.params.get(i).dir && cd.params.get(i).type.equals(proto.params.get(i).type);
+        }
+        if (!same) {
+            throw new CompileError(arg.pos, "control " + cd.name + " does not have the parameters of " + proto.name);
+        }
+    }
+
     private void checkCtorArgs(SourcePos pos, String what, List<Param> ctorParams, List<Expr> args, Scope s) {
         if (args.size() != ctorParams.size()) {
             throw new CompileError(pos, what + " takes " + ctorParams.size() + " constructor argument(s), got " + args.size());
         }
         for (int i = 0; i < args.size(); i++) {
+            if (isControlType(ctorParams.get(i).type)) {
+                checkControlCtorArg(ctorParams.get(i), args.get(i), s);
+                continue;
+            }
             checkExpr(args.get(i), s, ctorParams.get(i).type);
             coerce(args.get(i), ctorParams.get(i).type);
         }
@@ -509,7 +547,9 @@ public final class TypeChecker {
         for (Param p : fd.params) {
             p.type = resolveType(p.typeRef);
             if (p.dir == Direction.NONE) {
-                throw new CompileError(p.pos, "function parameters need a direction (in, out or inout)");
+                // p4c accepts a function parameter without a direction and treats it as 'in'
+                // (p4c's testdata gauntlet_hdr_in_value-bmv2.p4 passes a struct that way)
+                p.dir = Direction.IN;
             }
             s.declare(p.pos, p.name, p);
         }
@@ -650,6 +690,13 @@ public final class TypeChecker {
                 }
                 if (e.priority() != null) {
                     constant(e.priority(), s, new Type.Bits(32, false));
+                }
+                if (e.bmv2Priority() != null) {
+                    constant(e.bmv2Priority(), s, new Type.Bits(32, false));
+                    if (t.entries.stream().anyMatch(other -> other.priority() != null)) {
+                        throw CompileError.unsupported(e.bmv2Priority().pos, "@priority after an entry's action together with"
+                                + " 'priority =' or a leading @priority in one table (bmv2 and P4Runtime order them oppositely)");
+                    }
                 }
                 checkActionRef(e.action(), t, s, false);
             }
@@ -1642,6 +1689,15 @@ public final class TypeChecker {
 
     private Type callType(Call c, Scope s) {
         if (c.callee instanceof Member m) {
+            if (m.member.equals("apply") && m.target instanceof Name direct && currentControl != null && !inAction
+                    && s.lookup(direct.name) instanceof ControlDecl applied && applied.ctorParams.isEmpty()) {
+                // P4-16's direct application (C.apply(...) without declaring an instance): an anonymous
+                // instance named after the control, as p4c makes one; compiled with the control's locals
+                Instantiation anonymous = new Instantiation(m.pos, new NamedRef(m.pos, applied.name, List.of()),
+                        List.of(), applied.name, List.of());
+                checkInstantiation(anonymous, s);
+                currentControl.locals.add(anonymous);
+            }
             Type tt = checkExpr(m.target, s, null);
             switch (tt) {
                 case Type.Header h -> {
@@ -1711,21 +1767,29 @@ public final class TypeChecker {
                     c.target = new CallTarget.ParserApply(pd);
                     return new Type.Void();
                 }
-                case Type.Block bl when bl.decl() instanceof ControlDecl cd -> {
+                case Type.Block bl when bl.decl() instanceof ControlDecl || isControlType(bl) -> {
+                    // a control instance, or a control-typed constructor parameter (no declaration known
+                    // here: the instance bound to it per block instance is applied)
+                    ControlDecl cd = bl.decl() instanceof ControlDecl d ? d : null;
+                    List<Param> params = cd != null ? cd.params : ((PrototypeDecl) bl.decl()).params;
+                    String name = bl.decl().name;
                     if (!m.member.equals("apply")) {
                         throw new CompileError(m.pos, "control instance has no method '" + m.member + "'");
                     }
                     if (inAction) {
                         throw new CompileError(c.pos, "controls cannot be applied inside actions");
                     }
-                    bindArgs(c.args, cd.params, c.pos, "control " + cd.name);
-                    if (c.args.size() != cd.params.size()) {
-                        throw new CompileError(c.pos, "control " + cd.name + " takes " + cd.params.size()
+                    bindArgs(c.args, params, c.pos, "control " + name);
+                    if (c.args.size() != params.size()) {
+                        throw new CompileError(c.pos, "control " + name + " takes " + params.size()
                                 + " argument(s), got " + c.args.size());
                     }
                     for (int i = 0; i < c.args.size(); i++) {
-                        Param p = cd.params.get(i);
+                        Param p = params.get(i);
                         if (p.type instanceof Type.Extern) {
+                            if (cd == null) {
+                                throw CompileError.unsupported(c.args.get(i).pos, "an extern argument to a control passed as a constructor argument");
+                            }
                             checkExpr(c.args.get(i), s, null);
                             bindExternArg(m, p, c.args.get(i));
                             continue;
@@ -1813,6 +1877,12 @@ public final class TypeChecker {
             if (d instanceof ExternDecl ex && ex.function != null) {
                 if (ex.name.equals("verify") && !inParser) {
                     throw new CompileError(c.pos, "verify can only be called in a parser");
+                }
+                if (ex.name.equals("mark_to_drop") && c.args.isEmpty()) {
+                    // the deprecated form p4c's v1model.p4 still declares beside mark_to_drop(standard_metadata):
+                    // it drops through the pipeline's own standard metadata (CallCompiler)
+                    c.target = new CallTarget.ExternFunction(ex);
+                    return new Type.Void();
                 }
                 c.target = new CallTarget.ExternFunction(ex);
                 bindArgs(c.args, ex.function.params, c.pos, ex.name);

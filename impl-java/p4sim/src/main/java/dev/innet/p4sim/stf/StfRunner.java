@@ -52,6 +52,12 @@ public final class StfRunner {
     private final java.util.Set<Integer> anyOutputPorts = new java.util.TreeSet<>();
     private final Map<String, NamedEntry> namedEntries = new java.util.HashMap<>();
     private boolean settleOnWait = true;
+    /**
+     * With {@link #p4cMatching()}: the ports the whole script names in {@code packet} and {@code expect}
+     * lines (computed on the first run call). p4c's runner gives simple_switch exactly those interfaces,
+     * so a packet sent anywhere else leaves no trace; null in the default mode, where every output counts.
+     */
+    private java.util.Set<Integer> scriptPorts;
     private int outputsOfLastPacket;
     private String file = "stf";
 
@@ -66,9 +72,16 @@ public final class StfRunner {
         this.multicast = new MulticastBuilder(control);
     }
 
-    /** Matches outputs only at the end of the script, as p4c's bmv2 runner does ({@code wait} only waits). */
+    /**
+     * Runs a script exactly as p4c's bmv2 runner ({@code bmv2stf.py}) would: outputs are matched only at
+     * the end of the script ({@code wait} only waits); the switch has only the ports the script names in
+     * {@code packet} and {@code expect} lines, so what goes to any other port is lost (simple_switch is
+     * started with one pcap interface per named port); and packet data with an odd number of hex digits
+     * ends in a byte holding the last digit ({@code 20 0} is 0x20 0x00), as its {@code HexToByte} reads it.
+     */
     public StfRunner p4cMatching() {
         settleOnWait = false;
+        scriptPorts = new java.util.TreeSet<>();
         return this;
     }
 
@@ -97,6 +110,9 @@ public final class StfRunner {
      */
     public List<String> run(String fileName, String[] lines, int from, int to) {
         this.file = fileName;
+        if (scriptPorts != null && scriptPorts.isEmpty()) {
+            collectScriptPorts(lines);
+        }
         for (int i = from; i < to; i++) {
             String line = lines[i];
             int hash = line.indexOf('#');
@@ -121,6 +137,17 @@ public final class StfRunner {
         return failures;
     }
 
+    /** p4c's runner scans the whole script for the ports of packet and expect lines before it starts. */
+    private void collectScriptPorts(String[] lines) {
+        for (String raw : lines) {
+            String[] w = raw.replaceAll("#.*", "").strip().split("\\s+");
+            if (w.length >= 2 && (w[0].equalsIgnoreCase("packet") || w[0].equalsIgnoreCase("expect"))
+                    && w[1].matches("[0-9]+")) {
+                scriptPorts.add(Integer.parseInt(w[1]));
+            }
+        }
+    }
+
     private void command(int line, String text) {
         String[] w = text.split("\\s+", 2);
         String rest = w.length > 1 ? w[1].strip() : "";
@@ -137,13 +164,16 @@ public final class StfRunner {
             }
             case "packet" -> {
                 String[] p = rest.split("\\s+", 2);
-                byte[] frame = hex(p.length > 1 ? p[1] : "");
+                byte[] frame = hex(p.length > 1 ? p[1] : "", scriptPorts != null);
                 outputsOfLastPacket = 0;
                 if (sw.aborted() != null) {
                     return; // bmv2's process is gone: no more packets come out (the abort is already a failure)
                 }
                 try {
                     sw.process(port(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
+                        if (scriptPorts != null && !scriptPorts.contains(port)) {
+                            return; // p4c's simple_switch has no such interface
+                        }
                         received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
                         outputsOfLastPacket++;
                     });
@@ -582,10 +612,14 @@ public final class StfRunner {
         return sb.toString();
     }
 
-    static byte[] hex(String s) {
+    /** Packet data; with {@code lastDigitIsAByte} an odd count of digits ends in a byte of the last digit's value. */
+    static byte[] hex(String s, boolean lastDigitIsAByte) {
         String h = s.replaceAll("\\s+", "");
         if (h.length() % 2 != 0) {
-            throw new StfFormatException("odd number of hex digits in packet data");
+            if (!lastDigitIsAByte) {
+                throw new StfFormatException("odd number of hex digits in packet data");
+            }
+            h = h.substring(0, h.length() - 1) + "0" + h.charAt(h.length() - 1);
         }
         if (!h.matches("[0-9a-fA-F]*")) {
             throw new StfFormatException("packet data is not hex digits");

@@ -114,6 +114,16 @@ enum CloneType {
     E2E
 }
 
+// The deprecated forms p4c's v1model.p4 still declares: the data (a list of user-metadata fields, or {})
+// is the field list carried into the new pass. mark_to_drop() without an argument is accepted by the
+// type checker beside mark_to_drop(standard_metadata) (p4sim has no extern function overloading).
+@deprecated("Please use 'resubmit_preserving_field_list' instead")
+extern void resubmit<T>(in T data);
+@deprecated("Please use 'recirculate_preserving_field_list' instead")
+extern void recirculate<T>(in T data);
+@deprecated("Please use 'clone_preserving_field_list' instead")
+extern void clone3<T>(in CloneType type, in bit<32> session, in T data);
+
 extern void resubmit_preserving_field_list(bit<8> index);
 
 extern void recirculate_preserving_field_list(bit<8> index);

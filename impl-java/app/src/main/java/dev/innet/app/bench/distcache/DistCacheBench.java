@@ -57,7 +57,7 @@ public final class DistCacheBench implements Callable<Integer> {
         return 0;
     }
 
-    /** Real runs: 2 spines, 2 leaves, 8 servers, 20 objects per cache switch. */
+    /** Real runs: 2 spines, 2 leaves, 8 servers, the controller's capacity 80 objects per cache switch. */
     static MessagePattern probe(RackRunner runner, double alpha, double writeRatio, int keys, long ops) {
         return MessagePattern.measure(runner, PegasusWorkloads.zipf(alpha, writeRatio, keys), 2, 2, 8, 20, ops);
     }
@@ -65,7 +65,8 @@ public final class DistCacheBench implements Callable<Integer> {
     static void run(PrintStream out, RackRunner runner, DistCacheTestbed t, List<Integer> rackCounts, List<Double> writeRatios,
             int probeKeys, long ops, boolean detail) {
         out.printf("innet bench distcache: the real DistCache (p4/distcache.p4 on 2 spines, 2 leaves and the client ToR,"
-                + " 8 servers, %,d keys, 20 objects per cache switch, %,d measured ops) for its message pattern;%n",
+                + " 8 servers, %,d keys, the controller's capacity 80 objects per cache switch, %,d measured ops) for its%n"
+                + "message pattern;%n",
                 probeKeys, ops);
         out.printf("the paper's scale priced by the cost model: racks x %d servers, as many spines, %d objects per cache"
                 + " switch, %,d keys, switch = %.0f servers; throughput in servers' throughputs (docs/benchmarks.md)%n",
@@ -119,16 +120,17 @@ public final class DistCacheBench implements Callable<Integer> {
         out.println();
         out.printf("Write ratio (§6.3, Fig. 10): %d racks, %d spines; throughput in servers' throughputs%n", racks, racks);
         out.println("| zipf | writes | NoCache | CachePartition | CacheReplication | DistCache | DistCache /"
-                + " CacheReplication |");
-        out.println("|---|---|---|---|---|---|---|");
+                + " CacheReplication | DistCache bottleneck |");
+        out.println("|---|---|---|---|---|---|---|---|");
         for (double a : List.of(0.9, 0.99)) {
             for (double w : writeRatios) {
                 Result no = model.throughput(Mechanism.NOCACHE, racks, a, w);
                 Result part = model.throughput(Mechanism.CACHE_PARTITION, racks, a, w);
                 Result repl = model.throughput(Mechanism.CACHE_REPLICATION, racks, a, w);
                 Result dc = model.throughput(Mechanism.DISTCACHE, racks, a, w);
-                out.printf("| %.2f | %.0f%% | %.0f | %.0f | %.0f | %.0f | %.2f |%n", a, w * 100, no.throughput(),
-                        part.throughput(), repl.throughput(), dc.throughput(), dc.throughput() / repl.throughput());
+                out.printf("| %.2f | %.0f%% | %.0f | %.0f | %.0f | %.0f | %.2f | %s |%n", a, w * 100, no.throughput(),
+                        part.throughput(), repl.throughput(), dc.throughput(), dc.throughput() / repl.throughput(),
+                        dc.bottleneck());
             }
         }
         out.println("paper: CacheReplication drops very quickly with writes; DistCache slowly; NoCache not at all");

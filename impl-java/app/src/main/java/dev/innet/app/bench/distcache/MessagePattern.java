@@ -27,7 +27,8 @@ public record MessagePattern(String workload, long reads, long writes, long swit
     /**
      * Runs DistCache on {@code spines} x {@code leaves} switches and {@code servers} servers.
      *
-     * @param cache objects each cache switch holds
+     * @param cache the controller's capacity per cache switch is {@code cache x (spines + leaves)} (it inserts
+     *        hot keys at run time from the switches' reports); that many hottest keys are written first
      */
     public static MessagePattern measure(RackRunner runner, BenchWorkload w, int spines, int leaves, int servers,
             int cache, long ops) {

@@ -1,21 +1,26 @@
 package dev.innet.app;
 
 import dev.innet.cli.Cli;
+import dev.innet.conformance.Bmv2ReplayTarget;
 import dev.innet.conformance.ConformanceSuite;
 import dev.innet.conformance.P4Coverage;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
+import dev.innet.p4sim.bmv2.Bmv2Tools;
+import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.tracegen.TraceCase;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,6 +62,14 @@ public final class ConformMain implements Callable<Integer> {
     @Option(names = "--seed", description = "TLC's simulation seed (default ${DEFAULT-VALUE})")
     long seed = 1;
 
+    @Option(names = "--bmv2-wait", paramLabel = "MS",
+            description = "--target bmv2: how long to wait for a frame's first output before taking it as dropped (default ${DEFAULT-VALUE})")
+    long bmv2WaitMillis = 300;
+
+    @Option(names = "--bmv2-quiet", paramLabel = "MS",
+            description = "--target bmv2: a step is over once no frame has come out for this long (default ${DEFAULT-VALUE})")
+    long bmv2QuietMillis = 60;
+
     @Option(names = "--out", description = "generated and failing traces (default: .cache/conformance/PROTOCOL)")
     Path out;
 
@@ -74,14 +87,14 @@ public final class ConformMain implements Callable<Integer> {
         }
         SpecConformance conformance = p.conformance()
                 .orElseThrow(() -> Cli.usageError(spec, "--protocol: " + protocol + " has no spec replay yet"));
-        if (target.equals("bmv2")) {
-            throw Cli.usageError(spec, "--target bmv2: the bmv2 replay target is not built yet (docs/conformance.md)");
-        }
-        if (!target.equals("p4sim")) {
+        if (!target.equals("p4sim") && !target.equals("bmv2")) {
             throw Cli.usageError(spec, "--target: unknown target '" + target + "' (p4sim or bmv2)");
         }
         if (behaviours < 0 || depth < 1) {
             throw Cli.usageError(spec, "--simulate must be >= 0 and --depth >= 1");
+        }
+        if (bmv2WaitMillis < 1 || bmv2QuietMillis < 1) {
+            throw Cli.usageError(spec, "--bmv2-wait and --bmv2-quiet must be >= 1 ms");
         }
         for (Path t : traces) {
             if (!Files.exists(t)) {
@@ -90,14 +103,58 @@ public final class ConformMain implements Callable<Integer> {
         }
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = out != null ? out.toAbsolutePath() : root.resolve(".cache/conformance").resolve(protocol);
+        if (target.equals("bmv2")) {
+            return runOnBmv2(root, p, conformance, outDir, System.getenv("PATH"), System.out, System.err);
+        }
         return run(root, p, conformance, outDir, System.out);
     }
 
     int run(Path root, Protocol p, SpecConformance conformance, Path outDir, PrintStream stdout) throws Exception {
-        Path program = root.resolve(p.p4Program());
         P4Coverage p4Coverage = new P4Coverage();
-        ConformanceSuite suite = new ConformanceSuite(root, conformance,
-                P4simReplayTarget.factory(root, program, seed, p4Coverage), outDir);
+        int status = replay(root, p, conformance, outDir,
+                P4simReplayTarget.factory(root, root.resolve(p.p4Program()), seed, p4Coverage), stdout);
+        p4Coverage.report(root, outDir, stdout);
+        return status;
+    }
+
+    /**
+     * The same replay on bmv2: simple_switch running what p4c made of the same P4 source (Bmv2ReplayTarget).
+     * Exit 3, before anything is made, when a tool is missing from {@code searchPath} (as {@code ptf --target bmv2}).
+     * bmv2 has no P4 coverage probes, so there is no coverage report.
+     */
+    int runOnBmv2(Path root, Protocol p, SpecConformance conformance, Path outDir, String searchPath, PrintStream stdout,
+            PrintStream stderr) throws Exception {
+        Bmv2Tools tools;
+        try {
+            tools = Bmv2Tools.find(searchPath);
+        } catch (Bmv2Tools.Missing e) {
+            stderr.println("innet conform: " + e.getMessage());
+            return 3;
+        }
+        Path program = root.resolve(p.p4Program());
+        String name = program.getFileName().toString().replaceFirst("\\.p4$", "");
+        Path portsFile = root.resolve("ptf").resolve(name).resolve("PORTS");
+        if (!Files.isRegularFile(portsFile)) {
+            stderr.println("innet conform: --target bmv2 cables the ports listed in " + portsFile + ", which does not exist");
+            return 2;
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (String w : Files.readString(portsFile).trim().split("\\s+")) {
+            ports.add(Integer.parseInt(w));
+        }
+        try (Bmv2ReplayTarget.Rig rig = new Bmv2ReplayTarget.Rig(tools, root, program, ports,
+                Duration.ofMillis(bmv2WaitMillis), Duration.ofMillis(bmv2QuietMillis), outDir.resolve("bmv2"))) {
+            int status = replay(root, p, conformance, outDir, rig.factory(), stdout);
+            stdout.printf("bmv2: %d simple_switch processes started (ports %s; first-frame wait %d ms, quiet gap %d ms); "
+                    + "no P4 coverage on bmv2; logs in %s%n", rig.switchesStarted(), ports, bmv2WaitMillis, bmv2QuietMillis,
+                    outDir.resolve("bmv2"));
+            return status;
+        }
+    }
+
+    private int replay(Path root, Protocol p, SpecConformance conformance, Path outDir, Supplier<ReplayTarget> targets,
+            PrintStream stdout) throws Exception {
+        ConformanceSuite suite = new ConformanceSuite(root, conformance, targets, outDir);
         Map<String, TraceCase> cases = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();
         List<Path> given = traces.isEmpty() ? List.of(root.resolve("conformance").resolve(protocol)) : traces;
@@ -121,7 +178,6 @@ public final class ConformMain implements Callable<Integer> {
         }
         stdout.printf("innet conform: %s on %s (%s), %d traces%n", p.name(), target, p.p4Program(), cases.size());
         ConformanceSuite.Report report = suite.run(cases, stdout);
-        p4Coverage.report(root, outDir, stdout);
         return report.failed() > 0 ? 1 : 0;
     }
 }

@@ -12,6 +12,7 @@ import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.tracegen.TraceCase;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,8 +71,15 @@ public final class ConformMain implements Callable<Integer> {
             description = "--target bmv2: a step is over once no frame has come out for this long (default ${DEFAULT-VALUE})")
     long bmv2QuietMillis = 60;
 
+    @Option(names = "--bmv2-ports", split = ",", paramLabel = "PORT",
+            description = "--target bmv2: the switch ports to cable (default: 1-8, 64 and ptf/PROGRAM/PORTS)")
+    List<Integer> bmv2Ports = List.of();
+
     @Option(names = "--out", description = "generated and failing traces (default: .cache/conformance/PROTOCOL)")
     Path out;
+
+    /** Where --target bmv2 looks for p4c, simple_switch and simple_switch_CLI (a PATH value; tests set their own). */
+    String toolSearchPath = System.getenv("PATH");
 
     public static void main(String[] args) {
         Cli.main("innet conform", new ConformMain(), args);
@@ -96,6 +104,9 @@ public final class ConformMain implements Callable<Integer> {
         if (bmv2WaitMillis < 1 || bmv2QuietMillis < 1) {
             throw Cli.usageError(spec, "--bmv2-wait and --bmv2-quiet must be >= 1 ms");
         }
+        if (bmv2Ports.stream().anyMatch(port -> port < 0 || port > 510)) {
+            throw Cli.usageError(spec, "--bmv2-ports: bmv2 ports are 0..510 (511 is its drop port)");
+        }
         for (Path t : traces) {
             if (!Files.exists(t)) {
                 throw Cli.usageError(spec, "--traces: no such file or directory: " + t);
@@ -104,7 +115,7 @@ public final class ConformMain implements Callable<Integer> {
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = out != null ? out.toAbsolutePath() : root.resolve(".cache/conformance").resolve(protocol);
         if (target.equals("bmv2")) {
-            return runOnBmv2(root, p, conformance, outDir, System.getenv("PATH"), System.out, System.err);
+            return runOnBmv2(root, p, conformance, outDir, toolSearchPath, System.out, spec.commandLine().getErr());
         }
         return run(root, p, conformance, outDir, System.out);
     }
@@ -123,7 +134,7 @@ public final class ConformMain implements Callable<Integer> {
      * bmv2 has no P4 coverage probes, so there is no coverage report.
      */
     int runOnBmv2(Path root, Protocol p, SpecConformance conformance, Path outDir, String searchPath, PrintStream stdout,
-            PrintStream stderr) throws Exception {
+            PrintWriter stderr) throws Exception {
         Bmv2Tools tools;
         try {
             tools = Bmv2Tools.find(searchPath);
@@ -132,16 +143,7 @@ public final class ConformMain implements Callable<Integer> {
             return 3;
         }
         Path program = root.resolve(p.p4Program());
-        String name = program.getFileName().toString().replaceFirst("\\.p4$", "");
-        Path portsFile = root.resolve("ptf").resolve(name).resolve("PORTS");
-        if (!Files.isRegularFile(portsFile)) {
-            stderr.println("innet conform: --target bmv2 cables the ports listed in " + portsFile + ", which does not exist");
-            return 2;
-        }
-        List<Integer> ports = new ArrayList<>();
-        for (String w : Files.readString(portsFile).trim().split("\\s+")) {
-            ports.add(Integer.parseInt(w));
-        }
+        List<Integer> ports = bmv2Ports.isEmpty() ? defaultBmv2Ports(root, program) : List.copyOf(bmv2Ports);
         try (Bmv2ReplayTarget.Rig rig = new Bmv2ReplayTarget.Rig(tools, root, program, ports,
                 Duration.ofMillis(bmv2WaitMillis), Duration.ofMillis(bmv2QuietMillis), outDir.resolve("bmv2"))) {
             int status = replay(root, p, conformance, outDir, rig.factory(), stdout);
@@ -150,6 +152,25 @@ public final class ConformMain implements Callable<Integer> {
                     outDir.resolve("bmv2"));
             return status;
         }
+    }
+
+    /**
+     * Host ports 1..8 (the replays' racks put host h on port h) and every port the program's PTF tests cable
+     * (ptf/PROGRAM/PORTS: the CPU port 64 and the program's own, e.g. DistCache's 10, 20, 21).
+     */
+    static List<Integer> defaultBmv2Ports(Path root, Path program) throws java.io.IOException {
+        java.util.TreeSet<Integer> ports = new java.util.TreeSet<>();
+        for (int h = 1; h <= 8; h++) {
+            ports.add(h);
+        }
+        ports.add(dev.innet.protocol.RackPorts.CPU_PORT);
+        Path portsFile = root.resolve("ptf").resolve(program.getFileName().toString().replaceFirst("\\.p4$", "")).resolve("PORTS");
+        if (Files.isRegularFile(portsFile)) {
+            for (String w : Files.readString(portsFile).trim().split("\\s+")) {
+                ports.add(Integer.parseInt(w));
+            }
+        }
+        return List.copyOf(ports);
     }
 
     private int replay(Path root, Protocol p, SpecConformance conformance, Path outDir, Supplier<ReplayTarget> targets,

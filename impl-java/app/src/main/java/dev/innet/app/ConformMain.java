@@ -1,21 +1,27 @@
 package dev.innet.app;
 
 import dev.innet.cli.Cli;
+import dev.innet.conformance.Bmv2ReplayTarget;
 import dev.innet.conformance.ConformanceSuite;
 import dev.innet.conformance.P4Coverage;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
+import dev.innet.p4sim.bmv2.Bmv2Tools;
+import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecConformance;
 import dev.innet.tracegen.TraceCase;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,8 +63,23 @@ public final class ConformMain implements Callable<Integer> {
     @Option(names = "--seed", description = "TLC's simulation seed (default ${DEFAULT-VALUE})")
     long seed = 1;
 
+    @Option(names = "--bmv2-wait", paramLabel = "MS",
+            description = "--target bmv2: how long to wait for a frame's first output before taking it as dropped (default ${DEFAULT-VALUE})")
+    long bmv2WaitMillis = 300;
+
+    @Option(names = "--bmv2-quiet", paramLabel = "MS",
+            description = "--target bmv2: a step is over once no frame has come out for this long (default ${DEFAULT-VALUE})")
+    long bmv2QuietMillis = 60;
+
+    @Option(names = "--bmv2-ports", split = ",", paramLabel = "PORT",
+            description = "--target bmv2: the switch ports to cable (default: 1-8, 64 and ptf/PROGRAM/PORTS)")
+    List<Integer> bmv2Ports = List.of();
+
     @Option(names = "--out", description = "generated and failing traces (default: .cache/conformance/PROTOCOL)")
     Path out;
+
+    /** Where --target bmv2 looks for p4c, simple_switch and simple_switch_CLI (a PATH value; tests set their own). */
+    String toolSearchPath = System.getenv("PATH");
 
     public static void main(String[] args) {
         Cli.main("innet conform", new ConformMain(), args);
@@ -74,14 +95,17 @@ public final class ConformMain implements Callable<Integer> {
         }
         SpecConformance conformance = p.conformance()
                 .orElseThrow(() -> Cli.usageError(spec, "--protocol: " + protocol + " has no spec replay yet"));
-        if (target.equals("bmv2")) {
-            throw Cli.usageError(spec, "--target bmv2: the bmv2 replay target is not built yet (docs/conformance.md)");
-        }
-        if (!target.equals("p4sim")) {
+        if (!target.equals("p4sim") && !target.equals("bmv2")) {
             throw Cli.usageError(spec, "--target: unknown target '" + target + "' (p4sim or bmv2)");
         }
         if (behaviours < 0 || depth < 1) {
             throw Cli.usageError(spec, "--simulate must be >= 0 and --depth >= 1");
+        }
+        if (bmv2WaitMillis < 1 || bmv2QuietMillis < 1) {
+            throw Cli.usageError(spec, "--bmv2-wait and --bmv2-quiet must be >= 1 ms");
+        }
+        if (bmv2Ports.stream().anyMatch(port -> port < 0 || port > 510)) {
+            throw Cli.usageError(spec, "--bmv2-ports: bmv2 ports are 0..510 (511 is its drop port)");
         }
         for (Path t : traces) {
             if (!Files.exists(t)) {
@@ -90,14 +114,68 @@ public final class ConformMain implements Callable<Integer> {
         }
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Path outDir = out != null ? out.toAbsolutePath() : root.resolve(".cache/conformance").resolve(protocol);
+        if (target.equals("bmv2")) {
+            return runOnBmv2(root, p, conformance, outDir, toolSearchPath, System.out, spec.commandLine().getErr());
+        }
         return run(root, p, conformance, outDir, System.out);
     }
 
     int run(Path root, Protocol p, SpecConformance conformance, Path outDir, PrintStream stdout) throws Exception {
-        Path program = root.resolve(p.p4Program());
         P4Coverage p4Coverage = new P4Coverage();
-        ConformanceSuite suite = new ConformanceSuite(root, conformance,
-                P4simReplayTarget.factory(root, program, seed, p4Coverage), outDir);
+        int status = replay(root, p, conformance, outDir,
+                P4simReplayTarget.factory(root, root.resolve(p.p4Program()), seed, p4Coverage), stdout);
+        p4Coverage.report(root, outDir, stdout);
+        return status;
+    }
+
+    /**
+     * The same replay on bmv2: simple_switch running what p4c made of the same P4 source (Bmv2ReplayTarget).
+     * Exit 3, before anything is made, when a tool is missing from {@code searchPath} (as {@code ptf --target bmv2}).
+     * bmv2 has no P4 coverage probes, so there is no coverage report.
+     */
+    int runOnBmv2(Path root, Protocol p, SpecConformance conformance, Path outDir, String searchPath, PrintStream stdout,
+            PrintWriter stderr) throws Exception {
+        Bmv2Tools tools;
+        try {
+            tools = Bmv2Tools.find(searchPath);
+        } catch (Bmv2Tools.Missing e) {
+            stderr.println("innet conform: " + e.getMessage());
+            return 3;
+        }
+        Path program = root.resolve(p.p4Program());
+        List<Integer> ports = bmv2Ports.isEmpty() ? defaultBmv2Ports(root, program) : List.copyOf(bmv2Ports);
+        try (Bmv2ReplayTarget.Rig rig = new Bmv2ReplayTarget.Rig(tools, root, program, ports,
+                Duration.ofMillis(bmv2WaitMillis), Duration.ofMillis(bmv2QuietMillis), outDir.resolve("bmv2"))) {
+            int status = replay(root, p, conformance, outDir, rig.factory(), stdout);
+            stdout.printf("bmv2: %d simple_switch processes started (ports %s; first-frame wait %d ms, quiet gap %d ms); "
+                    + "no P4 coverage on bmv2; logs in %s%n", rig.switchesStarted(), ports, bmv2WaitMillis, bmv2QuietMillis,
+                    outDir.resolve("bmv2"));
+            return status;
+        }
+    }
+
+    /**
+     * Host ports 1..8 (the replays' racks put host h on port h) and every port the program's PTF tests cable
+     * (ptf/PROGRAM/PORTS: the CPU port 64 and the program's own, e.g. DistCache's 10, 20, 21).
+     */
+    static List<Integer> defaultBmv2Ports(Path root, Path program) throws java.io.IOException {
+        java.util.TreeSet<Integer> ports = new java.util.TreeSet<>();
+        for (int h = 1; h <= 8; h++) {
+            ports.add(h);
+        }
+        ports.add(dev.innet.protocol.RackPorts.CPU_PORT);
+        Path portsFile = root.resolve("ptf").resolve(program.getFileName().toString().replaceFirst("\\.p4$", "")).resolve("PORTS");
+        if (Files.isRegularFile(portsFile)) {
+            for (String w : Files.readString(portsFile).trim().split("\\s+")) {
+                ports.add(Integer.parseInt(w));
+            }
+        }
+        return List.copyOf(ports);
+    }
+
+    private int replay(Path root, Protocol p, SpecConformance conformance, Path outDir, Supplier<ReplayTarget> targets,
+            PrintStream stdout) throws Exception {
+        ConformanceSuite suite = new ConformanceSuite(root, conformance, targets, outDir);
         Map<String, TraceCase> cases = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();
         List<Path> given = traces.isEmpty() ? List.of(root.resolve("conformance").resolve(protocol)) : traces;
@@ -121,7 +199,6 @@ public final class ConformMain implements Callable<Integer> {
         }
         stdout.printf("innet conform: %s on %s (%s), %d traces%n", p.name(), target, p.p4Program(), cases.size());
         ConformanceSuite.Report report = suite.run(cases, stdout);
-        p4Coverage.report(root, outDir, stdout);
         return report.failed() > 0 ? 1 : 0;
     }
 }

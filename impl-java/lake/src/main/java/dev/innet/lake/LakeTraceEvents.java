@@ -10,7 +10,7 @@ public final class LakeTraceEvents {
     private LakeTraceEvents() {}
 
     /**
-     * memcached (the simulator's host) started with no items: field {@code host}. A second one for the same
+     * memcached (the simulator's host) started with no items (the event's host). A second one for the same
      * host is a restart, which Lake.tla does not model.
      */
     public static final String HOST_START = "mcStart";

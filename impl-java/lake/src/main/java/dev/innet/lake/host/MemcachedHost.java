@@ -33,7 +33,7 @@ public final class MemcachedHost implements Node, NodeCounters {
     public void onStart(NodeContext context) {
         this.ctx = context;
         this.backend = new MemcachedBackend();
-        ctx.trace(TraceEvent.of(LakeTraceEvents.HOST_START).with("host", ctx.hostNumber()));
+        ctx.trace(TraceEvent.of(LakeTraceEvents.HOST_START));
     }
 
     @Override

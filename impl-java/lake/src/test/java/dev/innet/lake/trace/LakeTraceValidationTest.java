@@ -34,6 +34,10 @@ class LakeTraceValidationTest {
     private record Validated(TraceValidator.Result result, String trace) {}
 
     private static Validated validate(Path program, long seed, String name) throws Exception {
+        return validate(program, seed, false, name);
+    }
+
+    private static Validated validate(Path program, long seed, boolean reset, String name) throws Exception {
         Path work = Path.of("target", "trace-validation", "lake-" + name);
         Path ndjson = work.resolve("run.ndjson");
         Rack.Builder b = new CampaignSettings(2, 3, 8, CONTENDED, 3, 4_000_000, CHAOS, 5_000_000, 20_000,
@@ -43,6 +47,9 @@ class LakeTraceValidationTest {
             b.programSource(program);
         }
         Rack rack = b.build();
+        if (reset) {
+            rack.crashSwitch(CHAOS / 2, CHAOS / 2 + 100_000);
+        }
         rack.run();
         rack.simulation().writeTraceEvents(ndjson);
         TraceValidator.Result r = new TraceValidator(new LakeTraceConversion(), SPECS, work.resolve("tlc"),
@@ -59,6 +66,13 @@ class LakeTraceValidationTest {
         assertTrue(v.trace().contains("\"ipId\":" + dev.innet.lake.client.LakeClient.LAKE_ANSWER_IP_ID),
                 "no hit validated");
         assertTrue(v.trace().contains("\"op\":\"delete\""), "no delete validated");
+    }
+
+    @Test
+    void aRunWithASwitchResetIsAccepted() throws Exception {
+        Validated v = validate(null, 1, true, "reset-seed1");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.trace().contains("\"event\":\"switchCrash\""), "the switch did not crash");
     }
 
     @Test

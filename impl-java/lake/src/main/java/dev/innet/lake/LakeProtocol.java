@@ -62,6 +62,12 @@ public final class LakeProtocol implements Protocol {
                 List.of(CLIENT_PORT));
     }
 
+    /** Trace validation reads the switch's memcached datagrams (docs/conformance.md, "LaKe"). */
+    @Override
+    public boolean tracesSwitchUdpFrames() {
+        return true;
+    }
+
     /** Live racks run the real memcached on the server hosts (docs/lake.md, "Live racks"). */
     @Override
     public java.util.Optional<dev.innet.protocol.ExternalServer> externalServer() {

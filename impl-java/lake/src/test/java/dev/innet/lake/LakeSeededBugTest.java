@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * reply fills, whatever its tag and the slot's fence) is caught by porcupine under reordering, while
  * the real program under the same stress and seeds stays linearizable.
  */
-class LakeSeededBugTest {
+public class LakeSeededBugTest {
     /**
      * Few keys, LaKe's 32-byte values, and deletes: a delete invalidates, so GETs miss and go to the host,
      * and a GET reply delayed past a newer SET's completion and a read of it can refill the older value.
@@ -52,7 +52,7 @@ class LakeSeededBugTest {
     }
 
     /** lake.p4 whose two fill decisions ignore the fence (both layers), written under target/. */
-    static Path unguardedFills() throws Exception {
+    public static Path unguardedFills() throws Exception {
         String source = Files.readString(RackRuns.root().resolve(new LakeProtocol().p4Program()));
         String guard = "if (has_value && tag > fence)";
         int first = source.indexOf(guard);

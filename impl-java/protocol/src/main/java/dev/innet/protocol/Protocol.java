@@ -64,6 +64,16 @@ public interface Protocol {
     }
 
     /**
+     * Whether trace validation of this protocol reads the switch's UDP frames that are not innet messages
+     * (LaKe's memcached datagrams): the rack then records each frame the switch processed and sent as a
+     * {@code switchUdpIn}/{@code switchUdpOut} event (docs/conformance.md). Off by default: the other
+     * converters do not expect those events.
+     */
+    default boolean tracesSwitchUdpFrames() {
+        return false;
+    }
+
+    /**
      * The UDP ports each role's hosts listen on and send from. The simulator does not need them (it
      * delivers by host); a live rack binds them ({@code live.HostMain}) and records them in its plan.
      * The default is the key-value family's (FarReach, NetCache, no-cache); a protocol on ports of its own

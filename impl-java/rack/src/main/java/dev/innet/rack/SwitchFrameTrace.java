@@ -6,6 +6,8 @@ import dev.innet.sim.simulated.Simulation;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.WireException;
+import dev.innet.wire.UdpFrame;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -20,16 +22,49 @@ final class SwitchFrameTrace {
     private final Simulation sim;
     private final List<Integer> clients;
 
-    SwitchFrameTrace(Simulation sim, List<Integer> clients) {
+    private final boolean udpFrames;
+
+    /** @param udpFrames record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams) */
+    SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames) {
         this.sim = sim;
         this.clients = clients;
+        this.udpFrames = udpFrames;
     }
 
     void processed(byte[] frame, List<SwitchOutput> out) {
+        if (udpFrames) {
+            // every frame of the step, including those of servers: a host's reply is where LaKe fills its layers
+            recordUdp(Simulation.SWITCH_UDP_IN_EVENT, frame);
+            for (SwitchOutput o : out) {
+                recordUdp(Simulation.SWITCH_UDP_OUT_EVENT, o.frame());
+            }
+            return;
+        }
         record(Simulation.SWITCH_IN_EVENT, frame, true);
         for (SwitchOutput o : out) {
             record(Simulation.SWITCH_OUT_EVENT, o.frame(), false);
         }
+    }
+
+    private static final int IP_ID_OFFSET = 18;
+
+    private void recordUdp(String event, byte[] frame) {
+        UdpFrame udp;
+        int src;
+        int dst;
+        try {
+            udp = UdpFrame.decode(frame);
+            src = RackAddressing.hostOfIp(udp.srcIp());
+            dst = RackAddressing.hostOfIp(udp.dstIp());
+        } catch (WireException | RuntimeException e) {
+            return; // not a UDP frame
+        }
+        if (src < 0 || dst < 0) {
+            return; // not between rack hosts
+        }
+        int ipId = (frame[IP_ID_OFFSET] & 0xff) << 8 | (frame[IP_ID_OFFSET + 1] & 0xff);
+        sim.traceEnvironment(TraceEvent.of(event).with("src", src).with("dst", dst).with("ipId", ipId)
+                .with("payload", HexFormat.of().formatHex(udp.payload())));
     }
 
     private void record(String event, byte[] frame, boolean fromClient) {

@@ -79,7 +79,7 @@ public final class TraceModel {
     }
 
     /** A trace event as a TLA+ record (NetCache's trace model writes its events with it too). */
-    static String record(Map<String, Object> fields) {
+    public static String record(Map<String, Object> fields) {
         return fields.entrySet().stream().map(e -> e.getKey() + " |-> " + value(e.getValue()))
                 .collect(Collectors.joining(", ", "[", "]"));
     }
@@ -102,7 +102,7 @@ public final class TraceModel {
     }
 
     /** A TLA+ string literal. */
-    static String str(String s) {
+    public static String str(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             switch (c) {

@@ -1,6 +1,8 @@
 package dev.innet.lake.client;
 
 import dev.innet.kv.ConsistentHashRing;
+import dev.innet.lake.LakeTraceEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.kv.client.ClientHistory;
 import dev.innet.lake.host.MemcachedHost;
 import dev.innet.lake.wire.ByteString;
@@ -157,7 +159,10 @@ public final class LakeClient implements KvClientLibrary {
         if (pending == null || timerId != pending.timer) {
             return false;
         }
-        if (pending.kind == OpKind.GET && pending.attempts < maxAttempts) {
+        boolean retry = pending.kind == OpKind.GET && pending.attempts < maxAttempts;
+        ctx.trace(TraceEvent.of(LakeTraceEvents.CLIENT_TIMEOUT).with("op", pending.kind.name().toLowerCase(java.util.Locale.ROOT))
+                .with("retry", retry));
+        if (retry) {
             transmit();
         } else {
             finish(new KvResult(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1, pending.attempts));

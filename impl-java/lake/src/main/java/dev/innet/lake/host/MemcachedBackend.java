@@ -86,6 +86,11 @@ public final class MemcachedBackend {
      * all, and LaKe's tests must not depend on which.
      */
     public Optional<byte[]> handleDatagram(byte[] payload) {
+        return handleDatagram(payload, (request, response) -> { });
+    }
+
+    /** As {@link #handleDatagram(byte[])}, telling {@code applied} each request handled and its response (trace events). */
+    public Optional<byte[]> handleDatagram(byte[] payload, java.util.function.BiConsumer<McRequest, McResponse> applied) {
         McDatagram d;
         try {
             d = MemcachedUdpCodec.decode(payload);
@@ -96,6 +101,8 @@ public final class MemcachedBackend {
             return Optional.empty();
         }
         McFrame reply = McFrame.single(d.frame().requestId());
-        return Optional.of(MemcachedUdpCodec.encode(new McDatagram(reply, handle(r))));
+        McResponse response = handle(r);
+        applied.accept(r, response);
+        return Optional.of(MemcachedUdpCodec.encode(new McDatagram(reply, response)));
     }
 }

@@ -1,6 +1,14 @@
 package dev.innet.lake.host;
 
+import dev.innet.lake.LakeTraceEvents;
+import dev.innet.lake.wire.ByteString;
+import dev.innet.lake.wire.McOpcode;
+import dev.innet.lake.wire.McRequest;
+import dev.innet.lake.wire.McResponse;
 import dev.innet.protocol.NodeCounters;
+import dev.innet.sim.TraceEvent;
+import java.util.HexFormat;
+import java.util.Locale;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.wire.UdpFrame;
@@ -25,6 +33,7 @@ public final class MemcachedHost implements Node, NodeCounters {
     public void onStart(NodeContext context) {
         this.ctx = context;
         this.backend = new MemcachedBackend();
+        ctx.trace(TraceEvent.of(LakeTraceEvents.HOST_START));
     }
 
     @Override
@@ -36,13 +45,23 @@ public final class MemcachedHost implements Node, NodeCounters {
             ignored++;
             return;
         }
-        Optional<byte[]> reply = in.dstPort() == MEMCACHED_PORT ? backend.handleDatagram(in.payload()) : Optional.empty();
+        Optional<byte[]> reply = in.dstPort() == MEMCACHED_PORT
+                ? backend.handleDatagram(in.payload(), this::traceRequest) : Optional.empty();
         if (reply.isEmpty()) {
             ignored++;
             return;
         }
         served++;
         ctx.network().send(in.reply(reply.get()));
+    }
+
+    /** Trace validation: memcached applied {@code request} and answered {@code response} (Lake.tla's HostSet / HostGet). */
+    private void traceRequest(McRequest request, McResponse response) {
+        ByteString value = request.opcode() == McOpcode.GET ? response.value() : request.value();
+        HexFormat hex = HexFormat.of();
+        ctx.trace(TraceEvent.of(LakeTraceEvents.HOST_REQUEST).with("op", request.opcode().name().toLowerCase(Locale.ROOT))
+                .with("opaque", Integer.toUnsignedLong(request.opaque())).with("key", hex.formatHex(request.key().toArray()))
+                .with("value", hex.formatHex(value.toArray())).with("status", response.status()));
     }
 
     /** The memcached this host runs (its items are what a spec replay compares with the spec's store). */

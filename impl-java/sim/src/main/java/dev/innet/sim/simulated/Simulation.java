@@ -413,6 +413,13 @@ public final class Simulation {
      */
     public static final String SWITCH_IN_EVENT = "switchIn";
     public static final String SWITCH_OUT_EVENT = "switchOut";
+    /**
+     * Trace events a rack records for a protocol whose messages are not innet's (LaKe's memcached over UDP,
+     * Protocol.tracesSwitchUdpFrames): a UDP frame the switch processed, and each it sent in that step
+     * (fields src, dst: rack hosts; ipId; payload: the UDP payload in hex).
+     */
+    public static final String SWITCH_UDP_IN_EVENT = "switchUdpIn";
+    public static final String SWITCH_UDP_OUT_EVENT = "switchUdpOut";
 
     /**
      * Records a trace event of the environment (host 0) at the current time, if trace events are kept: what

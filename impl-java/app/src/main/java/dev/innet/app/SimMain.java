@@ -203,6 +203,12 @@ public final class SimMain implements Callable<Integer> {
         CampaignSettings farreachSettings = farreach;
         Campaign.RunSetup setup = (protocol, seed) -> {
             CampaignSettings settings = protocol.name().equals("farreach") ? farreachSettings : others;
+            if (valueBytes == null && protocol.workloadValueBytes() > 0) {
+                // a protocol that acts only on values of one length (LaKe caches 32-byte values) gets that
+                // length, or its campaign never reaches the switch's cache
+                settings = settings.withWorkload(settings.workload().withValueLengths(protocol.workloadValueBytes(),
+                        protocol.workloadValueBytes()));
+            }
             if (!crashing(protocol)) {
                 return Campaign.PreparedRun.of(settings.rack(root, protocol, seed).out(quiet)
                         .recordTraceEvents(sample.wants(protocol, seed)).build());

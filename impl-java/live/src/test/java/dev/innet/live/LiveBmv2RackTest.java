@@ -100,7 +100,7 @@ class LiveBmv2RackTest {
             }
             histories.add(RackRun.run(layout, 200, 6, 120_000, out).history());
             // one history across the runs and the crash: a later run reads values written by an earlier one
-            assertLinearizable(histories, state.resolve("all-runs.jsonl"));
+            assertLinearizable(root, histories, state.resolve("all-runs.jsonl"));
         } finally {
             assertEquals(List.of(), RackDown.down(layout.planFile(), out), "rack down removed everything; its output:\n" + log);
         }
@@ -112,7 +112,8 @@ class LiveBmv2RackTest {
         }
     }
 
-    private static void assertLinearizable(List<Path> histories, Path all) throws Exception {
+    /** Porcupine (lincheck) finds the runs' histories, concatenated into {@code all}, linearizable. */
+    static void assertLinearizable(Path root, List<Path> histories, Path all) throws Exception {
         Files.deleteIfExists(all);
         for (Path h : histories) {
             Files.write(all, Files.readAllBytes(h), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
@@ -124,7 +125,8 @@ class LiveBmv2RackTest {
         assertEquals(0, check.exitValue(), "porcupine must find the history linearizable: " + verdict);
     }
 
-    private static long fromSwitch(String report) {
+    /** The reads a client's report says the switch answered. */
+    static long fromSwitch(String report) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("from_switch=(\\d+)").matcher(report);
         return m.find() ? Long.parseLong(m.group(1)) : 0;
     }

@@ -52,18 +52,9 @@ class LiveP4RuntimeRackTest {
             assertTrue(cmdline.contains("dev.innet.p4runtime.Main") && cmdline.contains("--p4runtime-port 9559"), cmdline);
             assertTrue(Files.readString(layout.logOf("switch")).contains("p4sim: P4Runtime server on 127.0.0.1:9559"));
 
-            // hot keys are admitted about once a second: runs follow one another until the switch answered reads
-            List<String> reports = new ArrayList<>();
             List<Path> histories = new ArrayList<>();
-            long fromSwitch = 0;
-            for (int round = 0; round < 5 && fromSwitch == 0; round++) {
-                RackRun.Result run = RackRun.run(layout, 300, 6, 120_000, out);
-                histories.add(run.history());
-                reports.addAll(run.clientReports());
-                fromSwitch = run.clientReports().stream().mapToLong(LiveBmv2RackTest::fromSwitch).sum();
-            }
-            assertTrue(fromSwitch > 0, "the controller admitted keys through P4Runtime, so the switch answered some "
-                    + "reads: " + reports);
+            CachingRackRuns.runUntilTheSwitchAnswers(layout, out, histories,
+                    "the controller admitted keys through P4Runtime, so the switch answered some reads");
             // the controller's StreamChannel is the one P4Runtime connection in the switch's namespace
             assertTrue(establishedTo(layout.switchNamespace(), RackLayout.SWITCH_P4RUNTIME_PORT) > 0,
                     "the controller holds a P4Runtime connection");
@@ -72,27 +63,10 @@ class LiveP4RuntimeRackTest {
             // SwitchWatch sees the CLI port close and reopen, connects a new P4RuntimeSwitchControl (the old
             // stream died with the server, so it is primary again) and programs the empty switch; a controller
             // whose call was cut by the crash has stopped and is restarted, as Jepsen's heal does.
-            ProcessHandle switchProcess = ProcessHandle.of(sw.pid()).orElseThrow();
-            switchProcess.destroyForcibly();
-            switchProcess.onExit().get(10, TimeUnit.SECONDS);
-            RackPlan.Process again = new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "switch");
-            assertTrue(Files.readString(Path.of("/proc/" + again.pid() + "/cmdline")).contains("dev.innet.p4runtime.Main"));
-            String controller = "controller-h" + layout.controllerHost();
-            Path controllerLog = layout.logOf(controller);
-            RackPlan.Process ctl = RackPlan.read(layout.planFile()).currentProcesses().stream()
-                    .filter(p -> p.name().equals(controller)).findFirst().orElseThrow();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(controllerLog).contains("switch generation 2 programmed")) {
-                if (!Pids.alive(ctl.pid(), ctl.startTicks())) {
-                    new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), controller);
-                    break;
-                }
-                assertTrue(System.nanoTime() < deadline, "the controller did not program the restarted switch: "
-                        + RackUp.tail(controllerLog));
-                Thread.sleep(200);
-            }
+            long again = CachingRackRuns.crashTheSwitchAndAwaitTheController(settings, layout, sw.pid(), out);
+            assertTrue(Files.readString(Path.of("/proc/" + again + "/cmdline")).contains("dev.innet.p4runtime.Main"));
             histories.add(RackRun.run(layout, 200, 6, 120_000, out).history());
-            LiveBmv2RackTest.assertLinearizable(root, histories, state.resolve("all-runs.jsonl"));
+            CachingRackRuns.assertLinearizable(root, histories, state.resolve("all-runs.jsonl"));
         } finally {
             assertEquals(List.of(), RackDown.down(layout.planFile(), out), "rack down removed everything; its output:\n" + log);
         }

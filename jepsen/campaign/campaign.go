@@ -69,6 +69,9 @@ type Config struct {
 	SeededBug string
 	// Target is the switch: "" or "p4sim" (the default), or "bmv2" (rack up --target bmv2, docs/ptf.md).
 	Target string
+	// Control is how the controller programs the switch: "" or "cli" (the default), or "p4runtime"
+	// (rack up --control p4runtime, docs/live-rack.md; p4sim only).
+	Control string
 	// ResultsRoot is results/jepsen: each run goes to ResultsRoot/<protocol>/<time>/, and
 	// ResultsRoot/latest points at the newest.
 	ResultsRoot string
@@ -97,6 +100,10 @@ func (c Config) Validate() error {
 		return errors.New("a results directory is required")
 	case c.Target != "" && c.Target != "p4sim" && c.Target != "bmv2":
 		return fmt.Errorf("-target must be p4sim or bmv2, got %q", c.Target)
+	case c.Control != "" && c.Control != "cli" && c.Control != "p4runtime":
+		return fmt.Errorf("-control must be cli or p4runtime, got %q", c.Control)
+	case c.Control == "p4runtime" && c.Target == "bmv2":
+		return errors.New("-control p4runtime needs -target p4sim (the bmv2 driver uses simple_switch_CLI)")
 	}
 	if c.Target == "bmv2" {
 		var needP4sim []string

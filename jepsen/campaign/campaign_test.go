@@ -192,6 +192,20 @@ func TestBmv2TargetRefusesTheNemesesThatNeedP4sim(t *testing.T) {
 	if err := c.Validate(); err == nil || err.Error() != `-target must be p4sim or bmv2, got "tofino"` {
 		t.Fatalf("got %v", err)
 	}
+	c.Target = "p4sim"
+	c.Control = "p4runtime"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("p4sim with -control p4runtime: %v", err)
+	}
+	c.Control = "thrift"
+	if err := c.Validate(); err == nil || err.Error() != `-control must be cli or p4runtime, got "thrift"` {
+		t.Fatalf("got %v", err)
+	}
+	c.Target = "bmv2"
+	c.Control = "p4runtime"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "-control p4runtime needs -target p4sim") {
+		t.Fatalf("got %v", err)
+	}
 }
 
 func TestTheStartLineIsSeenAcrossWrites(t *testing.T) {

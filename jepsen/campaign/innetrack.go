@@ -39,6 +39,9 @@ func (r InnetRack) Up(c Config) error {
 	if c.Target != "" {
 		args = append(args, "--target", c.Target)
 	}
+	if c.Control != "" {
+		args = append(args, "--control", c.Control)
+	}
 	return r.runEcho(args...)
 }
 

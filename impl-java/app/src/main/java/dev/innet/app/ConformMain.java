@@ -4,6 +4,7 @@ import dev.innet.cli.Cli;
 import dev.innet.conformance.Bmv2ReplayTarget;
 import dev.innet.conformance.ConformanceSuite;
 import dev.innet.conformance.P4Coverage;
+import dev.innet.conformance.P4RuntimeReplayTarget;
 import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
@@ -46,6 +47,11 @@ public final class ConformMain implements Callable<Integer> {
 
     @Option(names = "--target", description = "p4sim (default) or bmv2")
     String target = "p4sim";
+
+    @Option(names = "--switch-api", paramLabel = "direct|p4runtime", description = "how the replay reaches the switch's "
+            + "tables and registers: p4sim's in-process control API, or P4Runtime to a server on loopback in front of the "
+            + "same switch (default ${DEFAULT-VALUE})")
+    String switchApi = "direct";
 
     @Option(names = "--traces", arity = "1..*", paramLabel = "FILE|DIR",
             description = "replay these trace files (.trace, .json) or directories of them instead of conformance/PROTOCOL")
@@ -98,6 +104,13 @@ public final class ConformMain implements Callable<Integer> {
         if (!target.equals("p4sim") && !target.equals("bmv2")) {
             throw Cli.usageError(spec, "--target: unknown target '" + target + "' (p4sim or bmv2)");
         }
+        if (!switchApi.equals("direct") && !switchApi.equals("p4runtime")) {
+            throw Cli.usageError(spec, "--switch-api must be direct or p4runtime, got '" + switchApi + "'");
+        }
+        if (target.equals("bmv2") && switchApi.equals("p4runtime")) {
+            throw Cli.usageError(spec, "--switch-api p4runtime is p4sim's P4Runtime server; bmv2 is driven through "
+                    + "simple_switch_CLI (simple_switch_grpc is not driven yet)");
+        }
         if (behaviours < 0 || depth < 1) {
             throw Cli.usageError(spec, "--simulate must be >= 0 and --depth >= 1");
         }
@@ -122,8 +135,10 @@ public final class ConformMain implements Callable<Integer> {
 
     int run(Path root, Protocol p, SpecConformance conformance, Path outDir, PrintStream stdout) throws Exception {
         P4Coverage p4Coverage = new P4Coverage();
-        int status = replay(root, p, conformance, outDir,
-                P4simReplayTarget.factory(root, root.resolve(p.p4Program()), seed, p4Coverage), stdout);
+        Path program = root.resolve(p.p4Program());
+        int status = replay(root, p, conformance, outDir, switchApi.equals("p4runtime")
+                ? P4RuntimeReplayTarget.factory(root, program, seed, p4Coverage)
+                : P4simReplayTarget.factory(root, program, seed, p4Coverage), stdout);
         p4Coverage.report(root, outDir, stdout);
         return status;
     }
@@ -197,7 +212,8 @@ public final class ConformMain implements Callable<Integer> {
                 }
             }
         }
-        stdout.printf("innet conform: %s on %s (%s), %d traces%n", p.name(), target, p.p4Program(), cases.size());
+        stdout.printf("innet conform: %s on %s (%s), switch API %s, %d traces%n", p.name(), target, p.p4Program(), switchApi,
+                cases.size());
         ConformanceSuite.Report report = suite.run(cases, stdout);
         return report.failed() > 0 ? 1 : 0;
     }

@@ -63,6 +63,18 @@ class ConformMainTest {
     }
 
     @Test
+    void curatedTracesReplayWithTheSwitchReadThroughP4Runtime() {
+        Path curated = RackRuns.root().resolve("conformance/netcache");
+        Run r = conform("--protocol", "netcache", "--simulate", "0", "--switch-api", "p4runtime", "--traces",
+                curated.resolve("invalidate-then-refill.trace").toString(), curated.resolve("stale-refill-dropped.trace").toString());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("switch API p4runtime, 2 traces"), r.out());
+        assertTrue(r.out().contains("2 traces: 2 passed, 0 failed"), r.out());
+        Run bad = conform("--simulate", "0", "--switch-api", "thrift");
+        assertEquals(2, bad.code(), "a usage error");
+    }
+
+    @Test
     void aTraceTheImplementationCannotFollowFailsIsKeptAndCanBeReplayedAlone() throws Exception {
         TraceCase real = TlcSimulation.run(new TlcModel(RackRuns.root().resolve("specs/farreach"), "MCFarReachCache"),
                 RackRuns.root(), 1, 40, 5, out.resolve("gen"), Duration.ofMinutes(5)).cases().get(0);

@@ -26,7 +26,7 @@ public final class P4simReplayTarget implements ReplayTarget {
         this(P4Sim.compile(program, List.of(repositoryRoot.resolve("p4"))), seed, null);
     }
 
-    private P4simReplayTarget(P4Sim.Program program, long seed, P4Coverage coverage) {
+    P4simReplayTarget(P4Sim.Program program, long seed, P4Coverage coverage) {
         this.program = program;
         this.seed = seed;
         this.coverage = coverage;
@@ -54,6 +54,11 @@ public final class P4simReplayTarget implements ReplayTarget {
             coverage.add(s.coverageSource());
         }
         return s;
+    }
+
+    /** The switch serving now (a crash replaces it): what a P4Runtime server in front of this target serves. */
+    P4Switch p4Switch() {
+        return sw;
     }
 
     @Override

@@ -40,7 +40,22 @@ public final class Replayer {
         if (trace.isEmpty()) {
             throw new IllegalArgumentException("a trace has at least its initial state");
         }
-        SpecReplay replay = protocol.newReplay(target.get());
+        ReplayTarget t = target.get();
+        try {
+            return replay(protocol.newReplay(t), trace);
+        } finally {
+            // a target that holds resources (a P4Runtime server and its client) gives them back after its replay
+            if (t instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing the replay target: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    private static Result replay(SpecReplay replay, List<SpecStep> trace) {
         SpecStep initial = trace.get(0);
         try {
             replay.init(initial);

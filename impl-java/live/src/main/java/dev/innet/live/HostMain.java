@@ -3,7 +3,9 @@ package dev.innet.live;
 import dev.innet.cli.Cli;
 import dev.innet.live.workload.WorkloadHost;
 import dev.innet.p4sim.bmv2.Bmv2CliControl;
+import dev.innet.p4runtime.P4RuntimeSwitchControl;
 import dev.innet.p4sim.cli.RemoteSwitchControl;
+import dev.innet.switchapi.ControlException;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.protocol.Forwarding;
 import dev.innet.protocol.HostPorts;
@@ -95,6 +97,13 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--switch-cli", hidden = true, paramLabel = "PATH")
     private Path switchCli;
 
+    /**
+     * Set by rack up --control p4runtime on the controller: program the switch through P4Runtime on this port
+     * of the switch's namespace (which the controller shares) instead of p4sim's CLI port.
+     */
+    @Option(names = "--switch-p4runtime-port", hidden = true, paramLabel = "PORT")
+    private int switchP4RuntimePort;
+
     /** This process's rack-wide operation id base (host and incarnation; ClientJournal.idBase). */
     private long idBase;
 
@@ -134,8 +143,10 @@ public final class HostMain implements Callable<Integer> {
             throw Cli.usageError(spec, e.getMessage());
         }
         SwitchHandle handle = new SwitchHandle();
-        SwitchControl control = !role.equals("controller") ? null
-                : switchCli != null ? connectToBmv2(switchCli) : connectToSwitch();
+        SwitchWatch.Connector connector = switchCli != null ? () -> new Bmv2CliControl(switchCli, RackLayout.SWITCH_CONTROL_PORT)
+                : switchP4RuntimePort > 0 ? () -> connectP4Runtime(switchP4RuntimePort)
+                : () -> new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT);
+        SwitchControl control = role.equals("controller") ? connectUntilAnswered(connector) : null;
         if (control != null) {
             handle.attach(control);
         }
@@ -168,10 +179,9 @@ public final class HostMain implements Callable<Integer> {
         live.start();
         if (control != null) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
-            Path cli = switchCli;
-            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control, cli != null
-                    ? () -> new Bmv2CliControl(cli, RackLayout.SWITCH_CONTROL_PORT)
-                    : () -> new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT));
+            // (over P4Runtime too the watch holds its idle connection on p4sim's CLI port: the kernel closes it when
+            // the switch process dies, whatever API the controller programs it through)
+            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control, connector);
         }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
@@ -204,34 +214,35 @@ public final class HostMain implements Callable<Integer> {
                 java.nio.file.StandardOpenOption.APPEND), true, java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** bmv2 (rack up --target bmv2): simple_switch_CLI on the switch's Thrift port, retried until it connects. */
-    private static Bmv2CliControl connectToBmv2(Path cli) throws InterruptedException, IOException {
+    /**
+     * The controller's first control of the switch (p4sim's CLI port, bmv2's simple_switch_CLI or P4Runtime),
+     * retried until the switch answers: the switch may still be opening its ports.
+     */
+    private static SwitchControl connectUntilAnswered(SwitchWatch.Connector connector) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + SWITCH_CONNECT_MILLIS * 1_000_000;
         while (true) {
             try {
-                return new Bmv2CliControl(cli, RackLayout.SWITCH_CONTROL_PORT);
+                return connector.connect();
             } catch (IOException e) {
                 if (System.nanoTime() > deadline) {
-                    throw new IOException("simple_switch_CLI cannot reach the switch's Thrift port " + RackLayout.SWITCH_CONTROL_PORT
-                            + " within " + SWITCH_CONNECT_MILLIS + " ms: " + e.getMessage(), e);
+                    throw new IOException("cannot reach the switch's control API within " + SWITCH_CONNECT_MILLIS + " ms: "
+                            + e.getMessage(), e);
                 }
                 Thread.sleep(200);
             }
         }
     }
 
-    private static RemoteSwitchControl connectToSwitch() throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + SWITCH_CONNECT_MILLIS * 1_000_000;
-        while (true) {
-            try {
-                return new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT);
-            } catch (IOException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("cannot reach the switch's control port " + RackLayout.SWITCH_CONTROL_PORT
-                            + " within " + SWITCH_CONNECT_MILLIS + " ms: " + e.getMessage(), e);
-                }
-                Thread.sleep(200);
-            }
+    /**
+     * P4Runtime (rack up --control p4runtime): a StreamChannel to p4sim's server on loopback, won as the primary
+     * with election id 1 (the rack has one controller; a restarted one takes over once the old stream is gone).
+     * A server that does not answer yet, or still holds a primary, is an IOException, so the caller retries.
+     */
+    private static SwitchControl connectP4Runtime(int port) throws IOException {
+        try {
+            return new P4RuntimeSwitchControl("127.0.0.1", port, RackLayout.SWITCH_P4RUNTIME_DEVICE_ID, 1);
+        } catch (ControlException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 

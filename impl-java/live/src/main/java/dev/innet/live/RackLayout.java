@@ -24,6 +24,9 @@ public record RackLayout(String name, Path stateDir, List<Integer> servers, List
     public static final String CONTROLLER_INTERFACE = "ctl0";
     /** p4sim's control port inside the switch's namespace (loopback there, so racks never collide). */
     public static final int SWITCH_CONTROL_PORT = 9090;
+    /** Where the switch serves P4Runtime with rack up --control p4runtime (P4Runtime's IANA port), and its device id. */
+    public static final int SWITCH_P4RUNTIME_PORT = 9559;
+    public static final long SWITCH_P4RUNTIME_DEVICE_ID = 1;
 
     public RackLayout {
         servers = List.copyOf(servers);

@@ -108,6 +108,10 @@ public final class RackMain implements Callable<Integer> {
         int clients = 2;
         @Option(names = "--target", paramLabel = "p4sim|bmv2", description = "the switch (default: ${DEFAULT-VALUE})")
         String target = "p4sim";
+        @Option(names = "--control", paramLabel = "cli|p4runtime", description = "how the controller programs the switch: "
+                + "p4sim's CLI port, or P4Runtime (p4sim serves it on port " + RackLayout.SWITCH_P4RUNTIME_PORT
+                + "; not with --target bmv2) (default: ${DEFAULT-VALUE})")
+        String control = "cli";
         @Option(names = "--seed", paramLabel = "S", description = "seed of the switch and the hosts (default: ${DEFAULT-VALUE})")
         long seed = 1;
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait for every host to be healthy (default: ${DEFAULT-VALUE})")
@@ -148,6 +152,13 @@ public final class RackMain implements Callable<Integer> {
                 }
                 default -> throw Cli.usageError(spec, "--target must be p4sim or bmv2, got '" + target + "'");
             }
+            if (!control.equals("cli") && !control.equals("p4runtime")) {
+                throw Cli.usageError(spec, "--control must be cli or p4runtime, got '" + control + "'");
+            }
+            if (control.equals("p4runtime") && bmv2 != null) {
+                throw Cli.usageError(spec, "--control p4runtime needs --target p4sim: the bmv2 driver programs simple_switch "
+                        + "through simple_switch_CLI (simple_switch_grpc is not driven yet)");
+            }
             for (String tool : List.of("ip", "ethtool", "setsid")) {
                 if (!Commands.onPath(tool)) {
                     parent.err.println("rack up: " + tool + " is not on PATH (./innet rack installs iproute2 and ethtool "
@@ -163,7 +174,8 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
             }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
-                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2);
+                    RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2,
+                    control.equals("p4runtime"));
             try {
                 new RackUp(settings, parent.out).up();
                 return EXIT_OK;
@@ -421,7 +433,8 @@ public final class RackMain implements Callable<Integer> {
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
                     timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
-                    plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"), recordedBmv2(plan));
+                    plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"), recordedBmv2(plan),
+                    plan.settingOr("control", "cli").equals("p4runtime"));
             try {
                 RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
                 parent.out.println("rack restart: " + process + " running again as pid " + started.pid());

@@ -25,9 +25,25 @@ import java.util.stream.Stream;
  */
 public final class RackUp {
     /** The settings of one bring-up; {@code javaBinary} and {@code classPath} start every child JVM. */
-    /** {@code bmv2}: the switch is bmv2's simple_switch driven through these tools; null: p4sim (the default). */
+    /**
+     * {@code bmv2}: the switch is bmv2's simple_switch driven through these tools; null: p4sim (the default).
+     * {@code p4runtime}: p4sim also serves P4Runtime ({@link RackLayout#SWITCH_P4RUNTIME_PORT}) and the controller
+     * programs the switch through it (rack up --control p4runtime); false: through p4sim's CLI port (the default).
+     */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2) {
+            String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2, boolean p4runtime) {
+        public Settings {
+            if (p4runtime && bmv2 != null) {
+                throw new IllegalArgumentException("--control p4runtime drives p4sim's P4Runtime server; with --target bmv2 "
+                        + "the controller uses simple_switch_CLI (simple_switch_grpc is not driven yet)");
+            }
+        }
+
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, seededBug, traceEvents, bmv2, false);
+        }
+
         public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
                 String javaBinary, String classPath, String seededBug, boolean traceEvents) {
             this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, seededBug, traceEvents, null);
@@ -53,6 +69,8 @@ public final class RackUp {
 
     private static final String HOST_MAIN = "dev.innet.live.HostMain";
     private static final String SWITCH_MAIN = "dev.innet.p4sim.Main";
+    /** p4sim with its P4Runtime options (the innet-p4runtime module), for --control p4runtime. */
+    private static final String SWITCH_P4RUNTIME_MAIN = "dev.innet.p4runtime.Main";
     private static final int LOG_TAIL_LINES = 15;
 
     private final Settings s;
@@ -125,6 +143,7 @@ public final class RackUp {
         plan.setting("clients", Integer.toString(layout.clients().size()));
         plan.setting("seed", Long.toString(s.seed()));
         plan.setting("target", s.bmv2() == null ? "p4sim" : "bmv2");
+        plan.setting("control", s.p4runtime() ? "p4runtime" : "cli");
         if (s.bmv2() != null) {
             // rack restart starts the same switch again (RackMain.Restart reads these)
             plan.setting("bmv2-compiler", s.bmv2().compiler().toString());
@@ -243,9 +262,16 @@ public final class RackUp {
             args.add("-i");
             args.add(RackPorts.portOf(h) + "@" + layout.switchInterfaceOf(h));
         }
+        if (s.p4runtime()) {
+            // the CLI port stays open too: the controller's SwitchWatch tells the switch's death by it
+            args.addAll(List.of("--p4runtime-port", Integer.toString(RackLayout.SWITCH_P4RUNTIME_PORT),
+                    "--device-id", Long.toString(RackLayout.SWITCH_P4RUNTIME_DEVICE_ID)));
+        }
         long logFrom = again ? logSize(layout.logOf("switch")) : 0;
-        RackPlan.Process p = start("switch", layout.switchNamespace(), SWITCH_MAIN, List.of("-Xmx512m"), args, again);
-        // p4sim prints this line once its ports and control port are open (a restart appends to the log)
+        RackPlan.Process p = start("switch", layout.switchNamespace(), s.p4runtime() ? SWITCH_P4RUNTIME_MAIN : SWITCH_MAIN,
+                List.of("-Xmx512m"), args, again);
+        // p4sim prints this line once its ports and control port are open (a restart appends to the log); the
+        // P4Runtime server, when asked for, is up before it
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
         while (!logContains(p.log(), logFrom, "p4sim: running")) {
             if (!Pids.alive(p.pid(), p.startTicks())) {
@@ -336,6 +362,9 @@ public final class RackUp {
         }
         if (s.bmv2() != null && layout.roleOf(h).equals("controller")) {
             args.addAll(List.of("--switch-cli", s.bmv2().cli().toString()));
+        }
+        if (s.p4runtime() && layout.roleOf(h).equals("controller")) {
+            args.addAll(List.of("--switch-p4runtime-port", Integer.toString(RackLayout.SWITCH_P4RUNTIME_PORT)));
         }
         return start(layout.roleOf(h) + "-h" + h, layout.namespaceOf(h), HOST_MAIN, List.of("-Xmx256m", "-XX:+UseSerialGC"),
                 args, again);

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,47 +59,20 @@ class LiveBmv2RackTest {
             Path json = state.resolve("bmv2/farreach.json");
             assertTrue(Files.readString(json).contains(root.resolve("p4/farreach.p4").toString()), "p4c wrote " + json);
 
-            // hot keys are reported and admitted about once a second, and a run of 300 operations may end before
-            // that: runs follow one another (each checked) until the switch has answered some reads
-            List<String> reports = new java.util.ArrayList<>();
             List<Path> histories = new java.util.ArrayList<>();
-            long fromSwitch = 0;
-            for (int round = 0; round < 5 && fromSwitch == 0; round++) {
-                RackRun.Result run = RackRun.run(layout, 300, 6, 120_000, out);
-                histories.add(run.history());
-                reports.addAll(run.clientReports());
-                fromSwitch = run.clientReports().stream().mapToLong(LiveBmv2RackTest::fromSwitch).sum();
-            }
-            assertTrue(fromSwitch > 0, "the controller admitted keys through simple_switch_CLI, so the switch answered "
-                    + "some reads: " + reports);
+            CachingRackRuns.runUntilTheSwitchAnswers(layout, out, histories,
+                    "the controller admitted keys through simple_switch_CLI, so the switch answered some reads");
 
             // the switch crashes (kill -9) and rack restart starts simple_switch again from the plan. A controller
             // that lived through it sees the Thrift port close and reopen (SwitchWatch), attaches a new
             // simple_switch_CLI and programs the empty switch; one whose control call was cut by the crash has
             // stopped, and is restarted as Jepsen's switch-crash heal restarts it (jepsen/nemesis). Either way
             // the rack then serves a linearizable workload again.
-            ProcessHandle switchProcess = ProcessHandle.of(sw.pid()).orElseThrow();
-            switchProcess.destroyForcibly();
-            switchProcess.onExit().get(10, TimeUnit.SECONDS);
-            RackPlan.Process again = new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "switch");
-            assertTrue(Files.readString(Path.of("/proc/" + again.pid() + "/cmdline")).contains("innet-p4sim"));
-            String controller = "controller-h" + layout.controllerHost();
-            Path controllerLog = layout.logOf(controller);
-            RackPlan.Process ctl = RackPlan.read(layout.planFile()).currentProcesses().stream()
-                    .filter(p -> p.name().equals(controller)).findFirst().orElseThrow();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(controllerLog).contains("switch generation 2 programmed")) {
-                if (!Pids.alive(ctl.pid(), ctl.startTicks())) {
-                    new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), controller);
-                    break;
-                }
-                assertTrue(System.nanoTime() < deadline, "the controller did not program the restarted switch: "
-                        + RackUp.tail(controllerLog));
-                Thread.sleep(200);
-            }
+            long again = CachingRackRuns.crashTheSwitchAndAwaitTheController(settings, layout, sw.pid(), out);
+            assertTrue(Files.readString(Path.of("/proc/" + again + "/cmdline")).contains("innet-p4sim"));
             histories.add(RackRun.run(layout, 200, 6, 120_000, out).history());
             // one history across the runs and the crash: a later run reads values written by an earlier one
-            assertLinearizable(histories, state.resolve("all-runs.jsonl"));
+            CachingRackRuns.assertLinearizable(root, histories, state.resolve("all-runs.jsonl"));
         } finally {
             assertEquals(List.of(), RackDown.down(layout.planFile(), out), "rack down removed everything; its output:\n" + log);
         }
@@ -110,22 +82,5 @@ class LiveBmv2RackTest {
         for (RackPlan.Process p : plan.processes()) {
             assertFalse(Pids.alive(p.pid(), p.startTicks()), p.name() + " is stopped");
         }
-    }
-
-    private static void assertLinearizable(List<Path> histories, Path all) throws Exception {
-        Files.deleteIfExists(all);
-        for (Path h : histories) {
-            Files.write(all, Files.readAllBytes(h), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        }
-        Process check = new ProcessBuilder(root.resolve(".cache/bin/lincheck").toString(), "-timeout", "30s",
-                all.toString()).redirectErrorStream(true).start();
-        String verdict = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(check.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, check.exitValue(), "porcupine must find the history linearizable: " + verdict);
-    }
-
-    private static long fromSwitch(String report) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("from_switch=(\\d+)").matcher(report);
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 }

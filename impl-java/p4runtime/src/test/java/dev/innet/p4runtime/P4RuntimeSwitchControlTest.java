@@ -111,4 +111,59 @@ class P4RuntimeSwitchControlTest {
             assertTrue(wrongDevice.getMessage().contains("no device 2"), wrongDevice.getMessage());
         }
     }
+
+    /**
+     * Every operation innet's controllers call (table add/modify/delete/read/clear, register read/write/reset
+     * and ranges, clone sessions) refuses bad input with a ControlException carrying the server's message, and
+     * the switch is as it was: entries and register cells are read back after each refusal, through P4Runtime
+     * and through p4sim's own control API.
+     */
+    @Test
+    void refusedOperationsSayWhyAndChangeNothing() throws Exception {
+        try (TestSwitch ts = new TestSwitch();
+             P4RuntimeSwitchControl c = new P4RuntimeSwitchControl("127.0.0.1", ts.server.port(), 1, 7)) {
+            EntrySpec kept = new EntrySpec("MyIngress.fwd", List.of(Match.exact(0xaa)), 0, "MyIngress.set_port", List.of(big(3)));
+            c.addEntry(kept);
+            c.registerWrite("last_type", 0, 7, big(5));
+            List<EntrySpec> entries = c.readEntries("fwd");
+            List<BigInteger> cells = c.registerRead("last_type", 0, 7);
+            assertEquals(List.of(kept), entries);
+
+            refused(c, ts, entries, cells, "already exists",
+                    () -> c.addEntry(new EntrySpec("fwd", List.of(Match.exact(0xaa)), 0, "drop", List.of())));
+            refused(c, ts, entries, cells, "no_such_action",
+                    () -> c.addEntry(new EntrySpec("fwd", List.of(Match.exact(0xcc)), 0, "no_such_action", List.of())));
+            refused(c, ts, entries, cells, "does not fit in 48 bits",
+                    () -> c.addEntry(new EntrySpec("fwd", List.of(Match.exact(1L << 48)), 0, "drop", List.of())));
+            refused(c, ts, entries, cells, "priorit",
+                    () -> c.addEntry(new EntrySpec("acl", List.of(Match.ternary(0x0800, 0xff00), Match.lpm(0xbb, 48)), 0, "drop", List.of())));
+            refused(c, ts, entries, cells, "NOT_FOUND: no entry with this match",
+                    () -> c.modifyEntry(new EntrySpec("fwd", List.of(Match.exact(0xdd)), 0, "drop", List.of())));
+            refused(c, ts, entries, cells, "NOT_FOUND: no entry with this match", () -> c.deleteEntry("fwd", List.of(Match.exact(0xdd)), 0));
+            refused(c, ts, entries, cells, "unknown table 'no_such_table'", () -> c.clearTable("no_such_table"));
+            refused(c, ts, entries, cells, "does not fit in 32 bits",
+                    () -> c.registerWrite("last_type", 2, BigInteger.ONE.shiftLeft(32)));
+            refused(c, ts, entries, cells, "index 8 outside 0..7", () -> c.registerWrite("last_type", 8, big(1)));
+            // a range that runs past the end is one batch: the cells inside it are not written either
+            refused(c, ts, entries, cells, "index 8 outside 0..7", () -> c.registerWrite("last_type", 6, 9, big(1)));
+            refused(c, ts, entries, cells, "index 8 outside 0..7", () -> c.registerRead("last_type", 8));
+            refused(c, ts, entries, cells, "unknown register 'no_such_register'", () -> c.registerRead("no_such_register", 0));
+            refused(c, ts, entries, cells, "unknown register 'no_such_register'", () -> c.registerReset("no_such_register"));
+        }
+    }
+
+    /** {@code op} throws a ControlException whose message contains {@code why}; the entries and cells are unchanged. */
+    private static void refused(P4RuntimeSwitchControl c, TestSwitch ts, List<EntrySpec> entries, List<BigInteger> cells,
+            String why, org.junit.jupiter.api.function.Executable op) {
+        var e = assertThrows(ControlException.class, op);
+        assertTrue(e.getMessage().toLowerCase().contains(why.toLowerCase()), "the message says why: " + e.getMessage());
+        assertEquals(entries, c.readEntries("fwd"), "unchanged after: " + e.getMessage());
+        assertTrue(c.readEntries("acl").isEmpty(), "unchanged after: " + e.getMessage());
+        assertEquals(cells, c.registerRead("last_type", 0, 7), "unchanged after: " + e.getMessage());
+        synchronized (ts.sw) {
+            // the switch itself, not only what P4Runtime reports
+            assertEquals(1, ts.sw.control().readEntries("MyIngress.fwd").size());
+            assertEquals(cells, ts.sw.control().registerRead("MyIngress.last_type", 0, 7));
+        }
+    }
 }

@@ -662,8 +662,16 @@ final class CallCompiler {
                 };
             }
             case "packet_in.lookahead" -> {
-                LExpr v = narrowCall(c);
-                return f -> v.eval(f);
+                // a lookahead whose value is discarded: only its check that enough bits remain has an
+                // effect (PacketTooShort), whatever the looked-at type (bit<N> of any width, header, struct)
+                int bits = c.type instanceof Type.Bits ? ExprCompiler.width(c.type) : codecOf(c.type, c).bits;
+                int err = cx.errorCode("PacketTooShort");
+                return f -> {
+                    if (f.cursorBits + bits > f.inLen * 8) {
+                        f.parserError = err;
+                        f.flow = Frame.REJECT;
+                    }
+                };
             }
             case "packet_out.emit" -> {
                 return emit(c.args.get(0));

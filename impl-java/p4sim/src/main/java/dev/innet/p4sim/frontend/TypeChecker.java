@@ -393,8 +393,8 @@ public final class TypeChecker {
                 case DefaultKey d -> { }
                 case DontCare d -> { }
                 case Mask m -> {
-                    constant(m.value, s, kt);
-                    constant(m.mask, s, kt);
+                    maskOperand(m.value, s, kt);
+                    maskOperand(m.mask, s, kt);
                 }
                 case Range r -> {
                     constant(r.lo, s, kt);
@@ -407,6 +407,24 @@ public final class TypeChecker {
                 }
                 default -> constant(k, s, kt);
             }
+        }
+    }
+
+    /**
+     * One side of {@code value &&& mask} against a key of type {@code kt}. For a serializable-enum key,
+     * p4c also takes operands of the enum's underlying type (a member cast to bits, a literal mask),
+     * since a ternary match compares the key's bits.
+     */
+    private void maskOperand(Expr e, Scope s, Type kt) {
+        if (!(kt instanceof Type.Enum en) || en.underlying() == null) {
+            constant(e, s, kt);
+            return;
+        }
+        Type actual = checkExpr(e, s, null);
+        Type target = actual.equals(kt) ? kt : en.underlying();
+        coerce(e, target);
+        if (constEval.tryEval(e) == null) {
+            throw new CompileError(e.pos, "expected a compile-time constant");
         }
     }
 
@@ -1299,8 +1317,9 @@ public final class TypeChecker {
                         throw new CompileError(ix.index.pos, "header stack index out of bounds (size " + st.size() + ")");
                     }
                     coerce(ix.index, new Type.Bits(32, false));
-                } else if (!(it instanceof Type.Bits b) || b.signed()) {
-                    throw new CompileError(ix.index.pos, "header stack index must be bit<N>, not " + it);
+                } else if (!(it instanceof Type.Bits)) {
+                    // int<N> indices too, as p4c accepts them: a negative one is out of bounds like a too large one
+                    throw new CompileError(ix.index.pos, "header stack index must be bit<N> or int<N>, not " + it);
                 }
                 return st.element();
             }

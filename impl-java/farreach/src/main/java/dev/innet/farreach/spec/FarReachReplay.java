@@ -381,13 +381,20 @@ public final class FarReachReplay implements SpecReplay {
         completed.remove(c);
         client.put(keyBytes.get(k), SpecValues.valueOf(w), r -> completed.put(c, r));
         List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, w), before, step, k);
-        if (hit) {
-            // the switch answers a write-back hit itself, and the reply reaches the client in this step
-            expectOnly(out, hostOfClient.get(c), "ClientWriteHit: the switch must answer the write itself");
-            client.onPacket(out.get(0).frame());
-            requireCompleted(c, "ClientWriteHit");
+        writeThroughSwitch(c, out, hit, hit ? "ClientWriteHit" : "ClientWriteForward");
+    }
+
+    /**
+     * What the switch did with a write (a first copy or a retry): answered it itself (absorbed by the
+     * cache, the reply reaching the client in this step) or forwarded it to the server.
+     */
+    private void writeThroughSwitch(String c, List<ReplayTarget.Emitted> out, boolean answered, String action) {
+        if (answered) {
+            expectOnly(out, hostOfClient.get(c), action + ": the switch must answer the write itself");
+            clients.get(c).onPacket(out.get(0).frame());
+            requireCompleted(c, action);
         } else {
-            expectOnly(out, SERVER, "ClientWriteForward: the switch must forward the write to the server");
+            expectOnly(out, SERVER, action + ": the switch must forward the write to the server");
             route(out.get(0), Route.TO_SERVER);
         }
     }
@@ -496,14 +503,7 @@ public final class FarReachReplay implements SpecReplay {
             throw new ReplayException("ClientRetry: client " + c + " gave its write up instead of sending it again");
         }
         List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, w), before, step, k);
-        if (Boolean.TRUE.equals(step.param("hit"))) {
-            expectOnly(out, hostOfClient.get(c), "ClientRetry: the switch must answer the copy itself");
-            client.onPacket(out.get(0).frame());
-            requireCompleted(c, "ClientRetry");
-        } else {
-            expectOnly(out, SERVER, "ClientRetry: the switch must forward the copy to the server");
-            route(out.get(0), Route.TO_SERVER);
-        }
+        writeThroughSwitch(c, out, Boolean.TRUE.equals(step.param("hit")), "ClientRetry");
     }
 
     private void crashClient(String c) {

@@ -88,6 +88,15 @@ ASSUME \A b \in {BugServerIgnoresSeq, BugAdmitLatest, BugUnguardedLatest, BugNoE
 \* key); meaningful with one cache slot, where "its slot" is the only one.
 BugReplyBySlot == FALSE
 
+\* Write retries (farreach.p4 step 4), also defined here rather than declared
+\* so that existing .cfg files need not name them.  MaxRetry: retransmissions
+\* of an outstanding write that clients may send (ClientRetry); a retry model
+\* overrides it (MaxRetry <- RetryBudget).  BugRetryRenumbers: the switch
+\* numbers a retransmitted write afresh, as a new write, instead of giving it
+\* its first copy's seq again (the bug tracecheck's trace validation seeds).
+MaxRetry == 0
+BugRetryRenumbers == FALSE
+
 \* Hooks for the liveness models (FarReachLive.tla; docs/specs/farreach.md,
 \* "Liveness").  Each is the protocol's rule as specified here; a liveness
 \* model's .cfg may replace one (Hook <- Other) with a fairness-friendly
@@ -100,7 +109,8 @@ RecoverReady == TRUE
 EvictAcked(cur, r) == TRUE
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
-SeqNo == 0..MaxWrites                    \* one sequence number per write at most
+SeqNo == 0..(MaxWrites + MaxRetry)       \* one sequence number per write at most (a retry
+                                         \* numbered afresh takes one more: BugRetryRenumbers)
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
 NoRec == [v |-> -1, s |-> -1]            \* "no record"; its s is below every real seq
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
@@ -112,6 +122,7 @@ NoOp   == [t |-> "none", k |-> "none", id |-> 0, floor |-> 0]
 NoRead == [floor |-> 0, got |-> 0]
 NoKey  == "nokey"
 NoBad  == [k |-> NoKey, floor |-> 0, ver |-> 0]
+NoNum  == [w |-> 0, s |-> 0]
 
 VARIABLES
     \* ---- switch (data plane registers, lost in a switch crash) ----
@@ -123,6 +134,8 @@ VARIABLES
     ctr,       \* ctr[k]: per-key sequence counter, incremented for every write (§3.3)
     snapOn,    \* snapshot generation in progress: the switch watches first updates (§3.4)
     snapSent,  \* snapSent[k]: original of k already sent (or k already loaded) in this snapshot
+    lastNum,   \* lastNum[c]: write id and seq of client c's last write the switch numbered
+               \* (farreach.p4's client_write_req_id / client_write_seq registers), NoNum if none
     \* ---- servers (persistent) ----
     store,     \* store[k]: record of k at Owner[k]
     \* ---- controller ----
@@ -147,6 +160,7 @@ VARIABLES
     nSnap,     \* snapshots started
     nSwCrash,  \* switch crashes
     nClCrash,  \* client crashes
+    nRetry,    \* write retransmissions sent so far (ClientRetry)
     nFs,       \* switch<->server messages sent so far (FIFO position; stays 0 without FifoSwitchServer)
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
@@ -164,16 +178,20 @@ VARIABLES
     linBad,    \* NoBad, or the first completed operation that cannot be placed in the order
     act        \* the last action and its parameters (for traces; not part of the VIEW)
 
-switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent>>
+switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent, lastNum>>
 ctrlVars   == <<admitting, evRec, snapKeys, snapOrig, snapLoad, snap>>
 clientVars == <<pend, pres>>
-cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs>>
+cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs>>
 linVars    == <<linMax, opFloor, wkey, linBad>>
 ghostVars  == <<doneMax, lastRead, pointCache, snapTruth, ackFloor, linVars>>
 vars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars, act>>
 \* Everything but the action label: model files use this as the VIEW so that
 \* `act` does not multiply the number of distinct states.
-viewVars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars>>
+\* Without retries (MaxRetry = 0) no action reads lastNum, so states that
+\* differ only in it have the same futures: it is left out of the view there.
+viewVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent,
+              IF MaxRetry > 0 THEN lastNum ELSE NoNum,
+              store, ctrlVars, clientVars, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Messages.  Fields: t = type (names follow docs/wire-format.md §3).       *)
@@ -213,6 +231,7 @@ TypeOK ==
     /\ ctr \in [Key -> SeqNo]
     /\ snapOn \in BOOLEAN
     /\ snapSent \in [Key -> BOOLEAN]
+    /\ lastNum \in [Client -> [w : 0..MaxWrites, s : SeqNo]]
     /\ store \in [Key -> Rec]
     /\ admitting \in [Key -> BOOLEAN]
     /\ evRec \in [Key -> Rec \cup {NoRec}]
@@ -227,6 +246,7 @@ TypeOK ==
     /\ nLoss \in 0..MaxLoss /\ nDup \in 0..MaxDup
     /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nSnap \in 0..MaxSnap
     /\ nSwCrash \in 0..MaxSwitchCrash /\ nClCrash \in 0..MaxClientCrash
+    /\ nRetry \in 0..MaxRetry
     /\ nFs \in 0..FsMax
     /\ doneMax \in [Key -> Val]
     /\ lastRead \in [floor : Val, got : Val]
@@ -248,6 +268,7 @@ Init ==
     /\ ctr = [k \in Key |-> 0]
     /\ snapOn = FALSE
     /\ snapSent = [k \in Key |-> FALSE]
+    /\ lastNum = [c \in Client |-> NoNum]
     /\ store = [k \in Key |-> Init0]
     /\ admitting = [k \in Key |-> FALSE]
     /\ evRec = [k \in Key |-> NoRec]
@@ -259,7 +280,7 @@ Init ==
     /\ pres = [c \in Client |-> [k \in Key |-> NoRec]]
     /\ net = {}
     /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0
-    /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0 /\ nFs = 0
+    /\ nAdmit = 0 /\ nEvict = 0 /\ nSnap = 0 /\ nSwCrash = 0 /\ nClCrash = 0 /\ nRetry = 0 /\ nFs = 0
     /\ doneMax = [k \in Key |-> 0]
     /\ lastRead = NoRead
     /\ pointCache = [k \in Key |-> NoRec]
@@ -337,9 +358,32 @@ Complete(k, ver, isWrite, fl) ==
 (* Client writes.  The switch assigns the next sequence number of the key    *)
 (* to every write it sees (§3.3 "Identifying latest records").               *)
 
-\* §3.2/§3.3 write-back: a write to a valid cached record that is not
-\* to-be-evicted updates the cache, marks it latest (rule (i) of §3.2) and is
-\* answered by the switch; the client preserves the record with its seq (§3.4).
+\* The switch's effects of a write w numbered s that a valid cached record of
+\* k, not to-be-evicted, absorbs (§3.2/§3.3 write-back): the cache is updated
+\* and marked latest (rule (i) of §3.2), the switch answers, and the client
+\* preserves the record with its seq (§3.4).  Shared by a write's first copy
+\* and a retransmission.
+AbsorbWrite(c, k, w, s) ==
+    /\ SendOriginal(k)
+    /\ crec' = [crec EXCEPT ![k] = [v |-> w, s |-> s]]
+    /\ latest' = [latest EXCEPT ![k] = TRUE]
+    /\ doneMax' = [doneMax EXCEPT ![k] = Max(@, w)]
+    /\ pres' = [pres EXCEPT ![c][k] = [v |-> w, s |-> s]]
+
+\* The switch's effects of a write w numbered s that it forwards to the server
+\* as PUT_SEQ; a to-be-evicted record is marked outdated (§3.3) unless the
+\* write is a stale copy (relayed only, farreach.p4 FR-16).
+ForwardWrite(c, k, w, s, stale) ==
+    /\ latest' = IF tbe[k] /\ ~stale THEN [latest EXCEPT ![k] = FALSE] ELSE latest
+    /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s, fs |-> NextFs]}
+    /\ SentFs
+
+\* The switch remembers the last write of each client it numbered
+\* (farreach.p4 step 4), so that a copy of it gets the same seq (ClientRetry).
+Numbered(c, w, s) == lastNum' = IF MaxRetry > 0 THEN [lastNum EXCEPT ![c] = [w |-> w, s |-> s]] ELSE lastNum
+
+\* A write's first copy absorbed by the cache: the switch numbers it with the
+\* key's next seq and answers it in the same step.
 ClientWriteHit(c, k) ==
     /\ up /\ pend[c] = NoOp /\ nW < MaxWrites
     /\ Hit(k) /\ ~tbe[k]
@@ -347,22 +391,18 @@ ClientWriteHit(c, k) ==
            s == ctr[k] + 1
        IN /\ nW' = w
           /\ ctr' = [ctr EXCEPT ![k] = s]
-          /\ SendOriginal(k)
-          /\ crec' = [crec EXCEPT ![k] = [v |-> w, s |-> s]]
-          /\ latest' = [latest EXCEPT ![k] = TRUE]
-          /\ doneMax' = [doneMax EXCEPT ![k] = Max(@, w)]
-          /\ pres' = [pres EXCEPT ![c][k] = [v |-> w, s |-> s]]
+          /\ Numbered(c, w, s)
+          /\ AbsorbWrite(c, k, w, s)
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Complete(k, w, TRUE, linMax[k])
           /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
     /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
-                   pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
+                   pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    lastRead, pointCache, snapTruth, ackFloor, opFloor>>
 
 \* §3.2 non-blocking admission (3) and §3.3 eviction: a write to an uncached
 \* key, to a key whose admission is not yet valid, or to a to-be-evicted record
-\* is forwarded to the server as PUT_SEQ; a to-be-evicted record is marked
-\* outdated (§3.3).
+\* is forwarded to the server as PUT_SEQ.
 ClientWriteForward(c, k) ==
     /\ up /\ pend[c] = NoOp /\ nW < MaxWrites
     /\ ~(Hit(k) /\ ~tbe[k])
@@ -370,16 +410,54 @@ ClientWriteForward(c, k) ==
            s == ctr[k] + 1
        IN /\ nW' = w
           /\ ctr' = [ctr EXCEPT ![k] = s]
-          /\ latest' = IF tbe[k] THEN [latest EXCEPT ![k] = FALSE] ELSE latest
-          /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s, fs |-> NextFs]}
-          /\ SentFs
+          /\ Numbered(c, w, s)
+          /\ ForwardWrite(c, k, w, s, FALSE)
           /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientWriteForward", c |-> c, k |-> k, w |-> w, s |-> s]
     /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, store, ctrlVars, pres,
-                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, linBad>>
+
+\* A client whose write is outstanding times out and sends it again (the
+\* implementation's client retries a write with the same request id).  The
+\* original or its reply may be lost or merely late: a retry may race its
+\* first copy.  The switch (farreach.p4 step 4) recognises a copy of the
+\* client's last numbered write and gives it that write's seq s again.  If no
+\* write of the key was numbered since (s is the key's counter), the copy is
+\* processed as the write itself: absorbed by a valid cached record that is
+\* not to-be-evicted (the switch answers: the write completes here), else
+\* forwarded.  If another write was numbered since, the copy is stale: only
+\* relayed to the server, which keeps its record unless s is higher, so the
+\* write is applied at most once and never over a newer one.  A write the
+\* switch never numbered (dropped while it was down), or numbered by a switch
+\* that has crashed since, is not retried: the implementation's client gives
+\* such a write up (FarReachClient.mayRetryWrite; a copy numbered afresh could
+\* overwrite a newer write).  BugRetryRenumbers numbers every copy afresh.
+ClientRetry(c) ==
+    /\ up /\ pend[c].t = "w" /\ nRetry < MaxRetry
+    /\ lastNum[c].w = pend[c].id
+    /\ LET w == pend[c].id
+           k == pend[c].k
+           s == IF BugRetryRenumbers THEN ctr[k] + 1 ELSE lastNum[c].s
+           stale == s < ctr[k]
+           absorbed == ~stale /\ Hit(k) /\ ~tbe[k]
+       IN /\ nRetry' = nRetry + 1
+          /\ ctr' = [ctr EXCEPT ![k] = Max(@, s)]
+          /\ Numbered(c, w, s)
+          /\ IF absorbed
+             THEN /\ AbsorbWrite(c, k, w, s)
+                  /\ pend' = [pend EXCEPT ![c] = NoOp]
+                  /\ Complete(k, w, TRUE, opFloor[c])
+                  /\ Retire(c)
+                  /\ UNCHANGED <<net, nFs>>
+             ELSE /\ ForwardWrite(c, k, w, s, stale)
+                  /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
+          /\ act' = [a |-> "ClientRetry", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> absorbed]
+    /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
 \* A request sent while the switch is down is dropped; the client will time out.
 ClientWriteDropped(c, k) ==
@@ -390,7 +468,7 @@ ClientWriteDropped(c, k) ==
     /\ Invoke(c, k)
     /\ act' = [a |-> "ClientWriteDropped", c |-> c, k |-> k, w |-> nW + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, linBad>>
 
 (* Client reads.  A read records its floor: the newest write to the key     *)
@@ -406,7 +484,7 @@ ClientReadHit(c, k) ==
     /\ Complete(k, crec[k].v, FALSE, linMax[k])
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, opFloor, wkey>>
 
 \* §3.2 conservative read (valid but outdated, not to-be-evicted: GET_FOR_CACHE),
@@ -426,7 +504,7 @@ ClientReadForward(c, k) ==
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cons, emb |-> emb]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
 ClientReadDropped(c, k) ==
@@ -436,7 +514,7 @@ ClientReadDropped(c, k) ==
     /\ Invoke(c, k)
     /\ act' = [a |-> "ClientReadDropped", c |-> c, k |-> k, r |-> nR + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
 \* The client receives its write's PUT_REPLY (relayed by the switch unchanged).
@@ -489,7 +567,7 @@ ClientCrash(c) ==
     /\ Retire(c)
     /\ act' = [a |-> "ClientCrash", c |-> c]
     /\ UNCHANGED <<switchVars, store, ctrlVars, net,
-                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nFs,
+                   nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
 -----------------------------------------------------------------------------
@@ -509,7 +587,7 @@ ServerPut(m, d) ==
     /\ CountDup(d)
     /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, ghostVars>>
 
 \* GET / GET_FOR_CACHE / GET_EMBED.  §3.3 record embedding: the server compares
 \* the embedded record with its own, keeps the newer one and returns it.
@@ -527,7 +605,7 @@ ServerGet(m, d) ==
           /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> new, dup |-> d]
     /\ CountDup(d)
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, ghostVars>>
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, ghostVars>>
 
 \* EVICT_STORE from the controller: store if newer, acknowledge with the seq.
 ServerEvict(m, d) ==
@@ -538,7 +616,7 @@ ServerEvict(m, d) ==
     /\ CountDup(d)
     /\ act' = [a |-> "ServerEvict", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* §3.2 (2): a server reports a hot key with its current record to the
 \* controller.  The hotness policy (Count-Min Sketch) is abstracted away: any
@@ -590,9 +668,9 @@ SwitchGetReply(m, d) ==
             /\ Retire(m.c)
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, store,
                    admitting, evRec, snapKeys, snapLoad, snap, pres,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 -----------------------------------------------------------------------------
@@ -620,9 +698,9 @@ AdmitInstall(m, d) ==
     /\ latest' = [latest EXCEPT ![m.k] = BugAdmitLatest]
     /\ admitting' = [admitting EXCEPT ![m.k] = TRUE]
     /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<up, tbe, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nLoss, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* Step (3): set the validity register valid; the record now serves hits.
 AdmitValidate(k) ==
@@ -630,7 +708,7 @@ AdmitValidate(k) ==
     /\ valid' = [valid EXCEPT ![k] = TRUE]
     /\ admitting' = [admitting EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "AdmitValidate", k |-> k]
-    /\ UNCHANGED <<up, crec, latest, tbe, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
 
 \* A report the controller cannot act on (key cached or being admitted, cache
@@ -658,9 +736,9 @@ EvictStart(k) ==
     /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, crec, valid, latest, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, store,
                    admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* The controller retransmits EVICT_STORE when neither it nor its
 \* acknowledgement is in flight any more (it was lost).
@@ -698,8 +776,8 @@ EvictFinish(m, d) ==
     /\ CountDup(d)
     /\ FinishEviction(m.k)
     /\ act' = [a |-> "EvictFinish", k |-> m.k, dup |-> d]
-    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store, admitting, snapKeys, snapOrig, snap, clientVars,
-                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, store, admitting, snapKeys, snapOrig, snap, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
 EvictFinishNoAck(k) ==
@@ -708,7 +786,7 @@ EvictFinishNoAck(k) ==
     /\ FinishEviction(k)
     /\ net' = net
     /\ act' = [a |-> "EvictFinishNoAck", k |-> k]
-    /\ UNCHANGED <<up, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, store,
                    admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
 
 \* Stale or duplicated acknowledgements are ignored.
@@ -735,8 +813,8 @@ SnapStart ==
     /\ snapLoad' = [k \in Key |-> NoRec]
     /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
     /\ act' = [a |-> "SnapStart"]
-    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, store, admitting, evRec, snap,
-                   clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nFs,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, store, admitting, evRec, snap,
+                   clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, snapTruth, ackFloor, linVars>>
 
 \* Phase 2 (3): load one cached record.  The switch then no longer needs to
@@ -749,7 +827,7 @@ SnapLoad(k) ==
     /\ snapLoad' = [snapLoad EXCEPT ![k] = crec[k]]
     /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
     /\ act' = [a |-> "SnapLoad", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, snapOn, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, store,
                    admitting, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
 
 \* All records of the snapshot are loaded: revert overwritten ones to their
@@ -777,7 +855,7 @@ SnapFinish ==
     /\ snapOn' = FALSE
     /\ snapTruth' = pointCache
     /\ act' = [a |-> "SnapFinish"]
-    /\ UNCHANGED <<up, crec, valid, latest, tbe, ctr, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, store,
                    admitting, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
                    doneMax, lastRead, pointCache, ackFloor, linVars>>
 
@@ -800,6 +878,7 @@ SwitchCrash ==
     /\ ctr' = [k \in Key |-> 0]
     /\ snapOn' = FALSE
     /\ snapSent' = [k \in Key |-> FALSE]
+    /\ lastNum' = [c \in Client |-> NoNum]
     /\ admitting' = [k \in Key |-> FALSE]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}
@@ -808,7 +887,7 @@ SwitchCrash ==
     /\ net' = {}
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
-    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
+    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, linVars>>
 
 \* Replay-based recovery: for each key take the newest of the snapshot and the
@@ -835,7 +914,7 @@ Recover ==
     /\ latest' = [k \in Key |-> BugRecoverLatest]
     /\ pres' = [c \in Client |-> [k \in Key |-> NoRec]]
     /\ act' = [a |-> "Recover"]
-    /\ UNCHANGED <<tbe, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>
+    /\ UNCHANGED <<tbe, lastNum, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Network faults *)
@@ -847,14 +926,14 @@ Lose(m) ==
     /\ nLoss' = nLoss + 1
     /\ act' = [a |-> "Lose", m |-> m]
     /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars,
-                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
 Next ==
     \/ \E c \in Client, k \in Key :
           \/ ClientWriteHit(c, k) \/ ClientWriteForward(c, k) \/ ClientWriteDropped(c, k)
           \/ ClientReadHit(c, k) \/ ClientReadForward(c, k) \/ ClientReadDropped(c, k)
-    \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c)
+    \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c) \/ ClientRetry(c)
     \/ \E m \in net :
           \/ ClientPutReply(m) \/ ClientGetReply(m)
           \/ DiscardHot(m) \/ DiscardAck(m) \/ Lose(m)

@@ -59,21 +59,23 @@
 \* constant overridden with <- in the .cfg is re-evaluated at every use).
 EXTENDS FarReach, Sequences, FarReachTraceData
 
-VARIABLE l,       \* cursor: index of the next event of Trace
-         lastNum  \* lastNum[c]: the write id and seq of client c's last write the switch
-                  \* numbered (farreach.p4's client_write_req_id / client_write_seq
-                  \* registers; lost with the switch); NoNum if none
+VARIABLE l       \* cursor: index of the next event of Trace
 
-traceVars == <<vars, l, lastNum>>
+\* The switch's record of each client's last numbered write is FarReach.tla's
+\* lastNum, kept only while MaxRetry > 0; the generated models set
+\* MaxRetry <- TraceMaxRetry.  ClientRetry is not a trace step (SwitchWrite
+\* below takes every copy), so the value only switches the record on.
+TraceMaxRetry == 1
+
+traceVars == <<vars, l>>
 \* The VIEW of the generated models: states that differ only in the action
 \* label (e.g. two losses taken in either order) are one state.
-TraceView == <<viewVars, l, lastNum>>
-NoNum == [w |-> 0, s |-> 0]
+TraceView == <<viewVars, l>>
 
 Ev == Trace[l]
 TRec(v, s) == [v |-> v, s |-> s]
 
-TraceInit == Init /\ l = 1 /\ lastNum = [c \in Client |-> NoNum]
+TraceInit == Init /\ l = 1
 
 -----------------------------------------------------------------------------
 (* A request that never reached the switch's pipeline: the client's        *)
@@ -85,7 +87,7 @@ UnprocessedWrite(c, k) ==
     /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
     /\ act' = [a |-> "UnprocessedWrite", c |-> c, k |-> k, w |-> nW + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 UnprocessedRead(c, k) ==
     /\ up /\ pend[c] = NoOp /\ nR < MaxReads
@@ -93,7 +95,7 @@ UnprocessedRead(c, k) ==
     /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
     /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
     /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
-                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Observed events.  e.how: "hit" = answered by the switch, "fwd" = seen  *)
@@ -107,11 +109,9 @@ UnprocessedRead(c, k) ==
 ObsWrite(e) ==
     /\ e.e = "write" /\ nW + 1 = e.w
     /\ \/ e.how = "hit" /\ ClientWriteHit(e.c, e.k) /\ act'.s = e.s
-          /\ lastNum' = [lastNum EXCEPT ![e.c] = [w |-> e.w, s |-> e.s]]
        \/ e.how = "fwd" /\ ClientWriteForward(e.c, e.k) /\ (e.s >= 0 => act'.s = e.s)
-          /\ lastNum' = [lastNum EXCEPT ![e.c] = [w |-> e.w, s |-> act'.s]]
-       \/ e.how = "open" /\ UnprocessedWrite(e.c, e.k) /\ UNCHANGED lastNum
-       \/ e.how = "dropped" /\ ClientWriteDropped(e.c, e.k) /\ UNCHANGED lastNum
+       \/ e.how = "open" /\ UnprocessedWrite(e.c, e.k)
+       \/ e.how = "dropped" /\ ClientWriteDropped(e.c, e.k)
 
 \* One copy of client c's pending write reaching the switch's pipeline
 \* (farreach.p4, steps 4 and 5).  A copy of the client's last numbered write
@@ -137,7 +137,7 @@ SwitchWrite(c, how, obs) ==
         absorbed == ~stale /\ Hit(k) /\ ~tbe[k] /\ ~big
     IN /\ up /\ pend[c].t = "w"
        /\ obs >= 0 => obs = s
-       /\ lastNum' = [lastNum EXCEPT ![c] = [w |-> w, s |-> s]]
+       /\ Numbered(c, w, s)
        /\ ctr' = [ctr EXCEPT ![k] = Max(@, s)]
        /\ IF absorbed
           THEN /\ how \in {"hit", "hitLost", "silent"}
@@ -162,7 +162,7 @@ SwitchWrite(c, how, obs) ==
                /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
        /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
        /\ UNCHANGED <<up, valid, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
-                      nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
+                      nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                       lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
 \* A copy of client c's pending write w: the first one after "open", or a
@@ -173,7 +173,7 @@ SwitchWrite(c, how, obs) ==
 ObsAttempt(e) ==
     /\ e.e = "attempt" /\ pend[e.c].t = "w" /\ pend[e.c].id = e.w /\ ~OpMsgInFlight(e.c)
     /\ \/ SwitchWrite(e.c, e.how, e.s)
-       \/ e.how \in {"silent", "unseen"} /\ UNCHANGED <<vars, lastNum>>
+       \/ e.how \in {"silent", "unseen"} /\ UNCHANGED vars
 
 \* A read nothing saw ("lost", "early") changed nothing at the switch,
 \* whatever happened to it (lost before or after it, answered by it with the
@@ -263,7 +263,7 @@ EvictStartMarked(k) ==
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
     /\ UNCHANGED <<switchVars, store, admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
-                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nFs, ghostVars>>
+                   nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 ObsEvictStart(e) == e.e = "evictStart" /\ (EvictStart(e.k) \/ EvictStartMarked(e.k))
 
@@ -315,6 +315,7 @@ CrashKeepingReports ==
     /\ ctr' = [k \in Key |-> 0]
     /\ snapOn' = FALSE
     /\ snapSent' = [k \in Key |-> FALSE]
+    /\ lastNum' = [c \in Client |-> NoNum]
     /\ admitting' = [k \in Key |-> FALSE]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}
@@ -323,10 +324,10 @@ CrashKeepingReports ==
     /\ net' = {m \in net : m.t = "hot"}
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
-    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nFs,
+    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, linVars>>
 
-ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports /\ lastNum' = [c \in Client |-> NoNum]
+ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports
 
 \* A controller restart (not in FarReach.tla, whose controller never crashes),
 \* placed before the restarted controller's first event.  It loses what it
@@ -347,7 +348,7 @@ CtlRestart ==
     /\ evRec' = [k \in Key |-> IF tbe[k] /\ evRec[k] = NoRec THEN crec[k] ELSE evRec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]] : k \in {j \in Key : tbe[j] /\ evRec[j] = NoRec}}
     /\ act' = [a |-> "CtlRestart"]
-    /\ UNCHANGED <<up, valid, latest, tbe, ctr, snapSent, store, snap, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<up, lastNum, valid, latest, tbe, ctr, snapSent, store, snap, clientVars, cntVars, ghostVars>>
 
 ObsCtlRestart(e) == e.e = "ctlRestart" /\ CtlRestart
 
@@ -377,7 +378,7 @@ ReplyLostAfterSwitch(m, fresh) ==
           ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
     /\ net' = net \ {m}
     /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
-    /\ UNCHANGED <<up, valid, tbe, ctr, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
                    clientVars, cntVars, ghostVars>>
 
 \* Observed (the rack records what the switch sends to clients): the switch
@@ -391,7 +392,6 @@ ObsReplyLost(e) ==
                       /\ (m.t = "putR") = (pend[e.c].t = "w")
                       /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m, e.fresh) ELSE Lose(m)
 
-\* Events that leave the switch's write-copy registers alone.
 ObservedOther(e) ==
     \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsServerEvict(e)
@@ -399,9 +399,7 @@ ObservedOther(e) ==
     \/ ObsRecover(e) \/ ObsCtlRestart(e) \/ ObsReplyLost(e)
     \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
 
-Observed(e) ==
-    \/ ObsWrite(e) \/ ObsAttempt(e) \/ ObsCrash(e)
-    \/ ObservedOther(e) /\ UNCHANGED lastNum
+Observed(e) == ObsWrite(e) \/ ObsAttempt(e) \/ ObsCrash(e) \/ ObservedOther(e)
 
 -----------------------------------------------------------------------------
 (* Unobserved steps, restricted to the ones that can matter (a restriction  *)
@@ -424,7 +422,7 @@ LossBeforeGiveUp ==
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
-    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED <<l, lastNum>>
+    \/ l <= Len(Trace) /\ LossBeforeGiveUp /\ UNCHANGED l
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -10,4 +10,6 @@ EXTENDS FarReach
 CONSTANTS k1, k2, k3, s1, s2
 \* Keys are partitioned over the servers round-robin.
 OwnerMap == [k \in Key |-> IF k = k2 THEN s2 ELSE s1]
+\* Write retransmissions (ClientRetry; MaxRetry is a definition in FarReach.tla, 0 unless overridden).
+RetryBudget == 3
 ====

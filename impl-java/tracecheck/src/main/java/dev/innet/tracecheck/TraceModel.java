@@ -69,6 +69,9 @@ public final class TraceModel {
         b.append("  MaxSnap = ").append(run.snapshots()).append('\n');
         b.append("  MaxSwitchCrash = ").append(run.crashes()).append('\n');
         b.append("  MaxClientCrash = 0\n  FifoSwitchServer = FALSE\n");
+        // FarReach.tla keeps the switch's record of each client's last numbered write only with retries on;
+        // the trace spec's SwitchWrite reads it (FarReachTrace.tla, TraceMaxRetry)
+        b.append("  MaxRetry <- TraceMaxRetry\n");
         for (String flag : BUG_FLAGS) {
             b.append("  ").append(flag).append(" = FALSE\n");
         }

@@ -16,12 +16,12 @@ public final class FarReachConformance implements SpecConformance {
      * with admission and eviction (most of its behaviours replay; the rest interleave the snapshot with
      * an admission or eviction, which the one-procedure-at-a-time controller cannot, and are reported as
      * not replayed), client crashes (a conformance-only model: no switch crash, no snapshot), and a
-     * switch crash and recovery with a snapshot and an eviction.
+     * switch crash and recovery with a snapshot and an eviction, and write retries with loss and duplication.
      */
     @Override
     public java.util.List<String> conformanceModels() {
         return java.util.List.of("MCFarReachCache", "MCFarReachDup", "MCFarReachCacheLarge", "MCFarReachSnapshot",
-                "MCFarReachClientCrashConform", "MCFarReachRecovery");
+                "MCFarReachClientCrashConform", "MCFarReachRecovery", "MCFarReachRetry");
     }
 
     @Override

@@ -28,7 +28,6 @@ import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.server.ServerConfig;
-import dev.innet.kv.spec.ReplayClients;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.protocol.KvResult;
@@ -86,6 +85,8 @@ public final class FarReachReplay implements SpecReplay {
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
     /** High enough that no replayed request is flagged hot: hot reports are the spec's ServerReportHot only. */
     private static final long NEVER_HOT = 1_000_000_000L;
+    /** Attempts per client operation: more than any replayed model's retry budget (MaxRetry) plus one. */
+    private static final int CLIENT_ATTEMPTS = 16;
 
     /** Where a frame in flight is going, in the implementation's terms. */
     private enum Route {
@@ -307,8 +308,8 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private FarReachClient newClient(ReplayContext ctx) {
-        // one attempt: the spec's client gives up after a timeout instead of resending (ClientGiveUp)
-        return clientFactory.create(ctx, new ClientConfig(List.of(SERVER), 1_000_000, 1, false, 40000));
+        // writes retried (ClientRetry) up to CLIENT_ATTEMPTS; ClientGiveUp loses the remaining copies
+        return clientFactory.create(ctx, new ClientConfig(List.of(SERVER), 1_000_000, CLIENT_ATTEMPTS, true, 40000));
     }
 
     private static List<String> namesOf(Object function) {
@@ -345,6 +346,7 @@ public final class FarReachReplay implements SpecReplay {
             case "ClientPutReply" -> deliverToClient(take(step, Route.TO_CLIENT, putR(step), false));
             case "ClientGetReply" -> deliverToClient(take(step, Route.TO_CLIENT, getR(step), false));
             case "ClientGiveUp" -> giveUp(name(step.param("c")));
+            case "ClientRetry" -> clientRetry(before, step);
             case "ClientCrash" -> crashClient(name(step.param("c")));
             case "ServerPut" -> serverPut(step);
             case "ServerGet" -> serverGet(step);
@@ -379,13 +381,20 @@ public final class FarReachReplay implements SpecReplay {
         completed.remove(c);
         client.put(keyBytes.get(k), SpecValues.valueOf(w), r -> completed.put(c, r));
         List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, w), before, step, k);
-        if (hit) {
-            // the switch answers a write-back hit itself, and the reply reaches the client in this step
-            expectOnly(out, hostOfClient.get(c), "ClientWriteHit: the switch must answer the write itself");
-            client.onPacket(out.get(0).frame());
-            requireCompleted(c, "ClientWriteHit");
+        writeThroughSwitch(c, out, hit, hit ? "ClientWriteHit" : "ClientWriteForward");
+    }
+
+    /**
+     * What the switch did with a write (a first copy or a retry): answered it itself (absorbed by the
+     * cache, the reply reaching the client in this step) or forwarded it to the server.
+     */
+    private void writeThroughSwitch(String c, List<ReplayTarget.Emitted> out, boolean answered, String action) {
+        if (answered) {
+            expectOnly(out, hostOfClient.get(c), action + ": the switch must answer the write itself");
+            clients.get(c).onPacket(out.get(0).frame());
+            requireCompleted(c, action);
         } else {
-            expectOnly(out, SERVER, "ClientWriteForward: the switch must forward the write to the server");
+            expectOnly(out, SERVER, action + ": the switch must forward the write to the server");
             route(out.get(0), Route.TO_SERVER);
         }
     }
@@ -444,8 +453,57 @@ public final class FarReachReplay implements SpecReplay {
         clients.get(c).onPacket(f.frame());
     }
 
+    /**
+     * The spec's ClientGiveUp. The client is configured to retry (ClientRetry), so its timeouts first send
+     * the request again, up to its last attempt: those copies are lost before the switch (the spec's client
+     * has nothing in flight when it gives up, and a copy that never reaches the switch changes nothing).
+     */
     private void giveUp(String c) {
-        ReplayClients.giveUp(c, clientContexts.get(c), clients.get(c));
+        ReplayContext ctx = clientContexts.get(c);
+        FarReachClient client = clients.get(c);
+        if (!client.busy()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " has no operation outstanding");
+        }
+        for (int attempt = 0; attempt < CLIENT_ATTEMPTS && client.busy(); attempt++) {
+            for (long timer : ctx.pendingTimers()) {
+                if (ctx.fire(timer)) {
+                    client.onTimer(timer);
+                }
+            }
+            if (client.busy()) {
+                ctx.takeSent();
+            }
+        }
+        if (client.busy() || !ctx.takeSent().isEmpty()) {
+            throw new ReplayException("ClientGiveUp: client " + c + " did not give up after its last timeout");
+        }
+    }
+
+    /**
+     * The spec's ClientRetry: the client's write timer fires and the real client sends its write again
+     * (same request id); the copy goes through the switch, which numbers it by farreach.p4's copy rule.
+     * The spec says whether the switch absorbs it (answers the client in this step) or forwards it.
+     */
+    private void clientRetry(SpecStep before, SpecStep step) {
+        String c = name(step.param("c"));
+        String k = name(step.param("k"));
+        long w = asLong(step.param("w"));
+        ReplayContext ctx = clientContexts.get(c);
+        FarReachClient client = clients.get(c);
+        if (!client.busy()) {
+            throw new ReplayException("ClientRetry: client " + c + " has no write outstanding");
+        }
+        completed.remove(c);
+        for (long timer : ctx.pendingTimers()) {
+            if (ctx.fire(timer)) {
+                client.onTimer(timer);
+            }
+        }
+        if (!client.busy()) {
+            throw new ReplayException("ClientRetry: client " + c + " gave its write up instead of sending it again");
+        }
+        List<ReplayTarget.Emitted> out = originalsToController(sendFromClient(c, w), before, step, k);
+        writeThroughSwitch(c, out, Boolean.TRUE.equals(step.param("hit")), "ClientRetry");
     }
 
     private void crashClient(String c) {

@@ -22,6 +22,7 @@ public final class SpecMapping {
         // clients (dev.innet.farreach.FarReachClient, kv.client.KvClient) and the switch's answers to them
         m.put("ClientWriteHit", "p4/farreach.p4 FR-6/FR-7 (write absorbed by a valid cached record); FarReachClient.onSwitchAnsweredWrite preserves it");
         m.put("ClientWriteForward", "p4/farreach.p4 FR-8/FR-9/FR-10 (write forwarded as PUT_SEQ/DEL_SEQ); KvClient.put/delete");
+        m.put("ClientRetry", "KvClient.onTimer (write retransmitted with the same request id); p4/farreach.p4's copy rule gives the copy its first seq (client_write_req_id, client_write_seq)");
         m.put("ClientWriteDropped", "p4/farreach.p4: a request reaching a restarted switch before the controller programs it (no routes) or while recovery's gate is closed (DROP_RECOVERING)");
         m.put("ClientReadHit", "p4/farreach.p4 FR-2/FR-3 (read answered from a latest record); KvClient.get");
         m.put("ClientReadForward", "p4/farreach.p4 FR-1/FR-4/FR-5 (GET, GET_FOR_CACHE or GET_EMBED to the server)");

@@ -96,7 +96,9 @@ class BugDirectionsTest {
      * The switch refreshes a record from a GET_FOR_CACHE reply even while the record is being evicted
      * (the {@code evicting == 0} conjunct of FR-11's guard dropped). The guard's other branch is taken
      * only when a conservative read's reply reaches the switch after an eviction of the key started: a
-     * rare interleaving (3 of 300 MCFarReachSim behaviours, seed 5).
+     * rare interleaving (3 of 300 MCFarReachSim behaviours, seed 5). The curated
+     * get-reply-during-eviction.trace holds one: the generated behaviours stopped reaching it when
+     * FarReach.tla gained ClientRetry, which changed what TLC's seed 1 draws.
      */
     static final String P4_GUARD = "if (latest == 0 && evicting == 0 && meta.value_parsed";
     static final String P4_MUTANT = "if (latest == 0 && meta.value_parsed /* seeded bug: evicting ignored */";

@@ -21,7 +21,9 @@ class CuratedTracesTest {
 
     @Test
     void everyCommittedFarReachCaseReadsAndIsABehaviourOfTheSpec() throws IOException {
-        checkCurated("farreach", "FarReach.tla", 34);
+        // 40 since FarReach.tla's retries (lastNum, nRetry, wkey) and linearizability ghosts (linBad, linMax,
+        // opFloor); traces curated before then carry the 34 they had, which the replay reads in full
+        checkCurated("farreach", "FarReach.tla", 34, 40);
     }
 
     @Test
@@ -47,7 +49,8 @@ class CuratedTracesTest {
     }
 
     /** Every case in conformance/PROTOCOL names the spec and an existing model, starts in Init and takes actions of Next. */
-    private static void checkCurated(String protocol, String specFile, int variables) throws IOException {
+    private static void checkCurated(String protocol, String specFile, Integer... variableCounts) throws IOException {
+        List<Integer> variables = List.of(variableCounts);
         List<Path> files;
         try (Stream<Path> s = Files.list(ROOT.resolve("conformance").resolve(protocol))) {
             files = s.filter(p -> p.toString().endsWith(".trace")).sorted().toList();
@@ -62,7 +65,10 @@ class CuratedTracesTest {
             assertEquals(TlaValue.parse("[a |-> \"Init\"]"), c.states().getFirst().action(), f.toString());
             for (TraceCase.TraceState s : c.states()) {
                 assertEquals(s.action(), s.get("act"), f + ": the action is the state's act");
-                assertEquals(variables, s.vars().size(), f + ": every variable of " + specFile);
+                assertTrue(variables.contains(s.vars().size()), f + ": every variable of " + specFile + " (" + variables
+                        + "), not " + s.vars().size());
+                assertEquals(c.states().getFirst().vars().stream().map(TlaValue.Field::name).toList(),
+                        s.vars().stream().map(TlaValue.Field::name).toList(), f + ": the same variables in every state");
             }
             for (TraceCase.TraceState s : c.states().subList(1, c.states().size())) {
                 assertTrue(actions.contains(s.actionName()), f + ": " + s.actionName() + " is an action of Next");

@@ -54,7 +54,6 @@ class ArgumentErrorsTest {
         "demo  | extra                    | extra",
         "conform | --protocol nocache     | nocache",
         "conform | --protocol foo         | foo",
-        "conform | --target bmv2          | bmv2",
         "conform | --target tofino        | tofino",
         "conform | --simulate x           | x",
         "conform | --traces /no/such.trace | /no/such.trace",

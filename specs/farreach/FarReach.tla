@@ -109,8 +109,10 @@ RecoverReady == TRUE
 EvictAcked(cur, r) == TRUE
 
 Val   == 0..MaxWrites                    \* 0 is every key's initial value
-SeqNo == 0..(MaxWrites + MaxRetry)       \* one sequence number per write at most (a retry
-                                         \* numbered afresh takes one more: BugRetryRenumbers)
+SeqNo == 0..(MaxWrites + MaxRetry + MaxSwitchCrash)
+                                         \* one sequence number per write at most (a retry
+                                         \* numbered afresh takes one more: BugRetryRenumbers),
+                                         \* and each recovery skips one (IncarnationBase)
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
 NoRec == [v |-> -1, s |-> -1]            \* "no record"; its s is below every real seq
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
@@ -896,8 +898,20 @@ SwitchCrash ==
 \* then clients release their preserved records; recover the cache by
 \* re-admitting every snapshot record marked outdated.  The paper does not say
 \* how the switch's sequence counters are restored; they must not go below
-\* any seq still in the system, so the controller sets each to the seq the
-\* server holds after replay (the largest one).
+\* any seq still in the system.  As farreach.p4's controller does
+\* (SequenceBase: the g-th switch incarnation numbers from (g-1) * 2^24), every
+\* counter restarts at the new incarnation's base, strictly above every seq any
+\* earlier incarnation assigned: IncarnationBase.  So no record from before the
+\* crash passes the latest guard (rec.s >= ctr[k]) until the key is written
+\* again; a recovered key stays outdated until then (docs/specs/farreach.md,
+\* "Recovery's sequence base").
+\* Above every seq assigned so far: incarnation g numbers at most the writes
+\* issued since its base, each one seq (a renumbered retry one more), and its
+\* base is the writes issued before it plus g - 1, so every seq it assigns is
+\* at most nW (+ nRetry) + g - 1; the next base, taken after the g-th crash,
+\* adds nSwCrash = g.
+IncarnationBase == nW + (IF BugRetryRenumbers THEN nRetry ELSE 0) + nSwCrash
+
 Best(k) ==
     LET cands == {snap[k]} \cup (IF BugRecoveryIgnoresPreserved THEN {}
                                  ELSE {pres[c][k] : c \in Client})
@@ -907,7 +921,7 @@ Recover ==
     /\ ~up /\ RecoverReady
     /\ LET newStore == [k \in Key |-> IF Best(k).s > store[k].s THEN Best(k) ELSE store[k]]
        IN /\ store' = newStore
-          /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE newStore[k].s]
+          /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE IncarnationBase]
     /\ up' = TRUE
     /\ crec' = snap
     /\ valid' = [k \in Key |-> snap[k] /= NoRec]

@@ -94,6 +94,16 @@ Refreshing(k) ==
     /\ \E m \in net : m.k = k /\ (m.t = "getRC" \/ (m.t = "get" /\ m.cons))
 OutdatedResolved == \A k \in Key : Refreshing(k) ~> (latest[k] \/ ~InCache(k))
 
+\* The same for a refresh the counter guard can accept: the server holds a
+\* record at or above the switch's counter.  After a switch recovery every
+\* counter is at the new incarnation's base (IncarnationBase), above the seq of
+\* every record, so until the key's next write no reply passes the guard and
+\* a recovered record stays outdated: OutdatedResolved fails there (the
+\* LIMITATION model MCFarReachLive_RecoveredOutdated), this one holds.
+RefreshAcceptable(k) == store[k].s >= ctr[k]
+OutdatedResolvedOnceWritten ==
+    \A k \in Key : (Refreshing(k) /\ RefreshAcceptable(k)) ~> (latest[k] \/ ~InCache(k))
+
 \* §3.4: every record a client preserves is eventually released.
 PreservedReleased ==
     \A c \in Client, k \in Key : pres[c][k] /= NoRec ~> pres[c][k] = NoRec

@@ -196,12 +196,11 @@ ObsPutReply(e) ==
 \* A restarted switch numbers from its incarnation's base (g-1)*2^24, above
 \* every seq of an earlier incarnation, so until a key's first write after
 \* recovery no server reply can pass its latest guard (reply seq >= counter).
-\* FarReach.tla's Recover sets the counter to the server's seq instead, which
-\* lets a reply carrying that record mark the re-admitted record latest.  The
-\* implementation is the more conservative; for such a key (e.fresh, from the
-\* converter) the switch relays the reply and leaves the cache alone: the
-\* ELSE branch of SwitchGetReply.  So it does for a value too long to cache
-\* (FR-9: a write of BigWrites).
+\* FarReach.tla's Recover does the same with its IncarnationBase, so for such
+\* a key (e.fresh, from the converter) SwitchGetReply's guard fails too; this
+\* action says it without searching: the switch relays the reply and leaves
+\* the cache alone, SwitchGetReply's ELSE branch.  So it does for a value
+\* too long to cache (FR-9: a write of BigWrites).
 RelayGetReplyKeepingCache(m) ==
     /\ up /\ m \in net /\ m.t = "getRC" /\ AtHead(m)
     /\ net' = net \ {m}

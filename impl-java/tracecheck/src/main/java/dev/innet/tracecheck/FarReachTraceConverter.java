@@ -57,9 +57,9 @@ import java.util.TreeSet;
  * the records re-admitted (the spec's {@code crec' = snap}).
  *
  * <p><b>Sequence numbers after a restart.</b> The g-th switch numbers from (g-1) x 2^24 ({@link
- * SequenceBase}); the spec's {@code Recover} sets each key's counter to the seq its server holds after the
- * replay. So a seq s at or above the base of incarnation g maps to s - base + (the spec's seq the server held
- * for the key at g's recovery), as FarReachReplay maps them; seqs below stay as they are. A switch whose
+ * SequenceBase}); the spec's {@code Recover} sets every counter to its own incarnation base, nW + nSwCrash
+ * (IncarnationBase), also above every earlier seq. So a seq s at or above the base of incarnation g maps to
+ * s - base + (the spec's base at g's recovery), as FarReachReplay maps them; seqs below stay as they are. A switch whose
  * counters were not raised numbers below the base, and its seqs, taken as they are, fall at or below what
  * the servers already hold: the run is rejected at the first such write whose seq was seen.
  *
@@ -251,6 +251,7 @@ public final class FarReachTraceConverter {
         int admissions = 0;
         int evictions = 0;
         int snapshots = 0;
+        int writesOpened = 0; // the spec's nW so far
         Set<String> laterIdentities = new java.util.HashSet<>();
         List<Map<String, Object>> out = new ArrayList<>(steps.size() * 5 / 4);
         for (int i = steps.size() - 1; i >= 0; i--) {
@@ -267,6 +268,7 @@ public final class FarReachTraceConverter {
             Map<String, Object> firstCopy = null;
             switch (s.kind) {
                 case "write" -> {
+                    writesOpened++;
                     f.put("w", (long) a.id);
                     String how = fate(a, switchWorking);
                     boolean plain = !a.big && (how.equals("hit") || how.equals("fwd"));
@@ -305,13 +307,11 @@ public final class FarReachTraceConverter {
                 case "evictStart" -> evictions++;
                 case "snapStart" -> snapshots++;
                 case "recover" -> {
-                    s.recovery.stored.forEach((k, rec) -> seqs.stored(k, (Long) rec[1]));
-                    seqs.recovered(recoveries.indexOf(s.recovery) + 2, owner.keySet());
+                    // FarReach.tla's IncarnationBase: nW + nSwCrash, the g-th recovery following the g-th crash
+                    int crashes = recoveries.indexOf(s.recovery) + 1;
+                    seqs.recovered(crashes + 1, writesOpened + crashes, owner.keySet());
                 }
                 default -> { }
-            }
-            if (s.kind.startsWith("server")) {
-                seqs.stored((String) f.get("k"), (Long) f.get("ss"));
             }
             for (String setField : List.of("snap", "stores", "crec")) {
                 if (f.get(setField) instanceof List<?> records) {
@@ -414,27 +414,19 @@ public final class FarReachTraceConverter {
 
     /**
      * The spec's sequence numbers of the implementation's (FarReachReplay's mapping): the g-th switch
-     * incarnation numbers a key's writes from its base (g-1) x 2^24 on, the spec from the seq the key's
-     * server holds after g's recovery (Recover's ctr'). Both then count the key's writes one by one.
+     * incarnation numbers a key's writes from its base (g-1) x 2^24 on, the spec from its own incarnation
+     * base (FarReach.tla's IncarnationBase, Recover's ctr'). Both then count the key's writes one by one,
+     * and both bases are above every seq assigned before, so the order of seqs is kept.
      */
     private static final class SeqMapping {
         /** Per key: an incarnation's base -> the spec's counter of the key at that incarnation's recovery. */
         private final Map<String, TreeMap<Long, Long>> floors = new HashMap<>();
-        /** Per key: the implementation's seq of the record its server holds (0: nothing stored). */
-        private final Map<String, Long> held = new HashMap<>();
 
-        void stored(String k, Long implSeq) {
-            if (k != null && implSeq != null) {
-                held.put(k, implSeq);
-            }
-        }
-
-        /** The {@code bringUp}-th switch is recovered: its counters start at what the servers hold now. */
-        void recovered(long bringUp, Set<String> keys) {
+        /** The {@code bringUp}-th switch is recovered: its counters start at {@code specBase} in the spec. */
+        void recovered(long bringUp, long specBase, Set<String> keys) {
             long base = SequenceBase.of(bringUp);
             for (String k : keys) {
-                long specHeld = spec(k, held.getOrDefault(k, 0L));
-                floors.computeIfAbsent(k, x -> new TreeMap<>()).put(base, specHeld);
+                floors.computeIfAbsent(k, x -> new TreeMap<>()).put(base, specBase);
             }
         }
 

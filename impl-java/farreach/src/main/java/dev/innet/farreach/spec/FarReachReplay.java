@@ -367,7 +367,7 @@ public final class FarReachReplay implements SpecReplay {
             case "SwitchCrash" -> switchCrash();
             case "ClientWriteDropped" -> clientDropped(step, true);
             case "ClientReadDropped" -> clientDropped(step, false);
-            case "Recover" -> recover();
+            case "Recover" -> recover(step);
             default -> throw new NotReplayable(a + ": " + NOT_REPLAYABLE.getOrDefault(a, "not an action of FarReach.tla"));
         }
     }
@@ -923,7 +923,7 @@ public final class FarReachReplay implements SpecReplay {
      * clients' preserved records). Time stands still, so every client answers before the deadline, as
      * the spec's Recover (all live clients' records) assumes.
      */
-    private void recover() {
+    private void recover(SpecStep recoverStep) {
         if (!switchDown) {
             throw new ReplayException("Recover: the switch is up");
         }
@@ -937,16 +937,19 @@ public final class FarReachReplay implements SpecReplay {
                     + " steps (procedure: " + controller.currentProcedure() + ")");
         }
         switchDown = false;
-        // The restarted switch numbers k's writes from its base; the spec's from the seq the server holds
-        // now (Recover's ctr'). Seqs at or above the base map to the spec's by that offset.
+        // The restarted switch numbers k's writes from its base ((g-1) * 2^24); the spec's from its own
+        // incarnation base (Recover's ctr'[k], FarReach.tla's IncarnationBase). Both are above every seq
+        // assigned before, so seqs at or above the base map to the spec's by that offset.
         long base = SequenceBase.of(controller.bringUps());
+        TlaFunction specCounters = (TlaFunction) recoverStep.var("ctr");
         for (var e : keyBytes.entrySet()) {
             long held = server.storedRecord(e.getValue()).map(StoredRecord::seq).orElse(0L);
             if (held >= base) {
                 throw new ReplayException("Recover: the server holds seq " + held + " of " + e.getKey()
                         + ", at or above the new incarnation's base " + base);
             }
-            seqFloors.computeIfAbsent(e.getKey(), x -> new TreeMap<>()).put(base, specSeq(e.getKey(), held));
+            long specBase = asLong(specCounters.apply(new ModelValue(e.getKey())));
+            seqFloors.computeIfAbsent(e.getKey(), x -> new TreeMap<>()).put(base, specBase);
         }
     }
 

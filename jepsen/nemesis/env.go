@@ -68,6 +68,23 @@ type Env interface {
 	Healthy() error
 }
 
+// SingleSwitchProcess is the switch's process name in a rack of one switch.
+const SingleSwitchProcess = "switch"
+
+// Switched is an Env whose rack runs several switches (DistCache's leaf-spine network: one p4sim each).
+type Switched interface {
+	// SwitchProcesses are the switches' process names, as the plan records them.
+	SwitchProcesses() []string
+}
+
+// SwitchProcesses is env's switches' process names: its own if it says (Switched), else the one switch.
+func SwitchProcesses(env Env) []string {
+	if s, ok := env.(Switched); ok && len(s.SwitchProcesses()) > 0 {
+		return s.SwitchProcesses()
+	}
+	return []string{SingleSwitchProcess}
+}
+
 // RackEnv is the Env of a rack brought up by ./innet rack up (state in ROOT/.cache/rack/NAME).
 type RackEnv struct {
 	Root       string
@@ -76,6 +93,44 @@ type RackEnv struct {
 	ClientList []int
 	// RackLimits are the protocol's limits as the plan records them (Limits).
 	RackLimits Limits
+	// Switches are the switches' processes and control ports (plan setting "switches"; one, "switch" on
+	// port 9090, if the plan predates it).
+	Switches []SwitchProcess
+}
+
+// SwitchProcess is one p4sim of a rack: its process name and its control port in the switch namespace.
+type SwitchProcess struct {
+	Name        string
+	ControlPort int
+}
+
+// SwitchProcesses: the names of the rack's switches (Switched).
+func (e *RackEnv) SwitchProcesses() []string {
+	var names []string
+	for _, s := range e.Switches {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// parseSwitches reads the plan's "switches" setting (process:port,...).
+func parseSwitches(setting string) ([]SwitchProcess, error) {
+	if setting == "" {
+		return []SwitchProcess{{Name: SingleSwitchProcess, ControlPort: 9090}}, nil
+	}
+	var out []SwitchProcess
+	for _, part := range strings.Split(setting, ",") {
+		i := strings.LastIndex(part, ":")
+		if i <= 0 {
+			return nil, fmt.Errorf("bad switches setting %q: want process:port,...", setting)
+		}
+		port, err := strconv.Atoi(part[i+1:])
+		if err != nil || port < 1 || port > 65535 {
+			return nil, fmt.Errorf("bad switches setting %q: port of %q", setting, part)
+		}
+		out = append(out, SwitchProcess{Name: part[:i], ControlPort: port})
+	}
+	return out, nil
 }
 
 // Limits: what the rack's protocol cannot be held to (Limited).
@@ -92,7 +147,11 @@ func NewRackEnv(root, name string) (*RackEnv, error) {
 	if err1 != nil || err2 != nil {
 		return nil, fmt.Errorf("rack %s: plan has no servers/clients settings", name)
 	}
-	e := &RackEnv{Root: root, Name: name, RackLimits: limitsFromSettings(settings)}
+	switches, err := parseSwitches(settings["switches"])
+	if err != nil {
+		return nil, fmt.Errorf("rack %s: %v", name, err)
+	}
+	e := &RackEnv{Root: root, Name: name, RackLimits: limitsFromSettings(settings), Switches: switches}
 	for h := 1; h <= servers; h++ {
 		e.ServerList = append(e.ServerList, h)
 	}
@@ -183,10 +242,26 @@ func (e *RackEnv) AskHost(h int, request string) (string, error) {
 	return line, nil
 }
 
-// SwitchCommand reaches p4sim's control port, which listens on the switch namespace's loopback, with
-// bash's /dev/tcp from inside that namespace (no client binary needed).
+// SwitchCommand sends command to every p4sim of the rack (a port fault applies to the whole network).
+// A control port listens on the switch namespace's loopback; bash's /dev/tcp reaches it from inside
+// that namespace (no client binary needed).
 func (e *RackEnv) SwitchCommand(command string) (string, error) {
-	script := `exec 3<>/dev/tcp/127.0.0.1/9090 || exit 1; printf '%s\n' "$1" >&3; ` +
+	var all strings.Builder
+	for _, s := range e.Switches {
+		out, err := e.switchCommand(s.ControlPort, command)
+		all.WriteString(out)
+		if err != nil {
+			if len(e.Switches) > 1 {
+				return all.String(), fmt.Errorf("%s: %v", s.Name, err)
+			}
+			return all.String(), err
+		}
+	}
+	return all.String(), nil
+}
+
+func (e *RackEnv) switchCommand(port int, command string) (string, error) {
+	script := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d || exit 1; printf '%%s\n' "$1" >&3; `, port) +
 		`while IFS= read -r -t 5 l <&3; do echo "$l"; case "$l" in ok|error*) exit 0;; esac; done; exit 1`
 	out, err := e.Exec(e.SwitchNamespace(), "", "bash", "-c", script, "_", command)
 	if err != nil {

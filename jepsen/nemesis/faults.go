@@ -50,7 +50,8 @@ func NewWithin(kind string, env Env, r *rand.Rand, lim Limits) (Fault, error) {
 	case "pause":
 		return &Pause{Target: processTarget(env, r)}, nil
 	case "switch-crash":
-		return &SwitchCrash{}, nil
+		switches := SwitchProcesses(env)
+		return &SwitchCrash{Target: switches[r.Intn(len(switches))]}, nil
 	case "skew":
 		hosts := skewTargets(env, lim)
 		return &Skew{Host: hosts[r.Intn(len(hosts))], Millis: 200 + r.Intn(1801)}, nil
@@ -322,26 +323,39 @@ func (p *Pause) Heal(env Env) (string, error) {
 // controllerExitGrace: how long a controller that failed with its switch takes to exit (tests shorten it).
 var controllerExitGrace = 500 * time.Millisecond
 
-// SwitchCrash kills p4sim (every table and register lost); Heal starts a new, empty p4sim, and the
-// controller reattaches and reprograms it. Should the controller have died with the switch (p4sim died
-// in the middle of one of its control calls), Heal restarts it too and says so.
-type SwitchCrash struct{}
+// SwitchCrash kills one p4sim, Target (every table and register lost; "switch" in a one-switch rack,
+// "switch-<name>" in a network of several); Heal starts a new, empty p4sim, and the controller
+// reattaches and reprograms it. Should the controller have died with the switch (p4sim died in the
+// middle of one of its control calls), Heal restarts it too and says so.
+type SwitchCrash struct {
+	Target string
+}
 
 func (s *SwitchCrash) Kind() string { return "switch-crash" }
 
+func (s *SwitchCrash) target() string {
+	if s.Target == "" {
+		return SingleSwitchProcess
+	}
+	return s.Target
+}
+
 func (s *SwitchCrash) Start(env Env) (string, error) {
-	p, err := env.Process("switch")
+	p, err := env.Process(s.target())
 	if err != nil {
 		return "", err
 	}
 	if err := env.Signal(p, syscall.SIGKILL); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("kill -9 p4sim (pid %d)", p.PID), nil
+	if s.target() == SingleSwitchProcess {
+		return fmt.Sprintf("kill -9 p4sim (pid %d)", p.PID), nil
+	}
+	return fmt.Sprintf("kill -9 p4sim %s (pid %d)", s.target(), p.PID), nil
 }
 
 func (s *SwitchCrash) Heal(env Env) (string, error) {
-	if err := restartIfDead(env, "switch"); err != nil {
+	if err := restartIfDead(env, s.target()); err != nil {
 		return "", err
 	}
 	controller := processName(env, env.Controller())

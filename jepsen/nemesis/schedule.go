@@ -205,7 +205,7 @@ func waitHealthy(env Env, bound time.Duration) error {
 }
 
 func recordedNames(env Env) []string {
-	names := []string{"switch"}
+	names := SwitchProcesses(env)
 	for _, h := range allHosts(env) {
 		names = append(names, processName(env, h))
 	}

@@ -2,6 +2,7 @@ package dev.innet.distcache;
 
 import dev.innet.distcache.client.DistCacheClient;
 import dev.innet.distcache.controller.DistCacheController;
+import dev.innet.distcache.wire.DcOp;
 import dev.innet.distcache.server.DistCacheServer;
 import dev.innet.kv.FamilyRack;
 import dev.innet.kv.client.ClientConfig;
@@ -76,6 +77,29 @@ public final class DistCacheProtocol implements Protocol {
     @Override
     public String p4Program() {
         return "p4/distcache.p4";
+    }
+
+    /**
+     * Servers on {@link DcOp#PORT} (5012: requests, invalidation acknowledgements, the controller's FETCH);
+     * the controller on 5012 (the switches' HOT reports are addressed there, and it sends FETCH from it);
+     * clients on {@link DistCacheClient#SOURCE_PORT} (40012: their requests' replies).
+     */
+    public static final dev.innet.protocol.HostPorts PORTS = new dev.innet.protocol.HostPorts(List.of(DcOp.PORT),
+            List.of(DcOp.PORT), List.of(DistCacheClient.SOURCE_PORT));
+
+    @Override
+    public dev.innet.protocol.HostPorts hostPorts() {
+        return PORTS;
+    }
+
+    /**
+     * Live racks: 3 sampled reads per counter period (1 s) make a key hot. The program's default (16) is
+     * rarely reached there: a live workload's few hundred operations a second are spread over the keys and
+     * over the cache switches that count them, and a campaign would then test almost no cached reads.
+     */
+    @Override
+    public int liveHotThreshold() {
+        return 3;
     }
 
     @Override

@@ -29,7 +29,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -112,12 +114,12 @@ public final class HostMain implements Callable<Integer> {
     }
 
     /** The shape every process of the rack derives from the same arguments, so they all agree on it. */
-    static RackSpec rackSpec(RackLayout layout) {
-        return rackSpec(layout, true);
+    static RackSpec rackSpec(RackLayout layout, Protocol protocol) {
+        return rackSpec(layout, protocol, true);
     }
 
-    private static RackSpec rackSpec(RackLayout layout, boolean durableServers) {
-        return new RackSpec(layout.servers(), layout.clients(), layout.controllerHost(), 16, 0,
+    private static RackSpec rackSpec(RackLayout layout, Protocol protocol, boolean durableServers) {
+        return new RackSpec(layout.servers(), layout.clients(), layout.controllerHost(), 16, protocol.liveHotThreshold(),
                 // hot reports and counter resets once a second: live time is real time
                 1_000_000_000L,
                 // one control-plane step every millisecond
@@ -142,18 +144,31 @@ public final class HostMain implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, e.getMessage());
         }
-        SwitchHandle handle = new SwitchHandle();
-        SwitchWatch.Connector connector = switchCli != null ? () -> new Bmv2CliControl(switchCli, RackLayout.SWITCH_CONTROL_PORT)
-                : switchP4RuntimePort > 0 ? () -> connectP4Runtime(switchP4RuntimePort)
-                : () -> new RemoteSwitchControl(RackLayout.SWITCH_CONTROL_PORT);
-        SwitchControl control = role.equals("controller") ? connectUntilAnswered(connector) : null;
-        if (control != null) {
-            handle.attach(control);
+        // one handle per switch of the protocol's topology (one in a rack, five in DistCache's leaf-spine
+        // network); the controller attaches each to its switch's control port, the other roles hold none
+        RackSwitches switches = RackSwitches.of(protocol, layout);
+        Map<String, SwitchHandle> handles = new LinkedHashMap<>();
+        Map<String, SwitchControl> firstControls = new LinkedHashMap<>();
+        Map<String, SwitchWatch.Connector> connectors = new LinkedHashMap<>();
+        for (String sw : switches.names()) {
+            handles.put(sw, new SwitchHandle());
+            int port = switches.controlPortOf(sw);
+            connectors.put(sw, switchCli != null ? () -> new Bmv2CliControl(switchCli, port)
+                    : switchP4RuntimePort > 0 ? () -> connectP4Runtime(switchP4RuntimePort)
+                    : () -> new RemoteSwitchControl(port));
+        }
+        if (role.equals("controller")) {
+            for (String sw : switches.names()) {
+                SwitchControl control = connectUntilAnswered(connectors.get(sw));
+                firstControls.put(sw, control);
+                handles.get(sw).attach(control);
+            }
         }
         if (seededBug.equals("volatile-store")) {
             System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server's records are not durable");
         }
-        RackNodes nodes = protocol.nodes(rackSpec(layout, !seededBug.equals("volatile-store")), handle);
+        RackNodes nodes = protocol.nodes(rackSpec(layout, protocol, !seededBug.equals("volatile-store")), switches.topology(),
+                handles);
         // the format needs one clock for every client of the rack: the machine's monotonic clock, unshifted
         HistoryRecorder history = new HistoryRecorder(System::nanoTime);
         // a restarted client numbers its operations from 1 again: its rack-wide ids include the incarnation
@@ -177,15 +192,17 @@ public final class HostMain implements Callable<Integer> {
             live.traceEventsTo(openTraceEvents(traceEvents), System::nanoTime);
         }
         live.start();
-        if (control != null) {
+        for (Map.Entry<String, SwitchControl> first : firstControls.entrySet()) {
             // a switch crash must not stop the controller: detach, then attach to the restarted switch
             // (over P4Runtime too the watch holds its idle connection on p4sim's CLI port: the kernel closes it when
             // the switch process dies, whatever API the controller programs it through)
-            SwitchWatch.start(live, handle, RackLayout.SWITCH_CONTROL_PORT, control, connector);
+            String sw = first.getKey();
+            SwitchWatch.start(live, handles.get(sw), switches.several() ? sw : "the switch", switches.controlPortOf(sw),
+                    first.getValue(), connectors.get(sw));
         }
         String identity = "role=" + role + " protocol=" + protocol.name() + " host=" + host;
         CommandSocket socket = CommandSocket.listen(layout.socketOf(host),
-                request -> answer(request, identity, role, live, handle, history, clock, journal));
+                request -> answer(request, identity, role, live, handles, history, clock, journal));
         // a protocol whose servers are an existing program (memcached): their health is the controller's probe
         List<CommandSocket> proxies = role.equals("controller") && protocol.externalServer().isPresent()
                 ? ExternalServerHealth.listen(layout, protocol, host) : List.of();
@@ -246,12 +263,12 @@ public final class HostMain implements Callable<Integer> {
         }
     }
 
-    private String answer(String request, String identity, String role, LiveHost live, SwitchHandle handle,
+    private String answer(String request, String identity, String role, LiveHost live, Map<String, SwitchHandle> handles,
             HistoryRecorder history, SkewableClock clock, ClientJournal journal) {
         String[] words = request.split(" ");
         try {
             return switch (words[0]) {
-                case "health" -> "ok " + identity + " ready=" + (ready(role, live, handle) ? "yes" : "no");
+                case "health" -> "ok " + identity + " ready=" + (ready(role, live, handles.values()) ? "yes" : "no");
                 case "run" -> {
                     if (!role.equals("client")) {
                         throw new IllegalArgumentException("only clients run workloads");
@@ -275,7 +292,7 @@ public final class HostMain implements Callable<Integer> {
                     if (!role.equals("controller") || words.length != 2) {
                         throw new IllegalArgumentException("usage (controller): forget-server HOST");
                     }
-                    yield forgetServer(Integer.parseInt(words[1]), live, handle);
+                    yield forgetServer(Integer.parseInt(words[1]), live, handles.values().iterator().next());
                 }
                 case "clock-skew" -> {
                     if (words.length != 2) {
@@ -333,15 +350,20 @@ public final class HostMain implements Callable<Integer> {
 
     /**
      * Ready: the event loop answers (the node has started and is not stuck); a controller has also
-     * brought the switch up (its forwarding is installed), so traffic can flow.
+     * brought every switch up (its forwarding is installed), so traffic can flow.
      */
-    private static boolean ready(String role, LiveHost live, SwitchHandle handle) throws Exception {
+    private static boolean ready(String role, LiveHost live, java.util.Collection<SwitchHandle> handles) throws Exception {
         CompletableFuture<Boolean> answer = live.call(node -> {
             if (!role.equals("controller")) {
                 return true;
             }
             try {
-                return handle.isUp() && Forwarding.installed(handle.control());
+                for (SwitchHandle handle : handles) {
+                    if (!handle.isUp() || !Forwarding.installed(handle.control())) {
+                        return false;
+                    }
+                }
+                return true;
             } catch (RuntimeException e) {
                 // the switch is unreachable: not ready; a task that threw would stop the host (LiveHost)
                 return false;

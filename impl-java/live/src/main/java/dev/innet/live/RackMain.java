@@ -176,8 +176,14 @@ public final class RackMain implements Callable<Integer> {
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
                     RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2,
                     control.equals("p4runtime"));
+            RackUp up;
             try {
-                new RackUp(settings, parent.out).up();
+                up = new RackUp(settings, parent.out);
+            } catch (IllegalArgumentException e) {
+                throw Cli.usageError(spec, e.getMessage());
+            }
+            try {
+                up.up();
                 return EXIT_OK;
             } catch (RackUp.NotUp e) {
                 parent.err.println("rack up: " + e.getMessage());
@@ -409,7 +415,7 @@ public final class RackMain implements Callable<Integer> {
 
         @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
         String name = "rack";
-        @Option(names = "--process", required = true, paramLabel = "PROCESS", description = "a recorded process: switch, server-h1, controller-h254, client-h3, ...")
+        @Option(names = "--process", required = true, paramLabel = "PROCESS", description = "a recorded process: switch (switch-<name> in a rack of several switches), server-h1, controller-h254, client-h3, ...")
         String process;
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait until it is healthy again (default: ${DEFAULT-VALUE})")
         int timeoutSeconds = 60;

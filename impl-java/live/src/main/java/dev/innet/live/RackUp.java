@@ -75,12 +75,19 @@ public final class RackUp {
 
     private final Settings s;
     private final RackLayout layout;
+    private final RackSwitches switches;
     private final PrintStream out;
     private RackPlan plan;
 
     public RackUp(Settings settings, PrintStream out) {
         this.s = settings;
         this.layout = settings.layout();
+        this.switches = RackSwitches.of(settings.protocol(), settings.layout());
+        if (switches.several() && (settings.bmv2() != null || settings.p4runtime())) {
+            throw new IllegalArgumentException(settings.protocol().name() + " runs on " + switches.names().size()
+                    + " switches: its live rack runs p4sim with the controller on its CLI ports (--target bmv2 and --control "
+                    + "p4runtime drive one switch only)");
+        }
         this.out = out;
     }
 
@@ -152,6 +159,8 @@ public final class RackUp {
         }
         // what each role's processes listen on (the protocol's HostPorts): for status, logs and the campaigns
         plan.setting("ports", s.protocol().hostPorts().describe());
+        // every switch's process and control port (one p4sim per switch of the protocol's topology)
+        plan.setting("switches", switches.describe());
         if (!s.seededBug().isEmpty()) {
             // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
             plan.setting("seeded-bug", s.seededBug());
@@ -188,18 +197,27 @@ public final class RackUp {
         for (int h : layout.ownNamespaceHosts()) {
             String ns = layout.namespaceOf(h);
             addNamespace(ns);
-            plan.link(sw, layout.switchInterfaceOf(h));
+            String switchEnd = switches.interfaceOfHost(h);
+            plan.link(sw, switchEnd);
             Commands.run("ip", "link", "add", RackLayout.HOST_INTERFACE, "netns", ns, "type", "veth", "peer", "name",
-                    layout.switchInterfaceOf(h), "netns", sw);
+                    switchEnd, "netns", sw);
             configureHostEnd(ns, h);
-            batch(sw, List.of("link set " + layout.switchInterfaceOf(h) + " up"));
+            batch(sw, List.of("link set " + switchEnd + " up"));
         }
         // the controller's link: both ends in the switch's namespace (ctl0 is the host's, p64 p4sim's)
+        String controllerEnd = switches.interfaceOfHost(layout.controllerHost());
         plan.link(sw, RackLayout.CONTROLLER_INTERFACE);
         Commands.run("ip", "-n", sw, "link", "add", RackLayout.CONTROLLER_INTERFACE, "type", "veth", "peer", "name",
-                layout.switchInterfaceOf(layout.controllerHost()));
+                controllerEnd);
         configureHostEnd(sw, layout.controllerHost());
-        batch(sw, List.of("link set " + layout.switchInterfaceOf(layout.controllerHost()) + " up"));
+        batch(sw, List.of("link set " + controllerEnd + " up"));
+        // switch-to-switch cables (a network of several switches): both ends in the switch namespace, one
+        // opened by each switch's p4sim; nothing of the kernel's runs on them (no addresses, no IPv6)
+        for (String[] cable : switches.cableInterfaces()) {
+            plan.link(sw, cable[0]);
+            Commands.run("ip", "-n", sw, "link", "add", cable[0], "type", "veth", "peer", "name", cable[1]);
+            batch(sw, List.of("link set " + cable[0] + " up", "link set " + cable[1] + " up"));
+        }
     }
 
     private void addNamespace(String ns) {
@@ -248,37 +266,41 @@ public final class RackUp {
     // ------------------------------------------------------------------ processes
 
     private void startSwitch() throws NotUp, InterruptedException {
-        startSwitchProcess(false);
+        for (String sw : switches.names()) {
+            startSwitchProcess(sw, false);
+        }
     }
 
-    private RackPlan.Process startSwitchProcess(boolean again) throws NotUp, InterruptedException {
+    private RackPlan.Process startSwitchProcess(String sw, boolean again) throws NotUp, InterruptedException {
         if (s.bmv2() != null) {
             return startBmv2Switch(again);
         }
+        String name = switches.processOf(sw);
         List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
                 "-I", s.repositoryRoot().resolve("p4").toString(),
-                "--control-port", Integer.toString(RackLayout.SWITCH_CONTROL_PORT), "--seed", Long.toString(s.seed())));
-        for (int h : layout.allHosts()) {
+                "--control-port", Integer.toString(switches.controlPortOf(sw)), "--seed", Long.toString(s.seed())));
+        for (Map.Entry<Integer, String> port : switches.portsOf(sw).entrySet()) {
             args.add("-i");
-            args.add(RackPorts.portOf(h) + "@" + layout.switchInterfaceOf(h));
+            args.add(port.getKey() + "@" + port.getValue());
         }
         if (s.p4runtime()) {
             // the CLI port stays open too: the controller's SwitchWatch tells the switch's death by it
             args.addAll(List.of("--p4runtime-port", Integer.toString(RackLayout.SWITCH_P4RUNTIME_PORT),
                     "--device-id", Long.toString(RackLayout.SWITCH_P4RUNTIME_DEVICE_ID)));
         }
-        long logFrom = again ? logSize(layout.logOf("switch")) : 0;
-        RackPlan.Process p = start("switch", layout.switchNamespace(), s.p4runtime() ? SWITCH_P4RUNTIME_MAIN : SWITCH_MAIN,
+        long logFrom = again ? logSize(layout.logOf(name)) : 0;
+        RackPlan.Process p = start(name, layout.switchNamespace(), s.p4runtime() ? SWITCH_P4RUNTIME_MAIN : SWITCH_MAIN,
                 List.of("-Xmx512m"), args, again);
         // p4sim prints this line once its ports and control port are open (a restart appends to the log); the
         // P4Runtime server, when asked for, is up before it
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
         while (!logContains(p.log(), logFrom, "p4sim: running")) {
             if (!Pids.alive(p.pid(), p.startTicks())) {
-                throw new NotUp("the switch (p4sim) exited while starting; " + tail(p.log()));
+                throw new NotUp("the switch " + name + " (p4sim) exited while starting; " + tail(p.log()));
             }
             if (System.nanoTime() > deadline) {
-                throw new NotUp("the switch (p4sim) did not start within " + s.healthTimeoutMillis() + " ms; " + tail(p.log()));
+                throw new NotUp("the switch " + name + " (p4sim) did not start within " + s.healthTimeoutMillis() + " ms; "
+                        + tail(p.log()));
             }
             Thread.sleep(100);
         }
@@ -395,8 +417,9 @@ public final class RackUp {
         if (Pids.alive(old.pid(), old.startTicks())) {
             throw new IllegalStateException(name + " is still running as pid " + old.pid() + ": only a stopped process is restarted");
         }
-        if (name.equals("switch")) {
-            return startSwitchProcess(true);
+        java.util.Optional<String> sw = switches.switchOfProcess(name);
+        if (sw.isPresent()) {
+            return startSwitchProcess(sw.get(), true);
         }
         int h = Integer.parseInt(name.substring(name.lastIndexOf("-h") + 2));
         forgetLostData(h);

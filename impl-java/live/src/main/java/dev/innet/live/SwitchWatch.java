@@ -24,6 +24,8 @@ final class SwitchWatch {
 
     private final LiveHost live;
     private final SwitchHandle handle;
+    /** What the log lines call the switch ("the switch", or its name in a network of several). */
+    private final String label;
     private final int port;
     private final Connector connector;
     private volatile SwitchControl current;
@@ -33,18 +35,19 @@ final class SwitchWatch {
         SwitchControl connect() throws IOException;
     }
 
-    private SwitchWatch(LiveHost live, SwitchHandle handle, int port, SwitchControl first, Connector connector) {
+    private SwitchWatch(LiveHost live, SwitchHandle handle, String label, int port, SwitchControl first, Connector connector) {
         this.live = live;
         this.handle = handle;
+        this.label = label;
         this.port = port;
         this.current = first;
         this.connector = connector;
     }
 
     /** Starts watching the switch whose control {@code first} is attached to {@code handle} now. */
-    static void start(LiveHost live, SwitchHandle handle, int port, SwitchControl first, Connector connector) {
-        SwitchWatch w = new SwitchWatch(live, handle, port, first, connector);
-        Thread.ofPlatform().daemon().name("innet-switch-watch").start(w::watch);
+    static void start(LiveHost live, SwitchHandle handle, String label, int port, SwitchControl first, Connector connector) {
+        SwitchWatch w = new SwitchWatch(live, handle, label, port, first, connector);
+        Thread.ofPlatform().daemon().name("innet-switch-watch-" + port).start(w::watch);
     }
 
     private void watch() {
@@ -52,7 +55,7 @@ final class SwitchWatch {
             Socket monitor = connect();
             while (true) {
                 awaitClose(monitor);
-                System.out.println("innet-host: lost the switch's control port: detaching the switch");
+                System.out.println("innet-host: lost the control port of " + label + ": detaching it");
                 onLoop(handle::detach);
                 closeQuietly(current);
                 // the next switch: wait until one listens, then give the controller a new handle generation
@@ -60,7 +63,7 @@ final class SwitchWatch {
                 SwitchControl control = connectControl();
                 current = control;
                 onLoop(() -> handle.attach(control));
-                System.out.println("innet-host: a switch answers again: attached (generation " + handle.generation() + ")");
+                System.out.println("innet-host: " + label + " answers again: attached (generation " + handle.generation() + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -54,6 +54,15 @@ public interface Protocol {
     }
 
     /**
+     * The hot threshold a live rack runs with ({@code RackSpec.hotThreshold}); 0 (the default) leaves the P4
+     * program's own. A protocol whose program's default needs more reads per counter period than a live
+     * rack's workload gives one key lowers it, so that the campaigns exercise its cache.
+     */
+    default int liveHotThreshold() {
+        return 0;
+    }
+
+    /**
      * Whether the protocol's guarantees hold on a network that duplicates packets. False for a protocol
      * whose servers apply a duplicated write twice, so that a late copy can overwrite a newer write (LaKe:
      * memcached over UDP has no duplicate suppression). Campaigns run such protocols with the same faults

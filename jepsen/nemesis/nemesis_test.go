@@ -311,3 +311,64 @@ func TestKillServerKillsOnlyStorageServers(t *testing.T) {
 		t.Fatal("kill never drew a client or the controller")
 	}
 }
+
+// switchedEnv is fakeEnv with a network of switches (DistCache's leaf-spine: one p4sim each).
+type switchedEnv struct {
+	*fakeEnv
+	switches []string
+}
+
+func (s *switchedEnv) SwitchProcesses() []string { return s.switches }
+
+func TestASwitchCrashInANetworkKillsAndRestartsOneOfItsSwitches(t *testing.T) {
+	env := &switchedEnv{fakeEnv: newFake(), switches: []string{"switch-spine1", "switch-spine2", "switch-leaf1"}}
+	drawn := map[string]bool{}
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 60; i++ {
+		f, err := New("switch-crash", env, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drawn[f.(*SwitchCrash).Target] = true
+	}
+	if len(drawn) != 3 || drawn["switch"] {
+		t.Fatalf("targets drawn: %v, want each of the network's switches and never the one-switch name", drawn)
+	}
+	s := &SwitchCrash{Target: "switch-leaf1"}
+	what, err := s.Start(env)
+	if err != nil || !strings.Contains(what, "switch-leaf1") || !env.dead["switch-leaf1"] || env.dead["switch-spine1"] {
+		t.Fatalf("start: %q %v, dead %v", what, err, env.dead)
+	}
+	if _, err := s.Heal(env); err != nil || len(env.restarts) != 1 || env.restarts[0] != "switch-leaf1" {
+		t.Fatalf("heal: %v, restarts %v", err, env.restarts)
+	}
+	names := recordedNames(env)
+	for _, want := range env.switches {
+		found := false
+		for _, n := range names {
+			found = found || n == want
+		}
+		if !found {
+			t.Fatalf("recorded names %v lack %s", names, want)
+		}
+	}
+	if got := SwitchProcesses(newFake()); len(got) != 1 || got[0] != "switch" {
+		t.Fatalf("a one-switch env: %v", got)
+	}
+}
+
+func TestThePlansSwitchesSettingIsParsedAndBadOnesAreRefused(t *testing.T) {
+	got, err := parseSwitches("switch-spine1:9090,switch-ctor:9094")
+	if err != nil || len(got) != 2 || got[1] != (SwitchProcess{Name: "switch-ctor", ControlPort: 9094}) {
+		t.Fatalf("%v %v", got, err)
+	}
+	got, err = parseSwitches("")
+	if err != nil || len(got) != 1 || got[0] != (SwitchProcess{Name: "switch", ControlPort: 9090}) {
+		t.Fatalf("a plan without the setting (one switch): %v %v", got, err)
+	}
+	for _, bad := range []string{"switch", "switch:", ":9090", "switch:x", "switch:70000", "a:1,b"} {
+		if _, err := parseSwitches(bad); err == nil {
+			t.Fatalf("%q was accepted", bad)
+		}
+	}
+}

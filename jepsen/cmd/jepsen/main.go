@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	root := flags.String("root", os.Getenv("INNET_ROOT"), "the repository root, where ./innet is (default: $INNET_ROOT)")
 	name := flags.String("name", "jepsen", "the rack's name")
-	protocol := flags.String("protocol", "", "a registered protocol: farreach, netcache, nocache, lake, pegasus, visibility")
+	protocol := flags.String("protocol", "", "a registered protocol: farreach, netcache, nocache, lake, pegasus, visibility, distcache")
 	servers := flags.Int("servers", 2, "storage servers")
 	clients := flags.Int("clients", 2, "client hosts")
 	ops := flags.Int("ops", 400, "operations in all, split over the clients")

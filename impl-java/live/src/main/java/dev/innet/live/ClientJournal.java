@@ -83,10 +83,9 @@ final class ClientJournal implements WorkloadHost.Journal {
         if (out == null) {
             return;
         }
-        List<HistoryRecorder.Operation> ops = history.operations();
         StringBuilder sb = new StringBuilder();
-        while (flushed < ops.size() && !ops.get(flushed).isOpen()) {
-            sb.append("op ").append(HistoryRecorder.jsonLine(ops.get(flushed)));
+        for (String line : history.endedLinesFrom(flushed)) {
+            sb.append("op ").append(line);
             flushed++;
         }
         if (!sb.isEmpty()) {
@@ -125,10 +124,10 @@ final class ClientJournal implements WorkloadHost.Journal {
     record Recovered(List<String> lines, int ended, int unknown) {}
 
     /**
-     * History lines (ids made rack-wide, as the host writes them) from the journal of client {@code host}
-     * that died during its run.
+     * History lines (ids made rack-wide, as the host writes them) from the journal of a client that died
+     * during its run.
      */
-    static Recovered recover(Path journal, int host) throws IOException {
+    static Recovered recover(Path journal) throws IOException {
         List<String> lines = new ArrayList<>();
         Set<Long> ended = new TreeSet<>();
         List<String[]> invokes = new ArrayList<>();
@@ -166,9 +165,10 @@ final class ClientJournal implements WorkloadHost.Journal {
                 continue;
             }
             unknown++;
-            // a client id of its own, distinct across incarnations (the library's are host * 10^6 + incarnation * 10^4 + ...)
-            long incarnation = (base % 1_000_000_000L) / 10_000_000L;
-            StringBuilder sb = new StringBuilder("{\"client\":").append(host * 1_000_000L + 900_000 + incarnation * 1000 + n % 1000)
+            // a client id of its own: the operation's rack-wide id, unique across hosts, incarnations and
+            // operations, and above every id the client library uses (host * 10^6 + ...) and the campaigns'
+            // wipes (from 9 * 10^8); a crashed client's id issues nothing after its unknown operation
+            StringBuilder sb = new StringBuilder("{\"client\":").append(base + n)
                     .append(",\"op\":\"").append(f[3]).append("\",\"key\":\"").append(f[4]).append('"');
             if (f[3].equals("put")) {
                 sb.append(",\"value\":\"").append(f[5]).append('"');

@@ -96,7 +96,7 @@ public final class RackRun {
                     if (!Files.exists(journal)) {
                         throw new IllegalStateException("client h" + h + ": " + e.getCause().getMessage(), e);
                     }
-                    ClientJournal.Recovered r = ClientJournal.recover(journal, h);
+                    ClientJournal.Recovered r = ClientJournal.recover(journal);
                     Files.writeString(parts.get(i), r.lines().isEmpty() ? "" : String.join("\n", r.lines()) + "\n",
                             StandardCharsets.UTF_8);
                     reports.add("h" + h + " died during the run (" + e.getCause().getMessage() + "): its journal gave "

@@ -208,6 +208,19 @@ public final class HistoryRecorder {
     }
 
     /**
+     * The history lines (with their newlines) of the operations from index {@code from} up to the first
+     * that is still open, read under the recorder's lock: a journal thread beside the client's event loop
+     * must never see an operation half completed (its result set, its read value not yet).
+     */
+    public synchronized List<String> endedLinesFrom(int from) {
+        List<String> lines = new ArrayList<>();
+        for (int i = from; i < operations.size() && !operations.get(i).isOpen(); i++) {
+            lines.add(jsonLine(operations.get(i)));
+        }
+        return lines;
+    }
+
+    /**
      * One operation as its history line (with the newline); an open operation is written as unknown. For
      * an operation taken from {@link #operations()} (whose lock makes its fields visible to the caller).
      */

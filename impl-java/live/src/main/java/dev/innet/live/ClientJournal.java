@@ -165,10 +165,7 @@ final class ClientJournal implements WorkloadHost.Journal {
                 continue;
             }
             unknown++;
-            // a client id of its own: the operation's rack-wide id, unique across hosts, incarnations and
-            // operations, and above every id the client library uses (host * 10^6 + ...) and the campaigns'
-            // wipes (from 9 * 10^8); a crashed client's id issues nothing after its unknown operation
-            StringBuilder sb = new StringBuilder("{\"client\":").append(base + n)
+            StringBuilder sb = new StringBuilder("{\"client\":").append(unknownClientId(base, n))
                     .append(",\"op\":\"").append(f[3]).append("\",\"key\":\"").append(f[4]).append('"');
             if (f[3].equals("put")) {
                 sb.append(",\"value\":\"").append(f[5]).append('"');
@@ -178,6 +175,20 @@ final class ClientJournal implements WorkloadHost.Journal {
             lines.add(sb.toString());
         }
         return new Recovered(lines, ended.size(), unknown);
+    }
+
+    /**
+     * The client id of operation {@code n}, left unknown by the crashed client process whose id base is
+     * {@code base}: that id issues nothing after it (the history format), so each such operation needs one of
+     * its own. 10^9 + host * 4 * 10^6 + (incarnation mod 40) * 10^5 + n mod 10^5: within the format's 32 bits
+     * (host <= 254), above the ids the client library uses (host * 10^6 + ...) and the campaigns' wipes
+     * (from 9 * 10^8). Two unknown operations of one incarnation collide only if their numbers are 10^5
+     * apart: a journal's unknowns are the one or two operations in flight when the process was killed.
+     */
+    static long unknownClientId(long base, long n) {
+        long host = base / 1_000_000_000L;
+        long incarnation = (base % 1_000_000_000L) / 10_000_000L;
+        return 1_000_000_000L + host * 4_000_000L + (incarnation % 40) * 100_000L + n % 100_000L;
     }
 
     /** A history line with its id made unique across the rack's clients and their incarnations: base + the process's id. */

@@ -46,9 +46,26 @@ class ClientJournalTest {
         assertEquals("{\"client\":7,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\",\"value\":\"7631\","
                 + "\"call\":100,\"return\":200,\"result\":\"ok\",\"id\":3010000001}", r.lines().get(0));
         String inFlight = r.lines().get(1);
-        assertTrue(inFlight.startsWith("{\"client\":3010000002,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\","
+        assertTrue(inFlight.startsWith("{\"client\":1012100002,\"op\":\"put\",\"key\":\"01000000000000000000000000000000\","
                 + "\"value\":\"7632\",\"call\":"), inFlight);
         assertTrue(inFlight.endsWith(",\"return\":null,\"result\":\"unknown\",\"id\":3010000002}"), inFlight);
+    }
+
+    @Test
+    void unknownOperationsGetClientIdsOfTheirOwnWithinThirtyTwoBits() {
+        long highest = ClientJournal.unknownClientId(ClientJournal.idBase(254, 39), 99_999);
+        assertTrue(highest <= Integer.MAX_VALUE, "the history format's client ids are 32-bit: " + highest);
+        assertTrue(ClientJournal.unknownClientId(ClientJournal.idBase(1, 0), 0) > 900_000_000L + 1_000_000,
+                "above the client library's ids and the campaigns' wipes");
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        for (int host : new int[] {1, 5, 254}) {
+            for (int incarnation = 0; incarnation < 3; incarnation++) {
+                for (long n = 1; n < 20_000; n += 997) {
+                    assertTrue(ids.add(ClientJournal.unknownClientId(ClientJournal.idBase(host, incarnation), n)),
+                            "host " + host + " incarnation " + incarnation + " op " + n);
+                }
+            }
+        }
     }
 
     @Test

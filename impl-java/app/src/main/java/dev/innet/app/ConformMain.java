@@ -91,6 +91,21 @@ public final class ConformMain implements Callable<Integer> {
         Cli.main("innet conform", new ConformMain(), args);
     }
 
+    /** The options a failed trace's reproduce line needs to replay it as this run did: protocol, target, switch API. */
+    String reproduceOptions() {
+        StringBuilder sb = new StringBuilder("--protocol ").append(protocol);
+        if (target.equals("bmv2")) {
+            sb.append(" --target bmv2 --bmv2-wait ").append(bmv2WaitMillis).append(" --bmv2-quiet ").append(bmv2QuietMillis);
+            if (!bmv2Ports.isEmpty()) {
+                sb.append(" --bmv2-ports ").append(String.join(",", bmv2Ports.stream().map(String::valueOf).toList()));
+            }
+        }
+        if (!switchApi.equals("direct")) {
+            sb.append(" --switch-api ").append(switchApi);
+        }
+        return sb.toString();
+    }
+
     @Override
     public Integer call() throws Exception {
         Protocol p;
@@ -190,7 +205,7 @@ public final class ConformMain implements Callable<Integer> {
 
     private int replay(Path root, Protocol p, SpecConformance conformance, Path outDir, Supplier<ReplayTarget> targets,
             PrintStream stdout) throws Exception {
-        ConformanceSuite suite = new ConformanceSuite(root, conformance, targets, outDir);
+        ConformanceSuite suite = new ConformanceSuite(root, conformance, targets, outDir, reproduceOptions());
         Map<String, TraceCase> cases = new LinkedHashMap<>();
         List<Path> files = new ArrayList<>();
         List<Path> given = traces.isEmpty() ? List.of(root.resolve("conformance").resolve(protocol)) : traces;

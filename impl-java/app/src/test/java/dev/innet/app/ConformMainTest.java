@@ -94,6 +94,21 @@ class ConformMainTest {
         assertEquals(1, r.code(), r.out());
         assertTrue(r.out().contains("FAILED at step " + (states.size() - 1)), r.out());
         assertTrue(r.out().contains("spec ctr = "), r.out());
-        assertTrue(r.out().contains("reproduce: ./innet conform --simulate 0 --traces "), r.out());
+        assertTrue(r.out().contains("reproduce: ./innet conform --protocol farreach --simulate 0 --traces "), r.out());
+    }
+
+    /** A failed trace's reproduce line replays it where it failed: the same protocol, target and switch API. */
+    @Test
+    void theReproduceLineNamesTheProtocolTargetAndSwitchApi() {
+        ConformMain onP4sim = new ConformMain();
+        onP4sim.protocol = "distcache";
+        assertEquals("--protocol distcache", onP4sim.reproduceOptions());
+        ConformMain onBmv2 = new ConformMain();
+        onBmv2.protocol = "netcache";
+        onBmv2.target = "bmv2";
+        onBmv2.bmv2Ports = List.of(1, 2, 64);
+        onBmv2.switchApi = "p4runtime";
+        assertEquals("--protocol netcache --target bmv2 --bmv2-wait 300 --bmv2-quiet 60 --bmv2-ports 1,2,64 --switch-api p4runtime",
+                onBmv2.reproduceOptions());
     }
 }

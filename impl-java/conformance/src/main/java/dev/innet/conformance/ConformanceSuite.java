@@ -47,11 +47,30 @@ public final class ConformanceSuite {
     private final Supplier<ReplayTarget> target;
     private final Path outDir;
 
+    /** The conform options that select this suite's protocol and target, for a failed trace's reproduce line. */
+    private final String reproduceOptions;
+
     public ConformanceSuite(Path repositoryRoot, SpecConformance protocol, Supplier<ReplayTarget> target, Path outDir) {
+        this(repositoryRoot, protocol, target, outDir, "");
+    }
+
+    /**
+     * @param reproduceOptions the {@code ./innet conform} options that select the protocol and the target of this run
+     *                         (e.g. {@code --protocol distcache --target bmv2}); the reproduce line of a failing trace
+     *                         starts with them, so it replays the trace where it failed
+     */
+    public ConformanceSuite(Path repositoryRoot, SpecConformance protocol, Supplier<ReplayTarget> target, Path outDir,
+            String reproduceOptions) {
         this.root = repositoryRoot;
         this.protocol = protocol;
         this.target = target;
         this.outDir = outDir;
+        this.reproduceOptions = reproduceOptions.strip();
+    }
+
+    /** The one command that replays the kept trace {@code kept} as this run did. */
+    String reproduceCommand(Path kept) {
+        return "./innet conform " + (reproduceOptions.isEmpty() ? "" : reproduceOptions + " ") + "--simulate 0 --traces " + kept;
     }
 
     /** Behaviours TLC simulates on {@code model} (a model next to the protocol's spec). */
@@ -82,7 +101,7 @@ public final class ConformanceSuite {
                 Path kept = outDir.resolve("failed").resolve(e.getKey().replaceAll("[^A-Za-z0-9_.-]", "_") + ".json");
                 Files.createDirectories(kept.getParent());
                 e.getValue().write(kept);
-                out.println("    kept: " + kept + "\n    reproduce: ./innet conform --simulate 0 --traces " + kept);
+                out.println("    kept: " + kept + "\n    reproduce: " + reproduceCommand(kept));
             }
         }
         Report report = coverage(outcomes);

@@ -84,10 +84,12 @@ public final class HostMain implements Callable<Integer> {
      * {@code volatile-store} keeps the server's records in memory only, so it acknowledges writes that a
      * kill -9 then loses; {@code stale-restart} (acted on by {@code rack restart}, not by the host) restarts a
      * server program that keeps no data without first making the switch forget what it cached from it
-     * (RackUp.forgetLostData), so LaKe serves items memcached lost. Hidden: nothing but tests pass them
-     * ({@code rack up --seeded-bug}).
+     * (RackUp.forgetLostData), so LaKe serves items memcached lost; {@code server-ignores-seq} makes FarReach's and
+     * NetCache's servers apply numbered writes in arrival order ({@link Protocol#withSeededBug}: what rack
+     * validate must reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
      */
-    static final List<String> SEEDED_BUGS = List.of("volatile-store", "stale-restart");
+    static final List<String> SEEDED_BUGS = List.of("volatile-store", "stale-restart",
+            Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS);
 
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
@@ -113,6 +115,18 @@ public final class HostMain implements Callable<Integer> {
         Cli.main("innet-host", new HostMain(), args);
     }
 
+    /**
+     * {@code p} with {@code bug} seeded where the protocol's own code holds it (server-ignores-seq); the other
+     * bugs are the rack's (volatile-store: the rack spec; stale-restart: rack restart), so {@code p} as it is.
+     */
+    static Protocol withSeededBug(Protocol p, String bug) {
+        if (!bug.equals(Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
+            return p;
+        }
+        return p.withSeededBug(bug).orElseThrow(() -> new IllegalArgumentException("--seeded-bug " + bug
+                + ": " + p.name() + "'s servers do not number writes (FarReach's and NetCache's do)"));
+    }
+
     /** The shape every process of the rack derives from the same arguments, so they all agree on it. */
     static RackSpec rackSpec(RackLayout layout, Protocol protocol) {
         return rackSpec(layout, protocol, true);
@@ -136,7 +150,7 @@ public final class HostMain implements Callable<Integer> {
         String role;
         try {
             layout = RackLayout.of(rack, state, servers, clients);
-            protocol = ProtocolRegistry.byName(protocolName);
+            protocol = withSeededBug(ProtocolRegistry.byName(protocolName), seededBug);
             role = layout.roleOf(host);
             if (!seededBug.isEmpty() && !SEEDED_BUGS.contains(seededBug)) {
                 throw new IllegalArgumentException("--seeded-bug must be one of " + SEEDED_BUGS + ", got '" + seededBug + "'");
@@ -166,6 +180,9 @@ public final class HostMain implements Callable<Integer> {
         }
         if (seededBug.equals("volatile-store")) {
             System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server's records are not durable");
+        }
+        if (seededBug.equals(Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
+            System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server applies numbered writes in arrival order");
         }
         RackNodes nodes = protocol.nodes(rackSpec(layout, protocol, !seededBug.equals("volatile-store")), switches.topology(),
                 handles);

@@ -4,11 +4,16 @@ import dev.innet.cli.Cli;
 import dev.innet.p4sim.bmv2.Bmv2Tools;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
+import dev.innet.tracecheck.TraceConversion;
+import dev.innet.tracecheck.TraceConversions;
+import dev.innet.tracecheck.TraceValidator;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,14 +25,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./innet rack up|run|status|down}: live racks of real processes on this machine
+ * {@code ./innet rack up|run|status|restart|events|validate|owners|down}: live racks of real processes on this machine
  * (docs/live-rack.md). Every subcommand acts on the rack's state directory
  * {@code .cache/rack/NAME/}, where {@code up} records what it makes.
  */
 @Command(name = "rack", sortOptions = false, usageHelpAutoWidth = true,
         description = "Live racks of real processes in network namespaces around p4sim (docs/live-rack.md).",
         subcommands = {RackMain.Up.class, RackMain.Run.class, RackMain.Status.class, RackMain.Restart.class, RackMain.Down.class, RackMain.Owners.class,
-                RackMain.Events.class})
+                RackMain.Events.class, RackMain.Validate.class})
 public final class RackMain implements Callable<Integer> {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
@@ -56,7 +61,7 @@ public final class RackMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events, owners or down");
+        throw Cli.usageError(spec, "a subcommand is required: up, run, status, restart, events, validate, owners or down");
     }
 
     Path root() {
@@ -77,6 +82,21 @@ public final class RackMain implements Callable<Integer> {
             throw Cli.usageError(sub, "rack '" + name + "' is not up (no " + planFile + ")");
         }
         RackPlan plan = RackPlan.read(planFile);
+        return RackLayout.of(name, stateDir(name), Integer.parseInt(plan.setting("servers")),
+                Integer.parseInt(plan.setting("clients")));
+    }
+
+    /** The plan of a rack that is up, or was brought down (plan.down.txt): its trace events outlive rack down. */
+    RackPlan planUpOrDown(CommandSpec sub, String name) {
+        Path state = stateDir(name);
+        Path plan = Files.exists(state.resolve("plan.txt")) ? state.resolve("plan.txt") : state.resolve("plan.down.txt");
+        if (!Files.exists(plan)) {
+            throw Cli.usageError(sub, "no rack '" + name + "' under " + state);
+        }
+        return RackPlan.read(plan);
+    }
+
+    RackLayout layoutOf(String name, RackPlan plan) {
         return RackLayout.of(name, stateDir(name), Integer.parseInt(plan.setting("servers")),
                 Integer.parseInt(plan.setting("clients")));
     }
@@ -133,6 +153,7 @@ public final class RackMain implements Callable<Integer> {
             try {
                 p = ProtocolRegistry.byName(protocol);
                 layout = RackLayout.of(name, parent.stateDir(name), servers, clients);
+                HostMain.withSeededBug(p, seededBug); // refuses a protocol whose servers cannot have the bug
             } catch (IllegalArgumentException e) {
                 throw Cli.usageError(spec, e.getMessage());
             }
@@ -293,19 +314,12 @@ public final class RackMain implements Callable<Integer> {
         @Override
         public Integer call() {
             checkedName(spec, name);
-            // the plan may be up or already down (plan.down.txt): the events outlive rack down
-            Path state = parent.stateDir(name);
-            Path plan = Files.exists(state.resolve("plan.txt")) ? state.resolve("plan.txt") : state.resolve("plan.down.txt");
-            if (!Files.exists(plan)) {
-                throw Cli.usageError(spec, "no rack '" + name + "' under " + state);
-            }
-            RackPlan recorded = RackPlan.read(plan);
+            RackPlan recorded = parent.planUpOrDown(spec, name);
             if (!recorded.settingOr("trace-events", "").equals("yes")) {
                 parent.err.println("rack events: rack '" + name + "' was brought up without --trace-events");
                 return EXIT_FAILED;
             }
-            RackLayout layout = RackLayout.of(name, state, Integer.parseInt(recorded.setting("servers")),
-                    Integer.parseInt(recorded.setting("clients")));
+            RackLayout layout = parent.layoutOf(name, recorded);
             try {
                 List<String> merged = TraceEventsMerge.merge(TraceEventsMerge.filesOf(layout));
                 Files.write(outFile, merged);
@@ -319,6 +333,73 @@ public final class RackMain implements Callable<Integer> {
                 parent.err.println("rack events: writing " + outFile + ": " + e.getMessage());
                 return EXIT_FAILED;
             }
+        }
+    }
+
+    @Command(name = "validate", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Trace validation of the rack's run (rack up --trace-events): merge the switch's and the hosts' "
+                    + "trace events, convert them with the protocol's converter and let TLC decide whether the protocol's "
+                    + "trace spec admits the run (docs/live-rack.md). Exit 0 accepted, 1 rejected, 3 unknown (events "
+                    + "that cannot be read or converted, a TLC error or timeout), 2 bad arguments.")
+    static final class Validate implements Callable<Integer> {
+        static final int EXIT_ACCEPTED = 0;
+        static final int EXIT_REJECTED = 1;
+        static final int EXIT_UNKNOWN = 3;
+
+        @ParentCommand
+        RackMain parent;
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "the rack's name (default: ${DEFAULT-VALUE})")
+        String name = "rack";
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "TLC's time limit (default: ${DEFAULT-VALUE})")
+        int timeoutSeconds = 300;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            checkedName(spec, name);
+            if (timeoutSeconds < 1) {
+                throw Cli.usageError(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
+            }
+            RackPlan recorded = parent.planUpOrDown(spec, name);
+            String protocol = recorded.setting("protocol");
+            if (!TraceConversions.covers(protocol)) {
+                throw Cli.usageError(spec, "rack '" + name + "' runs " + protocol + ", which has no trace validation (protocols with one: "
+                        + TraceConversions.all().stream().map(TraceConversion::protocol).toList() + ")");
+            }
+            if (!recorded.settingOr("trace-events", "").equals("yes")) {
+                throw Cli.usageError(spec, "rack '" + name + "' was brought up without --trace-events: there is no run to validate");
+            }
+            TraceConversion conversion = TraceConversions.of(protocol);
+            RackLayout layout = parent.layoutOf(name, recorded);
+            LiveRunValidation.Outcome o;
+            try {
+                o = LiveRunValidation.validate(layout, conversion, parent.root().resolve(conversion.specDirectory()),
+                        Duration.ofSeconds(timeoutSeconds));
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                parent.err.println("rack validate: unknown: " + e.getMessage());
+                return EXIT_UNKNOWN;
+            }
+            parent.out.println("rack validate: " + o.files() + " trace-event files merged into " + o.run());
+            if (!o.switchFrames()) {
+                parent.out.println("rack validate: note: no switch frame events (" + layout.traceEventsOf(0).getFileName()
+                        + ", p4sim --trace-frames): client steps are placed at their send times, which a live rack does not "
+                        + "keep in the switch's order");
+            }
+            TraceValidator.Result r = o.result();
+            parent.out.println("rack validate: " + protocol + " run " + r.summary());
+            return switch (r.verdict()) {
+                case ACCEPTED -> EXIT_ACCEPTED;
+                case REJECTED -> {
+                    parent.out.println("rack validate: the event: " + o.line(r.failedLine()));
+                    parent.out.println("rack validate: model and TLC's log: " + r.model().getParent());
+                    yield EXIT_REJECTED;
+                }
+                case UNKNOWN -> EXIT_UNKNOWN;
+            };
         }
     }
 

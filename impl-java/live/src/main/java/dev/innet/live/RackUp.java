@@ -3,6 +3,7 @@ package dev.innet.live;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackPorts;
 import dev.innet.p4sim.bmv2.Bmv2Tools;
+import dev.innet.sim.simulated.Simulation;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -168,6 +169,10 @@ public final class RackUp {
         if (s.traceEvents()) {
             // recorded so that a restarted host writes its events too
             plan.setting("trace-events", "yes");
+            if (s.bmv2() != null) {
+                out.println("rack up: note: simple_switch records no switch frame events (p4sim's --trace-frames), so "
+                        + "rack validate cannot place the clients' steps of this rack's runs");
+            }
         }
         // what the campaigns' nemeses must know about the protocol (docs/jepsen.md, "Protocols")
         plan.setting("duplication-tolerated", s.protocol().toleratesDuplicatedPackets() ? "yes" : "no");
@@ -282,6 +287,13 @@ public final class RackUp {
         for (Map.Entry<Integer, String> port : switches.portsOf(sw).entrySet()) {
             args.add("-i");
             args.add(port.getKey() + "@" + port.getValue());
+        }
+        if (s.traceEvents() && !switches.several()) {
+            // the switch's own events (switchIn/switchOut, host 0): where trace validation places the clients' steps;
+            // a restarted switch appends to the same file (a network of several switches records none: the events
+            // do not name their switch, and no protocol with several switches has trace validation yet)
+            args.addAll(List.of("--trace-frames", layout.traceEventsOf(Simulation.ENVIRONMENT_HOST).toString(),
+                    "--trace-clients", String.join(",", layout.clients().stream().map(String::valueOf).toList())));
         }
         if (s.p4runtime()) {
             // the CLI port stays open too: the controller's SwitchWatch tells the switch's death by it

@@ -1,5 +1,6 @@
 package dev.innet.live;
 
+import dev.innet.sim.simulated.Simulation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,9 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Merges the per-host trace-event files of a live rack (HostMain --trace-events) into one NDJSON run in
- * time order, the shape the simulator writes (Simulation.writeTraceEvents) and trace validation reads.
- * Every host of a live rack stamps its events with the machine's monotonic clock (LiveHost's clock),
+ * Merges the per-host trace-event files of a live rack (HostMain --trace-events, and the switch's own,
+ * p4sim --trace-frames) into one NDJSON run in time order, the shape the simulator writes (Simulation.writeTraceEvents) and trace validation reads.
+ * Every host of a live rack, and p4sim, stamps its events with the machine's monotonic clock (System.nanoTime),
  * so the merged order is the order in which the events happened on this machine; ties keep host order.
  * A skewed host (the skew nemesis) stamps skewed times: such a merge is not in real order.
  */
@@ -58,10 +59,15 @@ public final class TraceEventsMerge {
         return lines.stream().map(Line::text).toList();
     }
 
-    /** The rack's per-host files, in host order (hosts that wrote nothing have none). */
+    /**
+     * The rack's files: the switch's (p4sim --trace-frames, host 0) first, then the hosts' in host order
+     * (hosts that wrote nothing have none).
+     */
     public static List<Path> filesOf(RackLayout layout) {
         List<Path> files = new ArrayList<>();
-        for (int h : layout.allHosts()) {
+        List<Integer> hosts = new ArrayList<>(List.of(Simulation.ENVIRONMENT_HOST));
+        hosts.addAll(layout.allHosts());
+        for (int h : hosts) {
             if (Files.exists(layout.traceEventsOf(h))) {
                 files.add(layout.traceEventsOf(h));
             }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,11 +27,7 @@ class LiveLakeRackTest {
 
     @BeforeAll
     static void requireNamespacesAndMemcached() {
-        String probe = "llk-probe-" + ProcessHandle.current().pid();
-        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
-        Commands.tryRun("ip", "netns", "del", probe);
-        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces (ip netns add: "
-                + add.output().strip() + "); live racks cannot run here");
+        NetworkNamespaces.assumeAllowed("llk");
         assertTrue(Commands.onPath("memcached"), "memcached is not on PATH: ./innet setup installs it (apt-get install memcached)");
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
         assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")),

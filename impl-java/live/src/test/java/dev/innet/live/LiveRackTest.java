@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,11 +28,7 @@ class LiveRackTest {
 
     @BeforeAll
     static void requireNamespaces() {
-        String probe = "innet-probe-" + ProcessHandle.current().pid();
-        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
-        Commands.tryRun("ip", "netns", "del", probe);
-        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces (ip netns add: "
-                + add.output().strip() + "); live racks cannot run here");
+        NetworkNamespaces.assumeAllowed("innet");
         assertTrue(Commands.onPath("ethtool"), "ethtool is not on PATH: ./innet setup installs it (apt-get install ethtool)");
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
         assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")),

@@ -19,7 +19,6 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,11 +39,7 @@ class LiveYcsbTest {
 
     @BeforeAll
     static void requireNamespaces() {
-        String probe = "innet-probe-" + ProcessHandle.current().pid();
-        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
-        Commands.tryRun("ip", "netns", "del", probe);
-        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces (ip netns add: "
-                + add.output().strip() + "); live racks cannot run here");
+        NetworkNamespaces.assumeAllowed("innet");
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
     }
 

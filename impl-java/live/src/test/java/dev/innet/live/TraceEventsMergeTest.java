@@ -38,6 +38,17 @@ class TraceEventsMergeTest {
     }
 
     @Test
+    void theSwitchsFileComesFirstThenTheHostsInHostOrder() throws Exception {
+        RackLayout layout = RackLayout.of("m1", dir, 2, 2);
+        Files.createDirectories(layout.traceEventsOf(0).getParent());
+        for (int h : List.of(3, 1, 0)) {
+            Files.writeString(layout.traceEventsOf(h), "");
+        }
+        assertEquals(List.of(layout.traceEventsOf(0), layout.traceEventsOf(1), layout.traceEventsOf(3)),
+                TraceEventsMerge.filesOf(layout), "p4sim's --trace-frames file is host 0's");
+    }
+
+    @Test
     void aLineThatIsNotAnEventIsRefusedNamingFileAndLine() throws Exception {
         Path torn = file("h2.ndjson", "{\"time\":5,\"host\":2,\"incarnation\":0,\"event\":\"serverGet\"}",
                 "{\"time\":7,\"host\":2,\"incar");

@@ -3,6 +3,7 @@ package dev.innet.netcache;
 import dev.innet.kv.cache.CacheControllerConfig;
 import dev.innet.kv.FamilyRack;
 import dev.innet.kv.server.ServerConfig;
+import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.protocol.KvClientLibrary;
 import dev.innet.protocol.Protocol;
@@ -71,6 +72,19 @@ public final class NetCacheProtocol implements Protocol {
     @Override
     public boolean servesFromSwitch() {
         return true;
+    }
+
+    @Override
+    public java.util.Optional<Protocol> withSeededBug(String bug) {
+        if (!bug.equals(SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(withServers((config, opener) -> new NetCacheServer(config, opener) {
+            @Override
+            protected RecordStore.Ordering numberedOrdering() {
+                return RecordStore.Ordering.ARRIVAL;
+            }
+        }));
     }
 
     @Override

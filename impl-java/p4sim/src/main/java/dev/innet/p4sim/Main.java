@@ -8,9 +8,11 @@ import dev.innet.p4sim.cli.CliSession;
 import dev.innet.p4sim.cli.ControlServer;
 import dev.innet.switchapi.ControlException;
 import dev.innet.p4sim.frontend.CompileError;
+import dev.innet.p4sim.ports.FrameTraceWriter;
 import dev.innet.p4sim.ports.LiveSwitch;
 import dev.innet.p4sim.v1model.P4Switch;
 import dev.innet.p4sim.v1model.SwitchConfig;
+import dev.innet.wire.RackAddressing;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -28,7 +30,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code p4sim --program p4/x.p4 -i 0@veth0 -i 1@veth1 [--control-port 9090] [--cpu-port N]
- * [--commands sN-commands.txt] [-I includedir] [--seed S] [--check]}: runs a program on Linux
+ * [--commands sN-commands.txt] [-I includedir] [--seed S] [--trace-frames FILE --trace-clients H,...] [--check]}: runs a program on Linux
  * interfaces where {@code simple_switch} would, with bmv2's CLI command language on the control port.
  * {@code --check} only compiles the program and reports errors.
  *
@@ -85,6 +87,15 @@ public final class Main implements Callable<Integer> {
                     + "falls back to socket where rings are unavailable) or socket (one system call per frame; "
                     + "lowest latency when idle) (default: ring)")
     private LiveSwitch.Io io = LiveSwitch.Io.RING;
+
+    @Option(names = "--trace-frames", paramLabel = "FILE", description = "append a trace event (NDJSON, host 0) to FILE "
+            + "for each message from a --trace-clients host the pipeline processes (switchIn) and each it sends to one "
+            + "(switchOut), stamped with the machine's monotonic clock: a live rack's trace validation (docs/live-rack.md)")
+    private Path traceFrames;
+
+    @Option(names = "--trace-clients", paramLabel = "H,H,...", split = ",",
+            description = "the rack's client hosts (host numbers) whose messages --trace-frames records")
+    private List<Integer> traceClients = new ArrayList<>();
 
     @Option(names = "--check", description = "only compile the program: print FILE: ok, or the error (exit 1)")
     private boolean checkOnly;
@@ -179,6 +190,10 @@ public final class Main implements Callable<Integer> {
             live.attach(p.port(), p.interfaceName());
         }
         dev.innet.p4sim.ports.PortFaults faults = live.enableFaults(seed);
+        FrameTraceWriter frameTrace = traceFrames == null ? null : FrameTraceWriter.appendingTo(traceFrames, traceClients, err);
+        if (frameTrace != null) {
+            live.observeFrames(frameTrace);
+        }
         try (ControlServer server = new ControlServer(controlPort, cli, sw);
              AutoCloseable extra = extension == null ? () -> { } : extension.started(compiled, program, sw, sw)) {
             server.portFaults(faults);
@@ -195,6 +210,18 @@ public final class Main implements Callable<Integer> {
     private void requireArgumentsConsistent() {
         if (controlPort < 0 || controlPort > HIGHEST_TCP_PORT) {
             throw Cli.usageError(spec, "--control-port must be 0.." + HIGHEST_TCP_PORT + ", got " + controlPort);
+        }
+        if (traceFrames != null && traceClients.isEmpty()) {
+            throw Cli.usageError(spec, "--trace-frames needs --trace-clients: only the clients' messages stand for spec steps");
+        }
+        if (traceFrames == null && !traceClients.isEmpty()) {
+            throw Cli.usageError(spec, "--trace-clients is only used with --trace-frames");
+        }
+        for (int h : traceClients) {
+            if (h < RackAddressing.MIN_HOST || h > RackAddressing.CPU_HOST) {
+                throw Cli.usageError(spec, "--trace-clients: host " + h + " is outside " + RackAddressing.MIN_HOST + ".."
+                        + RackAddressing.CPU_HOST);
+            }
         }
         Set<Integer> ports = new HashSet<>();
         for (PortOnInterface p : interfaces) {

@@ -78,7 +78,7 @@ class MainTest {
         Run r = p4sim("--help");
         assertEquals(0, r.exit(), r.err());
         for (String option : new String[] {"--program", "-I", "--interface", "--control-port", "--thrift-port",
-            "--cpu-port", "--commands", "--seed", "--io", "--check"}) {
+            "--cpu-port", "--commands", "--seed", "--io", "--trace-frames", "--trace-clients", "--check"}) {
             assertTrue(r.out().contains(option), option + " missing from the usage: " + r.out());
         }
         assertEquals("", r.err());
@@ -90,6 +90,18 @@ class MainTest {
         // named even when --program is missing too (it is likely --program misspelt)
         assertArgumentError(p4sim("--frobnicate"), "--frobnicate");
         assertArgumentError(p4sim("--programm", uncompilable.toString()), "--programm");
+    }
+
+    @Test
+    void traceFramesNeedsItsClientsAndTheClientsAreHosts() {
+        Path trace = dir.resolve("h0.ndjson");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-frames", trace.toString()), "--trace-clients");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-clients", "3,4"), "--trace-frames");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-frames", trace.toString(),
+                "--trace-clients", "3,0"), "host 0");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-frames", trace.toString(),
+                "--trace-clients", "3,x"), "x");
+        assertFalse(Files.exists(trace), "nothing may be opened after a bad argument");
     }
 
     @Test

@@ -109,6 +109,21 @@ public interface Protocol {
         return 0;
     }
 
+    /**
+     * Test-only bug: servers apply the writes the switch numbered in arrival order, as if sequence numbers
+     * did not exist (the spec's BugServerIgnoresSeq). A live rack seeds it (rack up --seeded-bug) so that
+     * trace validation has a real run to reject.
+     */
+    String SERVERS_IGNORING_SEQUENCE_NUMBERS = "server-ignores-seq";
+
+    /**
+     * This protocol with the named test-only bug seeded, if it has that bug (a live rack's hidden
+     * --seeded-bug: real processes run it, so the bug is real code, reached only through this); empty by default.
+     */
+    default java.util.Optional<Protocol> withSeededBug(String bug) {
+        return java.util.Optional.empty();
+    }
+
     /** The protocol's spec and its replay on the implementation, if it has them (docs/conformance.md). */
     default java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
         return java.util.Optional.empty();

@@ -1,13 +1,8 @@
 package dev.innet.rack;
 
-import dev.innet.sim.TraceEvent;
+import dev.innet.sim.SwitchFrameEvents;
 import dev.innet.sim.device.SwitchOutput;
 import dev.innet.sim.simulated.Simulation;
-import dev.innet.wire.InnetPacket;
-import dev.innet.wire.RackAddressing;
-import dev.innet.wire.WireException;
-import dev.innet.wire.UdpFrame;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -16,70 +11,24 @@ import java.util.List;
  * environment (host 0) at the moment of processing. Trace validation places the spec's client steps there:
  * the spec folds the switch's processing of a request into the client's step, and with faulty client links
  * (variable delay, reordering, loss) the client's send time does not say when, or whether, that happened
- * (docs/conformance.md). Only kept when the rack records trace events.
+ * (docs/conformance.md). Only kept when the rack records trace events. Which frames make which events is
+ * {@link SwitchFrameEvents}, shared with p4sim's {@code --trace-frames} on a live rack.
  */
 final class SwitchFrameTrace {
     private final Simulation sim;
-    private final List<Integer> clients;
-
-    private final boolean udpFrames;
+    private final SwitchFrameEvents events;
 
     /** @param udpFrames record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams) */
     SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames) {
         this.sim = sim;
-        this.clients = clients;
-        this.udpFrames = udpFrames;
+        this.events = new SwitchFrameEvents(clients, udpFrames);
     }
 
     void processed(byte[] frame, List<SwitchOutput> out) {
-        if (udpFrames) {
-            // every frame of the step, including those of servers: a host's reply is where LaKe fills its layers
-            recordUdp(Simulation.SWITCH_UDP_IN_EVENT, frame);
-            for (SwitchOutput o : out) {
-                recordUdp(Simulation.SWITCH_UDP_OUT_EVENT, o.frame());
-            }
-            return;
-        }
-        record(Simulation.SWITCH_IN_EVENT, frame, true);
+        // with UDP frames, every frame of the step, including those of servers: a host's reply is where LaKe fills its layers
+        events.received(frame).ifPresent(sim::traceEnvironment);
         for (SwitchOutput o : out) {
-            record(Simulation.SWITCH_OUT_EVENT, o.frame(), false);
+            events.sent(o.frame()).ifPresent(sim::traceEnvironment);
         }
-    }
-
-    private static final int IP_ID_OFFSET = 18;
-
-    private void recordUdp(String event, byte[] frame) {
-        UdpFrame udp;
-        int src;
-        int dst;
-        try {
-            udp = UdpFrame.decode(frame);
-            src = RackAddressing.hostOfIp(udp.srcIp());
-            dst = RackAddressing.hostOfIp(udp.dstIp());
-        } catch (WireException | RuntimeException e) {
-            return; // not a UDP frame
-        }
-        if (src < 0 || dst < 0) {
-            return; // not between rack hosts
-        }
-        int ipId = (frame[IP_ID_OFFSET] & 0xff) << 8 | (frame[IP_ID_OFFSET + 1] & 0xff);
-        sim.traceEnvironment(TraceEvent.of(event).with("src", src).with("dst", dst).with("ipId", ipId)
-                .with("payload", HexFormat.of().formatHex(udp.payload())));
-    }
-
-    private void record(String event, byte[] frame, boolean fromClient) {
-        InnetPacket p;
-        int host;
-        try {
-            p = InnetPacket.decode(frame);
-            host = RackAddressing.hostOfIp(fromClient ? p.frame().srcIp() : p.frame().dstIp());
-        } catch (WireException | RuntimeException e) {
-            return; // not an innet message of a rack host: nothing a spec step stands for
-        }
-        if (!clients.contains(host)) {
-            return;
-        }
-        sim.traceEnvironment(TraceEvent.of(event).with("client", host).with("reqId", p.message().reqId())
-                .with("op", p.message().op()));
     }
 }

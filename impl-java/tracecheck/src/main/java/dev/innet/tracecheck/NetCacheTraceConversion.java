@@ -20,6 +20,12 @@ public final class NetCacheTraceConversion implements TraceConversion {
         return List.of("NetCache.tla", "NetCacheTrace.tla");
     }
 
+    /** The switch's switchIn/switchOut events place the clients' steps (NetCacheTraceConverter, "Order"). */
+    @Override
+    public boolean readsEnvironmentEvents() {
+        return true;
+    }
+
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         NetCacheTraceConverter.Converted run = new NetCacheTraceConverter(settings).convert(lines);

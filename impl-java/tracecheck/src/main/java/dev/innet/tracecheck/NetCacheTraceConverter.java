@@ -1,7 +1,11 @@
 package dev.innet.tracecheck;
 
+import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.netcache.trace.NetCacheTraceEvents;
+import dev.innet.sim.simulated.Simulation;
+import dev.innet.wire.InnetMessage;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,10 +22,11 @@ import java.util.TreeSet;
  * specs/netcache/NetCacheTrace.tla walks, and picks the model's constants from the run.
  *
  * <p><b>Order.</b> NetCache.tla lets the switch handle a client request in the client's step and a server
- * reply in the step that delivers it to the client. Client links are clean fixed-delay links in the rack
- * (only switch-server links are faulty), so a request is placed at its send time plus the link delay and
- * every reply a client receives (the one that ends its operation, or a late or duplicated one it
- * ignores) at its arrival time minus that delay: where the switch saw them. Controller steps act on the
+ * reply in the step that delivers it to the client. A rack records where the switch handled them (switchIn,
+ * switchOut: rack's SwitchFrameTrace in the simulator, p4sim --trace-frames on a live rack), and the steps
+ * go there. A trace without them falls back on the simulated rack's clean fixed-delay client links: a
+ * request at its send time plus the link delay, every reply a client receives (the one that ends its
+ * operation, or a late or duplicated one it ignores) at its arrival time minus that delay. Controller steps act on the
  * switch at once; server events happen at the server. Events at the same instant keep their file order.
  *
  * <p><b>Values</b> are write ids 1..MaxWrites in the order the switch numbered the writes (the order
@@ -73,8 +78,13 @@ public final class NetCacheTraceConverter {
         final String key;
         final String value;
         final long reqId;
-        final long switchTime;
+        /** When the switch processed it: its switchIn event, else (traces without them) send + link delay. */
+        long switchTime;
         final int serial;
+        /** The request's step, moved to its switchIn when one comes. */
+        Step step;
+        /** A switchIn event of this attempt was seen. */
+        boolean reachedSwitch;
         String how = "lost";
         long replySeq = -1;
         String replyValue;
@@ -93,7 +103,7 @@ public final class NetCacheTraceConverter {
     }
 
     private static final class Step {
-        final long time;
+        long time;
         final int order;
         final String kind;
         final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
@@ -116,6 +126,8 @@ public final class NetCacheTraceConverter {
     private final List<Step> steps = new ArrayList<>();
     private final Map<String, Attempt> current = new HashMap<>();
     private final Map<String, List<Attempt>> attemptsByRequest = new HashMap<>();
+    /** Per client/reqId/reply op: when the switch sent such replies (switchOut), not yet taken by a reply event. */
+    private final Map<String, ArrayDeque<Long>> repliesSent = new HashMap<>();
     private final Map<String, String> owner = new TreeMap<>();
     private final Set<String> clients = new TreeSet<>();
     private final Set<String> servers = new TreeSet<>();
@@ -130,10 +142,13 @@ public final class NetCacheTraceConverter {
                 throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
                         + line.incarnation() + "); host crashes are not covered by NetCacheTrace.tla");
             }
-            if (line.host() == dev.innet.sim.simulated.Simulation.ENVIRONMENT_HOST
-                    && (line.event().equals(dev.innet.sim.simulated.Simulation.SWITCH_IN_EVENT)
-                        || line.event().equals(dev.innet.sim.simulated.Simulation.SWITCH_OUT_EVENT))) {
-                continue; // NetCacheTrace.tla's clients are placed by their own events (clean client links)
+            if (line.host() == Simulation.ENVIRONMENT_HOST && (line.event().equals(Simulation.SWITCH_IN_EVENT)
+                    || line.event().equals(Simulation.SWITCH_OUT_EVENT))) {
+                switchFrame(line, line.event().equals(Simulation.SWITCH_IN_EVENT));
+                continue;
+            }
+            if (line.host() == Simulation.ENVIRONMENT_HOST) {
+                continue; // the simulator's other events (a switch crash): NetCacheTrace.tla has none
             }
             add(line);
         }
@@ -368,6 +383,7 @@ public final class NetCacheTraceConverter {
                 current.put(host, a);
                 attemptsByRequest.computeIfAbsent(host + "/" + a.reqId, x -> new ArrayList<>()).add(a);
                 Step s = step(a.switchTime, write ? "write" : "read", line);
+                a.step = s;
                 s.attempt = a;
                 s.fields.put("c", host);
                 s.fields.put("k", a.key);
@@ -387,14 +403,15 @@ public final class NetCacheTraceConverter {
                 a.how = fromSwitch ? "hit" : "fwd";
                 a.replySeq = line.number("seq");
                 a.replyValue = line.string("value");
+                long switchTime = replySwitchTime(host, a, t - link); // a hit's reply is part of the read's step
                 if (!fromSwitch) {
-                    reply(line, t - link, a, false);
+                    reply(line, switchTime, a, false);
                 }
             }
             case NetCacheTraceEvents.CLIENT_STALE_REPLY -> {
                 boolean write = line.string("op").equals("write");
                 Attempt a = answeredAttempt(host, line.number("reqId"), write, t - link, line);
-                reply(line, t - link, a, true);
+                reply(line, replySwitchTime(host, a, t - link), a, true);
             }
             case NetCacheTraceEvents.CLIENT_GAVE_UP -> {
                 Attempt a = current.remove(host);
@@ -441,6 +458,57 @@ public final class NetCacheTraceConverter {
             }
             default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
         }
+    }
+
+    /**
+     * The switch processed a client's request (switchIn) or sent a reply to a client (switchOut), as a rack
+     * records them (rack's SwitchFrameTrace, p4sim --trace-frames on a live rack). A request's step moves to
+     * its first processing: with live veth links and port threads, or faulty simulated client links, the
+     * send times do not give the order in which the switch numbered two clients' writes. Replies are queued
+     * per request until the client's reply event takes the earliest ({@link #replySwitchTime}). A message of
+     * no pending attempt (a late copy, a controller's message) places nothing.
+     */
+    private void switchFrame(TraceLine line, boolean in) {
+        String client = "h" + line.number("client");
+        long reqId = line.number("reqId");
+        int op = (int) line.number("op");
+        if (!in) {
+            if ((op & InnetMessage.REPLY_BIT) != 0) {
+                repliesSent.computeIfAbsent(client + "/" + reqId + "/" + op, x -> new ArrayDeque<>()).add(line.time());
+            }
+            return;
+        }
+        Attempt a = current.get(client);
+        if (a == null || a.reqId != reqId || a.reachedSwitch || op != requestOp(a)) {
+            return;
+        }
+        a.reachedSwitch = true;
+        a.switchTime = line.time();
+        a.step.time = line.time();
+    }
+
+    private static int requestOp(Attempt a) {
+        return !a.write ? KvOp.GET : a.delete ? KvOp.DEL : KvOp.PUT;
+    }
+
+    /**
+     * Where the switch handled the reply a client received at {@code fallback} + link delay: the earliest
+     * switchOut of that reply to the client since the switch processed {@code a} and not taken by an earlier
+     * reply event (a duplicated reply is sent, and received, once per copy; a read's retransmission shares
+     * its request id, so the replies of earlier copies are passed over), else (no switch frames) {@code fallback}.
+     */
+    private long replySwitchTime(String client, Attempt a, long fallback) {
+        int replyOp = KvOp.replyOf(requestOp(a));
+        for (int op : a.write ? new int[] {replyOp} : new int[] {replyOp, KvOp.GET_FOR_CACHE_REPLY}) {
+            ArrayDeque<Long> sent = repliesSent.get(client + "/" + a.reqId + "/" + op);
+            while (sent != null && !sent.isEmpty() && sent.peek() < a.switchTime) {
+                sent.poll();
+            }
+            if (sent != null && !sent.isEmpty()) {
+                return sent.poll();
+            }
+        }
+        return fallback;
     }
 
     /** A reply the switch handled on its way to the client: ended the operation, or came too late (stale). */

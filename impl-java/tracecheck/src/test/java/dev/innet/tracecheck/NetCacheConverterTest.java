@@ -51,6 +51,34 @@ class NetCacheConverterTest {
         assertEquals(1, run.restarts());
     }
 
+    /**
+     * Live rack (2026-11-24): h3 sent its write 8.7 us before h4 sent one of the same key, but the switch
+     * processed (and numbered) h4's first. The switch's events place each write where it was numbered, so the
+     * write ids follow the seqs; the reply goes where the switch relayed it.
+     */
+    @Test
+    void theSwitchsEventsPlaceWritesInTheOrderItNumberedThem() {
+        var run = convert(
+                "{\"time\":1000,\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"a\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":1100,\"host\":4,\"incarnation\":0,\"event\":\"clientWrite\",\"key\":\"k\",\"value\":\"b\",\"reqId\":1,\"attempt\":1}",
+                "{\"time\":1200,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":4,\"reqId\":1,\"op\":2}",
+                "{\"time\":1300,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":1,\"op\":2}",
+                "{\"time\":1400,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":4,\"reqId\":1,\"key\":\"k\",\"recSeq\":1,\"recValue\":\"b\",\"recDeleted\":false,\"storedSeq\":1,\"storedValue\":\"b\",\"storedDeleted\":false}",
+                "{\"time\":1500,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\",\"client\":3,\"reqId\":1,\"key\":\"k\",\"recSeq\":2,\"recValue\":\"a\",\"recDeleted\":false,\"storedSeq\":2,\"storedValue\":\"a\",\"storedDeleted\":false}",
+                "{\"time\":1600,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":1,\"op\":130}",
+                "{\"time\":1700,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":4,\"reqId\":1,\"op\":130}",
+                "{\"time\":1900,\"host\":4,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"seq\":1,\"value\":\"\",\"fromSwitch\":false}",
+                "{\"time\":2000,\"host\":3,\"incarnation\":0,\"event\":\"clientReply\",\"op\":\"write\",\"key\":\"k\",\"reqId\":1,\"status\":\"ok\",\"seq\":2,\"value\":\"\",\"fromSwitch\":false}");
+        List<Map<String, Object>> steps = run.steps();
+        assertEquals(List.of("write", "write", "serverPut", "serverPut", "putReply", "putReply"),
+                steps.stream().map(s -> s.get("e")).toList());
+        assertEquals("h4", steps.get(0).get("c"), "h4's write was numbered first");
+        assertEquals(1L, steps.get(0).get("w"));
+        assertEquals(2L, steps.get(1).get("w"));
+        assertEquals("h3", steps.get(4).get("c"), "the switch relayed h3's reply first");
+        assertEquals(2L, steps.get(4).get("w"));
+    }
+
     @Test
     void aLateReplyIsPlacedAtTheSwitchAndAnswersTheAttemptAServerSaw() {
         var run = convert(

@@ -31,6 +31,18 @@ public final class LiveSwitch implements AutoCloseable {
     /** How frames move between the interfaces and the switch. */
     public enum Io { RING, SOCKET }
 
+    /**
+     * Sees each frame the pipeline takes in, then each frame it emits while processing that one, in the
+     * order the pipeline handles them: called under the switch lock (so the calls of different ports' frames
+     * never interleave), before the frame is processed and before each output is queued, sent or delayed.
+     * What it records of a frame therefore happens before anything that frame causes on another host.
+     */
+    public interface FrameObserver {
+        void received(int port, byte[] buf, int off, int len);
+
+        void emitted(int port, byte[] buf, int off, int len);
+    }
+
     /** Receive blocks drained per port per batch: bounds how long the control port waits for the lock. */
     static final int BATCH_BLOCKS = 2;
     private static final int IDLE_POLL_MILLIS = 50;
@@ -52,6 +64,7 @@ public final class LiveSwitch implements AutoCloseable {
     private volatile long sendErrors;
     private PortFaults faults;
     private DelayedSender delayed;
+    private FrameObserver observer;
 
     /** A switch on memory-mapped rings, falling back to plain sockets (with a message on stderr) where rings fail. */
     public LiveSwitch(P4Switch sw, Object lock) {
@@ -83,6 +96,14 @@ public final class LiveSwitch implements AutoCloseable {
     public PortFaults enableFaults(long seed) {
         faults = new PortFaults(seed, interfaces.keySet());
         return faults;
+    }
+
+    /** Has {@code o} see every frame the pipeline processes and emits ({@link FrameObserver}); call before {@link #start}. */
+    public void observeFrames(FrameObserver o) {
+        if (!threads.isEmpty()) {
+            throw new IllegalStateException("observe frames before the switch starts");
+        }
+        observer = o;
     }
 
     /** Attaches {@code ifname} as switch port {@code port}; call before {@link #start}. */
@@ -130,13 +151,18 @@ public final class LiveSwitch implements AutoCloseable {
         if (faults != null) {
             delayed = new DelayedSender(() -> sendErrors++);
         }
-        PacketSink sink = (port, buf, off, len) -> output(port, buf, off, len, true);
+        FrameObserver seen = observer;
+        PacketSink sink = seen == null ? (port, buf, off, len) -> output(port, buf, off, len, true)
+                : (port, buf, off, len) -> {
+                    seen.emitted(port, buf, off, len);
+                    output(port, buf, off, len, true);
+                };
         synchronized (lock) {
             // a control-plane packet-out is sent at once: the pipeline thread may be asleep waiting for input
             sw.setPacketOutSink((port, buf, off, len) -> output(port, buf, off, len, false));
         }
         if (io == Io.RING) {
-            threads.add(Thread.ofPlatform().name("p4sim-pipeline").daemon().start(() -> pipeline(sink)));
+            threads.add(Thread.ofPlatform().name("p4sim-pipeline").daemon().start(() -> pipeline(sink, seen)));
             return;
         }
         for (Map.Entry<Integer, AfPacketPort> e : sockets.entrySet()) {
@@ -151,6 +177,9 @@ public final class LiveSwitch implements AutoCloseable {
                             return;
                         }
                         synchronized (lock) {
+                            if (seen != null) {
+                                seen.received(port, buf, 0, n);
+                            }
                             sw.process(port, buf, 0, n, sink);
                         }
                     }
@@ -194,7 +223,7 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /** The ring-mode pipeline thread: drain every receive ring, process under the lock, flush every transmit ring. */
-    private void pipeline(PacketSink sink) {
+    private void pipeline(PacketSink sink, FrameObserver seen) {
         int[] portNumbers = rings.keySet().stream().mapToInt(Integer::intValue).toArray();
         RingPort[] ports = rings.values().toArray(new RingPort[0]);
         byte[] buf = new byte[sw.config().maxPacketBytes() + 1];
@@ -202,6 +231,9 @@ public final class LiveSwitch implements AutoCloseable {
         RingPort.Receiver receiver = (MemorySegment ring, long offset, int length) -> {
             int n = Math.min(length, buf.length);
             MemorySegment.copy(ring, ValueLayout.JAVA_BYTE, offset, buf, 0, n);
+            if (seen != null) {
+                seen.received(current[0], buf, 0, n);
+            }
             sw.process(current[0], buf, 0, n, sink);
         };
         try (RingPoller poller = new RingPoller(List.of(ports))) {

@@ -1,0 +1,84 @@
+package dev.innet.live;
+
+import dev.innet.sim.simulated.Simulation;
+import dev.innet.tracecheck.TraceConversion;
+import dev.innet.tracecheck.TraceSettings;
+import dev.innet.tracecheck.TraceValidator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * {@code rack validate}: trace validation of a live rack's run (implementation -> spec). The hosts' and the
+ * switch's trace events (rack up --trace-events) are merged into one run in time order, written to
+ * {@code validation/run.ndjson} under the rack's state directory, and checked by {@link TraceValidator}
+ * with the protocol's converter and trace spec, with the settings the rack's processes ran with
+ * ({@link HostMain#rackSpec}: the cache capacity). TLC's model and log go to {@code validation/tlc/}.
+ */
+final class LiveRunValidation {
+    /**
+     * @param result          TLC's verdict (UNKNOWN also for events that cannot be merged or converted)
+     * @param files           the trace-event files merged (switch and hosts)
+     * @param switchFrames    whether the switch's own events (p4sim --trace-frames) were among them
+     * @param run             the merged run
+     */
+    record Outcome(TraceValidator.Result result, int files, boolean switchFrames, Path run) {
+        /** The merged run's line {@code number} (1-based), or "" if there is none. */
+        String line(long number) {
+            try {
+                List<String> lines = Files.readAllLines(run);
+                return number >= 1 && number <= lines.size() ? lines.get((int) number - 1) : "";
+            } catch (IOException e) {
+                return "";
+            }
+        }
+    }
+
+    private LiveRunValidation() {
+    }
+
+    /** Where the merged run, the model and TLC's log of a rack's validation go. */
+    static Path directoryOf(RackLayout layout) {
+        return layout.stateDir().resolve("validation");
+    }
+
+    /**
+     * Merges, converts and checks the rack's run.
+     *
+     * @param specs the protocol's spec directory ({@link TraceConversion#specDirectory} under the repository root)
+     * @throws IllegalArgumentException a trace-event line that is not one, naming its file and line
+     */
+    static Outcome validate(RackLayout layout, TraceConversion conversion, Path specs, Duration limit)
+            throws IOException, InterruptedException {
+        List<Path> files = TraceEventsMerge.filesOf(layout);
+        boolean switchFrames = files.contains(layout.traceEventsOf(Simulation.ENVIRONMENT_HOST));
+        List<String> merged = TraceEventsMerge.merge(files);
+        Path dir = directoryOf(layout);
+        deleteTree(dir); // TLC's state directories of an earlier validation would only pile up
+        Files.createDirectories(dir);
+        Path run = dir.resolve("run.ndjson");
+        Files.write(run, merged);
+        TraceSettings settings = TraceSettings.rack(HostMain.rackSpec(layout,
+                dev.innet.protocol.ProtocolRegistry.byName(conversion.protocol())).cacheCapacity());
+        TraceValidator.Result r = new TraceValidator(conversion, specs, dir.resolve("tlc"), limit, settings).validate(run);
+        return new Outcome(r, files.size(), switchFrames, run);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.innet.p4sim.ports;
+
+import dev.innet.sim.SwitchFrameEvents;
+import dev.innet.sim.TraceEvent;
+import dev.innet.sim.simulated.Simulation;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * p4sim's {@code --trace-frames}: on a live rack, the switch's own trace events, the lines the simulated
+ * rack records (rack's SwitchFrameTrace, through the shared {@link SwitchFrameEvents}): a {@code switchIn}
+ * for each client message the pipeline processes and a {@code switchOut} for each frame it emits to a
+ * client, as the environment (host 0, incarnation 0). Trace validation places the spec's client steps
+ * there (docs/conformance.md, "Trace validation"); without them it would have to guess from the clients'
+ * send times, which a live rack's veth links and port threads do not keep in order.
+ *
+ * <p>Each line is stamped with {@code clock} (the machine's monotonic clock, {@code System.nanoTime}, which
+ * every host process of the rack also stamps its events with) when the pipeline reaches the frame, and
+ * written and flushed at once ({@link LiveSwitch.FrameObserver}: under the switch lock, before any output
+ * leaves): a kill -9 loses no line already stamped, and no host can stamp a reaction to a frame earlier
+ * than the switch stamped the frame.
+ */
+public final class FrameTraceWriter implements LiveSwitch.FrameObserver, AutoCloseable {
+    private final SwitchFrameEvents events;
+    private final PrintStream out;
+    private final LongSupplier clock;
+    private final PrintStream log;
+    private boolean failureReported;
+
+    /**
+     * @param out   where the lines go; flushed after each line
+     * @param clock the stamp of each line
+     * @param log   where a failed write is reported (once)
+     */
+    public FrameTraceWriter(PrintStream out, List<Integer> clients, LongSupplier clock, PrintStream log) {
+        this.events = new SwitchFrameEvents(clients, false);
+        this.out = out;
+        this.clock = clock;
+        this.log = log;
+    }
+
+    /** Appends to {@code file} (a restarted switch adds to its predecessor's lines), stamped with System.nanoTime. */
+    public static FrameTraceWriter appendingTo(Path file, List<Integer> clients, PrintStream log) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
+        PrintStream out = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
+                false, StandardCharsets.UTF_8);
+        return new FrameTraceWriter(out, clients, System::nanoTime, log);
+    }
+
+    @Override
+    public void received(int port, byte[] buf, int off, int len) {
+        events.received(Arrays.copyOfRange(buf, off, off + len)).ifPresent(this::write);
+    }
+
+    @Override
+    public void emitted(int port, byte[] buf, int off, int len) {
+        events.sent(Arrays.copyOfRange(buf, off, off + len)).ifPresent(this::write);
+    }
+
+    private void write(TraceEvent e) {
+        out.println(e.toJsonLine(clock.getAsLong(), Simulation.ENVIRONMENT_HOST, 0));
+        out.flush();
+        if (out.checkError() && !failureReported) {
+            failureReported = true;
+            log.println("p4sim: writing --trace-frames failed; later frames may be missing from the trace");
+        }
+    }
+
+    @Override
+    public void close() {
+        out.close();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.innet.p4sim.ports;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.wire.InnetMessage;
+import dev.innet.wire.RackAddressing;
+import dev.innet.wire.UdpFrame;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * p4sim's --trace-frames writer: the simulated rack's switchIn/switchOut lines (host 0), for client messages
+ * only, each stamped by the clock as the pipeline reaches it and on disk before the call returns.
+ */
+class FrameTraceWriterTest {
+    private static final int CLIENT = 3;
+    private static final int SERVER = 1;
+    private static final int PUT = 0x02;
+    private static final int PUT_REPLY = 0x82;
+    private static final int PUT_SEQ = 0x12;
+
+    private static byte[] frame(int from, int to, int op, long reqId) {
+        InnetMessage m = InnetMessage.of(op, reqId, InnetMessage.key("user1"), 0, "v".getBytes(StandardCharsets.UTF_8));
+        return new UdpFrame(RackAddressing.hostMac(to), RackAddressing.hostMac(from), RackAddressing.hostIp(from),
+                RackAddressing.hostIp(to), 5009, 5008, m.encode()).encode();
+    }
+
+    @Test
+    void writesTheSimulatedRacksLinesForClientMessagesOnly() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        AtomicLong clock = new AtomicLong(1_000);
+        FrameTraceWriter w = new FrameTraceWriter(new PrintStream(bytes, false, StandardCharsets.UTF_8), List.of(CLIENT, 4),
+                clock::incrementAndGet, System.err);
+        // a client's write in the middle of a larger buffer (a ring slot), its numbered copy to the server, the reply
+        byte[] request = frame(CLIENT, SERVER, PUT, 7);
+        byte[] slot = new byte[request.length + 10];
+        System.arraycopy(request, 0, slot, 5, request.length);
+        w.received(2, slot, 5, request.length);
+        byte[] toServer = frame(CLIENT, SERVER, PUT_SEQ, 7);
+        w.emitted(0, toServer, 0, toServer.length);
+        byte[] reply = frame(SERVER, CLIENT, PUT_REPLY, 7);
+        w.received(0, reply, 0, reply.length);
+        w.emitted(2, reply, 0, reply.length);
+        // not innet messages: nothing
+        w.received(2, new byte[] {1, 2, 3}, 0, 3);
+        assertEquals(List.of(
+                        "{\"time\":1001,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":7,\"op\":2}",
+                        "{\"time\":1002,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":7,\"op\":130}"),
+                bytes.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    @Test
+    void eachLineIsInTheFileWhenTheCallReturnsAndARestartAppends(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("trace-events").resolve("h0.ndjson");
+        FrameTraceWriter first = FrameTraceWriter.appendingTo(file, List.of(CLIENT), System.err);
+        byte[] request = frame(CLIENT, SERVER, PUT, 1);
+        first.received(2, request, 0, request.length);
+        // not closed: what a kill -9 leaves
+        assertEquals(1, Files.readAllLines(file).size(), "the line is written before received() returns");
+        FrameTraceWriter second = FrameTraceWriter.appendingTo(file, List.of(CLIENT), System.err);
+        byte[] next = frame(CLIENT, SERVER, PUT, 2);
+        second.received(2, next, 0, next.length);
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(2, lines.size(), "a restarted switch appends: " + lines);
+        assertTrue(lines.get(1).contains("\"reqId\":2"), lines.get(1));
+        long first0 = Long.parseLong(lines.get(0).replaceAll("^\\{\"time\":(\\d+),.*", "$1"));
+        long second0 = Long.parseLong(lines.get(1).replaceAll("^\\{\"time\":(\\d+),.*", "$1"));
+        assertTrue(first0 <= second0 && second0 <= System.nanoTime(), "stamped with System.nanoTime: " + lines);
+        first.close();
+        second.close();
+    }
+}

@@ -1,5 +1,7 @@
 package dev.innet.live;
 
+import dev.innet.p4sim.ports.FrameTraceWriter;
+import dev.innet.protocol.RackPorts;
 import dev.innet.sim.simulated.Simulation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +27,7 @@ public final class TraceEventsMerge {
     }
 
     /** One event line and where it came from, for messages. */
-    private record Line(long time, String text, Path file, int number) {
+    record Line(long time, String text, Path file, int number) {
     }
 
     /**
@@ -56,7 +58,53 @@ public final class TraceEventsMerge {
             }
         }
         lines.sort(Comparator.comparingLong(Line::time)); // stable: ties keep file, then line order
-        return lines.stream().map(Line::text).toList();
+        List<Line> placed = placeControllerSteps(lines);
+        placed.sort(Comparator.comparingLong(Line::time));
+        return placed.stream().map(Line::text).toList();
+    }
+
+    private static final String SWITCH_CONTROL = "\"host\":" + Simulation.ENVIRONMENT_HOST + ",\"incarnation\":0,\"event\":\""
+            + FrameTraceWriter.SWITCH_CONTROL_EVENT + "\"";
+    private static final String CONTROLLER = "\"host\":" + RackPorts.CONTROLLER_HOST + ",";
+
+    /**
+     * Moves each controller event back to the switch's stamp of the controller's last control write before it,
+     * and drops the switch's {@code switchControl} lines. The controller stamps its event once its control calls
+     * have returned, and the switch may process frames between the write that made the step visible and that
+     * stamp: placed at its own stamp, the step would come after frames that already saw its effect. Its last
+     * write since its previous event is the one that made it visible (a step's writes come before its event on
+     * the controller's one event loop); an event with no write since its previous one, or none in the
+     * {@link #STEP_WRITE_WINDOW_NANOS} before it, keeps its stamp. Without
+     * {@code switchControl} lines (bmv2, P4Runtime control, files from before them) nothing moves.
+     */
+    /**
+     * How long before a controller event its step's last write may have been stamped: a step's writes return
+     * a control round trip (a fraction of a millisecond on loopback) before its event. A write earlier than this
+     * belongs to the controller's untraced work (counter resets, polls' repairs), and an event after it (a hot
+     * report received, say) made no write of its own: it keeps its stamp.
+     */
+    static final long STEP_WRITE_WINDOW_NANOS = 5_000_000;
+
+    static List<Line> placeControllerSteps(List<Line> sorted) {
+        List<Line> out = new ArrayList<>(sorted.size());
+        long previousControllerStep = Long.MIN_VALUE;
+        long lastWrite = Long.MIN_VALUE;
+        for (Line l : sorted) {
+            if (l.text().startsWith(SWITCH_CONTROL, l.text().indexOf(',') + 1)) {
+                lastWrite = l.time();
+                continue;
+            }
+            if (l.text().startsWith(CONTROLLER, l.text().indexOf(',') + 1)) {
+                long at = lastWrite > previousControllerStep && l.time() - lastWrite <= STEP_WRITE_WINDOW_NANOS ? lastWrite : l.time();
+                previousControllerStep = l.time();
+                if (at != l.time()) {
+                    l = new Line(at, l.text().replaceFirst("^\\{\"time\":-?\\d+,", "{\"time\":" + at + ","), l.file(),
+                            l.number());
+                }
+            }
+            out.add(l);
+        }
+        return out;
     }
 
     /**

@@ -55,4 +55,37 @@ class TraceEventsMergeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TraceEventsMerge.merge(List.of(torn)));
         assertTrue(e.getMessage().contains("h2.ndjson:2"), e.getMessage());
     }
+
+    /**
+     * The switch processed a client's read (switchIn at 30) after the controller's write made its step visible
+     * (switchControl at 25) but before the controller stamped its event (40): the merge puts the step at 25, before
+     * the read, and drops the switchControl lines. A controller event with no write since its previous one keeps
+     * its stamp, so does one whose last write is more than the window before it (a hot report received 10 ms
+     * after a counter reset), and so does a host's event.
+     */
+    @Test
+    void aControllerStepIsPlacedAtItsLastControlWrite() throws Exception {
+        Path sw = file("h0.ndjson",
+                "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchControl\",\"command\":\"table_add\"}",
+                "{\"time\":25,\"host\":0,\"incarnation\":0,\"event\":\"switchControl\",\"command\":\"register_write\"}",
+                "{\"time\":30,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":1,\"op\":1}",
+                // an untraced write (a counter reset) long before the next event, which made none of its own
+                "{\"time\":62,\"host\":0,\"incarnation\":0,\"event\":\"switchControl\",\"command\":\"register_reset\"}",
+                "{\"time\":65,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":1,\"op\":129}");
+        Path controller = file("h254.ndjson",
+                "{\"time\":10,\"host\":254,\"incarnation\":0,\"event\":\"admitInstall\"}",
+                "{\"time\":40,\"host\":254,\"incarnation\":0,\"event\":\"admitValidate\"}",
+                "{\"time\":60,\"host\":254,\"incarnation\":0,\"event\":\"snapshotStart\"}",
+                "{\"time\":10000070,\"host\":254,\"incarnation\":0,\"event\":\"hot\"}");
+        Path client = file("h3.ndjson", "{\"time\":20,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\"}");
+        List<String> merged = TraceEventsMerge.merge(List.of(sw, controller, client));
+        assertEquals(List.of(
+                "{\"time\":5,\"host\":254,\"incarnation\":0,\"event\":\"admitInstall\"}",
+                "{\"time\":20,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\"}",
+                "{\"time\":25,\"host\":254,\"incarnation\":0,\"event\":\"admitValidate\"}",
+                "{\"time\":30,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":1,\"op\":1}",
+                "{\"time\":60,\"host\":254,\"incarnation\":0,\"event\":\"snapshotStart\"}",
+                "{\"time\":65,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":1,\"op\":129}",
+                "{\"time\":10000070,\"host\":254,\"incarnation\":0,\"event\":\"hot\"}"), merged);
+    }
 }

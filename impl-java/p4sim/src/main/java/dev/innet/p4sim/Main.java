@@ -197,6 +197,9 @@ public final class Main implements Callable<Integer> {
         try (ControlServer server = new ControlServer(controlPort, cli, sw);
              AutoCloseable extra = extension == null ? () -> { } : extension.started(compiled, program, sw, sw)) {
             server.portFaults(faults);
+            if (frameTrace != null) {
+                server.observeWrites(frameTrace);
+            }
             live.start();
             out.println("p4sim: running " + program + " on " + interfaces + " (" + live.io().name().toLowerCase()
                     + " I/O), control port " + server.port());

@@ -28,6 +28,22 @@ public final class ControlServer implements AutoCloseable {
     /** Connections that asked for events (p4sim_events): packet-ins and digests, one line each. */
     private final java.util.List<java.util.concurrent.BlockingQueue<String>> eventStreams = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** Told of every command that changed the switch's state, under the switch lock, right after it took effect. */
+    public interface WriteObserver {
+        void applied(String command);
+    }
+
+    /**
+     * The CLI commands that change tables, registers, counters, meters, sessions or value sets; the others
+     * (reads, dumps, help) leave the switch as it was.
+     */
+    private static final java.util.regex.Pattern WRITE = java.util.regex.Pattern.compile(
+            "(table_(add|delete|modify|set_default|reset_default|clear|indirect_.*)|register_(write|reset)|counter_(write|reset)"
+                    + "|meter_(set_.*|array_set_.*)|mirroring_(add|add_mc|delete)|mc_(?!dump).*|act_prof_(?!dump).*"
+                    + "|pvs_(add|remove|clear)|set_crc.*|reset_state)");
+
+    private volatile WriteObserver writes;
+
     public ControlServer(int port, CliSession session, Object lock) throws IOException {
         this.server = new ServerSocket(port, 16, InetAddress.getLoopbackAddress());
         this.session = session;
@@ -53,6 +69,17 @@ public final class ControlServer implements AutoCloseable {
      */
     public void portFaults(dev.innet.p4sim.ports.PortFaults faults) {
         this.faults = faults;
+    }
+
+    /** Reports every state-changing command to {@code observer} (p4sim --trace-frames: the switch's {@code switchControl} events). */
+    public void observeWrites(WriteObserver observer) {
+        this.writes = observer;
+    }
+
+    /** Whether CLI command line {@code command} changes the switch's state. */
+    static boolean isWrite(String command) {
+        String name = command.strip().split("\\s+", 2)[0];
+        return WRITE.matcher(name).matches();
     }
 
     private void acceptLoop() {
@@ -134,6 +161,11 @@ public final class ControlServer implements AutoCloseable {
         try {
             synchronized (lock) {
                 outLines = session.execute(line);
+                WriteObserver observer = writes;
+                if (observer != null && isWrite(command)) {
+                    // under the lock: no frame is processed between the change and its stamp
+                    observer.applied(command);
+                }
             }
         } catch (ControlException | IllegalArgumentException e) {
             return List.of("error: " + e.getMessage().replace('\n', ' '));

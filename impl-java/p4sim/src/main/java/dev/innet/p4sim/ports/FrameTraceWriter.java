@@ -25,9 +25,20 @@ import java.util.function.LongSupplier;
  * every host process of the rack also stamps its events with) when the pipeline reaches the frame, and
  * written and flushed at once ({@link LiveSwitch.FrameObserver}: under the switch lock, before any output
  * leaves): a kill -9 loses no line already stamped, and no host can stamp a reaction to a frame earlier
- * than the switch stamped the frame.
+ * than the switch stamped the frame. It also writes a {@code switchControl} line for each control-plane
+ * write applied through the CLI port (under the same lock), so that the rack's merge can place a controller's
+ * step where it took effect.
  */
-public final class FrameTraceWriter implements LiveSwitch.FrameObserver, AutoCloseable {
+public final class FrameTraceWriter implements LiveSwitch.FrameObserver, dev.innet.p4sim.cli.ControlServer.WriteObserver,
+        AutoCloseable {
+    /**
+     * The event of a control-plane write that took effect ({@link dev.innet.p4sim.cli.ControlServer.WriteObserver}):
+     * when a controller's step really changed the switch. A controller stamps its own event only after its
+     * control calls return, and the switch may process frames in between; the rack's merge
+     * (TraceEventsMerge) moves the controller's event back to its last write and drops these lines.
+     */
+    public static final String SWITCH_CONTROL_EVENT = "switchControl";
+
     private final SwitchFrameEvents events;
     private final PrintStream out;
     private final LongSupplier clock;
@@ -65,6 +76,11 @@ public final class FrameTraceWriter implements LiveSwitch.FrameObserver, AutoClo
     @Override
     public void emitted(int port, byte[] buf, int off, int len) {
         events.sent(Arrays.copyOfRange(buf, off, off + len)).ifPresent(this::write);
+    }
+
+    @Override
+    public void applied(String command) {
+        write(TraceEvent.of(SWITCH_CONTROL_EVENT).with("command", command.strip().split("\\s+", 2)[0]));
     }
 
     private void write(TraceEvent e) {

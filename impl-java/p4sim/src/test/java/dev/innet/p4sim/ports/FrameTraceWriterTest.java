@@ -1,6 +1,7 @@
 package dev.innet.p4sim.ports;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.wire.InnetMessage;
@@ -76,5 +77,29 @@ class FrameTraceWriterTest {
         assertTrue(first0 <= second0 && second0 <= System.nanoTime(), "stamped with System.nanoTime: " + lines);
         first.close();
         second.close();
+    }
+
+    /**
+     * A control-plane write applied through the CLI port is a {@code switchControl} line (the command's name
+     * only), stamped like the frames; reads and dumps change nothing and are not written.
+     */
+    @Test
+    void aControlWriteIsAStampedSwitchControlLineAndReadsAreNot() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        AtomicLong clock = new AtomicLong(50);
+        FrameTraceWriter w = new FrameTraceWriter(new PrintStream(bytes, false, StandardCharsets.UTF_8), List.of(CLIENT),
+                clock::incrementAndGet, System.err);
+        w.applied("register_write MyIngress.valid 3 1");
+        assertEquals(List.of("{\"time\":51,\"host\":0,\"incarnation\":0,\"event\":\"switchControl\",\"command\":\"register_write\"}"),
+                bytes.toString(StandardCharsets.UTF_8).lines().toList());
+        for (String write : List.of("table_add MyIngress.t a 1 =>", "table_delete MyIngress.t 4", "table_modify t a 4 =>",
+                "table_set_default t a", "table_clear t", "register_reset r", "counter_reset c", "mirroring_add 100 5",
+                "mc_mgrp_create 1", "reset_state", "act_prof_create_member p a", "pvs_add v 1")) {
+            assertTrue(dev.innet.p4sim.cli.ControlServerWrites.isWrite(write), write);
+        }
+        for (String read : List.of("register_read r 1", "table_dump t", "table_num_entries t", "counter_read c 1", "help",
+                "mc_dump", "act_prof_dump p", "show_tables")) {
+            assertFalse(dev.innet.p4sim.cli.ControlServerWrites.isWrite(read), read);
+        }
     }
 }

@@ -23,12 +23,18 @@ final class SwitchFrameTrace {
     private final List<Integer> clients;
 
     private final boolean udpFrames;
+    private final String switchName;
 
-    /** @param udpFrames record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams) */
-    SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames) {
+    /**
+     * @param udpFrames  record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams)
+     * @param switchName the switch's name, written as field {@code switch} of every UDP frame event, or null (a
+     *                   one-switch rack: the field is left out, so its traces stay as they were)
+     */
+    SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames, String switchName) {
         this.sim = sim;
         this.clients = clients;
         this.udpFrames = udpFrames;
+        this.switchName = switchName;
     }
 
     void processed(byte[] frame, List<SwitchOutput> out) {
@@ -63,7 +69,12 @@ final class SwitchFrameTrace {
             return; // not between rack hosts
         }
         int ipId = (frame[IP_ID_OFFSET] & 0xff) << 8 | (frame[IP_ID_OFFSET + 1] & 0xff);
-        sim.traceEnvironment(TraceEvent.of(event).with("src", src).with("dst", dst).with("ipId", ipId)
+        TraceEvent e = TraceEvent.of(event);
+        if (switchName != null) {
+            // several switches (DistCache's leaf-spine network): which one processed the frame
+            e = e.with("switch", switchName);
+        }
+        sim.traceEnvironment(e.with("src", src).with("dst", dst).with("ipId", ipId)
                 .with("payload", HexFormat.of().formatHex(udp.payload())));
     }
 

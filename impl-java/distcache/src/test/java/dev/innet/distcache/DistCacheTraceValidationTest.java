@@ -64,6 +64,46 @@ class DistCacheTraceValidationTest {
         assertTrue(v.trace().contains("\"event\":\"dcCacheInsert\""), "no insertion");
     }
 
+    /** The first seed in 1..3 whose run trace validation rejects, or null if every run was accepted. */
+    static TraceValidator.Result firstRejection(String name, DistCacheProtocol protocol, Path program) throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            Validated v = validate(protocol, program, seed, name + "-seed" + seed);
+            if (v.result().verdict() == TraceValidator.Verdict.REJECTED) {
+                return v.result();
+            }
+            assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+        }
+        return null;
+    }
+
+    @Test
+    void aSinglePhaseServerIsRejectedAtItsFirstWrite() throws Exception {
+        TraceValidator.Result r = firstRejection("singlephase", SeededBugs.singlePhase(), null);
+        assertTrue(r != null, "not caught");
+        assertTrue(r.failedDescription().startsWith("e=serverWrite"), r.summary());
+    }
+
+    @Test
+    void updatesSentWithTheInvalidationsAreRejected() throws Exception {
+        TraceValidator.Result r = firstRejection("revalidate-early", SeededBugs.revalidateEarly(), null);
+        assertTrue(r != null, "not caught");
+        assertTrue(r.failedDescription().startsWith("e=upd"), r.summary());
+    }
+
+    @Test
+    void aCopyWithoutTheVersionGuardIsRejected() throws Exception {
+        TraceValidator.Result r = firstRejection("noversionguard", new DistCacheProtocol(), SeededBugs.program(
+                "trace-noversionguard", "&& hdr.innet.seq >= seen && hdr.dc.token == waiting", "&& hdr.dc.token == waiting"));
+        assertTrue(r != null, "not caught");
+    }
+
+    @Test
+    void aCopyWithoutTheFillTokenIsRejected() throws Exception {
+        TraceValidator.Result r = firstRejection("nofilltoken", new DistCacheProtocol(), SeededBugs.program(
+                "trace-nofilltoken", "&& hdr.innet.seq >= seen && hdr.dc.token == waiting", "&& hdr.innet.seq >= seen"));
+        assertTrue(r != null, "not caught");
+    }
+
     @Test
     void malformedEventsGiveAClearError() throws Exception {
         Path bad = Path.of("target", "trace-validation", "distcache-malformed.ndjson");

@@ -214,7 +214,8 @@ public final class SimMain implements Callable<Integer> {
                         .recordTraceEvents(sample.wants(protocol, seed)).build());
             }
             if (protocol.name().equals("distcache")) { // a cache switch (its first spine) crashes; re-partitioning (docs/distcache.md)
-                Rack rack = settings.rack(root, protocol, seed).out(quiet).build();
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).recordTraceEvents(sample.wants(protocol, seed))
+                        .build();
                 CrashPlan.schedule(rack, chaosMs * 1_000_000, true);
                 return Campaign.PreparedRun.of(rack);
             }

@@ -102,6 +102,15 @@ public final class DistCacheProtocol implements Protocol {
         return 3;
     }
 
+    /**
+     * Trace validation observes the cache switches' steps (hits, misses, invalidations, updates) in the frames
+     * each switch processed and sent, named by switch (docs/conformance.md, "DistCache: trace validation").
+     */
+    @Override
+    public boolean tracesSwitchUdpFrames() {
+        return true;
+    }
+
     @Override
     public boolean servesFromSwitch() {
         return true;

@@ -90,7 +90,8 @@ public final class Rack {
                 P4Switch p4 = program.instantiate(SwitchConfig.defaults().withCpuPort(-1).withSeed(switchRandom.nextLong())
                         .withClock(() -> sim.now() / 1_000));
                 h.attach(p4.control());
-                return new P4SwitchDevice(p4, b.traffic, sim.recordsTraceEvents() ? new SwitchFrameTrace(sim, clients, b.protocol.tracesSwitchUdpFrames()) : null);
+                return new P4SwitchDevice(p4, b.traffic, sim.recordsTraceEvents() ? new SwitchFrameTrace(sim, clients,
+                        b.protocol.tracesSwitchUdpFrames(), topology.switches().size() > 1 ? name : null) : null);
             });
             switches.put(name, s);
             handles.put(name, h);

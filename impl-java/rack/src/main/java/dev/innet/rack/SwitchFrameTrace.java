@@ -1,6 +1,7 @@
 package dev.innet.rack;
 
 import dev.innet.sim.SwitchFrameEvents;
+import dev.innet.sim.TraceEvent;
 import dev.innet.sim.device.SwitchOutput;
 import dev.innet.sim.simulated.Simulation;
 import java.util.List;
@@ -17,18 +18,29 @@ import java.util.List;
 final class SwitchFrameTrace {
     private final Simulation sim;
     private final SwitchFrameEvents events;
+    private final String switchName;
 
-    /** @param udpFrames record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams) */
-    SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames) {
+    /**
+     * @param udpFrames  record every UDP frame instead (Protocol.tracesSwitchUdpFrames: LaKe's memcached datagrams)
+     * @param switchName the switch's name, written as field {@code switch} of every event, or null (a one-switch
+     *                   rack: the field is left out, so its traces stay as they were)
+     */
+    SwitchFrameTrace(Simulation sim, List<Integer> clients, boolean udpFrames, String switchName) {
         this.sim = sim;
         this.events = new SwitchFrameEvents(clients, udpFrames);
+        this.switchName = switchName;
     }
 
     void processed(byte[] frame, List<SwitchOutput> out) {
         // with UDP frames, every frame of the step, including those of servers: a host's reply is where LaKe fills its layers
-        events.received(frame).ifPresent(sim::traceEnvironment);
+        events.received(frame).ifPresent(this::record);
         for (SwitchOutput o : out) {
-            events.sent(o.frame()).ifPresent(sim::traceEnvironment);
+            events.sent(o.frame()).ifPresent(this::record);
         }
+    }
+
+    private void record(TraceEvent e) {
+        // several switches (DistCache's leaf-spine network): which one processed the frame
+        sim.traceEnvironment(switchName == null ? e : e.with("switch", switchName));
     }
 }

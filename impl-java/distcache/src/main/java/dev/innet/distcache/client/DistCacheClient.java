@@ -1,10 +1,12 @@
 package dev.innet.distcache.client;
 
+import dev.innet.distcache.DistCacheTraceEvents;
 import dev.innet.distcache.wire.DcExt;
 import dev.innet.distcache.wire.DcOp;
 import dev.innet.kv.client.ClientConfig;
 import dev.innet.kv.client.KvClient;
 import dev.innet.sim.NodeContext;
+import dev.innet.sim.TraceEvent;
 import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.wire.InnetMessage;
 
@@ -27,6 +29,24 @@ public class DistCacheClient extends KvClient {
     @Override
     protected int serverPort() {
         return DcOp.PORT;
+    }
+
+    /** A retransmission ends the previous attempt in the spec's terms (ClientGiveUp, then a new read). */
+    @Override
+    protected void onRequestSent(InnetMessage request, int attempt) {
+        if (attempt > 1) {
+            traceTimeout(request, attempt - 1);
+        }
+    }
+
+    @Override
+    protected void onGaveUp(InnetMessage request) {
+        traceTimeout(request, 0);
+    }
+
+    /** @param attempt the attempt that timed out, 0 for the last one (the operation is abandoned) */
+    private void traceTimeout(InnetMessage request, int attempt) {
+        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CLIENT_TIMEOUT).with("reqId", request.reqId()).with("attempt", attempt));
     }
 
     /** An unrouted request (layer 0): the client ToR picks the cache node. */

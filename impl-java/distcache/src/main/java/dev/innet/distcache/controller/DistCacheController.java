@@ -1,6 +1,7 @@
 package dev.innet.distcache.controller;
 
 import dev.innet.distcache.DistCacheNetwork;
+import dev.innet.distcache.DistCacheTraceEvents;
 import dev.innet.distcache.wire.DcExt;
 import dev.innet.distcache.wire.DcOp;
 import dev.innet.kv.ConsistentHashRing;
@@ -10,6 +11,7 @@ import dev.innet.protocol.RackSpec;
 import dev.innet.protocol.Topology;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
+import dev.innet.sim.TraceEvent;
 import dev.innet.switchapi.EntrySpec;
 import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
@@ -112,6 +114,10 @@ public final class DistCacheController implements Node, NodeCounters {
         this.nextToken = ((long) context.incarnation() << 24) | 1;
         this.ring = new ConsistentHashRing(rack.servers());
         this.upper = new UpperPartition(network.spines());
+        // trace validation derives the spec's Place (each key's home node per layer) from these
+        context.trace(TraceEvent.of(DistCacheTraceEvents.CONTROLLER_START).with("spines", network.spines())
+                .with("leaves", network.leaves()).with("servers", rack.servers().stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(","))));
         for (int node : network.cacheNodes().keySet()) {
             cached.put(node, new TreeMap<>());
             freeIndices.put(node, allIndices());
@@ -258,6 +264,7 @@ public final class DistCacheController implements Node, NodeCounters {
         int index = cached.get(node).remove(keyHex);
         freeIndices.get(node).add(index);
         count("evictions");
+        traceEviction(node, keyHex);
         SwitchControl c = controlOf(network.cacheNodes().get(node));
         if (c != null) {
             c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(HexFormat.of().parseHex(keyHex))), 0);
@@ -423,6 +430,8 @@ public final class DistCacheController implements Node, NodeCounters {
                 List.of(BigInteger.valueOf(index))));
         cached.get(node).put(keyHex, index);
         count("insertions");
+        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_INSERT).with("node", node).with("layer", layer)
+                .with("key", keyHex).with("token", token));
         sendFetch(new Insertion(node, layer, key, index, token, 1));
     }
 
@@ -451,12 +460,19 @@ public final class DistCacheController implements Node, NodeCounters {
         }
         if (ins.attempt() >= FETCH_ATTEMPTS) {
             count("insertionsAbandoned");
+            traceEviction(ins.node(), HexFormat.of().formatHex(ins.key()));
             cached.get(ins.node()).remove(HexFormat.of().formatHex(ins.key()));
             freeIndices.get(ins.node()).add(index);
             c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(ins.key())), 0);
             return;
         }
         sendFetch(new Insertion(ins.node(), ins.layer(), ins.key(), ins.index(), ins.token(), ins.attempt() + 1));
+    }
+
+    /** The copy of {@code keyHex} at {@code node} is gone (its lookup entry deleted): CacheEvict. */
+    private void traceEviction(int node, String keyHex) {
+        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_EVICT).with("node", node)
+                .with("layer", network.layerOf(network.cacheNodes().get(node))).with("key", keyHex));
     }
 
     private static Match keyMatch(byte[] key) {

@@ -1,5 +1,6 @@
 package dev.innet.distcache.server;
 
+import dev.innet.distcache.DistCacheTraceEvents;
 import dev.innet.distcache.wire.DcExt;
 import dev.innet.distcache.wire.DcOp;
 import dev.innet.kv.ConsistentHashRing;
@@ -12,6 +13,7 @@ import dev.innet.kv.store.StoredRecord;
 import dev.innet.protocol.NodeCounters;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
+import dev.innet.sim.TraceEvent;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
@@ -168,6 +170,8 @@ public class DistCacheServer implements Node, NodeCounters {
         for (int layer : new int[] {DcOp.LAYER_UPPER, DcOp.LAYER_LOWER}) {
             if (!ks.current.acked.contains(layer)) {
                 count("invalidationsResent");
+                ctx.trace(TraceEvent.of(DistCacheTraceEvents.SERVER_RESEND_INV).with("key", keyHex).with("layer", layer)
+                        .with("version", ks.current.record.seq()));
                 sendInvalidation(ks.current.request.key(), layer, ks.current.record.seq());
             }
         }
@@ -183,6 +187,9 @@ public class DistCacheServer implements Node, NodeCounters {
         // ServerGet: the primary copy
         Optional<StoredRecord> stored = store.get(msg.key());
         StoredRecord r = stored.orElse(StoredRecord.tombstone(0));
+        ctx.trace(DistCacheTraceEvents.withRecord(TraceEvent.of(DistCacheTraceEvents.SERVER_GET)
+                .with("client", RackAddressing.hostOfIp(frame.srcIp())).with("reqId", msg.reqId())
+                .with("key", DistCacheTraceEvents.hex(msg.key())), r));
         int status = r.deleted() ? KvStatus.NOT_FOUND : KvStatus.OK;
         send(frame.reply(reply(msg, KvOp.GET_REPLY, status, r.deleted() ? KvOp.FLAG_DELETED : 0, r.seq(), r.value())
                 .encode()));
@@ -256,6 +263,8 @@ public class DistCacheServer implements Node, NodeCounters {
             // ServerFetch: the key is idle (no write in phase 1), so the fill is the current record
             count("fills");
             StoredRecord r = store.get(w.msg().key()).orElse(StoredRecord.tombstone(0));
+            ctx.trace(DistCacheTraceEvents.withRecord(TraceEvent.of(DistCacheTraceEvents.SERVER_FETCH).with("key", keyHex)
+                    .with("layer", w.ext().layer()).with("node", w.ext().node()).with("token", w.ext().token()), r));
             sendUpdate(w.msg().key(), w.ext().layer(), w.ext().node(), w.ext().token(), r);
             return;
         }
@@ -271,6 +280,9 @@ public class DistCacheServer implements Node, NodeCounters {
         StoredRecord record = msg.op() == KvOp.DEL ? StoredRecord.tombstone(version)
                 : StoredRecord.value(msg.value(), version);
         Write w = new Write(frame, msg, record);
+        ctx.trace(DistCacheTraceEvents.withRecord(TraceEvent.of(DistCacheTraceEvents.SERVER_WRITE)
+                .with("client", RackAddressing.hostOfIp(frame.srcIp())).with("reqId", msg.reqId()).with("key", keyHex)
+                .with("phaseOne", invalidatesBeforeApplying()), record));
         if (!invalidatesBeforeApplying()) {
             complete(w);
             return;
@@ -288,13 +300,18 @@ public class DistCacheServer implements Node, NodeCounters {
     private void onInvalidationAck(InnetMessage msg, DcExt ext) {
         String keyHex = HexFormat.of().formatHex(msg.key());
         KeyState ks = keys.get(keyHex);
+        TraceEvent traced = TraceEvent.of(DistCacheTraceEvents.SERVER_INV_ACK).with("key", keyHex)
+                .with("layer", ext.layer()).with("version", msg.seq());
         if (ks == null || ks.current == null || msg.seq() != ks.current.record.seq()
                 || (ext.layer() != DcOp.LAYER_UPPER && ext.layer() != DcOp.LAYER_LOWER)) {
             count("staleAcks");   // an old or duplicated acknowledgement
+            ctx.trace(traced.with("outcome", DistCacheTraceEvents.ACK_STALE));
             return;
         }
         count("invalidationAcks");
         ks.current.acked.add(ext.layer());
+        ctx.trace(traced.with("outcome", ks.current.acked.size() == 2 ? DistCacheTraceEvents.ACK_APPLIED
+                : DistCacheTraceEvents.ACK_COUNTED));
         if (ks.current.acked.size() == 2) {
             // ServerInvAck, the last one: every copy is invalid
             Write w = ks.current;

@@ -281,6 +281,7 @@ public final class RackUp {
             return startBmv2Switch(again);
         }
         String name = switches.processOf(sw);
+        String what = switches.several() ? "the switch " + sw + " (p4sim)" : "the switch (p4sim)";
         List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
                 "-I", s.repositoryRoot().resolve("p4").toString(),
                 "--control-port", Integer.toString(switches.controlPortOf(sw)), "--seed", Long.toString(s.seed())));
@@ -308,11 +309,10 @@ public final class RackUp {
         long deadline = System.nanoTime() + s.healthTimeoutMillis() * 1_000_000;
         while (!logContains(p.log(), logFrom, "p4sim: running")) {
             if (!Pids.alive(p.pid(), p.startTicks())) {
-                throw new NotUp("the switch " + name + " (p4sim) exited while starting; " + tail(p.log()));
+                throw new NotUp(what + " exited while starting; " + tail(p.log()));
             }
             if (System.nanoTime() > deadline) {
-                throw new NotUp("the switch " + name + " (p4sim) did not start within " + s.healthTimeoutMillis() + " ms; "
-                        + tail(p.log()));
+                throw new NotUp(what + " did not start within " + s.healthTimeoutMillis() + " ms; " + tail(p.log()));
             }
             Thread.sleep(100);
         }

@@ -68,6 +68,14 @@ public final class TraceEventsMerge {
     private static final String CONTROLLER = "\"host\":" + RackPorts.CONTROLLER_HOST + ",";
 
     /**
+     * How long before a controller event its step's last write may have been stamped: a step's writes return
+     * a control round trip (a fraction of a millisecond on loopback) before its event. A write earlier than this
+     * belongs to the controller's untraced work (counter resets, polls' repairs), and an event after it (a hot
+     * report received, say) made no write of its own: it keeps its stamp.
+     */
+    static final long STEP_WRITE_WINDOW_NANOS = 5_000_000;
+
+    /**
      * Moves each controller event back to the switch's stamp of the controller's last control write before it,
      * and drops the switch's {@code switchControl} lines. The controller stamps its event once its control calls
      * have returned, and the switch may process frames between the write that made the step visible and that
@@ -77,14 +85,6 @@ public final class TraceEventsMerge {
      * {@link #STEP_WRITE_WINDOW_NANOS} before it, keeps its stamp. Without
      * {@code switchControl} lines (bmv2, P4Runtime control, files from before them) nothing moves.
      */
-    /**
-     * How long before a controller event its step's last write may have been stamped: a step's writes return
-     * a control round trip (a fraction of a millisecond on loopback) before its event. A write earlier than this
-     * belongs to the controller's untraced work (counter resets, polls' repairs), and an event after it (a hot
-     * report received, say) made no write of its own: it keeps its stamp.
-     */
-    static final long STEP_WRITE_WINDOW_NANOS = 5_000_000;
-
     static List<Line> placeControllerSteps(List<Line> sorted) {
         List<Line> out = new ArrayList<>(sorted.size());
         long previousControllerStep = Long.MIN_VALUE;
@@ -95,7 +95,8 @@ public final class TraceEventsMerge {
                 continue;
             }
             if (l.text().startsWith(CONTROLLER, l.text().indexOf(',') + 1)) {
-                long at = lastWrite > previousControllerStep && l.time() - lastWrite <= STEP_WRITE_WINDOW_NANOS ? lastWrite : l.time();
+                boolean ownWrite = lastWrite > previousControllerStep && l.time() - lastWrite <= STEP_WRITE_WINDOW_NANOS;
+                long at = ownWrite ? lastWrite : l.time();
                 previousControllerStep = l.time();
                 if (at != l.time()) {
                     l = new Line(at, l.text().replaceFirst("^\\{\"time\":-?\\d+,", "{\"time\":" + at + ","), l.file(),

@@ -71,42 +71,27 @@ public final class RackRun {
         int runNumber = nextRunNumber(layout);
         Path dir = layout.historyDir().resolve("run-" + runNumber);
         List<Path> parts = new ArrayList<>();
-        List<Future<String>> replies = new ArrayList<>();
+        long deadline = System.nanoTime() + durationMillis * 1_000_000L;
+        List<Future<ClientShare>> shares = new ArrayList<>();
         try (ExecutorService waiters = Executors.newVirtualThreadPerTaskExecutor()) {
             int clients = layout.clients().size();
             for (int i = 0; i < clients && phases != Phases.FINAL_READS; i++) {
                 int h = layout.clients().get(i);
                 int share = operations / clients + (i < operations % clients ? 1 : 0);
-                Path part = dir.resolve("h" + h + ".jsonl");
-                parts.add(part);
                 long gapMicros = rate > 0 ? clients * 1_000_000L / rate : 0;
-                String request = "run " + share + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part
-                        + (durationMillis > 0 || rate > 0 ? " " + durationMillis + " " + gapMicros : "");
-                replies.add(waiters.submit(() -> CommandSocket.ask(layout.socketOf(h), request, timeoutMillis)));
+                shares.add(waiters.submit(() -> runShare(layout, h, dir, share, keys, durationMillis, deadline, gapMicros,
+                        durationMillis > 0 || rate > 0, timeoutMillis)));
             }
             List<String> reports = new ArrayList<>();
-            for (int i = 0; i < replies.size(); i++) {
-                String reply;
+            for (Future<ClientShare> f : shares) {
+                ClientShare done;
                 try {
-                    reply = replies.get(i).get();
+                    done = f.get();
                 } catch (ExecutionException e) {
-                    // killed mid-run (a nemesis)? then its journal holds its share of the history
-                    int h = layout.clients().get(i);
-                    Path journal = ClientJournal.journalOf(parts.get(i));
-                    if (!Files.exists(journal)) {
-                        throw new IllegalStateException("client h" + h + ": " + e.getCause().getMessage(), e);
-                    }
-                    ClientJournal.Recovered r = ClientJournal.recover(journal);
-                    Files.writeString(parts.get(i), r.lines().isEmpty() ? "" : String.join("\n", r.lines()) + "\n",
-                            StandardCharsets.UTF_8);
-                    reports.add("h" + h + " died during the run (" + e.getCause().getMessage() + "): its journal gave "
-                            + r.ended() + " ended operations and " + r.unknown() + " in flight, recorded as unknown");
-                    continue;
+                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
                 }
-                if (!reply.startsWith("done ")) {
-                    throw new IllegalStateException("client h" + layout.clients().get(i) + ": " + reply);
-                }
-                reports.add("h" + layout.clients().get(i) + " " + reply);
+                parts.addAll(done.parts());
+                reports.addAll(done.reports());
             }
             // after every client has finished: one client reads every key, so the check sees the final state
             if (phases != Phases.WORKLOAD) {
@@ -126,6 +111,67 @@ public final class RackRun {
             }
             return new Result(history, reports);
         }
+    }
+
+    /** What one client's share of a run left: its history parts (one per incarnation that ran) and report lines. */
+    private record ClientShare(List<Path> parts, List<String> reports) {}
+
+    /** How long a killed client of a timed run may take to be restarted (by the campaign's heal) and answer ready. */
+    private static final long REJOIN_WAIT_MILLIS = 30_000;
+
+    /**
+     * Runs client {@code h}'s share. A client killed mid-run (a nemesis) leaves its share so far in its journal,
+     * which becomes this part of the history. In a timed run it then rejoins: once restarted (the campaign's heal)
+     * and ready, before the run's end, it runs the rest of the share in a new part, as a new incarnation with
+     * new client and operation ids (the history format: a crashed client's id issues nothing more).
+     */
+    private static ClientShare runShare(RackLayout layout, int h, Path dir, int share, int keys, long durationMillis,
+            long deadline, long gapMicros, boolean paced, long timeoutMillis) throws IOException, InterruptedException {
+        List<Path> parts = new ArrayList<>();
+        List<String> reports = new ArrayList<>();
+        int left = share;
+        for (int incarnationRun = 1; ; incarnationRun++) {
+            Path part = dir.resolve(incarnationRun == 1 ? "h" + h + ".jsonl" : "h" + h + "-" + incarnationRun + ".jsonl");
+            parts.add(part);
+            long runMillis = durationMillis > 0 ? Math.max(1, (deadline - System.nanoTime()) / 1_000_000L) : 0;
+            String request = "run " + left + " " + keys + " " + READ_PERCENT + " " + DELETE_PERCENT + " " + part
+                    + (paced ? " " + runMillis + " " + gapMicros : "");
+            try {
+                String reply = CommandSocket.ask(layout.socketOf(h), request, timeoutMillis);
+                if (!reply.startsWith("done ")) {
+                    throw new IllegalStateException("client h" + h + ": " + reply);
+                }
+                reports.add("h" + h + " " + reply);
+                return new ClientShare(parts, reports);
+            } catch (IOException e) {
+                // killed mid-run (a nemesis)? then its journal holds its share of the history
+                Path journal = ClientJournal.journalOf(part);
+                if (!Files.exists(journal)) {
+                    throw new IllegalStateException("client h" + h + ": " + e.getMessage(), e);
+                }
+                ClientJournal.Recovered r = ClientJournal.recover(journal);
+                Files.writeString(part, r.lines().isEmpty() ? "" : String.join("\n", r.lines()) + "\n", StandardCharsets.UTF_8);
+                reports.add("h" + h + " died during the run (" + e.getMessage() + "): its journal gave " + r.ended()
+                        + " ended operations and " + r.unknown() + " in flight, recorded as unknown");
+                left -= r.ended() + r.unknown();
+                if (durationMillis <= 0 || left <= 0 || !awaitRestarted(layout, h, deadline)) {
+                    return new ClientShare(parts, reports);
+                }
+                reports.add("h" + h + " restarted: it runs the rest of its share");
+            }
+        }
+    }
+
+    /** Whether client {@code h} answers ready again before the run's deadline (and within the rejoin bound). */
+    private static boolean awaitRestarted(RackLayout layout, int h, long deadline) throws InterruptedException {
+        long until = Math.min(deadline, System.nanoTime() + REJOIN_WAIT_MILLIS * 1_000_000L);
+        while (System.nanoTime() < until) {
+            if (Health.ready(Health.ask(layout, h))) {
+                return System.nanoTime() < deadline;
+            }
+            Thread.sleep(200);
+        }
+        return false;
     }
 
     private static int nextRunNumber(RackLayout layout) {

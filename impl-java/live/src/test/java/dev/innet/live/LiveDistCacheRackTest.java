@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * DistCache's leaf-spine network as a live rack: five p4sim processes (two spines, two storage-rack
  * ToRs, the client ToR) cabled by veth pairs, servers in the storage racks, clients and the controller
- * under the client ToR. One workload runs while a spine is killed and restarted; its history, final
- * reads included, must be linearizable, and reads must have been answered by cache switches. Skipped
+ * under the client ToR. One workload runs while a client and then a spine are killed and restarted (the
+ * client rejoins the run); its history, final reads included, must be linearizable, and reads must have been
+ * answered by cache switches. Skipped
  * (not passed) where network namespaces are forbidden. About a minute on the shared 2-core machine.
  */
 class LiveDistCacheRackTest {
@@ -41,7 +42,7 @@ class LiveDistCacheRackTest {
     }
 
     @Test
-    void aSpineCrashMidWorkloadLeavesTheHistoryLinearizableAndTheNetworkServing(@TempDir Path state) throws Exception {
+    void aClientKillAndASpineCrashMidWorkloadLeaveTheHistoryLinearizableAndTheNetworkServing(@TempDir Path state) throws Exception {
         String name = "dc" + (ProcessHandle.current().pid() % 100_000);
         RackLayout layout = RackLayout.of(name, state, 2, 2);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
@@ -66,14 +67,16 @@ class LiveDistCacheRackTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(5_000);
+            Thread.sleep(3_000);
+            // a client killed mid-run leaves its share so far in its journal, and rejoins once restarted
+            RackPlan.Process client = RackPlan.read(layout.planFile()).currentProcesses().stream()
+                    .filter(p -> p.name().equals("client-h4")).findFirst().orElseThrow();
+            killAndAwait(client);
+            new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "client-h4");
+            Thread.sleep(2_000);
             RackPlan.Process spine = RackPlan.read(layout.planFile()).currentProcesses().stream()
                     .filter(p -> p.name().equals("switch-spine1")).findFirst().orElseThrow();
-            ProcessHandle.of(spine.pid()).orElseThrow().destroyForcibly();
-            for (int i = 0; i < 100 && Pids.alive(spine.pid(), spine.startTicks()); i++) {
-                Thread.sleep(100);
-            }
-            assertFalse(Pids.alive(spine.pid(), spine.startTicks()), "kill -9 stopped spine1");
+            killAndAwait(spine);
             RackPlan.Process again = new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "switch-spine1");
             assertTrue(Pids.alive(again.pid(), again.startTicks()), "spine1 runs again");
             // the controller may have died with the switch (inside a control call: docs/jepsen.md, Limits)
@@ -86,6 +89,12 @@ class LiveDistCacheRackTest {
             awaitReady(layout, layout.controllerHost());
 
             RackRun.Result result = run.get(240, TimeUnit.SECONDS);
+            assertTrue(result.clientReports().stream().anyMatch(r -> r.startsWith("h4 died during the run")),
+                    "the killed client's share came from its journal: " + result.clientReports());
+            assertTrue(result.clientReports().stream().anyMatch(r -> r.startsWith("h4 restarted")),
+                    "the restarted client rejoined the run: " + result.clientReports());
+            assertTrue(Files.readString(result.history()).contains("\"id\":4010"),
+                    "operations of the client's second incarnation (ids from 4,010,000,000) are in the history");
             long fromSwitch = result.clientReports().stream().mapToLong(LiveDistCacheRackTest::fromSwitch).sum();
             assertTrue(fromSwitch > 0, "cache switches answered reads: " + result.clientReports());
             Process check = new ProcessBuilder(root.resolve(".cache/bin/lincheck").toString(), "-timeout", "30s",
@@ -106,6 +115,14 @@ class LiveDistCacheRackTest {
         for (RackPlan.Process p : RackPlan.read(state.resolve("plan.down.txt")).processes()) {
             assertFalse(Pids.alive(p.pid(), p.startTicks()), p.name() + " is stopped");
         }
+    }
+
+    private static void killAndAwait(RackPlan.Process p) throws InterruptedException {
+        ProcessHandle.of(p.pid()).orElseThrow().destroyForcibly();
+        for (int i = 0; i < 100 && Pids.alive(p.pid(), p.startTicks()); i++) {
+            Thread.sleep(100);
+        }
+        assertFalse(Pids.alive(p.pid(), p.startTicks()), "kill -9 stopped " + p.name());
     }
 
     private static void awaitReady(RackLayout layout, int host) throws InterruptedException {

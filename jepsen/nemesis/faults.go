@@ -51,6 +51,10 @@ func NewWithin(kind string, env Env, r *rand.Rand, lim Limits) (Fault, error) {
 		return &Pause{Target: processTarget(env, r)}, nil
 	case "switch-crash":
 		switches := SwitchProcesses(env)
+		if len(switches) == 1 {
+			// no draw: a one-switch rack's schedules stay what they were for each seed
+			return &SwitchCrash{Target: switches[0]}, nil
+		}
 		return &SwitchCrash{Target: switches[r.Intn(len(switches))]}, nil
 	case "skew":
 		hosts := skewTargets(env, lim)

@@ -372,3 +372,14 @@ func TestThePlansSwitchesSettingIsParsedAndBadOnesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestAOneSwitchRacksSwitchCrashDrawsNothingFromTheSeed(t *testing.T) {
+	a, b := rand.New(rand.NewSource(9)), rand.New(rand.NewSource(9))
+	f, err := New("switch-crash", newFake(), a)
+	if err != nil || f.(*SwitchCrash).Target != "switch" {
+		t.Fatalf("%v %v", f, err)
+	}
+	if a.Int63() != b.Int63() {
+		t.Fatal("a one-switch switch crash consumed randomness: every later draw of the schedule would move")
+	}
+}

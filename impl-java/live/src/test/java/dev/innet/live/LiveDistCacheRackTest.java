@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,11 +30,7 @@ class LiveDistCacheRackTest {
 
     @BeforeAll
     static void requireNamespaces() {
-        String probe = "innet-probe-" + ProcessHandle.current().pid();
-        Commands.Result add = Commands.tryRun("ip", "netns", "add", probe);
-        Commands.tryRun("ip", "netns", "del", probe);
-        Assumptions.assumeTrue(add.ok(), "SKIPPED: this machine does not allow network namespaces (ip netns add: "
-                + add.output().strip() + "); live racks cannot run here");
+        NetworkNamespaces.assumeAllowed("ldc");
         root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
         assertTrue(Files.isExecutable(root.resolve(".cache/bin/lincheck")),
                 "the porcupine checker is not built at .cache/bin/lincheck: ./innet setup builds it");

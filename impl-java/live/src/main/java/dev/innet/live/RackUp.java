@@ -226,6 +226,8 @@ public final class RackUp {
     }
 
     private void addNamespace(String ns) {
+        // before the plan records it: a namespace in use by another rack must not be torn down as ours
+        LeftoverNamespaces.reclaimIfLeftover(ns, layout.name(), out);
         plan.namespace(ns);
         Commands.run("ip", "netns", "add", ns);
         // no IPv6 chatter (router solicitations) on the rack's links: p4sim would only count and drop it

@@ -17,7 +17,7 @@
  *
  * Structure of MyIngress.apply, in order:
  *   1 frame validation                            (include/ingress_forwarding.p4)
- *   2 classification                              (this file)
+ *   2 classification; the rack gate (§7: only this rack's traffic)
  *   3 controller packet-out: ADD_KEY, MARK_REMOVE (AddKey, MarkRemove)
  *   4 rkeys lookup and slot state
  *   5 requests: version stamping, routing          (Algorithm 1: IssueWrite/IssueRead)
@@ -72,6 +72,13 @@ control MyIngress(inout pegasus_headers_t hdr,
      * a fresh switch has 0 and drops client requests (docs/pegasus.md,
      * "Switch crash and recovery"). */
     register<bit<8>>(1) switch_open;
+    /* §7, several racks: 1 once the controller has listed this rack's servers
+     * in rack_servers. Then only requests to them and replies from them are
+     * Pegasus's; everything else (a server's write passed down the chain to
+     * the next rack, another rack's reply on its way to a client) is relayed
+     * by plain IPv4 forwarding: no stamping, no Algorithm 2, no counting. 0
+     * (a one-rack deployment): every Pegasus packet is this rack's. */
+    register<bit<8>>(1) rack_gate;
 
     action drop_pegasus(bit<8> reason) {
         meta.drop_reason = DROP_PEGASUS;
@@ -92,6 +99,27 @@ control MyIngress(inout pegasus_headers_t hdr,
         meta.is_reply = hdr.udp.src_port == UDP_PORT_PEGASUS
             && (op == PEG_READ_REPLY || op == PEG_WRITE_REPLY || op == PEG_DELETE_REPLY
                 || op == PEG_VIRTUAL_WRITE_REPLY || op == PEG_REPLICATE_REPLY);
+    }
+
+    /* ---- 2 the rack gate (§7) ------------------------------------------ */
+    action rack_member() {
+        meta.rack_local = true;
+    }
+
+    action rack_outsider() {
+        meta.rack_local = false;
+    }
+
+    table rack_servers {
+        key = {
+            meta.rack_peer: exact;
+        }
+        actions = {
+            rack_member;
+            rack_outsider;
+        }
+        default_action = rack_outsider();
+        size = RACK_SERVERS_TABLE_SIZE;
     }
 
     /* ---- 4 replicated keys lookup table (§8.1) ------------------------- */
@@ -172,6 +200,18 @@ control MyIngress(inout pegasus_headers_t hdr,
         if (meta.drop_reason == DROP_NONE && meta.is_pegasus) {
             /* ---- 2 classification ---------------------------------------- */
             classify_pegasus();
+            bit<8> gate;
+            rack_gate.read(gate, 0);
+            if (gate == 1 && (meta.is_request || meta.is_reply)) {
+                meta.rack_peer = meta.is_reply ? hdr.ipv4.src_addr : hdr.ipv4.dst_addr;
+                rack_servers.apply();
+                if (!meta.rack_local) {
+                    /* another rack's traffic passing through: relayed as it is */
+                    meta.is_request = false;
+                    meta.is_write = false;
+                    meta.is_reply = false;
+                }
+            }
 
             /* ---- 4 lookup (the control ops need the slot too) ------------ */
             if (meta.is_request || meta.is_reply || meta.is_control) {

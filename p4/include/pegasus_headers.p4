@@ -78,6 +78,8 @@ struct pegasus_metadata_t {
     bit<8>       key_state;       /* KEY_* of the slot (INACTIVE on a miss) */
     bool         route_to_server; /* dest_server was chosen: rewrite the addresses */
     server_idx_t dest_server;
+    ipv4_addr_t  rack_peer;       /* the server end of a packet: dst of a request, src of a reply */
+    bool         rack_local;      /* rack_servers has rack_peer (only looked up when rack_gate is on) */
     @field_list(1) bit<8> report_op; /* PEG_HOT_KEY / PEG_KEY_REMOVED on the clone */
 }
 

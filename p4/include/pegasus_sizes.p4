@@ -14,6 +14,7 @@ const bit<32> MAX_SERVERS = 32;
 typedef bit<32> server_bitmap_t;
 typedef bit<8>  server_idx_t;            /* 0..MAX_SERVERS-1 */
 const int SERVER_ADDRESS_TABLE_SIZE = 32; /* = MAX_SERVERS: one address per server index */
+const int RACK_SERVERS_TABLE_SIZE = 32;   /* = MAX_SERVERS: this rack's server addresses (§7 gate) */
 
 /* Directory slots. The paper replicates the O(n log n) hottest keys (§4.2);
  * for n = 32, n log2 n = 160. 1024 leaves room for the controller's churn

@@ -231,6 +231,25 @@ def pegasus():
               "the receiving kernel drop the datagram (found on the live rack, docs/live-rack.md)")
     t.packet(10, with_udp_checksum(to_server(CLIENT, 2, peg(WRITE, B, 16, value=b"e"))))
     t.expect(2, to_server(CLIENT, 2, peg(WRITE, B, 16, seq=102, value=b"e", pflags=DETECTOR)))
+
+    t.comment("P-19: S7 rack gate: with rack_gate on and h1, h2 listed in rack_servers, h3 stands for a server\n"
+              "of another rack. A write passed down the chain to it, and an unstamped request to it, are relayed\n"
+              "untouched (no stamping, no detector flag); a reply from it with no server that Algorithm 2 would\n"
+              "drop as unvouched (P-9) is relayed too; a request to h2 is still this rack's (ver_next 103)")
+    t.reg("rack_gate", 0, 1)
+    for h in (1, 2):
+        t.cmd("add MyIngress.rack_servers meta.rack_peer:0x%s MyIngress.rack_member()" % ip(h).hex())
+    passing = frame(1, 3, PEG_PORT, PEG_PORT, peg(WRITE, A, 17, seq=100, value=b"f"))
+    t.packet(1, passing)
+    t.expect(3, passing)
+    unstamped = to_server(CLIENT, 3, peg(WRITE, B, 18, value=b"g"))
+    t.packet(10, unstamped)
+    t.expect(3, unstamped)
+    outsider_reply = from_server(3, CLIENT, peg(READ_REPLY, A, 19, seq=900, value=b"h"))
+    t.packet(3, outsider_reply)
+    t.expect(10, outsider_reply)
+    t.packet(10, to_server(CLIENT, 2, peg(WRITE, B, 20, value=b"i")))
+    t.expect(2, to_server(CLIENT, 2, peg(WRITE, B, 20, seq=103, value=b"i", pflags=DETECTOR)))
     t.write("pegasus.stf")
 
 

@@ -83,7 +83,7 @@ final class SeededBugs {
                         }""");
     }
 
-    private static Path variant(String name, String rule, String replacement) throws IOException {
+    static Path variant(String name, String rule, String replacement) throws IOException {
         Path real = RackRuns.root().resolve(new PegasusProtocol().p4Program());
         String source = Files.readString(real);
         // the rule as tokens separated by any white space, so indentation does not matter

@@ -19,9 +19,14 @@ public final class Forwarding {
     private Forwarding() {}
 
     public static void install(SwitchControl control, List<Integer> hosts) {
+        install(control, hosts, RackPorts::portOf);
+    }
+
+    /** One entry per host, to {@code portOf(host)}: for a switch of a network, the port towards the host. */
+    public static void install(SwitchControl control, List<Integer> hosts, java.util.function.IntUnaryOperator portOf) {
         for (int host : hosts) {
             control.addEntry(new EntrySpec(IPV4_FORWARD, List.of(Match.exact(RackAddressing.hostIp(host) & 0xffffffffL)),
-                    0, SET_EGRESS_PORT, List.of(BigInteger.valueOf(RackPorts.portOf(host)))));
+                    0, SET_EGRESS_PORT, List.of(BigInteger.valueOf(portOf.applyAsInt(host)))));
         }
     }
 

@@ -20,4 +20,13 @@ public interface RackNodes {
      * recorded in {@code history} when it is not null.
      */
     KvClientLibrary client(NodeContext context, HistoryRecorder history);
+
+    /**
+     * A host the protocol's {@link Topology} cables beyond the rack's servers, clients and controller:
+     * another switch's controller on that switch's CPU port (Pegasus's racks of a chain, §7, each have
+     * their own). A topology without such hosts never asks.
+     */
+    default Node otherHost(int host) {
+        throw new IllegalStateException("host " + host + " is in the topology but the protocol makes no node for it");
+    }
 }

@@ -122,6 +122,13 @@ public final class Rack {
         }
         sim.addHost(RackPorts.CONTROLLER_HOST, nodes::controller, switchOf(RackPorts.CONTROLLER_HOST),
                 portOf(RackPorts.CONTROLLER_HOST));
+        // hosts the topology adds (other switches' controllers), after the rack's own so every existing
+        // run's hosts are made in the same order as before
+        for (int other : topology.hosts().keySet()) {
+            if (!spec.allHosts().contains(other)) {
+                sim.addHost(other, () -> nodes.otherHost(other), switchOf(other), portOf(other));
+            }
+        }
     }
 
     private SimSwitch switchOf(int host) {

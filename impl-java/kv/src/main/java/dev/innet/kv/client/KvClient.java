@@ -43,16 +43,14 @@ public class KvClient implements KvClientLibrary {
     private static final class Pending {
         final OpKind kind;
         final InnetMessage request;
-        final UdpFrame frame;
         final Consumer<KvResult> callback;
         final long historyId;
         int attempts;
         long timer;
 
-        Pending(OpKind kind, InnetMessage request, UdpFrame frame, Consumer<KvResult> callback, long historyId) {
+        Pending(OpKind kind, InnetMessage request, Consumer<KvResult> callback, long historyId) {
             this.kind = kind;
             this.request = request;
-            this.frame = frame;
             this.callback = callback;
             this.historyId = historyId;
         }
@@ -107,20 +105,29 @@ public class KvClient implements KvClientLibrary {
         }
         long reqId = ((long) ctx.incarnation() << 24) | nextRequest++;
         InnetMessage request = newRequest(op, reqId, key, value);
-        int server = ring.ownerOf(key);
-        int me = ctx.hostNumber();
-        UdpFrame frame = new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
-                RackAddressing.hostIp(server), config.sourcePort(), serverPort(), request.encode());
         long historyId = history.invoke(kind, key, kind == OpKind.PUT ? value : null);
-        pending = new Pending(kind, request, frame, done, historyId);
+        pending = new Pending(kind, request, done, historyId);
         transmit();
     }
 
+    /** Every attempt is addressed anew: a chain's reconfiguration (Pegasus §7) moves a key's head or tail. */
     private void transmit() {
         pending.attempts++;
         onRequestSent(pending.request, pending.attempts);
-        ctx.network().send(pending.frame);
+        int server = serverFor(pending.kind, pending.request.key());
+        int me = ctx.hostNumber();
+        ctx.network().send(new UdpFrame(RackAddressing.hostMac(server), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
+                RackAddressing.hostIp(server), config.sourcePort(), serverPort(), pending.request.encode()));
         pending.timer = ctx.timers().schedule(config.timeoutNanos());
+    }
+
+    /**
+     * The server host an attempt of an operation on {@code key} is addressed to: the key's owner on the
+     * consistent-hash ring of the configured servers. Pegasus's chains (§7) send writes to the head
+     * rack and reads to the tail rack.
+     */
+    protected int serverFor(OpKind kind, byte[] key) {
+        return ring.ownerOf(key);
     }
 
     /** Offers a received frame; returns true if it was this client's reply (consumed). */

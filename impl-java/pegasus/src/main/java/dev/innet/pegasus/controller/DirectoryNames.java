@@ -17,6 +17,9 @@ final class DirectoryNames {
     static final String SERVER_COUNT = "MyIngress.server_count";
     static final String HOT_THRESHOLD = "MyIngress.peg_hot_threshold";
     static final String SWITCH_OPEN = "MyIngress.switch_open";
+    static final String RACK_GATE = "MyIngress.rack_gate";
+    static final String RACK_SERVERS = "MyIngress.rack_servers";
+    static final String RACK_MEMBER = "MyIngress.rack_member";
     static final String[] CMS_ROWS = {"MyIngress.peg_cms_0", "MyIngress.peg_cms_1", "MyIngress.peg_cms_2",
             "MyIngress.peg_cms_3"};
     /** PEG_CPU_CLONE_SESSION */

@@ -6,6 +6,7 @@ import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.wire.PegasusPacket;
 import dev.innet.protocol.Forwarding;
 import dev.innet.protocol.NodeCounters;
+import dev.innet.protocol.RackPorts;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.switchapi.EntrySpec;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The Pegasus controller (§6.3, §8.1) on the switch's CPU port, as an event-driven node: it brings up a
@@ -51,13 +53,28 @@ public class PegasusController implements Node, NodeCounters {
      * @param retryNanos      resend interval of controller requests
      */
     public record Config(PegasusRack rack, List<Integer> hosts, List<Integer> clients, int hotThreshold,
-            long periodNanos, long stepNanos, long retryNanos) {
+            long periodNanos, long stepNanos, long retryNanos, IntUnaryOperator portOfHost, boolean rackGate) {
         public Config {
             hosts = List.copyOf(hosts);
             clients = List.copyOf(clients);
             if (periodNanos <= 0 || stepNanos <= 0 || retryNanos <= 0) {
                 throw new IllegalArgumentException("controller periods must be positive");
             }
+        }
+
+        /** A one-rack deployment: hosts on their own port numbers, the rack gate off. */
+        public Config(PegasusRack rack, List<Integer> hosts, List<Integer> clients, int hotThreshold, long periodNanos,
+                long stepNanos, long retryNanos) {
+            this(rack, hosts, clients, hotThreshold, periodNanos, stepNanos, retryNanos, RackPorts::portOf, false);
+        }
+
+        /**
+         * One rack of a chain (§7): {@code others} (clients, other racks' servers and controllers, the
+         * configuration service) are reached through {@code portOfHost}, and the rack gate lists this
+         * rack's servers so that other racks' traffic passes by.
+         */
+        public Config inChain(List<Integer> others, IntUnaryOperator portOf) {
+            return new Config(rack, hosts, others, hotThreshold, periodNanos, stepNanos, retryNanos, portOf, true);
         }
     }
 
@@ -111,8 +128,11 @@ public class PegasusController implements Node, NodeCounters {
 
     @Override
     public void onPacket(byte[] bytes) {
+        // the switch's reports are addressed to the rack controller's conventional address (pegasus.p4's
+        // egress): in a chain, rack controllers have addresses of their own, and their CPU port is theirs
         PegasusPacket p = PegasusPacket.decodeOrDrop(bytes,
-                f -> f.dstIp() == RackAddressing.hostIp(ctx.hostNumber()), () -> count("malformed"));
+                f -> f.dstIp() == RackAddressing.hostIp(ctx.hostNumber())
+                        || f.dstIp() == RackAddressing.hostIp(RackPorts.CONTROLLER_HOST), () -> count("malformed"));
         if (p == null) {
             return;
         }
@@ -186,10 +206,18 @@ public class PegasusController implements Node, NodeCounters {
 
     // ------------------------------------------------------------------ policy
 
+    /**
+     * Whether a key the switch reports hot may be replicated in this rack: always in a one-rack
+     * deployment; in a chain (§7) only where this rack serves the key's reads ({@code ChainRackController}).
+     */
+    protected boolean mayReplicate(byte[] key) {
+        return true;
+    }
+
     private void onHotKey(byte[] key) {
         count("hotReports");
         String k = hex(key);
-        if (open && !slots.containsValue(k) && hotQueue.size() < HOT_QUEUE_LIMIT) {
+        if (open && mayReplicate(key) && !slots.containsValue(k) && hotQueue.size() < HOT_QUEUE_LIMIT) {
             hotQueue.add(k);
         }
     }
@@ -380,6 +408,11 @@ public class PegasusController implements Node, NodeCounters {
         return out;
     }
 
+    /** The port of this controller's switch towards {@code host}. */
+    int portOf(int host) {
+        return config.portOfHost().applyAsInt(host);
+    }
+
     List<Integer> clientHosts() {
         return config.clients();
     }
@@ -409,6 +442,13 @@ public class PegasusController implements Node, NodeCounters {
                             BigInteger.valueOf(RackAddressing.hostMac(host)))));
         }
         c.registerWrite(DirectoryNames.SERVER_COUNT, 0, BigInteger.valueOf(servers.size()));
+        if (config.rackGate()) {
+            for (int host : servers) {
+                c.addEntry(new EntrySpec(DirectoryNames.RACK_SERVERS, List.of(Match.exact(RackAddressing.hostIp(host)
+                        & 0xffff_ffffL)), 0, DirectoryNames.RACK_MEMBER, List.of()));
+            }
+            c.registerWrite(DirectoryNames.RACK_GATE, 0, BigInteger.ONE);
+        }
         c.cloneSessionSet(DirectoryNames.CLONE_SESSION, dev.innet.protocol.RackPorts.CPU_PORT);
         if (config.hotThreshold() > 0) {
             c.registerWrite(DirectoryNames.HOT_THRESHOLD, 0, BigInteger.valueOf(config.hotThreshold()));

@@ -52,8 +52,9 @@ final class RecoverSwitch implements Procedure {
                 // a controller that restarted during an earlier recovery finds some entries installed
                 c.clearTable(Forwarding.IPV4_FORWARD);
                 c.clearTable(DirectoryNames.SERVER_ADDRESS);
+                c.clearTable(DirectoryNames.RACK_SERVERS);
                 controller.programTables(c);
-                Forwarding.install(c, controller.serverAndControllerHosts());
+                Forwarding.install(c, controller.serverAndControllerHosts(), controller::portOf);
                 drainedAt = controller.now() + controller.drainNanos();
                 stage = 1;
             }
@@ -87,7 +88,7 @@ final class RecoverSwitch implements Procedure {
                 }
                 if (settled && migrated) {
                     c.registerWrite(DirectoryNames.VER_NEXT, 0, BigInteger.valueOf(maxVersion + 1));
-                    Forwarding.install(c, controller.clientHosts());
+                    Forwarding.install(c, controller.clientHosts(), controller::portOf);
                     c.registerWrite(DirectoryNames.SWITCH_OPEN, 0, BigInteger.ONE);
                     controller.switchRecovered(maxVersion + 1);
                     return true;

@@ -5,6 +5,7 @@ import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.pegasus.PegasusRack;
+import dev.innet.pegasus.chain.ChainRole;
 import dev.innet.pegasus.monitor.AtMostOnceMonitor;
 import dev.innet.pegasus.wire.PegasusExt;
 import dev.innet.pegasus.wire.PegasusOp;
@@ -49,6 +50,8 @@ public class PegasusServer implements Node, NodeCounters {
     private final Map<String, Long> counters = new TreeMap<>();
 
     private final AtMostOnceMonitor monitor;
+    /** This server's place in the chains of a multi-rack deployment (§7); null in a one-rack deployment. */
+    private final ChainRole chain;
 
     public PegasusServer(PegasusRack rack, RecordStoreOpener opener) {
         this(rack, opener, new AtMostOnceMonitor());
@@ -56,9 +59,18 @@ public class PegasusServer implements Node, NodeCounters {
 
     /** @param monitor where this server reports the writes it executes as a detector */
     public PegasusServer(PegasusRack rack, RecordStoreOpener opener, AtMostOnceMonitor monitor) {
+        this(rack, opener, monitor, null);
+    }
+
+    /**
+     * @param rack  this server's own rack (its switch's replica sets index its servers)
+     * @param chain its place in the chains across racks (§7), or null for a one-rack deployment
+     */
+    public PegasusServer(PegasusRack rack, RecordStoreOpener opener, AtMostOnceMonitor monitor, ChainRole chain) {
         this.rack = rack;
         this.opener = opener;
         this.monitor = monitor;
+        this.chain = chain;
     }
 
     @Override
@@ -71,9 +83,12 @@ public class PegasusServer implements Node, NodeCounters {
         this.myIp = RackAddressing.hostIp(context.hostNumber());
         this.store = opener.open(context.durable().directory());
         this.table = new ClientTable(context.durable());
+        if (chain != null) {
+            chain.view().load(context.durable());
+        }
         this.maxVersion = context.durable().get(MAX_VERSION_KEY).map(b -> java.nio.ByteBuffer.wrap(b).getLong()).orElse(0L);
         for (String c : List.of("requests", "malformed", "applied", "superseded", "duplicates", "forwarded",
-                "virtualWrites", "badOp", "repliesIgnored")) {
+                "virtualWrites", "badOp", "repliesIgnored", "passedDownChain")) {
             counters.put(c, 0L);
         }
         context.log("pegasus server h" + context.hostNumber() + " (index " + myIndex + ") up, incarnation "
@@ -109,12 +124,27 @@ public class PegasusServer implements Node, NodeCounters {
             case PegasusOp.TABLE_MERGE -> tableMerge(p);
             case PegasusOp.MAX_VERSION -> send(p.frame(), PegasusPacket.message(PegasusOp.MAX_VERSION_REPLY, 0,
                     KvStatus.OK, m.reqId(), m.key(), maxVersion(), ext(), new byte[0]));
-            default -> {
-                count("badOp");
-                send(p.frame(), PegasusPacket.message(m.op() | InnetMessage.REPLY_BIT, 0, KvStatus.BAD_OP, m.reqId(),
-                        m.key(), 0, ext(), new byte[0]));
+            case PegasusOp.CHAIN_CONFIG -> {
+                if (chain == null) {
+                    badOp(p);
+                } else {
+                    chainConfig(p);
+                }
             }
+            default -> badOp(p);
         }
+    }
+
+    private void badOp(PegasusPacket p) {
+        InnetMessage m = p.message();
+        count("badOp");
+        send(p.frame(), PegasusPacket.message(m.op() | InnetMessage.REPLY_BIT, 0, KvStatus.BAD_OP, m.reqId(), m.key(), 0,
+                ext(), new byte[0]));
+    }
+
+    /** A reconfiguration of the chains (§7): adopted if newer, acknowledged with the epoch held. */
+    private void chainConfig(PegasusPacket p) {
+        send(p.frame(), chain.view().onAnnouncement(p.message(), ext()));
     }
 
     /** ServerWrite with the detector's duty (§6.4) when the switch flagged this server as detector. */
@@ -128,6 +158,12 @@ public class PegasusServer implements Node, NodeCounters {
                 // a duplicate or retry: answered with the recorded version, neither executed nor forwarded
                 count("duplicates");
                 long recorded = seen.get().version();
+                if (passDownChain(f, m, recorded)) {
+                    // §7: not the tail: the write may have been lost further down, so it goes on again,
+                    // under the version it was executed with here (the next rack's detector answers a
+                    // duplicate there)
+                    return;
+                }
                 send(f, PegasusPacket.message(replyOp, 0, KvStatus.OK, m.reqId(), m.key(), recorded,
                         PegasusExt.reply(duplicateReplySource(m.key(), recorded), load()), new byte[0]));
                 return;
@@ -139,7 +175,32 @@ public class PegasusServer implements Node, NodeCounters {
             table.record(new ClientTable.Entry(f.srcIp(), f.srcPort(), m.reqId(), m.key(), m.seq()));
             forward(m, p.ext().fwd());
         }
+        if (passDownChain(f, m, m.seq())) {
+            return; // §7: the tail answers the client
+        }
         send(f, PegasusPacket.message(replyOp, 0, KvStatus.OK, m.reqId(), m.key(), m.seq(), ext(), new byte[0]));
+    }
+
+    /**
+     * §7: a write executed by a rack that is not the key's tail goes to the key's home in the next rack,
+     * carrying the head switch's version (the next switch keeps it, P-16) and the client's address and
+     * port as its source, so the next rack's detector keys its client table on the client, and the tail
+     * answers the client directly. Returns false at the tail (and in a one-rack deployment).
+     */
+    private boolean passDownChain(UdpFrame request, InnetMessage m, long version) {
+        if (chain == null) {
+            return false;
+        }
+        int next = chain.nextHop(m.key());
+        if (next == 0) {
+            return false;
+        }
+        count("passedDownChain");
+        InnetMessage passed = PegasusPacket.message(m.op(), m.flags() & PegasusOp.FLAG_DELETED, 0, m.reqId(), m.key(),
+                version, PegasusExt.NONE, m.value());
+        ctx.network().send(new UdpFrame(RackAddressing.hostMac(next), RackAddressing.hostMac(ctx.hostNumber()),
+                request.srcIp(), RackAddressing.hostIp(next), request.srcPort(), PegasusOp.PORT, passed.encode()));
+        return true;
     }
 
     /** The client table's entry for this request, if it is the client's recorded one (a retry). */

@@ -36,9 +36,16 @@ public final class PegasusOp {
     public static final int TABLE_MERGE = 0x41;
     /** Controller -> server: the highest version the server stores (switch recovery). */
     public static final int MAX_VERSION = 0x42;
+    /**
+     * Configuration service -> servers (UDP 5010) and clients ({@code KvOp.CONTROL_PORT}): the chains' new
+     * view (§7 reconfiguration): epoch in seq, {@code ChainView.encode} as the value. Acknowledged with
+     * the epoch the node now holds.
+     */
+    public static final int CHAIN_CONFIG = 0x43;
     public static final int TABLE_READ_REPLY = 0xC0;
     public static final int TABLE_MERGE_REPLY = 0xC1;
     public static final int MAX_VERSION_REPLY = 0xC2;
+    public static final int CHAIN_CONFIG_REPLY = 0xC3;
 
     /** The record carried is a tombstone (a delete). */
     public static final int FLAG_DELETED = 0x02;

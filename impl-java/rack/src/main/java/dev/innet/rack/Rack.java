@@ -266,6 +266,17 @@ public final class Rack {
         return sw.device() instanceof P4SwitchDevice d ? d.p4Switch().stats() : null;
     }
 
+    /** The counters of every switch of the topology that is running now (a crashed one has none). */
+    public List<SwitchStats> runningSwitchStats() {
+        List<SwitchStats> out = new ArrayList<>();
+        for (SimSwitch s : switches.values()) {
+            if (s.device() instanceof P4SwitchDevice d) {
+                out.add(d.p4Switch().stats());
+            }
+        }
+        return out;
+    }
+
     /** All channels between the switch and the servers, both directions. */
     public List<Channel> serverChannels() {
         List<Channel> out = new ArrayList<>();

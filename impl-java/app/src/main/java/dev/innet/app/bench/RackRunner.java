@@ -66,6 +66,12 @@ public final class RackRunner {
      */
     public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients,
             long warmOps, UnaryOperator<Rack.Builder> settings) {
+        return run(protocol, w, servers, cache, ops, clients, warmOps, settings, rack -> {});
+    }
+
+    /** @param beforeRun what is done to the built rack before it runs (e.g. a switch failure scheduled) */
+    public RunObservation run(Protocol protocol, BenchWorkload w, int servers, int cache, long ops, int clients,
+            long warmOps, UnaryOperator<Rack.Builder> settings, java.util.function.Consumer<Rack> beforeRun) {
         SwitchTraffic traffic = new SwitchTraffic();
         // The paper loads every record before it measures; here the records the cache preloads are written
         // first (by every scheme, so all three measure the same data), the cold keys stay absent.
@@ -82,6 +88,7 @@ public final class RackRunner {
                 .workload(w.rackWorkload()).keyChoosers(w.keys()).preload(preload).loadKeys(hottest).switchTraffic(traffic)
                 .chaosNanos(Long.MAX_VALUE / 4).quietNanos(0).out(new PrintStream(OutputStream.nullOutputStream()))
                 .maxEvents(Long.MAX_VALUE / 4)).build();
+        beforeRun.accept(rack);
         long warm = Math.max(1, warmOps);
         rack.simulation().runUntil(() -> rack.stats().completed >= warm, Long.MAX_VALUE / 8);
         Snapshot before = Snapshot.of(rack, traffic);
@@ -130,10 +137,17 @@ public final class RackRunner {
                 hosts.add(new HostTraffic(t.sentBy(port), t.receivedBy(port)));
             }
             hosts.add(new HostTraffic(t.sentBy(RackPorts.CPU_PORT), t.receivedBy(RackPorts.CPU_PORT)));
-            SwitchStats s = rack.switchStats();
+            // every switch's pipeline passes: a network of switches (Pegasus's racks) passes a frame through several
+            long received = 0;
+            long recirculated = 0;
+            long cloned = 0;
+            for (SwitchStats s : rack.runningSwitchStats()) {
+                received += s.received;
+                recirculated += s.recirculated;
+                cloned += s.cloned;
+            }
             var st = rack.stats();
-            return new Snapshot(st.completed, st.cacheHits, st.reads, st.writes, hosts, s.received, s.recirculated,
-                    s.cloned);
+            return new Snapshot(st.completed, st.cacheHits, st.reads, st.writes, hosts, received, recirculated, cloned);
         }
     }
 }

@@ -47,35 +47,43 @@ public final class PegasusChainProtocol implements Protocol {
     private final ServerFactory servers;
     private final RackControllerFactory rackControllers;
     private final UnaryOperator<ChainConfigService.Settings> serviceSettings;
+    private final UnaryOperator<PegasusRack> rackSettings;
 
     public PegasusChainProtocol(int racks) {
-        this(new ChainNetwork(racks), new AtMostOnceMonitor(), PegasusServer::new, ChainRackController::new, s -> s);
+        this(new ChainNetwork(racks), new AtMostOnceMonitor(), PegasusServer::new, ChainRackController::new, s -> s, r -> r);
     }
 
     private PegasusChainProtocol(ChainNetwork network, AtMostOnceMonitor monitor, ServerFactory servers,
-            RackControllerFactory rackControllers, UnaryOperator<ChainConfigService.Settings> serviceSettings) {
+            RackControllerFactory rackControllers, UnaryOperator<ChainConfigService.Settings> serviceSettings,
+            UnaryOperator<PegasusRack> rackSettings) {
         this.network = network;
         this.monitor = monitor;
         this.servers = servers;
         this.rackControllers = rackControllers;
         this.serviceSettings = serviceSettings;
+        this.rackSettings = rackSettings;
+    }
+
+    /** Adjusts every rack's settings derived from the harness's RackSpec (drain time, slots; as PegasusProtocol.withRack). */
+    public PegasusChainProtocol withRack(UnaryOperator<PegasusRack> f) {
+        return new PegasusChainProtocol(network, monitor, servers, rackControllers, serviceSettings, f);
     }
 
     /** Servers report the writes they execute as detectors to {@code m} (the spec's AtMostOnce). */
     public PegasusChainProtocol withMonitor(AtMostOnceMonitor m) {
-        return new PegasusChainProtocol(network, m, servers, rackControllers, serviceSettings);
+        return new PegasusChainProtocol(network, m, servers, rackControllers, serviceSettings, rackSettings);
     }
 
     public PegasusChainProtocol withServers(ServerFactory f) {
-        return new PegasusChainProtocol(network, monitor, f, rackControllers, serviceSettings);
+        return new PegasusChainProtocol(network, monitor, f, rackControllers, serviceSettings, rackSettings);
     }
 
     public PegasusChainProtocol withRackControllers(RackControllerFactory f) {
-        return new PegasusChainProtocol(network, monitor, servers, f, serviceSettings);
+        return new PegasusChainProtocol(network, monitor, servers, f, serviceSettings, rackSettings);
     }
 
     public PegasusChainProtocol withServiceSettings(UnaryOperator<ChainConfigService.Settings> f) {
-        return new PegasusChainProtocol(network, monitor, servers, rackControllers, f);
+        return new PegasusChainProtocol(network, monitor, servers, rackControllers, f, rackSettings);
     }
 
     public ChainNetwork network() {
@@ -120,7 +128,7 @@ public final class PegasusChainProtocol implements Protocol {
     @Override
     public RackNodes nodes(RackSpec spec, Topology topology, Map<String, SwitchHandle> handles) {
         ChainPlacement placement = new ChainPlacement(network.rackServers(spec.servers()));
-        PegasusRack whole = PegasusRack.of(spec);
+        PegasusRack whole = rackSettings.apply(PegasusRack.of(spec));
         RecordStoreOpener stores = spec.durableServers() ? RecordStoreOpener.rocksdb() : RecordStoreOpener.memory();
         long retry = Math.max(whole.clientTimeoutNanos(), 4 * spec.controlStepNanos());
         ChainConfigService.Settings service = serviceSettings.apply(new ChainConfigService.Settings(

@@ -7,6 +7,9 @@ import dev.innet.app.bench.pegasus.PegasusExperiments.Measured;
 import dev.innet.cli.Cli;
 import dev.innet.costmodel.DiscreteEventSimulator;
 import dev.innet.kv.ConsistentHashRing;
+import dev.innet.pegasus.chain.ChainNetwork;
+import dev.innet.pegasus.chain.ChainPlacement;
+import dev.innet.pegasus.chain.ChainView;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.sim.Hashing;
 import dev.innet.rack.workload.WorkloadClient;
@@ -26,7 +29,7 @@ import picocli.CommandLine.Spec;
  * p4/netcache.p4 and p4/nocache.p4 on p4sim with the real servers, controllers and clients) priced by the
  * cost model of the paper's testbed ({@link Testbed#pegasusPaper()}): throughput against skew, against
  * the write ratio, against the number of servers, against the number of replicated keys, and the two-rack
- * chain (modelled only: chain replication is not implemented).
+ * chain (§7, run on two simulated racks, and after one of them fails).
  */
 @Command(name = "innet bench pegasus", mixinStandardHelpOptions = true, description = {
     "Pegasus vs consistent hashing vs NetCache: the Pegasus paper's §9 (skew, write ratio, servers, replicated",
@@ -245,33 +248,47 @@ public final class PegasusBench implements Callable<Integer> {
     }
 
     /**
-     * §9.8 modelled, not run: innet has no two-rack chain (docs/pegasus.md, Limits). Two racks of the same
-     * size, each the tail of half the keys: a read goes to its key's tail rack, whose Pegasus balances it over
-     * that rack's servers. So each rack serves its keys' share of the reads at the measured one-rack capacity,
-     * and the pair is bounded by the rack with the larger share. After a rack fails, the survivor serves
-     * every key alone.
+     * §9.8 run: two racks of 16 servers, each the head of about half of the keys' chains and the tail of
+     * the others, against one rack of 16; then the pair with one rack failed (its switch dies as the run
+     * starts, the configuration service removes it in the warm-up). Read-only zipf 1.2, as Fig. 14. The
+     * expectation from the key split alone (each rack at the measured one-rack capacity, the pair bounded by
+     * the rack with the larger share of reads) is printed beside it.
      */
     private void racks(PrintStream out, PegasusExperiments ex) {
         out.println();
-        out.println("Two racks (§9.8, Fig. 14): zipf 1.2, read-only; MODELLED, NOT RUN (chain replication is not"
-                + " implemented in impl-java)");
-        Measured one = ex.measure("pegasus", readOnly(1.2), 16);
+        out.println("Two racks (§9.8, Fig. 14): zipf 1.2, read-only, 16 servers per rack; MOPS under the p99 SLO"
+                + " (saturation in brackets)");
+        BenchWorkload w = readOnly(1.2);
+        Measured one = ex.measure("pegasus", w, 16);
+        Measured two = ex.measureChain(w, 16, 0);
+        Measured failed = ex.measureChain(w, 16, 1);
+        ChainPlacement placement = new ChainPlacement(new ChainNetwork(2).rackServers(rackHosts(32)));
         ZipfKeys z = new ZipfKeys(keys, 1.2);
         double[] share = new double[2];
         for (int i = 0; i < keys; i++) {
-            share[(int) Math.floorMod(Hashing.fnv1a64(WorkloadClient.keyOf(i)), 2L)] += z.probability(i);
+            share[placement.tailOf(WorkloadClient.keyOf(i), ChainView.initial(2)) - 1] += z.probability(i);
         }
-        double larger = Math.max(share[0], share[1]);
-        double two = one.sloMops() / larger;
+        double expected = 1 / Math.max(share[0], share[1]);
         out.println("| configuration | MOPS (SLO) | over one rack | paper |");
         out.println("|---|---|---|---|");
-        out.printf("| one rack (measured, 16 servers) | %.2f | 1.00 | 1 |%n", one.sloMops());
-        out.printf("| two racks, each the tail of half the keys (reads split %.3f / %.3f) | %.2f | %.2f | %.1f |%n",
-                share[0], share[1], two, two / one.sloMops(), PAPER_TWO_RACKS);
-        out.printf("| two racks after one fails (the survivor serves every key) | %.2f | %.2f | \"half of its speed\" |%n",
-                one.sloMops(), 1.0);
-        out.println("the split is exact over the key distribution (tail rack = FNV-1a of the key mod 2); the one-rack"
-                + " capacity is the measured Pegasus rack's");
+        out.printf("| one rack | %s | 1.00 | 1 |%n", cellOf(one));
+        out.printf("| two racks (chain replication, §7) | %s | %.2f | %.1f |%n", cellOf(two), two.sloMops() / one.sloMops(),
+                PAPER_TWO_RACKS);
+        out.printf("| two racks, rack 1 failed and removed | %s | %.2f | \"half of its speed\" |%n", cellOf(failed),
+                failed.sloMops() / one.sloMops());
+        out.printf("reads split %.3f / %.3f between the tails (exact over the key distribution): the split alone"
+                + " predicts %.2f over one rack%n", share[0], share[1], expected);
+    }
+
+    /** The server hosts of a bench rack of {@code n} servers: 1.., skipping 64 (RackPorts). */
+    private static List<Integer> rackHosts(int n) {
+        List<Integer> hosts = new java.util.ArrayList<>();
+        for (int h = 1; hosts.size() < n; h++) {
+            if (h != dev.innet.protocol.RackPorts.CPU_PORT) {
+                hosts.add(h);
+            }
+        }
+        return hosts;
     }
 
     private static String cellOf(Measured m) {

@@ -11,6 +11,8 @@ import dev.innet.costmodel.Saturation;
 import dev.innet.costmodel.SloSearch;
 import dev.innet.pegasus.PegasusProtocol;
 import dev.innet.pegasus.PegasusRack;
+import dev.innet.pegasus.chain.ChainNetwork;
+import dev.innet.pegasus.chain.PegasusChainProtocol;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
@@ -114,26 +116,51 @@ public final class PegasusExperiments {
     /** @param slots Pegasus's directory size (replicated keys at most); ignored by the other schemes */
     public Measured measure(String scheme, BenchWorkload w, int servers, int slots) {
         String key = scheme + "|" + w.name() + "|" + servers + "|" + (scheme.equals("pegasus") ? slots : 0);
-        return done.computeIfAbsent(key, k -> {
-            RunObservation run = switch (scheme) {
-                case "pegasus" -> runner.run(pegasus(), w, servers, slots, ops, RackRunner.CLIENTS, pegasusWarmOps,
-                        b -> b.counterResetNanos(PEGASUS_PERIOD_NANOS));
-                case "netcache" -> runner.run(ProtocolRegistry.byName("netcache"), w, servers, netCacheEntries, ops);
-                case "nocache" -> runner.run(ProtocolRegistry.byName("nocache"), w, servers, 1, ops);
-                default -> throw new IllegalArgumentException("unknown scheme " + scheme + " (" + SCHEMES + ")");
-            };
-            // Replicated writes, virtual writes and table migrations load a server but no client waits for
-            // them: they queue at the server as background work (RackCostModel), so a network's arrivals
-            // are client operations plus that work, and throughputs are scaled back to client operations.
-            QueueingNetwork net = RackCostModel.of(run, testbed,
-                    scheme.equals("pegasus") ? PEGASUS_STORAGE_OPS : RackCostModel.STORAGE_OPS, true);
-            double clientShare = net.foregroundShare();
-            Saturation sat = Saturation.of(net);
-            Modelled m = new Modelled(run, net, sat, sat.opsPerSecond() * clientShare);
-            SloSearch.Result found = SloSearch.maxThroughput(net, 0.99, SLO_P99_SECONDS, sloOps / 10, sloOps, seed, 0.01);
-            return new Measured(scheme, m, new SloSearch.Result(found.opsPerSecond() * clientShare, found.report(),
-                    found.probes()));
-        });
+        return done.computeIfAbsent(key, k -> priced(scheme, switch (scheme) {
+            case "pegasus" -> runner.run(pegasus(), w, servers, slots, ops, RackRunner.CLIENTS, pegasusWarmOps,
+                    b -> b.counterResetNanos(PEGASUS_PERIOD_NANOS));
+            case "netcache" -> runner.run(ProtocolRegistry.byName("netcache"), w, servers, netCacheEntries, ops);
+            case "nocache" -> runner.run(ProtocolRegistry.byName("nocache"), w, servers, 1, ops);
+            default -> throw new IllegalArgumentException("unknown scheme " + scheme + " (" + SCHEMES + ")");
+        }));
+    }
+
+    /**
+     * §9.8: Pegasus on two racks of {@code serversPerRack} servers each, every rack the head of about half
+     * of the keys' chains and the tail of the others (innet's chain replication, docs/pegasus.md "Across
+     * racks"). With {@code failedRack} > 0 that rack's switch dies as the run starts; the configuration
+     * service removes it during the warm-up and the survivor serves every key.
+     */
+    public Measured measureChain(BenchWorkload w, int serversPerRack, int failedRack) {
+        String key = "pegasus-chain|" + w.name() + "|" + serversPerRack + "|" + failedRack;
+        return done.computeIfAbsent(key, k -> priced("pegasus-chain", runner.run(chain(), w, 2 * serversPerRack,
+                DEFAULT_DIRECTORY_SLOTS, ops, RackRunner.CLIENTS, pegasusWarmOps,
+                b -> b.counterResetNanos(PEGASUS_PERIOD_NANOS), rack -> {
+                    if (failedRack > 0) {
+                        rack.crashSwitch(ChainNetwork.rackSwitch(failedRack), 1_000, Long.MAX_VALUE / 16);
+                    }
+                })));
+    }
+
+    /**
+     * Replicated writes, virtual writes and table migrations load a server but no client waits for them:
+     * they queue at the server as background work (RackCostModel), so a network's arrivals are client
+     * operations plus that work, and throughputs are scaled back to client operations.
+     */
+    private Measured priced(String scheme, RunObservation run) {
+        QueueingNetwork net = RackCostModel.of(run, testbed,
+                scheme.startsWith("pegasus") ? PEGASUS_STORAGE_OPS : RackCostModel.STORAGE_OPS, true);
+        double clientShare = net.foregroundShare();
+        Saturation sat = Saturation.of(net);
+        Modelled m = new Modelled(run, net, sat, sat.opsPerSecond() * clientShare);
+        SloSearch.Result found = SloSearch.maxThroughput(net, 0.99, SLO_P99_SECONDS, sloOps / 10, sloOps, seed, 0.01);
+        return new Measured(scheme, m, new SloSearch.Result(found.opsPerSecond() * clientShare, found.report(),
+                found.probes()));
+    }
+
+    private static Protocol chain() {
+        return new PegasusChainProtocol(2).withRack(r -> new PegasusRack(r.servers(), r.controllerHost(),
+                r.clientTimeoutNanos(), r.clientAttempts(), r.directorySlots(), PEGASUS_DRAIN_NANOS));
     }
 
     private static Protocol pegasus() {

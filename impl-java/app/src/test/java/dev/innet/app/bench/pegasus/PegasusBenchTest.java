@@ -51,6 +51,23 @@ class PegasusBenchTest {
         assertTrue(pg.sloMops() < pg.saturationMops() && ch.sloMops() < ch.saturationMops());
     }
 
+    /**
+     * §9.8 at small size: two racks of 4 servers (each the tail of about half of the keys) serve reads of a
+     * zipf-1.2 load well above one rack of 4, and after one rack fails the survivor still serves, at about
+     * one rack's rate.
+     */
+    @Test
+    void twoRacksServeMoreReadsThanOneAndTheSurvivorServesAfterARackFails() {
+        PegasusExperiments ex = experiments();
+        var readOnly = PegasusWorkloads.zipf(1.2, 0, KEYS);
+        Measured one = ex.measure("pegasus", readOnly, 4);
+        Measured two = ex.measureChain(readOnly, 4, 0);
+        Measured survivor = ex.measureChain(readOnly, 4, 2);
+        assertTrue(two.sloMops() > 1.4 * one.sloMops(), "two racks " + two.sloMops() + " vs one " + one.sloMops());
+        assertTrue(survivor.sloMops() < 0.75 * two.sloMops() && survivor.sloMops() > 0.6 * one.sloMops(),
+                "after a rack failure " + survivor.sloMops() + " (two racks " + two.sloMops() + ", one " + one.sloMops() + ")");
+    }
+
     @Test
     void badOptionsAreRefusedBeforeAnythingRuns() {
         for (String[] args : new String[][] {{"--exp", "bogus"}, {"--ops", "0"}, {"--keys", "-1"}, {"--warmup", "x"}}) {

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Trace validation of live FarReach racks ({@code rack validate}): the switch's frame events (p4sim
- * --trace-frames) and the hosts' events merged and checked by TLC against FarReachTrace.tla. A clean run
- * must be accepted; with p4sim holding back frames to the servers (so that a numbered write can reach its
- * server after a newer one of its key) the real servers' run must still be accepted and a run of servers
+ * --trace-frames) and the hosts' events merged and checked by TLC against FarReachTrace.tla. Each rack
+ * first runs clean (p4sim must record a switchIn per request), then p4sim holds back frames to the
+ * servers (so that a numbered write can reach its server after a newer one of its key): the real servers'
+ * run, clean part and all, must be accepted, and a run of servers
  * seeded with server-ignores-seq (writes applied in arrival order) rejected at a server's event. Skipped
  * (not passed) where the machine forbids network namespaces.
  */
@@ -51,23 +52,6 @@ class LiveTraceValidationTest {
     private record Validation(int exit, String out) {}
 
     @Test
-    void aCleanFarReachRunIsAccepted() throws Exception {
-        String name = uniqueName("ltc");
-        RackLayout layout = up(name, "");
-        try {
-            RackRun.run(layout, 300, 6, 120_000, System.out);
-            List<String> switchLines = Files.readAllLines(layout.traceEventsOf(0));
-            assertTrue(switchLines.stream().filter(l -> l.contains("\"event\":\"switchIn\"")).count() >= 300,
-                    "p4sim recorded a switchIn per client request: " + switchLines.size() + " lines");
-            Validation v = validate(name);
-            assertEquals(RackMain.Validate.EXIT_ACCEPTED, v.exit(), v.out());
-            assertTrue(v.out().contains("farreach run accepted"), v.out());
-        } finally {
-            down(name);
-        }
-    }
-
-    @Test
     void serversUnderReorderingAreAcceptedAndServersIgnoringSequenceNumbersRejected() throws Exception {
         // the control: the real servers see the same kind of late writes and are accepted
         Validation real = validateAfterALateWrite(uniqueName("ltr"), "");
@@ -90,6 +74,9 @@ class LiveTraceValidationTest {
             // warm the JVMs up first: a fresh rack's first round trips take far longer, and a held frame on top of
             // one can outlast the client's timeout (a late copy the converter would take for a lost one)
             RackRun.run(layout, 100, 24, 120_000, System.out);
+            long switchIns = Files.readAllLines(layout.traceEventsOf(0)).stream()
+                    .filter(l -> l.contains("\"event\":\"switchIn\"")).count();
+            assertTrue(switchIns >= 100, "p4sim recorded a switchIn per client request: " + switchIns);
             for (int h : layout.servers()) {
                 switchCommand(layout, "p4sim_port_fault " + RackPorts.portOf(h) + " " + SERVER_PORT_FAULT);
             }

@@ -63,7 +63,7 @@ class PegasusChainTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2})
+    @ValueSource(longs = {1})
     void writesGoDownTheChainAndReadsAtTheTailStayLinearizable(long seed) throws Exception {
         AtMostOnceMonitor monitor = new AtMostOnceMonitor();
         Rack rack = chain(new PegasusChainProtocol(2).withMonitor(monitor), seed).build();

@@ -237,15 +237,24 @@ control MyIngress(inout pegasus_headers_t hdr,
                     drop_pegasus(PEG_DROP_BAD_CONTROL);
                 } else if (hdr.innet.op == PEG_ADD_KEY) {
                     /* AddKey: rset = {home}, ver_completed = ver_next - 1, then
-                     * the key is replicated; atomically, and writes resume. */
+                     * the key is replicated; atomically, and writes resume.
+                     * A chain's tail (§7) is told the key's newest version
+                     * instead: its ver_next also counts the versions of the
+                     * keys it heads, which bound nothing of another head's,
+                     * and a write stamped before the pause may still come
+                     * (P-20). */
                     server_idx_t home = hdr.peg.server - 1;
+                    version_t completed = next - 1;
+                    if ((hdr.peg.pflags & PEG_FLAG_COMPLETED_GIVEN) != 0) {
+                        completed = hdr.innet.seq;
+                    }
                     home_server.write(index, home);
                     rset_reset(index, home);
-                    ver_completed.write(index, next - 1);
+                    ver_completed.write(index, completed);
                     mark_ver.write(index, 0);
                     key_state.write(index, KEY_ACTIVE);
                     write_paused.write(index, 0);
-                    answer_controller(STATUS_OK, next - 1);
+                    answer_controller(STATUS_OK, completed);
                     standard_metadata.egress_spec = CPU_PORT;
                 } else if (meta.key_state == KEY_ACTIVE) {
                     /* MarkRemove: mark = ver_next; writes go home from now on. */

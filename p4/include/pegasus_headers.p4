@@ -20,6 +20,9 @@ header pegasus_ext_h {
     bit<8>          pflags;  /* PEG_FLAG_* */
 }
 const bit<8> PEG_FLAG_DETECTOR = 0x01;   /* the receiver is the detector node of §6.4 */
+/* ADD_KEY: ver_completed is the packet's seq (a chain's tail, §7: the key's newest version, read from
+ * home), not ver_next - 1 */
+const bit<8> PEG_FLAG_COMPLETED_GIVEN = 0x02;
 
 /* Ops on UDP 5010 (docs/pegasus.md). Replies set bit 7. */
 const bit<8> PEG_READ = 0x01;

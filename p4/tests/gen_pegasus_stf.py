@@ -26,6 +26,7 @@ READ_REPLY, WRITE_REPLY, REPLICATE_REPLY = 0x81, 0x82, 0x85
 ADD_KEY, MARK_REMOVE, ADD_KEY_REPLY, MARK_REMOVE_REPLY = 0x30, 0x31, 0xB0, 0xB1
 HOT_KEY, KEY_REMOVED = 0x32, 0x33
 DETECTOR = 0x01
+COMPLETED_GIVEN = 0x02
 OK, NOT_FOUND = 0, 1
 
 
@@ -61,12 +62,13 @@ def rewritten(data, dst):
     return bytes(eth_ip)
 
 
-def control(op, k, server=0):
-    return frame(CONTROLLER, CONTROLLER, CLIENT_UDP, PEG_PORT, peg(op, k, 1, server=server))
+def control(op, k, server=0, seq=0, pflags=0):
+    return frame(CONTROLLER, CONTROLLER, CLIENT_UDP, PEG_PORT, peg(op, k, 1, seq=seq, server=server, pflags=pflags))
 
 
-def control_reply(op, k, seq, server=0, status=OK):
-    return frame(CONTROLLER, CONTROLLER, PEG_PORT, CLIENT_UDP, peg(op, k, 1, seq=seq, server=server, status=status))
+def control_reply(op, k, seq, server=0, status=OK, pflags=0):
+    return frame(CONTROLLER, CONTROLLER, PEG_PORT, CLIENT_UDP,
+                 peg(op, k, 1, seq=seq, server=server, status=status, pflags=pflags))
 
 
 def report(data, op):
@@ -250,6 +252,14 @@ def pegasus():
     t.expect(10, outsider_reply)
     t.packet(10, to_server(CLIENT, 2, peg(WRITE, B, 20, value=b"i")))
     t.expect(2, to_server(CLIENT, 2, peg(WRITE, B, 20, seq=103, value=b"i", pflags=DETECTOR)))
+
+    t.comment("P-20: S7, a chain's tail: ADD_KEY flagged COMPLETED_GIVEN takes ver_completed from the packet (home's\n"
+              "newest version, 7), not ver_next - 1 (103): this switch's ver_next also counts the keys it heads")
+    t.cmd("add MyIngress.rkeys hdr.innet.key:0x%s MyIngress.set_dir_index(index:6)" % C.hex())
+    t.packet(64, control(ADD_KEY, C, server=3, seq=7, pflags=COMPLETED_GIVEN))
+    t.expect(64, control_reply(ADD_KEY_REPLY, C, 7, server=3, pflags=COMPLETED_GIVEN))
+    t.cmd("check_register MyIngress.ver_completed(6) == 7")
+    t.cmd("check_register MyIngress.rset_bitmap(6) == 4")
     t.write("pegasus.stf")
 
 

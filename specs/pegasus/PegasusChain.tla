@@ -131,7 +131,7 @@ Init ==
   /\ inversions = {}
   /\ execs = {}
   /\ extVer = 0
-  /\ act = [n |-> "Init"]
+  /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
 (* A client sends write w to the head rack (S7: "clients send WRITES to    *)
@@ -141,7 +141,7 @@ IssueWrite(w) ==
   /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
   /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", floor |-> Floor, ver |-> 0]]
   /\ net' = net \cup {CWReq(w, 1, 0, 0)}
-  /\ act' = [n |-> "IssueWrite", w |-> w]
+  /\ act' = [a |-> "IssueWrite", w |-> w]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
                  inversions, execs, extVer>>
 
@@ -170,7 +170,7 @@ SwitchWrite(m) ==
         /\ \E D \in (IF Replicated THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
              net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
         /\ used' = CountDup(dup)
-        /\ act' = [n |-> "SwitchWrite", m |-> m, dup |-> dup]
+        /\ act' = [a |-> "SwitchWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer>>
 
 (***************************************************************************)
@@ -198,7 +198,7 @@ ServerWrite(m) ==
         \* version; the next switch restamps anyway.
         /\ net' = Remaining(m, dup) \cup {out}
         /\ used' = CountDup(dup)
-        /\ act' = [n |-> "ServerWrite", m |-> m, dup |-> dup]
+        /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer>>
 
 (* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
@@ -208,7 +208,7 @@ IssueRead(x) ==
   /\ rd' = [rd EXCEPT ![x] = [st |-> "pend", floor |-> Floor, val |-> 0, ver |-> 0]]
   /\ \E s \in (IF Replicated THEN rset[Tail] ELSE {Home}) :
        net' = net \cup {RReq(x, s)}
-  /\ act' = [n |-> "IssueRead", r |-> x]
+  /\ act' = [a |-> "IssueRead", r |-> x]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
                  inversions, execs, extVer>>
 
@@ -220,7 +220,7 @@ ServerRead(m) ==
      /\ net' = Remaining(m, dup)
                \cup {RRep(m.r, store[Tail][m.dst].val, store[Tail][m.dst].ver, m.dst)}
      /\ used' = CountDup(dup)
-     /\ act' = [n |-> "ServerRead", m |-> m, dup |-> dup]
+     /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer>>
 
@@ -248,7 +248,7 @@ SwitchReply(m) ==
                 ELSE rd
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
-     /\ act' = [n |-> "SwitchReply", m |-> m, dup |-> dup]
+     /\ act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs>>
 
 (* The network drops a packet (between racks, or inside one).              *)
@@ -257,7 +257,7 @@ Lose(m) ==
   /\ used.loss < MaxLoss
   /\ net' = net \ {m}
   /\ used' = [used EXCEPT !.loss = @ + 1]
-  /\ act' = [n |-> "Lose", m |-> m]
+  /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer>>
 

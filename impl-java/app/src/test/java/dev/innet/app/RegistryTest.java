@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class RegistryTest {
     @Test
     void everyProtocolModuleIsRegisteredOnce() {
-        assertEquals(List.of("distcache", "farreach", "lake", "netcache", "nocache", "pegasus", "visibility"), ProtocolRegistry.names());
+        assertEquals(List.of("distcache", "farreach", "lake", "netcache", "nocache", "pegasus", "pegasus-chain", "visibility"),
+                ProtocolRegistry.names());
     }
 
     @Test

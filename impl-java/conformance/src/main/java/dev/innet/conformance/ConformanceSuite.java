@@ -157,7 +157,7 @@ public final class ConformanceSuite {
             case Replayer.Result.Failed f -> "FAILED at step " + f.step() + " (" + f.action() + "): " + f.message()
                     + (f.variable() == null ? "" : "; spec " + f.variable() + " = " + f.expected() + ", implementation "
                             + f.actual());
-            case Replayer.Result.NotReplayed n -> "not replayed from step " + n.step() + " (" + n.action() + ")";
+            case Replayer.Result.NotReplayed n -> "not replayed from step " + n.step() + " (" + n.action() + "): " + n.reason();
         };
     }
 }

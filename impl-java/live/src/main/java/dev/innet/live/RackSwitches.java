@@ -1,6 +1,7 @@
 package dev.innet.live;
 
 import dev.innet.protocol.Protocol;
+import dev.innet.protocol.RackSpec;
 import dev.innet.protocol.Topology;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,18 @@ public record RackSwitches(Topology topology) {
 
     /** The switches of {@code protocol}'s live rack of this layout. */
     public static RackSwitches of(Protocol protocol, RackLayout layout) {
-        return new RackSwitches(protocol.topology(HostMain.rackSpec(layout, protocol)));
+        RackSpec spec = HostMain.rackSpec(layout, protocol);
+        Topology topology = protocol.topology(spec);
+        for (int host : topology.hosts().keySet()) {
+            if (!spec.allHosts().contains(host)) {
+                // a rack lays out servers, clients and one controller; hosts of the protocol's own (Pegasus's
+                // per-rack controllers, §7) have no namespace, process or address plan here
+                throw new IllegalArgumentException(protocol.name() + "'s network has hosts of its own (host " + host
+                        + ", e.g. another switch's controller) that live racks cannot lay out: it runs in the simulator "
+                        + "(./innet sim --program " + protocol.name() + ")");
+            }
+        }
+        return new RackSwitches(topology);
     }
 
     public boolean several() {

@@ -149,8 +149,12 @@ public final class ChainConfigService implements Node, NodeCounters {
         if (!core.isUp() || core.generation() == seenGeneration) {
             return;
         }
-        SwitchControl c = core.control();
         seenGeneration = core.generation();
+        programCore(core.control(), topology);
+    }
+
+    /** The core's tables: every host through the port towards it, the rack gate on with no servers listed. */
+    public static void programCore(SwitchControl c, Topology topology) {
         c.clearTable(Forwarding.IPV4_FORWARD);
         Forwarding.install(c, new ArrayList<>(topology.hosts().keySet()),
                 h -> topology.portTowardHost(ChainNetwork.CORE, h, Set.of()));

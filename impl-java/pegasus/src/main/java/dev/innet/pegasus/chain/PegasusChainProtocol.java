@@ -1,7 +1,9 @@
 package dev.innet.pegasus.chain;
 
 import dev.innet.kv.store.RecordStoreOpener;
-import dev.innet.pegasus.PegasusProtocol;
+import dev.innet.kv.KvOp;
+import dev.innet.pegasus.client.PegasusClient;
+import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.PegasusRack;
 import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.monitor.AtMostOnceMonitor;
@@ -48,6 +50,11 @@ public final class PegasusChainProtocol implements Protocol {
     private final RackControllerFactory rackControllers;
     private final UnaryOperator<ChainConfigService.Settings> serviceSettings;
     private final UnaryOperator<PegasusRack> rackSettings;
+
+    /** The registry's instance: two racks, as the paper's §9.8. */
+    public PegasusChainProtocol() {
+        this(2);
+    }
 
     public PegasusChainProtocol(int racks) {
         this(new ChainNetwork(racks), new AtMostOnceMonitor(), PegasusServer::new, ChainRackController::new, s -> s, r -> r);
@@ -110,9 +117,23 @@ public final class PegasusChainProtocol implements Protocol {
         return false;
     }
 
+    /**
+     * Pegasus's ports, plus what the chain adds: a server passes a write down the chain from the client's
+     * port (40010), as the client (docs/pegasus.md "Across racks"), and clients hear the configuration
+     * service on the family's control port (5009). Live racks do not run this protocol.
+     */
+    public static final HostPorts PORTS = new HostPorts(List.of(PegasusOp.PORT, PegasusClient.SOURCE_PORT),
+            List.of(PegasusOp.PORT, PegasusController.CONTROL_SOURCE_PORT),
+            List.of(PegasusClient.SOURCE_PORT, KvOp.CONTROL_PORT));
+
     @Override
     public HostPorts hostPorts() {
-        return PegasusProtocol.PORTS;
+        return PORTS;
+    }
+
+    @Override
+    public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
+        return java.util.Optional.of(new dev.innet.pegasus.spec.PegasusChainConformance());
     }
 
     @Override

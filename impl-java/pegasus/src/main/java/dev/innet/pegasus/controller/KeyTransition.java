@@ -35,6 +35,16 @@ abstract class KeyTransition extends KeyProcedure {
     /** The command took effect. */
     protected abstract void finished();
 
+    /** Whether what the command needs besides the migration is known; asked each step after the drain. */
+    protected boolean readyForCommand() {
+        return true;
+    }
+
+    /** A reply to a request of this transition's own (besides the migration and the command). */
+    protected boolean onOwnReply(PegasusPacket p) {
+        return false;
+    }
+
     @Override
     public final boolean step(SwitchControl c) {
         switch (stage) {
@@ -52,7 +62,7 @@ abstract class KeyTransition extends KeyProcedure {
                 }
             }
             case 2 -> {
-                if (migration == null || migration.step()) {
+                if ((migration == null || migration.step()) && readyForCommand()) {
                     command = command();
                     command.send();
                     stage = 3;
@@ -71,6 +81,6 @@ abstract class KeyTransition extends KeyProcedure {
 
     @Override
     public final boolean onReply(PegasusPacket p) {
-        return (migration != null && migration.onReply(p)) || (command != null && command.onReply(p));
+        return (migration != null && migration.onReply(p)) || (command != null && command.onReply(p)) || onOwnReply(p);
     }
 }

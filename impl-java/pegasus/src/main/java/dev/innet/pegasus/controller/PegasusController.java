@@ -468,8 +468,23 @@ public class PegasusController implements Node, NodeCounters {
      * inside the host, so it would never reach the switch (found on the live rack, docs/live-rack.md).
      */
     void packetOut(int op, long reqId, byte[] key, int server) {
-        sendToHost(config.rack().hostOf(0), PegasusPacket.message(op, 0, 0, reqId, key, 0, new PegasusExt(0, 0, server, 0),
-                new byte[0]));
+        packetOut(op, reqId, key, server, 0, 0);
+    }
+
+    /** A packet-out with a version and extension flags (ADD_KEY with {@link PegasusExt#FLAG_COMPLETED_GIVEN}). */
+    void packetOut(int op, long reqId, byte[] key, int server, long version, int pflags) {
+        sendToHost(config.rack().hostOf(0), PegasusPacket.message(op, 0, 0, reqId, key, version,
+                new PegasusExt(0, 0, server, pflags), new byte[0]));
+    }
+
+    /**
+     * Whether ADD_KEY is given the key's newest version (home's, read after the drain) rather than letting
+     * the switch take ver_next - 1: in a chain (§7) a rack's ver_next also counts the versions of the keys
+     * it heads, so it bounds nothing of the versions another head stamps for the keys this rack ends.
+     * Overridden only by a seeded-bug test.
+     */
+    protected boolean addsKeysAtHomesVersion() {
+        return config.rackGate();
     }
 
     void rememberReplicated(byte[] key) {

@@ -16,11 +16,21 @@ final class SwitchCommand {
     private final int index;
     private final int server;
     private final int stateWhenDone;
+    private final long version;
+    private final int pflags;
     private long sentAt;
     private long reqId;
     private boolean answered;
 
     SwitchCommand(PegasusController controller, int op, byte[] key, int index, int server, int stateWhenDone) {
+        this(controller, op, key, index, server, stateWhenDone, 0, 0);
+    }
+
+    /** @param version and {@code pflags}: carried in the packet-out (ADD_KEY's given ver_completed, P-20) */
+    SwitchCommand(PegasusController controller, int op, byte[] key, int index, int server, int stateWhenDone, long version,
+            int pflags) {
+        this.version = version;
+        this.pflags = pflags;
         this.controller = controller;
         this.op = op;
         this.key = key;
@@ -32,7 +42,7 @@ final class SwitchCommand {
     void send() {
         reqId = controller.nextRequestId();
         sentAt = controller.now();
-        controller.packetOut(op, reqId, key, server);
+        controller.packetOut(op, reqId, key, server, version, pflags);
     }
 
     boolean onReply(PegasusPacket p) {

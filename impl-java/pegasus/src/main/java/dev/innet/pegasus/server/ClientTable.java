@@ -54,6 +54,14 @@ public final class ClientTable {
         return get(name(ip, port)).filter(e -> e.sameRequest(ip, port, reqId));
     }
 
+    /**
+     * Whether the client's recorded request is newer than {@code reqId} (request ids only grow per client):
+     * a copy of an older request, delayed in the network after the client moved on.
+     */
+    public boolean recordsNewerThan(int ip, int port, long reqId) {
+        return get(name(ip, port)).filter(e -> Long.compareUnsigned(e.reqId(), reqId) > 0).isPresent();
+    }
+
     /** Records the client's newest request (durably: synced before returning). */
     public void record(Entry e) {
         put(e);

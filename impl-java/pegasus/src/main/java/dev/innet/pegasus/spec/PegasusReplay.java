@@ -2,6 +2,9 @@ package dev.innet.pegasus.spec;
 
 import static dev.innet.protocol.spec.TlaValues.asLong;
 import static dev.innet.protocol.spec.TlaValues.asRecord;
+import static dev.innet.protocol.spec.TlaValues.atInt;
+import static dev.innet.protocol.spec.TlaValues.intDomain;
+import static dev.innet.protocol.spec.TlaValues.intFunction;
 
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.spec.WriteIds;
@@ -21,7 +24,6 @@ import dev.innet.protocol.spec.ReplayNetwork;
 import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
-import dev.innet.protocol.spec.SpecStep.TlaFunction;
 import dev.innet.switchapi.EntrySpec;
 import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
@@ -179,12 +181,12 @@ public final class PegasusReplay implements SpecReplay {
      */
     @Override
     public void init(SpecStep initial) {
-        int n = domain(initial.var("store")).size();
+        int n = intDomain(initial.var("store")).size();
         List<Integer> serverHosts = new ArrayList<>();
         for (int s = 1; s <= n; s++) {
             serverHosts.add(s);
         }
-        List<Long> keys = domain(initial.var("rset"));
+        List<Long> keys = intDomain(initial.var("rset"));
         rack = new PegasusRack(serverHosts, CONTROLLER, NEVER_NANOS, CLIENT_ATTEMPTS, Math.max(1, keys.size()),
                 2 * STEP_NANOS);
         for (long k : keys) {
@@ -193,12 +195,12 @@ public final class PegasusReplay implements SpecReplay {
             keyOfHex.put(hex(key), k);
         }
         Set<Integer> used = new java.util.HashSet<>(serverHosts);
-        for (long w : domain(initial.var("wr"))) {
+        for (long w : intDomain(initial.var("wr"))) {
             int host = clientHostFor(used, h -> detectorIndex(h, n) == (int) ((w - 1) % n));
             writeHost.put(w, host);
             writeOfHost.put(host, w);
         }
-        for (long r : domain(initial.var("rd"))) {
+        for (long r : intDomain(initial.var("rd"))) {
             readHost.put(r, clientHostFor(used, h -> true));
         }
         List<Integer> clientHosts = new ArrayList<>(writeHost.values());
@@ -686,8 +688,8 @@ public final class PegasusReplay implements SpecReplay {
             throw new ReplayException(step.actionName() + ": the switch dropped the reply; the spec passes it on");
         }
         String var = write ? "wr" : "rd";
-        boolean specCompletes = id != 0 && "pend".equals(asRecord(at(before.var(var), id)).get("st"))
-                && "done".equals(asRecord(at(step.var(var), id)).get("st"));
+        boolean specCompletes = id != 0 && "pend".equals(asRecord(atInt(before.var(var), id)).get("st"))
+                && "done".equals(asRecord(atInt(step.var(var), id)).get("st"));
         if (specCompletes && !reachedClient) {
             throw new NotReplayable(step.actionName() + ": in the spec a replica's reply to a forwarded copy completes "
                     + "the client's write; the implementation returns it to the detector, and the client waits for the "
@@ -837,20 +839,20 @@ public final class PegasusReplay implements SpecReplay {
                     table.add(List.of(w == null ? -1L : w, entry.version()));
                 }
             }
-            store.put((long) i + 1, function(perKey));
+            store.put((long) i + 1, intFunction(perKey));
             ctab.put((long) i + 1, table);
         }
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("verNext", next == 0 ? 1L : next);
         state.put("rkeys", rkeys);
-        state.put("rset", function(rset));
-        state.put("verCompleted", function(verCompleted));
-        state.put("markVer", function(markVer));
-        state.put("store", function(store));
-        state.put("ctab", function(ctab));
+        state.put("rset", intFunction(rset));
+        state.put("verCompleted", intFunction(verCompleted));
+        state.put("markVer", intFunction(markVer));
+        state.put("store", intFunction(store));
+        state.put("ctab", intFunction(ctab));
         state.put("net", net.messages());
-        state.put("wr", function(operations(writeHost.keySet(), writes, true)));
-        state.put("rd", function(operations(readHost.keySet(), reads, false)));
+        state.put("wr", intFunction(operations(writeHost.keySet(), writes, true)));
+        state.put("rd", intFunction(operations(readHost.keySet(), reads, false)));
         state.put("execs", new LinkedHashSet<>(executions));
         return state;
     }
@@ -891,51 +893,12 @@ public final class PegasusReplay implements SpecReplay {
             return specValue;
         }
         SortedMap<Long, Object> out = new TreeMap<>();
-        for (long id : domain(specValue)) {
-            Map<String, Object> r = asRecord(at(specValue, id));
+        for (long id : intDomain(specValue)) {
+            Map<String, Object> r = asRecord(atInt(specValue, id));
             boolean write = var.equals("wr");
             out.put(id, clientView((String) r.get("st"), asLong(r.get("key")), asLong(r.get("ver")),
                     write ? 0 : asLong(r.get("val")), write));
         }
-        return function(out);
-    }
-
-    // ------------------------------------------------------------------ TLA+ functions over integers
-
-    /**
-     * A function with integer domain as TLC prints it: a sequence when the domain is 1..n, otherwise a
-     * function (the replay compares values as the trace reader gives them).
-     */
-    private static Object function(SortedMap<Long, Object> f) {
-        long expected = 1;
-        for (long k : f.keySet()) {
-            if (k != expected++) {
-                return new TlaFunction(new LinkedHashMap<>(f));
-            }
-        }
-        return new ArrayList<>(f.values());
-    }
-
-    /** The integer domain of a spec function value (a sequence's is 1..n). */
-    private static List<Long> domain(Object f) {
-        List<Long> out = new ArrayList<>();
-        if (f instanceof List<?> seq) {
-            for (long i = 1; i <= seq.size(); i++) {
-                out.add(i);
-            }
-        } else {
-            for (Object k : ((TlaFunction) f).mapping().keySet()) {
-                out.add(asLong(k));
-            }
-            out.sort(null);
-        }
-        return out;
-    }
-
-    private static Object at(Object f, long key) {
-        if (f instanceof List<?> seq) {
-            return seq.get((int) key - 1);
-        }
-        return ((TlaFunction) f).apply(key);
+        return intFunction(out);
     }
 }

@@ -16,6 +16,8 @@ import java.nio.ByteBuffer;
 public record PegasusExt(long fwd, int load, int server, int pflags) {
     public static final int BYTES = 8;
     public static final int FLAG_DETECTOR = 0x01;
+    /** ADD_KEY: the switch takes ver_completed from the packet's version (a chain's tail, P-20). */
+    public static final int FLAG_COMPLETED_GIVEN = 0x02;
     public static final PegasusExt NONE = new PegasusExt(0, 0, 0, 0);
 
     public PegasusExt {

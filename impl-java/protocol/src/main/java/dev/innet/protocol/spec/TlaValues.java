@@ -34,6 +34,44 @@ public final class TlaValues {
         return names;
     }
 
+    /**
+     * A function with an integer domain as TLC prints it: a sequence when the domain is 1..n, otherwise a
+     * function (the replays compare values as the trace reader gives them).
+     */
+    public static Object intFunction(java.util.SortedMap<Long, Object> f) {
+        long expected = 1;
+        for (long k : f.keySet()) {
+            if (k != expected++) {
+                return new TlaFunction(new java.util.LinkedHashMap<>(f));
+            }
+        }
+        return new ArrayList<>(f.values());
+    }
+
+    /** The integer domain of a spec function value, sorted (a sequence's is 1..n). */
+    public static List<Long> intDomain(Object f) {
+        List<Long> out = new ArrayList<>();
+        if (f instanceof List<?> seq) {
+            for (long i = 1; i <= seq.size(); i++) {
+                out.add(i);
+            }
+        } else {
+            for (Object k : ((TlaFunction) f).mapping().keySet()) {
+                out.add(asLong(k));
+            }
+            out.sort(null);
+        }
+        return out;
+    }
+
+    /** {@code f[key]} of a function with an integer domain (a sequence or a function). */
+    public static Object atInt(Object f, long key) {
+        if (f instanceof List<?> seq) {
+            return seq.get((int) key - 1);
+        }
+        return ((TlaFunction) f).apply(key);
+    }
+
     /** {@code f[key]} of a function-valued variable of {@code state}, for a model value named {@code key}. */
     public static Object at(SpecStep state, String var, String key) {
         return ((TlaFunction) state.var(var)).apply(new ModelValue(key));

@@ -1,0 +1,124 @@
+package dev.innet.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.cli.Cli;
+import dev.innet.conformance.P4Mutant;
+import dev.innet.conformance.P4simReplayTarget;
+import dev.innet.conformance.Replayer;
+import dev.innet.conformance.SpecTraces;
+import dev.innet.kv.store.StoredRecord;
+import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.spec.PegasusChainConformance;
+import dev.innet.pegasus.spec.PegasusChainReplay;
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecStep;
+import dev.innet.rack.RackRuns;
+import dev.innet.tracegen.TraceCase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * PegasusChain.tla's behaviours (§7) replayed step by step on two rack switches and a core running
+ * pegasus.p4, the chain's servers and clients (docs/conformance.md, "Pegasus across racks"): the curated
+ * traces and simulated behaviours replay, and the spec's refuted variants seeded into pegasus.p4, and a
+ * server that applies lower versions, fail at the step where the implementation leaves the spec.
+ */
+class PegasusChainConformTest {
+    private static final Path ROOT = RackRuns.root();
+    private static final Path CURATED = ROOT.resolve("conformance/pegasus-chain");
+    private static final Supplier<ReplayTarget> PEGASUS = P4simReplayTarget.factory(ROOT, ROOT.resolve("p4/pegasus.p4"), 1);
+
+    @TempDir
+    Path out;
+
+    private static List<SpecStep> curated(String name) throws Exception {
+        return SpecTraces.fromTraceCase(TraceCase.read(CURATED.resolve(name)));
+    }
+
+    private static void assertFailedAt(Replayer.Result r, List<SpecStep> trace, int step, String action, String variable) {
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals(action, trace.get(step).actionName(), "the trace moved");
+        assertEquals(step, f.step(), f.toString());
+        assertEquals(variable, f.variable(), f.toString());
+    }
+
+    @Test
+    void everyCuratedTraceReplaysToItsEnd() throws Exception {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(CURATED)) {
+            files = s.filter(p -> p.toString().endsWith(".trace")).sorted().toList();
+        }
+        assertTrue(files.size() >= 3, "a curated set: " + files);
+        for (Path f : files) {
+            Replayer.Result r = Replayer.replay(new PegasusChainConformance(), PEGASUS,
+                    SpecTraces.fromTraceCase(TraceCase.read(f)));
+            assertInstanceOf(Replayer.Result.Passed.class, r, f.getFileName() + ": " + r);
+        }
+    }
+
+    /** ./innet conform --protocol pegasus-chain on behaviours TLC simulates: none fails, every action is replayed. */
+    @Test
+    void simulatedBehavioursReplayWithoutAFailure() {
+        System.setProperty("innet.root", ROOT.toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream previous = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            code = Cli.run("innet conform", new ConformMain(), new String[] {"--protocol", "pegasus-chain", "--simulate", "8",
+                "--seed", "1", "--out", out.toString()}, System.out, System.err);
+        } finally {
+            System.setOut(previous);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        assertTrue(text.contains("11 traces: ") && text.contains(" 0 failed"), text);
+        assertTrue(text.contains("spec actions replayed: 7 of 7"), text);
+    }
+
+    /** MCPegasusChain_Restamp in pegasus.p4: rack 2's switch stamps w1 with its own ver_next instead of keeping 3. */
+    @Test
+    void aSwitchStampingPassingWritesFailsAtTheSecondRack() throws Exception {
+        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (hdr.innet.seq != 0) {",
+                "if (false) { /* seeded bug: every switch stamps */");
+        List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
+        Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
+        assertFailedAt(r, trace, 11, "SwitchWrite", "verNext");
+    }
+
+    /** MCPegasusChain_NoBump in pegasus.p4: w2's version 1 passes rack 2 and its ver_next stays 1. */
+    @Test
+    void aSwitchNotRaisingVerNextFailsWhereTheFirstWritePasses() throws Exception {
+        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (v >= next) {",
+                "if (hdr.innet.seq == 0) { /* seeded bug: no bump */");
+        List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
+        Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
+        assertFailedAt(r, trace, 10, "SwitchWrite", "verNext");
+    }
+
+    /** A server that applies any version: w1, late, overwrites w2 at the head's server. */
+    @Test
+    void aServerApplyingLowerVersionsFailsAtTheLateWrite() throws Exception {
+        List<SpecStep> trace = curated("late-write-superseded-in-every-rack.trace");
+        Replayer.Result r = Replayer.replay(new PegasusChainConformance(target -> new PegasusChainReplay(target,
+                (rack, opener, monitor, role) -> new PegasusServer(rack, opener, monitor, role) {
+                    @Override
+                    protected boolean accepts(Optional<StoredRecord> current, long version) {
+                        return true; // seeded bug: MCPegasus_AcceptLower
+                    }
+                })), PEGASUS, trace);
+        assertFailedAt(r, trace, 14, "ServerWrite", "store");
+    }
+}

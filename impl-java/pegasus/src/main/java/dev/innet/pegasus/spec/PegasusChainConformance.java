@@ -1,0 +1,44 @@
+package dev.innet.pegasus.spec;
+
+import dev.innet.protocol.spec.ReplayTarget;
+import dev.innet.protocol.spec.SpecConformance;
+import dev.innet.protocol.spec.SpecReplay;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Pegasus across racks (§7): specs/pegasus/PegasusChain.tla and its replay on two rack switches, a core
+ * and the chain's servers and clients ({@link PegasusChainReplay}).
+ */
+public final class PegasusChainConformance implements SpecConformance {
+    private final Function<ReplayTarget, SpecReplay> replays;
+
+    public PegasusChainConformance() {
+        this(PegasusChainReplay::new);
+    }
+
+    /** @param replays the replay to run on each target (tests pass one whose nodes carry a seeded bug) */
+    public PegasusChainConformance(Function<ReplayTarget, SpecReplay> replays) {
+        this.replays = replays;
+    }
+
+    @Override
+    public String spec() {
+        return "specs/pegasus/PegasusChain.tla";
+    }
+
+    /**
+     * The model whose key is not replicated inside racks (2 racks of 1 server, 2 writes, a read, a loss, a
+     * duplicate). The models with in-rack replication send a write to any set of a rack's servers, each
+     * passing it down; the implementation's detector alone does (PegasusChainReplay says so per trace).
+     */
+    @Override
+    public List<String> conformanceModels() {
+        return List.of("MCPegasusChain");
+    }
+
+    @Override
+    public SpecReplay newReplay(ReplayTarget target) {
+        return replays.apply(target);
+    }
+}

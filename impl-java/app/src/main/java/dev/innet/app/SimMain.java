@@ -3,6 +3,7 @@ package dev.innet.app;
 import dev.innet.cli.Cli;
 import dev.innet.farreach.FarReachProtocol;
 import dev.innet.farreach.monitor.SnapshotMonitor;
+import dev.innet.pegasus.chain.ChainNetwork;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.CampaignSettings;
@@ -70,20 +71,24 @@ public final class SimMain implements Callable<Integer> {
     String crashes;
 
     /** all, switch or none: what --crashes asked for (all when not given). */
+    /** A failed rack's switch is restarted after every run's end: it stays down. */
+    private static final long RACK_NEVER_BACK = Long.MAX_VALUE / 16;
+
     private String crashMode() {
         return crashes == null ? "all" : crashes;
     }
 
     /**
      * FarReach runs crash (and snapshot) by default; Pegasus's only when --crashes is given (its own switch
-     * recovery, docs/pegasus.md); the others have no recovery to exercise.
+     * recovery, docs/pegasus.md), and Pegasus across racks then loses a whole rack; the others have no
+     * recovery to exercise.
      */
     private boolean crashing(Protocol protocol) {
         if (crashMode().equals("none")) {
             return false;
         }
         return protocol.name().equals("farreach") || protocol.name().equals("distcache")
-                || (protocol.name().equals("pegasus") && crashes != null);
+                || ((protocol.name().equals("pegasus") || protocol.name().equals("pegasus-chain")) && crashes != null);
     }
 
     @Option(names = "--clean-client-links", description = "no faults on FarReach's client<->switch links")
@@ -217,6 +222,13 @@ public final class SimMain implements Callable<Integer> {
                 Rack rack = settings.rack(root, protocol, seed).out(quiet).recordTraceEvents(sample.wants(protocol, seed))
                         .build();
                 CrashPlan.schedule(rack, chaosMs * 1_000_000, true);
+                return Campaign.PreparedRun.of(rack);
+            }
+            if (protocol.name().equals("pegasus-chain")) {
+                // a whole rack fails for good a third into the chaos (rack 1 or 2 by the seed's parity); the
+                // configuration service removes it from every chain (docs/pegasus.md "Across racks")
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).build();
+                rack.crashSwitch(ChainNetwork.rackSwitch((int) (seed % 2) + 1), chaosMs * 1_000_000 / 3, RACK_NEVER_BACK);
                 return Campaign.PreparedRun.of(rack);
             }
             if (protocol.name().equals("pegasus")) { // its own switch recovery, no snapshots (docs/pegasus.md)

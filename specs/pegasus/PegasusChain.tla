@@ -18,10 +18,15 @@
 (* the packet header is not null"; that is inverted (a client write has    *)
 (* no version yet), and it is read here as "only if VER is null".          *)
 (*                                                                         *)
-(* One key; no controller actions, no retries, no at-most-once (those are  *)
-(* Pegasus.tla's); rack failures and chain reconfiguration are not         *)
-(* modelled, but the property reconfiguration relies on (every switch's    *)
-(* ver_next is above every version stored in its rack) is checked.         *)
+(* One key; no retries, no at-most-once (those are Pegasus.tla's); rack     *)
+(* failures and chain reconfiguration are not modelled, but the property   *)
+(* reconfiguration relies on (every switch's ver_next is above every       *)
+(* version stored in its rack) is checked.  One controller action: the     *)
+(* tail's controller may add the key to its directory (AddKeyAtTail), and  *)
+(* the tail's switch may stamp versions of the keys its rack heads         *)
+(* (TailStampsOther), which is what made AddKey's ver_completed =          *)
+(* ver_next - 1 wrong in a tail (found by the simulator; docs/pegasus.md   *)
+(* "Across racks").                                                        *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 
@@ -29,13 +34,16 @@ CONSTANTS
   NRacks,       \* racks in the chain 1..NRacks; 1 is the head, NRacks the tail
   NServers,     \* servers per rack 1..NServers; server 1 is the key's home in each rack
   Replicated,   \* whether the key is in every rack's directory (rkeys) from the start
+  AddAtTail,    \* whether the tail's controller may add the key to its directory
+  NOtherStamps, \* versions the tail's switch stamps for keys its own rack heads
   NWrites,      \* client writes 1..NWrites; write w writes value w
   NReads,       \* client reads 1..NReads
   MaxDup,       \* how many times the network may duplicate a packet
   MaxLoss,      \* how many packets the network may drop
   \* Buggy variants (each must be refuted by TLC):
   BugRestamp,   \* every rack's switch stamps its own ver_next (plain Alg. 1)
-  BugNoBump     \* downstream switches do not raise ver_next past a passing version
+  BugNoBump,    \* downstream switches do not raise ver_next past a passing version
+  BugAddAtVerNext \* AddKeyAtTail sets ver_completed = ver_next - 1 (one rack's rule)
 
 Racks   == 1..NRacks
 Servers == 1..NServers
@@ -46,12 +54,12 @@ RIds    == 1..NReads
 Vals    == 0..NWrites
 
 ASSUME NRacks \in Nat \ {0} /\ NServers \in Nat \ {0}
-ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss} : n \in Nat
-ASSUME \A b \in {Replicated, BugRestamp, BugNoBump} : b \in BOOLEAN
+ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss, NOtherStamps} : n \in Nat
+ASSUME \A b \in {Replicated, AddAtTail, BugRestamp, BugNoBump, BugAddAtVerNext} : b \in BOOLEAN
 
 \* A bound on versions, used only by TypeOK: one stamp per write, or with
 \* BugRestamp one per write, rack and duplicate.
-MaxVer == NWrites * (MaxDup + 1) * NRacks
+MaxVer == NWrites * (MaxDup + 1) * NRacks + NOtherStamps
 Vers   == 0..MaxVer
 
 Max(a, b) == IF a >= b THEN a ELSE b
@@ -70,10 +78,15 @@ VARIABLES
   inversions,   \* history: servers that applied a write with a lower head version than one before
   execs,        \* history: set of <<w, ver>> applied at the tail
   extVer,       \* history: highest version the tail switch has externalized
+  tailRepl,     \* whether the key is in the tail's directory (Replicated, or added)
+  otherStamps,  \* versions the tail's switch has stamped for other keys
   act           \* the last action and its parameters (for traces; not in VIEW)
 
 vars == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-          inversions, execs, extVer, act>>
+          inversions, execs, extVer, tailRepl, otherStamps, act>>
+
+\* Whether rack r's directory holds the key: the tail's may change (AddKeyAtTail).
+IsRepl(r) == IF r = Tail THEN tailRepl ELSE Replicated
 
 -----------------------------------------------------------------------------
 (* Packets.  CWREQ: a write arriving at rack r's switch (from the client,  *)
@@ -99,6 +112,8 @@ TypeOK ==
   /\ inversions \subseteq Racks \X Servers
   /\ execs \subseteq WIds \X Vers
   /\ extVer \in Vers
+  /\ tailRepl \in BOOLEAN
+  /\ otherStamps \in 0..NOtherStamps
 
 \* Real-time floor at the tail, as in Pegasus.tla.
 Floor ==
@@ -131,6 +146,8 @@ Init ==
   /\ inversions = {}
   /\ execs = {}
   /\ extVer = 0
+  /\ tailRepl = Replicated
+  /\ otherStamps = 0
   /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
@@ -143,7 +160,7 @@ IssueWrite(w) ==
   /\ net' = net \cup {CWReq(w, 1, 0, 0)}
   /\ act' = [a |-> "IssueWrite", w |-> w]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
-                 inversions, execs, extVer>>
+                 inversions, execs, extVer, tailRepl, otherStamps>>
 
 (***************************************************************************)
 (* A rack's switch handles a WRITE (Alg. 1 as augmented in S7): an         *)
@@ -167,11 +184,11 @@ SwitchWrite(m) ==
                     ELSE Max(verNext[r], m.ver + 1)
      IN /\ verNext' = [verNext EXCEPT ![r] = nextVer]
         /\ hvOf' = IF r = 1 /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
-        /\ \E D \in (IF Replicated THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
+        /\ \E D \in (IF IsRepl(r) THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
              net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "SwitchWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer>>
+  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps>>
 
 (***************************************************************************)
 (* A server executes a write if its version is higher (S4.3) and passes it *)
@@ -199,18 +216,18 @@ ServerWrite(m) ==
         /\ net' = Remaining(m, dup) \cup {out}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer>>
+  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps>>
 
 (* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
 IssueRead(x) ==
   /\ rd[x].st = "idle"
   /\ IF x = 1 THEN TRUE ELSE rd[x - 1].st # "idle"
   /\ rd' = [rd EXCEPT ![x] = [st |-> "pend", floor |-> Floor, val |-> 0, ver |-> 0]]
-  /\ \E s \in (IF Replicated THEN rset[Tail] ELSE {Home}) :
+  /\ \E s \in (IF tailRepl THEN rset[Tail] ELSE {Home}) :
        net' = net \cup {RReq(x, s)}
   /\ act' = [a |-> "IssueRead", r |-> x]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
-                 inversions, execs, extVer>>
+                 inversions, execs, extVer, tailRepl, otherStamps>>
 
 (* A tail server answers a read with its value and version.                *)
 ServerRead(m) ==
@@ -222,11 +239,11 @@ ServerRead(m) ==
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer>>
+                 inversions, execs, extVer, tailRepl, otherStamps>>
 
 (* Algorithm 2 at the tail switch, which sees every client reply.          *)
 Alg2(v, s) ==
-  IF ~Replicated THEN <<rset[Tail], verCompleted[Tail]>>
+  IF ~tailRepl THEN <<rset[Tail], verCompleted[Tail]>>
   ELSE IF v > verCompleted[Tail] THEN <<{s}, v>>
   ELSE IF v = verCompleted[Tail] THEN <<rset[Tail] \cup {s}, v>>
   ELSE <<rset[Tail], verCompleted[Tail]>>
@@ -249,7 +266,7 @@ SwitchReply(m) ==
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs>>
+  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, tailRepl, otherStamps>>
 
 (* The network drops a packet (between racks, or inside one).              *)
 Lose(m) ==
@@ -259,9 +276,45 @@ Lose(m) ==
   /\ used' = [used EXCEPT !.loss = @ + 1]
   /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer>>
+                 inversions, execs, extVer, tailRepl, otherStamps>>
+
+(***************************************************************************)
+(* The tail's switch stamps a write of a key its own rack heads: its        *)
+(* ver_next also counts those (one register per switch, S6.1).             *)
+(***************************************************************************)
+TailStampsOther ==
+  /\ otherStamps < NOtherStamps
+  /\ verNext' = [verNext EXCEPT ![Tail] = @ + 1]
+  /\ otherStamps' = otherStamps + 1
+  /\ act' = [a |-> "TailStampsOther"]
+  /\ UNCHANGED <<rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl>>
+
+(***************************************************************************)
+(* The tail's controller adds the key to its directory (S6.3 AddKey, with   *)
+(* S6.4's pause and drain: no write of the key is on its way to a tail      *)
+(* server; writes still upstream may come later).  rset = {Home}, and       *)
+(* ver_completed is home's version, which the controller reads after the    *)
+(* drain: the switch's ver_next - 1, one rack's rule, also counts the       *)
+(* versions of keys the rack heads, and a write of this key stamped by the  *)
+(* head before the pause can still arrive below it.                         *)
+(***************************************************************************)
+AddKeyAtTail ==
+  /\ AddAtTail
+  /\ ~tailRepl
+  /\ ~\E m \in net : m.t = "WREQ" /\ m.rack = Tail
+  /\ tailRepl' = TRUE
+  /\ rset' = [rset EXCEPT ![Tail] = {Home}]
+     \* BUG (BugAddAtVerNext): one rack's rule.
+  /\ verCompleted' = [verCompleted EXCEPT ![Tail] =
+                        IF BugAddAtVerNext THEN verNext[Tail] - 1 ELSE store[Tail][Home].ver]
+  /\ act' = [a |-> "AddKeyAtTail"]
+  /\ UNCHANGED <<verNext, store, net, used, wr, rd, hvOf, lastHv, inversions, execs,
+                 extVer, otherStamps>>
 
 Next ==
+  \/ TailStampsOther
+  \/ AddKeyAtTail
   \/ \E w \in WIds : IssueWrite(w)
   \/ \E x \in RIds : IssueRead(x)
   \/ \E m \in net : SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
@@ -281,7 +334,7 @@ VerNextAhead == \A r \in Racks, s \in Servers : store[r][s].ver < verNext[r]
 
 (* The tail rack's directory invariant (as DirectoryInv in Pegasus.tla).   *)
 TailDirectoryInv ==
-  IF Replicated
+  IF tailRepl
     THEN /\ verCompleted[Tail] >= extVer
          /\ rset[Tail] # {}
          /\ \A s \in rset[Tail] : store[Tail][s].ver >= extVer

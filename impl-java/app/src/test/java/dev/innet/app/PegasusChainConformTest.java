@@ -10,6 +10,7 @@ import dev.innet.conformance.P4simReplayTarget;
 import dev.innet.conformance.Replayer;
 import dev.innet.conformance.SpecTraces;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.pegasus.chain.ChainRackController;
 import dev.innet.pegasus.server.PegasusServer;
 import dev.innet.pegasus.spec.PegasusChainConformance;
 import dev.innet.pegasus.spec.PegasusChainReplay;
@@ -84,28 +85,28 @@ class PegasusChainConformTest {
         }
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, text);
-        assertTrue(text.contains("11 traces: ") && text.contains(" 0 failed"), text);
-        assertTrue(text.contains("spec actions replayed: 7 of 7"), text);
+        assertTrue(text.contains("20 traces: ") && text.contains(" 0 failed"), text);
+        assertTrue(text.contains("spec actions replayed: 9 of 9"), text);
     }
 
-    /** MCPegasusChain_Restamp in pegasus.p4: rack 2's switch stamps w1 with its own ver_next instead of keeping 3. */
+    /** MCPegasusChain_Restamp in pegasus.p4: rack 2's switch stamps w2 with its own ver_next (1) instead of keeping 2. */
     @Test
     void aSwitchStampingPassingWritesFailsAtTheSecondRack() throws Exception {
         Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (hdr.innet.seq != 0) {",
                 "if (false) { /* seeded bug: every switch stamps */");
         List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
         Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
-        assertFailedAt(r, trace, 11, "SwitchWrite", "verNext");
+        assertFailedAt(r, trace, 12, "SwitchWrite", "verNext");
     }
 
-    /** MCPegasusChain_NoBump in pegasus.p4: w2's version 1 passes rack 2 and its ver_next stays 1. */
+    /** MCPegasusChain_NoBump in pegasus.p4: w2's version 2 passes rack 2 and its ver_next stays 1. */
     @Test
     void aSwitchNotRaisingVerNextFailsWhereTheFirstWritePasses() throws Exception {
         Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (v >= next) {",
                 "if (hdr.innet.seq == 0) { /* seeded bug: no bump */");
         List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
         Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
-        assertFailedAt(r, trace, 10, "SwitchWrite", "verNext");
+        assertFailedAt(r, trace, 12, "SwitchWrite", "verNext");
     }
 
     /** A server that applies any version: w1, late, overwrites w2 at the head's server. */
@@ -119,6 +120,20 @@ class PegasusChainConformTest {
                         return true; // seeded bug: MCPegasus_AcceptLower
                     }
                 })), PEGASUS, trace);
-        assertFailedAt(r, trace, 14, "ServerWrite", "store");
+        assertFailedAt(r, trace, 11, "ServerWrite", "store");
+    }
+
+    /** MCPegasusChain_AddAtVerNext: a tail controller that lets ADD_KEY take ver_next - 1 (2) instead of home's version (0). */
+    @Test
+    void aTailAddingTheKeyAtItsVerNextFailsAtTheAddition() throws Exception {
+        List<SpecStep> trace = curated("tail-adds-key-below-its-ver-next.trace");
+        Replayer.Result r = Replayer.replay(new PegasusChainConformance(target -> new PegasusChainReplay(target,
+                PegasusServer::new, (config, handle, rack, placement) -> new ChainRackController(config, handle, rack, placement) {
+                    @Override
+                    protected boolean addsKeysAtHomesVersion() {
+                        return false; // seeded bug: one rack's rule
+                    }
+                })), PEGASUS, trace);
+        assertFailedAt(r, trace, 4, "AddKeyAtTail", "verCompleted");
     }
 }

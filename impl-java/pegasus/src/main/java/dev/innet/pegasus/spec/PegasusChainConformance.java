@@ -29,12 +29,13 @@ public final class PegasusChainConformance implements SpecConformance {
 
     /**
      * The model whose key is not replicated inside racks (2 racks of 1 server, 2 writes, a read, a loss, a
-     * duplicate). The models with in-rack replication send a write to any set of a rack's servers, each
-     * passing it down; the implementation's detector alone does (PegasusChainReplay says so per trace).
+     * duplicate), and the one whose tail adds the key while its switch stamps other keys' versions (P-20).
+     * The models replicated from the start send a write to any set of a rack's servers, each passing it
+     * down; the implementation's detector alone does (PegasusChainReplay says so per step).
      */
     @Override
     public List<String> conformanceModels() {
-        return List.of("MCPegasusChain");
+        return List.of("MCPegasusChain", "MCPegasusChainAdd");
     }
 
     @Override

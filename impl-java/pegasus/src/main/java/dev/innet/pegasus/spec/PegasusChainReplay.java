@@ -22,6 +22,7 @@ import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.monitor.AtMostOnceMonitor;
 import dev.innet.pegasus.server.ClientTable;
 import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.wire.PegasusExt;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.wire.PegasusPacket;
 import dev.innet.protocol.KvResult;
@@ -95,6 +96,12 @@ public final class PegasusChainReplay implements SpecReplay {
         PegasusServer create(PegasusRack rack, RecordStoreOpener opener, AtMostOnceMonitor monitor, ChainRole role);
     }
 
+    /** Builds a rack's controller the replay runs (tests substitute one with a seeded bug). */
+    @FunctionalInterface
+    public interface ControllerFactory {
+        ChainRackController create(PegasusController.Config config, SwitchHandle handle, int rack, ChainPlacement placement);
+    }
+
     private static final class Op {
         String status = "pend";
         long version;
@@ -103,6 +110,7 @@ public final class PegasusChainReplay implements SpecReplay {
 
     private final ReplayTarget firstTarget;
     private final ServerFactory serverFactory;
+    private final ControllerFactory controllerFactory;
     private final ReplayNetwork<Route> net = new ReplayNetwork<>();
     private final Map<Integer, ReplayTarget> rackSwitches = new TreeMap<>();
     private ReplayTarget core;
@@ -111,6 +119,10 @@ public final class PegasusChainReplay implements SpecReplay {
     private ChainPlacement placement;
     private Topology topology;
     private byte[] key;
+    /** A key the tail rack heads (TailStampsOther), and the host standing for its client. */
+    private byte[] otherKey;
+    private long otherRequests;
+    private static final int OTHER_CLIENT = 99;
     private final Map<Integer, PegasusServer> servers = new TreeMap<>();
     private final Map<Integer, ReplayContext> serverContexts = new TreeMap<>();
     private final Map<Integer, ChainRackController> controllers = new TreeMap<>();
@@ -130,8 +142,14 @@ public final class PegasusChainReplay implements SpecReplay {
 
     /** @param servers the storage servers to replay (tests pass one with a seeded bug) */
     public PegasusChainReplay(ReplayTarget target, ServerFactory servers) {
+        this(target, servers, ChainRackController::new);
+    }
+
+    /** @param controllers the racks' controllers to replay (tests pass one with a seeded bug) */
+    public PegasusChainReplay(ReplayTarget target, ServerFactory servers, ControllerFactory controllers) {
         this.firstTarget = target;
         this.serverFactory = servers;
+        this.controllerFactory = controllers;
     }
 
     // ------------------------------------------------------------------ set-up
@@ -166,6 +184,7 @@ public final class PegasusChainReplay implements SpecReplay {
         topology = network.topology(spec);
         placement = new ChainPlacement(network.rackServers(serverHosts));
         key = chainKey();
+        otherKey = keyHeadedBy(racks);
         for (int r = 1; r <= racks; r++) {
             rackSwitches.put(r, r == 1 ? firstTarget : firstTarget.another());
         }
@@ -215,11 +234,18 @@ public final class PegasusChainReplay implements SpecReplay {
                 NEVER_NANOS, STEP_NANOS, NEVER_NANOS).inChain(others, h -> topology.portTowardHost(sw, h, Set.of()));
         SwitchHandle handle = new SwitchHandle();
         handle.attach(rackSwitches.get(r).control());
-        ChainRackController controller = new ChainRackController(config, handle, r, placement);
+        ChainRackController controller = controllerFactory.create(config, handle, r, placement);
         ReplayContext ctx = new ReplayContext(me, 1);
         controller.onStart(ctx);
         controllers.put(r, controller);
         controllerContexts.put(r, ctx);
+        runController(r, "Init");
+    }
+
+    /** Runs rack r's controller a control step at a time, routing its traffic, until it is idle with its switch open. */
+    private void runController(int r, String action) {
+        ChainRackController controller = controllers.get(r);
+        ReplayContext ctx = controllerContexts.get(r);
         for (int i = 0; i < MAX_CONTROL_STEPS; i++) {
             ctx.advance(STEP_NANOS);
             for (long timer : ctx.dueTimers()) {
@@ -227,17 +253,17 @@ public final class PegasusChainReplay implements SpecReplay {
                     controller.onTimer(timer);
                 }
             }
-            routeControlTraffic(r);
+            routeControlTraffic(r, action);
             if (controller.idle() && controller.switchOpen()) {
                 return;
             }
         }
-        throw new ReplayException("Init: rack " + r + "'s controller did not recover its switch within " + MAX_CONTROL_STEPS
+        throw new ReplayException(action + ": rack " + r + "'s controller did not finish within " + MAX_CONTROL_STEPS
                 + " control steps");
     }
 
     /** The controller's requests through its switch to its servers and their answers back, until none is left. */
-    private void routeControlTraffic(int r) {
+    private void routeControlTraffic(int r, String action) {
         ReplayTarget sw = rackSwitches.get(r);
         for (int round = 0; round < 100; round++) {
             List<ReplayTarget.Emitted> out = new ArrayList<>();
@@ -258,11 +284,22 @@ public final class PegasusChainReplay implements SpecReplay {
                 } else if (serverAtPort(r, e.port()) > 0) {
                     servers.get(serverAtPort(r, e.port())).onPacket(e.frame());
                 } else {
-                    throw new ReplayException("Init: rack " + r + "'s control traffic left its switch on port " + e.port());
+                    throw new ReplayException(action + ": rack " + r + "'s control traffic left its switch on port " + e.port());
                 }
             }
         }
-        throw new ReplayException("Init: rack " + r + "'s controller and servers kept exchanging messages");
+        throw new ReplayException(action + ": rack " + r + "'s controller and servers kept exchanging messages");
+    }
+
+    /** A key whose chain starts at {@code rack} (the tail's own keys, for TailStampsOther). */
+    private byte[] keyHeadedBy(int rack) {
+        for (int i = 0; i < 100_000; i++) {
+            byte[] k = InnetMessage.key("other-" + i);
+            if (placement.headOf(k, ChainView.initial(racks)) == rack) {
+                return k;
+            }
+        }
+        throw new NotReplayable("no key found whose chain starts at rack " + rack);
     }
 
     /** A key whose chain starts at rack 1 and whose home in every rack is the rack's first server. */
@@ -288,12 +325,14 @@ public final class PegasusChainReplay implements SpecReplay {
         String a = step.actionName();
         switch (a) {
             case "IssueWrite" -> issueWrite(step);
-            case "SwitchWrite" -> switchWrite(step);
+            case "SwitchWrite" -> switchWrite(before, step);
             case "ServerWrite" -> serverWrite(step);
-            case "IssueRead" -> issueRead(step);
+            case "IssueRead" -> issueRead(before, step);
             case "ServerRead" -> serverRead(step);
             case "SwitchReply" -> switchReply(step);
             case "Lose" -> net.lose(asRecord(step.param("m")));
+            case "TailStampsOther" -> tailStampsOther(step);
+            case "AddKeyAtTail" -> addKeyAtTail(step);
             default -> throw new NotReplayable("no replay of " + a);
         }
     }
@@ -315,7 +354,7 @@ public final class PegasusChainReplay implements SpecReplay {
      * SwitchWrite: the write enters its rack's switch from the core; Algorithm 1 as §7 augments it stamps
      * an unstamped write and keeps a stamped one's version, and sends it home (the key is not replicated).
      */
-    private void switchWrite(SpecStep step) {
+    private void switchWrite(SpecStep before, SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
         int rack = (int) asLong(m.get("rack"));
         ReplayNetwork.Flight<Route> f = net.take("SwitchWrite", Route.TO_RACK_SWITCH, m, flag(step, "dup"));
@@ -328,6 +367,11 @@ public final class PegasusChainReplay implements SpecReplay {
         long ver = p.message().seq();
         long hv = asLong(m.get("ver")) == 0 ? ver : asLong(m.get("hv"));
         int dst = indexInRack(rack, serverAtPort(rack, out.get(0).port()));
+        Set<Long> specDst = newDestinations(before, step, "WREQ");
+        if (!specDst.equals(Set.of((long) dst))) {
+            throw new NotReplayable("SwitchWrite: the spec sends the write to servers " + specDst + " of rack " + rack
+                    + "; the implementation's switch sends it to one, the detector its hash picks (" + dst + ")");
+        }
         Map<String, Object> wreq = new LinkedHashMap<>();
         wreq.put("t", "WREQ");
         wreq.put("w", m.get("w"));
@@ -386,7 +430,7 @@ public final class PegasusChainReplay implements SpecReplay {
     }
 
     /** IssueRead: the client reads at the key's home in the tail rack: through the core and the tail's switch. */
-    private void issueRead(SpecStep step) {
+    private void issueRead(SpecStep before, SpecStep step) {
         long x = asLong(step.param("r"));
         int host = readHost.get(x);
         Op op = new Op();
@@ -400,10 +444,16 @@ public final class PegasusChainReplay implements SpecReplay {
             throw new ReplayException("IssueRead: rack " + rack + "'s switch emitted " + describe(out)
                     + ", the spec one read to a server");
         }
+        long dst = indexInRack(rack, serverAtPort(rack, out.get(0).port()));
+        Set<Long> specDst = newDestinations(before, step, "RREQ");
+        if (!specDst.equals(Set.of(dst))) {
+            throw new NotReplayable("IssueRead: the spec reads from server " + specDst + " of the tail; the implementation's "
+                    + "switch picks " + dst + " by the members' loads and its round-robin cursor");
+        }
         Map<String, Object> rreq = new LinkedHashMap<>();
         rreq.put("t", "RREQ");
         rreq.put("r", x);
-        rreq.put("dst", (long) indexInRack(rack, serverAtPort(rack, out.get(0).port())));
+        rreq.put("dst", dst);
         net.put(rreq, Route.TO_SERVER, out.get(0).frame());
     }
 
@@ -433,6 +483,49 @@ public final class PegasusChainReplay implements SpecReplay {
         byte[] up = passed(step, rackSwitches.get(racks), portOf(serverHost), f.frame(), ChainNetwork.UPLINK_PORT);
         byte[] atClient = passed(step, core, coreUplink(racks), up, portOf(clientHost));
         clients.get(clientHost).onPacket(atClient);
+    }
+
+    /**
+     * TailStampsOther: the tail's switch stamps a write of a key its own rack heads (another key, sent by a
+     * host standing for that key's client); the frame it sends to its server is dropped, as the spec has
+     * only the switch's ver_next change.
+     */
+    private void tailStampsOther(SpecStep step) {
+        int host = placement.homeIn(racks, otherKey);
+        InnetMessage m = PegasusPacket.message(PegasusOp.WRITE, 0, 0, ++otherRequests, otherKey, 0, PegasusExt.NONE,
+                WriteIds.valueOf(0));
+        byte[] frame = new dev.innet.wire.UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(OTHER_CLIENT),
+                RackAddressing.hostIp(OTHER_CLIENT), RackAddressing.hostIp(host), PegasusChainClient.SOURCE_PORT,
+                PegasusOp.PORT, m.encode()).encode();
+        List<ReplayTarget.Emitted> out = rackSwitches.get(racks).inject(ChainNetwork.UPLINK_PORT, frame);
+        if (out.size() != 1 || out.get(0).port() != portOf(host)) {
+            throw new ReplayException("TailStampsOther: the tail's switch emitted " + describe(out)
+                    + " for another key's write, the spec one stamped write to its home");
+        }
+    }
+
+    /** AddKeyAtTail: the tail's controller adds the key (pause, drain, table migration, home's version, ADD_KEY, P-20). */
+    private void addKeyAtTail(SpecStep step) {
+        try {
+            controllers.get(racks).commandAddKey(key);
+        } catch (IllegalStateException e) {
+            throw new ReplayException("AddKeyAtTail: the tail's controller refused: " + e.getMessage());
+        }
+        runController(racks, "AddKeyAtTail");
+    }
+
+    /** The destinations of the spec messages of type {@code t} the step added to the network. */
+    @SuppressWarnings("unchecked")
+    private static Set<Long> newDestinations(SpecStep before, SpecStep step, String t) {
+        Set<Object> old = (Set<Object>) before.var("net");
+        Set<Long> out = new java.util.TreeSet<>();
+        for (Object o : (Set<Object>) step.var("net")) {
+            Map<String, Object> m = asRecord(o);
+            if (t.equals(m.get("t")) && !old.contains(o)) {
+                out.add(asLong(m.get("dst")));
+            }
+        }
+        return out;
     }
 
     // ------------------------------------------------------------------ frames through switches
@@ -554,8 +647,8 @@ public final class PegasusChainReplay implements SpecReplay {
     /**
      * verNext, rset, verCompleted from each rack's switch (the key's directory slot, if any: none while
      * the key is not replicated); store from the servers; net from the frames in flight; wr and rd as the
-     * clients show them; execs from the tail servers' stores. Not compared: the budgets ({@code used}) and
-     * the history variables {@code hvOf}, {@code lastHv}, {@code inversions}, {@code extVer}, {@code act}.
+     * clients show them; execs from the tail servers' stores; tailRepl from the tail's slot. Not compared:
+     * the budgets ({@code used}, {@code otherStamps}) and the history variables {@code hvOf}, {@code lastHv}, {@code inversions}, {@code extVer}, {@code act}.
      */
     @Override
     public Map<String, Object> observe() {
@@ -563,12 +656,14 @@ public final class PegasusChainReplay implements SpecReplay {
         SortedMap<Long, Object> rset = new TreeMap<>();
         SortedMap<Long, Object> verCompleted = new TreeMap<>();
         SortedMap<Long, Object> store = new TreeMap<>();
+        boolean tailReplicated = false;
         for (int r = 1; r <= racks; r++) {
             SwitchControl c = rackSwitches.get(r).control();
             long next = c.registerRead(VER_NEXT, 0).longValue();
             verNext.put((long) r, next == 0 ? 1L : next);
             int slot = slotOf(c);
             boolean replicated = slot >= 0 && c.registerRead(KEY_STATE, slot).intValue() != 0;
+            tailReplicated |= r == racks && replicated;
             rset.put((long) r, replicated ? serverSet(c.registerRead(RSET_BITMAP, slot).longValue()) : Set.of());
             verCompleted.put((long) r, replicated ? c.registerRead(VER_COMPLETED, slot).longValue() : 0L);
             SortedMap<Long, Object> perServer = new TreeMap<>();
@@ -590,6 +685,7 @@ public final class PegasusChainReplay implements SpecReplay {
         state.put("wr", intFunction(operations(writeHost.keySet(), writes, true)));
         state.put("rd", intFunction(operations(readHost.keySet(), reads, false)));
         state.put("execs", new LinkedHashSet<>(executions));
+        state.put("tailRepl", tailReplicated);
         return state;
     }
 

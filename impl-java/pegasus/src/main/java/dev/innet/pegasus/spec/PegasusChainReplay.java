@@ -1,5 +1,10 @@
 package dev.innet.pegasus.spec;
 
+import static dev.innet.pegasus.spec.ReplayParts.decode;
+import static dev.innet.pegasus.spec.ReplayParts.describe;
+import static dev.innet.pegasus.spec.ReplayParts.flag;
+import static dev.innet.pegasus.spec.ReplayParts.serverSet;
+import static dev.innet.pegasus.spec.ReplayParts.slotOf;
 import static dev.innet.protocol.spec.TlaValues.asLong;
 import static dev.innet.protocol.spec.TlaValues.asRecord;
 import static dev.innet.protocol.spec.TlaValues.atInt;
@@ -22,10 +27,10 @@ import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.monitor.AtMostOnceMonitor;
 import dev.innet.pegasus.server.ClientTable;
 import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.spec.ReplayParts.Op;
 import dev.innet.pegasus.wire.PegasusExt;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.wire.PegasusPacket;
-import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.RackSpec;
 import dev.innet.protocol.Topology;
@@ -34,13 +39,10 @@ import dev.innet.protocol.spec.ReplayNetwork;
 import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
-import dev.innet.switchapi.EntrySpec;
-import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.RackAddressing;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -77,7 +79,6 @@ public final class PegasusChainReplay implements SpecReplay {
     private static final int MAX_CONTROL_STEPS = 64;
     private static final int CLIENT_ATTEMPTS = 1_000;
 
-    private static final String RKEYS = "MyIngress.rkeys";
     private static final String VER_NEXT = "MyIngress.ver_next";
     private static final String KEY_STATE = "MyIngress.key_state";
     private static final String VER_COMPLETED = "MyIngress.ver_completed";
@@ -100,12 +101,6 @@ public final class PegasusChainReplay implements SpecReplay {
     @FunctionalInterface
     public interface ControllerFactory {
         ChainRackController create(PegasusController.Config config, SwitchHandle handle, int rack, ChainPlacement placement);
-    }
-
-    private static final class Op {
-        String status = "pend";
-        long version;
-        long value;
     }
 
     private final ReplayTarget firstTarget;
@@ -341,9 +336,9 @@ public final class PegasusChainReplay implements SpecReplay {
     private void issueWrite(SpecStep step) {
         long w = asLong(step.param("w"));
         int host = writeHost.get(w);
-        Op op = new Op();
+        Op op = new Op(0);
         writes.put(w, op);
-        clients.get(host).put(key, WriteIds.valueOf(w), r -> completed(op, r, true));
+        clients.get(host).put(key, WriteIds.valueOf(w), r -> op.completed(r, true));
         byte[] frame = onlyFrame(step, clientContexts.get(host).takeSent(), "the client");
         int rack = rackOfDestination(step, frame);
         byte[] atRack = passed(step, core, portOf(host), frame, coreUplink(rack));
@@ -433,9 +428,9 @@ public final class PegasusChainReplay implements SpecReplay {
     private void issueRead(SpecStep before, SpecStep step) {
         long x = asLong(step.param("r"));
         int host = readHost.get(x);
-        Op op = new Op();
+        Op op = new Op(0);
         reads.put(x, op);
-        clients.get(host).get(key, r -> completed(op, r, false));
+        clients.get(host).get(key, r -> op.completed(r, false));
         byte[] frame = onlyFrame(step, clientContexts.get(host).takeSent(), "the client");
         int rack = rackOfDestination(step, frame);
         byte[] atRack = passed(step, core, portOf(host), frame, coreUplink(rack));
@@ -611,37 +606,6 @@ public final class PegasusChainReplay implements SpecReplay {
         return servers.get(host).storedRecord(key).map(StoredRecord::seq).orElse(0L);
     }
 
-    private static void completed(Op op, KvResult r, boolean write) {
-        if (r.outcome() == KvResult.Outcome.TIMED_OUT || r.outcome() == KvResult.Outcome.FAILED) {
-            op.status = "failed: " + r.outcome();
-            return;
-        }
-        op.status = "done";
-        op.version = r.seq();
-        op.value = write || r.outcome() != KvResult.Outcome.OK ? 0 : WriteIds.writeIdOf(r.value());
-    }
-
-    private static boolean flag(SpecStep step, String name) {
-        Object v = step.param(name);
-        return v instanceof Boolean b && b;
-    }
-
-    private static PegasusPacket decode(byte[] frame) {
-        PegasusPacket p = PegasusPacket.decodeOrDrop(frame, f -> true, () -> {});
-        if (p == null) {
-            throw new ReplayException("a frame in the replay is not a Pegasus packet");
-        }
-        return p;
-    }
-
-    private static String describe(List<ReplayTarget.Emitted> out) {
-        List<String> parts = new ArrayList<>();
-        for (ReplayTarget.Emitted e : out) {
-            parts.add("port " + e.port());
-        }
-        return out.isEmpty() ? "nothing" : String.join(", ", parts);
-    }
-
     // ------------------------------------------------------------------ the refinement mapping
 
     /**
@@ -661,7 +625,7 @@ public final class PegasusChainReplay implements SpecReplay {
             SwitchControl c = rackSwitches.get(r).control();
             long next = c.registerRead(VER_NEXT, 0).longValue();
             verNext.put((long) r, next == 0 ? 1L : next);
-            int slot = slotOf(c);
+            int slot = slotOf(c, key);
             boolean replicated = slot >= 0 && c.registerRead(KEY_STATE, slot).intValue() != 0;
             tailReplicated |= r == racks && replicated;
             rset.put((long) r, replicated ? serverSet(c.registerRead(RSET_BITMAP, slot).longValue()) : Set.of());
@@ -687,26 +651,6 @@ public final class PegasusChainReplay implements SpecReplay {
         state.put("execs", new LinkedHashSet<>(executions));
         state.put("tailRepl", tailReplicated);
         return state;
-    }
-
-    private int slotOf(SwitchControl c) {
-        BigInteger k = new BigInteger(1, key);
-        for (EntrySpec e : c.readEntries(RKEYS)) {
-            if (((Match.Exact) e.match().get(0)).value().equals(k)) {
-                return e.args().get(0).intValue();
-            }
-        }
-        return -1;
-    }
-
-    private static Set<Object> serverSet(long bitmap) {
-        Set<Object> out = new LinkedHashSet<>();
-        for (int i = 0; i < 64; i++) {
-            if ((bitmap & (1L << i)) != 0) {
-                out.add((long) i + 1);
-            }
-        }
-        return out;
     }
 
     private static SortedMap<Long, Object> operations(Set<Long> ids, Map<Long, Op> ops, boolean write) {

@@ -1,5 +1,10 @@
 package dev.innet.pegasus.spec;
 
+import static dev.innet.pegasus.spec.ReplayParts.decode;
+import static dev.innet.pegasus.spec.ReplayParts.describe;
+import static dev.innet.pegasus.spec.ReplayParts.flag;
+import static dev.innet.pegasus.spec.ReplayParts.serverSet;
+import static dev.innet.pegasus.spec.ReplayParts.slotOf;
 import static dev.innet.protocol.spec.TlaValues.asLong;
 import static dev.innet.protocol.spec.TlaValues.asRecord;
 import static dev.innet.protocol.spec.TlaValues.atInt;
@@ -15,17 +20,15 @@ import dev.innet.pegasus.client.PegasusClient;
 import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.server.ClientTable;
 import dev.innet.pegasus.server.PegasusServer;
+import dev.innet.pegasus.spec.ReplayParts.Op;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.pegasus.wire.PegasusPacket;
-import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackPorts;
 import dev.innet.protocol.spec.ReplayContext;
 import dev.innet.protocol.spec.ReplayNetwork;
 import dev.innet.protocol.spec.ReplayTarget;
 import dev.innet.protocol.spec.SpecReplay;
 import dev.innet.protocol.spec.SpecStep;
-import dev.innet.switchapi.EntrySpec;
-import dev.innet.switchapi.Match;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
@@ -81,7 +84,6 @@ public final class PegasusReplay implements SpecReplay {
     /** Every client's first (and only) operation carries request id 1 (incarnation 0, counter 1). */
     private static final long FIRST_REQUEST_ID = 1;
 
-    private static final String RKEYS = "MyIngress.rkeys";
     private static final String VER_NEXT = "MyIngress.ver_next";
     private static final String KEY_STATE = "MyIngress.key_state";
     private static final String VER_COMPLETED = "MyIngress.ver_completed";
@@ -115,18 +117,6 @@ public final class PegasusReplay implements SpecReplay {
     @FunctionalInterface
     public interface ControllerFactory {
         PegasusController create(PegasusController.Config config, SwitchHandle handle);
-    }
-
-    /** A client operation as the client library reports it: idle, pending, or done with what it returned. */
-    private static final class Op {
-        final long key;
-        String status = "pend";
-        long version;
-        long value;
-
-        Op(long key) {
-            this.key = key;
-        }
     }
 
     private final ReplayTarget target;
@@ -380,10 +370,6 @@ public final class PegasusReplay implements SpecReplay {
         return keyBytes.get(asLong(step.param("key")));
     }
 
-    private static boolean flag(SpecStep step, String name) {
-        return Boolean.TRUE.equals(step.param(name));
-    }
-
     /**
      * IssueWrite / IssueRead: the operation's client puts value w (or gets) through the switch, whose
      * Algorithm 1 stamps and routes it.
@@ -396,9 +382,9 @@ public final class PegasusReplay implements SpecReplay {
         Op op = new Op(k);
         (write ? writes : reads).put(id, op);
         if (write) {
-            clients.get(host).put(keyBytes.get(k), WriteIds.valueOf(id), r -> completed(op, r, true));
+            clients.get(host).put(keyBytes.get(k), WriteIds.valueOf(id), r -> op.completed(r, true));
         } else {
-            clients.get(host).get(keyBytes.get(k), r -> completed(op, r, false));
+            clients.get(host).get(keyBytes.get(k), r -> op.completed(r, false));
         }
         sendThroughSwitch(step, host, newRequest(before, step, write ? "WREQ" : "RREQ", idField, id));
     }
@@ -416,16 +402,6 @@ public final class PegasusReplay implements SpecReplay {
             }
         }
         sendThroughSwitch(step, host, newRequest(before, step, type, idField, asLong(step.param(idField))));
-    }
-
-    private static void completed(Op op, KvResult r, boolean write) {
-        if (r.outcome() == KvResult.Outcome.TIMED_OUT || r.outcome() == KvResult.Outcome.FAILED) {
-            op.status = "failed: " + r.outcome();
-            return;
-        }
-        op.status = "done";
-        op.version = r.seq();
-        op.value = write || r.outcome() != KvResult.Outcome.OK ? 0 : WriteIds.writeIdOf(r.value());
     }
 
     /**
@@ -732,16 +708,6 @@ public final class PegasusReplay implements SpecReplay {
 
     // ------------------------------------------------------------------ frames
 
-    private static PegasusPacket decode(byte[] frame) {
-        PegasusPacket p = PegasusPacket.decodeOrDrop(frame, f -> true, () -> {
-            throw new ReplayException("a frame in the replay is not a Pegasus packet");
-        });
-        if (p == null) {
-            throw new ReplayException("a frame in the replay is not a Pegasus packet");
-        }
-        return p;
-    }
-
     private long keyOf(PegasusPacket p) {
         Long k = keyOfHex.get(hex(p.message().key()));
         if (k == null) {
@@ -754,39 +720,8 @@ public final class PegasusReplay implements SpecReplay {
         return WriteIds.writeIdOf(p.message().value());
     }
 
-    /** A bitmap of server indices as the spec's set of servers (index + 1). */
-    private static Set<Object> serverSet(long bitmap) {
-        Set<Object> out = new LinkedHashSet<>();
-        for (int i = 0; i < 64; i++) {
-            if ((bitmap & (1L << i)) != 0) {
-                out.add((long) i + 1);
-            }
-        }
-        return out;
-    }
-
-    private static String describe(List<ReplayTarget.Emitted> out) {
-        if (out.isEmpty()) {
-            return "nothing";
-        }
-        List<String> ports = new ArrayList<>();
-        out.forEach(e -> ports.add("port " + e.port()));
-        return out.size() + " frame(s) (" + String.join(", ", ports) + ")";
-    }
-
     private static String hex(byte[] key) {
         return java.util.HexFormat.of().formatHex(key);
-    }
-
-    /** The key's directory slot (its rkeys entry), or -1. */
-    private static int slotOf(SwitchControl c, byte[] key) {
-        BigInteger wanted = new BigInteger(1, key);
-        for (EntrySpec e : c.readEntries(RKEYS)) {
-            if (((Match.Exact) e.match().get(0)).value().equals(wanted)) {
-                return e.args().get(0).intValue();
-            }
-        }
-        return -1;
     }
 
     private long storedVersion(int server, long k) {

@@ -36,8 +36,6 @@ import java.util.TreeSet;
  * and a ver_next at least the others', §7; not built).
  */
 public final class ChainConfigService implements Node, NodeCounters {
-    private static final String DURABLE_VIEW = "chain-view";
-
     /**
      * @param probeNanos          how often each live rack's servers are probed
      * @param failureTimeoutNanos a rack none of whose servers answered for this long is removed
@@ -59,7 +57,7 @@ public final class ChainConfigService implements Node, NodeCounters {
     private final Settings settings;
     private final Map<String, Long> counters = new TreeMap<>();
     private NodeContext ctx;
-    private ChainView view;
+    private final HeldChainView held;
     private int seenGeneration;
     private long probeTimer;
     private long retryTimer;
@@ -76,12 +74,14 @@ public final class ChainConfigService implements Node, NodeCounters {
         this.clients = List.copyOf(clients);
         this.core = core;
         this.settings = settings;
+        this.held = new HeldChainView(placement.racks());
     }
 
     @Override
     public void onStart(NodeContext context) {
         this.ctx = context;
-        this.view = context.durable().get(DURABLE_VIEW).map(ChainView::decode).orElse(ChainView.initial(placement.racks()));
+        held.load(context.durable());
+        ChainView view = view();
         for (String c : List.of("probes", "reconfigurations", "announcements", "malformed")) {
             counters.put(c, 0L);
         }
@@ -105,10 +105,8 @@ public final class ChainConfigService implements Node, NodeCounters {
             probeTimer = ctx.timers().schedule(settings.probeNanos());
         } else if (timerId == retryTimer) {
             if (removing != 0 && ctx.clock().nowNanos() >= announceAt) {
-                view = view.without(removing);
-                ctx.durable().put(DURABLE_VIEW, view.encode());
-                ctx.durable().sync();
-                ctx.log("chain: rack " + removing + " removed, epoch " + view.epoch());
+                held.adopt(view().without(removing));
+                ctx.log("chain: rack " + removing + " removed, epoch " + view().epoch());
                 removing = 0;
                 count("reconfigurations");
                 announceToAll();
@@ -136,7 +134,7 @@ public final class ChainConfigService implements Node, NodeCounters {
                 }
             }
             case PegasusOp.CHAIN_CONFIG_REPLY -> {
-                if (p.message().seq() >= view.epoch()) {
+                if (p.message().seq() >= view().epoch()) {
                     unacknowledged.remove(from);
                 }
             }
@@ -163,7 +161,7 @@ public final class ChainConfigService implements Node, NodeCounters {
 
     private void probe() {
         for (int r = 1; r <= placement.racks(); r++) {
-            if (view.isLive(r)) {
+            if (view().isLive(r)) {
                 for (int server : placement.serversOf(r)) {
                     count("probes");
                     send(server, PegasusOp.PORT, PegasusOp.MAX_VERSION, new byte[0]);
@@ -174,6 +172,7 @@ public final class ChainConfigService implements Node, NodeCounters {
 
     private void detectFailure() {
         long now = ctx.clock().nowNanos();
+        ChainView view = view();
         if (removing != 0 || Long.bitCount(view.liveRacks()) < 2) {
             return;
         }
@@ -192,7 +191,7 @@ public final class ChainConfigService implements Node, NodeCounters {
         unacknowledged.clear();
         unacknowledged.addAll(clients);
         for (int r = 1; r <= placement.racks(); r++) {
-            if (view.isLive(r)) {
+            if (view().isLive(r)) {
                 unacknowledged.addAll(placement.serversOf(r));
                 unacknowledged.add(ChainNetwork.controllerOf(r));
             }
@@ -205,12 +204,12 @@ public final class ChainConfigService implements Node, NodeCounters {
     private void announce(int host) {
         count("announcements");
         // clients listen for control messages on the family's control port; servers and controllers on 5010
-        send(host, clients.contains(host) ? KvOp.CONTROL_PORT : PegasusOp.PORT, PegasusOp.CHAIN_CONFIG, view.encode());
+        send(host, clients.contains(host) ? KvOp.CONTROL_PORT : PegasusOp.PORT, PegasusOp.CHAIN_CONFIG, view().encode());
     }
 
     private void send(int host, int port, int op, byte[] value) {
         int me = ctx.hostNumber();
-        InnetMessage m = PegasusPacket.message(op, 0, 0, nextRequestId++, new byte[InnetMessage.KEY_BYTES], view.epoch(),
+        InnetMessage m = PegasusPacket.message(op, 0, 0, nextRequestId++, new byte[InnetMessage.KEY_BYTES], view().epoch(),
                 PegasusExt.NONE, value);
         ctx.network().send(new UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(me), RackAddressing.hostIp(me),
                 RackAddressing.hostIp(host), PegasusController.CONTROL_SOURCE_PORT, port, m.encode()));
@@ -218,7 +217,7 @@ public final class ChainConfigService implements Node, NodeCounters {
 
     /** The view this service holds. */
     public ChainView view() {
-        return view;
+        return held.view();
     }
 
     private void count(String name) {

@@ -8,9 +8,9 @@ import dev.innet.sim.DurableStore;
 import dev.innet.wire.InnetMessage;
 
 /**
- * The chains' view as one node holds it (a server, a client, a rack controller): the initial view
- * until the configuration service announces a newer epoch, then that one, kept in the node's durable
- * store so a restart does not bring back a removed rack.
+ * The chains' view as one node holds it (a server, a client, a rack controller, the configuration
+ * service itself): the initial view until a newer epoch is announced (or, at the service, decided), then
+ * that one, kept in the node's durable store so a restart does not bring back a removed rack.
  */
 public final class HeldChainView {
     private static final String DURABLE_KEY = "chain-view";
@@ -32,6 +32,15 @@ public final class HeldChainView {
         return view;
     }
 
+    /** Adopts {@code newer} if its epoch is newer than the view held, synced before it returns. */
+    public void adopt(ChainView newer) {
+        if (newer.epoch() > view.epoch()) {
+            view = newer;
+            durable.put(DURABLE_KEY, newer.encode());
+            durable.sync();
+        }
+    }
+
     /**
      * A {@link PegasusOp#CHAIN_CONFIG} announcement: adopted if its epoch is newer (synced before the
      * answer), and answered with the epoch now held; a malformed view is refused with BAD_REQUEST.
@@ -39,12 +48,7 @@ public final class HeldChainView {
     public InnetMessage onAnnouncement(InnetMessage m, PegasusExt replyExt) {
         int status = KvStatus.OK;
         try {
-            ChainView announced = ChainView.decode(m.value());
-            if (announced.epoch() > view.epoch()) {
-                view = announced;
-                durable.put(DURABLE_KEY, announced.encode());
-                durable.sync();
-            }
+            adopt(ChainView.decode(m.value()));
         } catch (IllegalArgumentException e) {
             status = KvStatus.BAD_REQUEST;
         }

@@ -261,12 +261,7 @@ public final class Rack {
         return server(host) instanceof NodeCounters c ? c.counter(name) : 0;
     }
 
-    /** Packet counters of the running switch instance (recirculations, clones, ...), null while it is down. */
-    public SwitchStats switchStats() {
-        return sw.device() instanceof P4SwitchDevice d ? d.p4Switch().stats() : null;
-    }
-
-    /** The counters of every switch of the topology that is running now (a crashed one has none). */
+    /** Packet counters (recirculations, clones, ...) of every switch of the topology that is running now; a crashed one has none. */
     public List<SwitchStats> runningSwitchStats() {
         List<SwitchStats> out = new ArrayList<>();
         for (SimSwitch s : switches.values()) {

@@ -48,6 +48,12 @@ class PegasusChainConformTest {
         return SpecTraces.fromTraceCase(TraceCase.read(CURATED.resolve(name)));
     }
 
+    /** The trace replayed on a copy of pegasus.p4 whose {@code rule} is replaced (P4Mutant). */
+    private Replayer.Result replayOnMutant(List<SpecStep> trace, String rule, String replacement) throws Exception {
+        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", rule, replacement);
+        return Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
+    }
+
     private static void assertFailedAt(Replayer.Result r, List<SpecStep> trace, int step, String action, String variable) {
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         assertEquals(action, trace.get(step).actionName(), "the trace moved");
@@ -92,21 +98,17 @@ class PegasusChainConformTest {
     /** MCPegasusChain_Restamp in pegasus.p4: rack 2's switch stamps w2 with its own ver_next (1) instead of keeping 2. */
     @Test
     void aSwitchStampingPassingWritesFailsAtTheSecondRack() throws Exception {
-        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (hdr.innet.seq != 0) {",
-                "if (false) { /* seeded bug: every switch stamps */");
         List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
-        Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
-        assertFailedAt(r, trace, 12, "SwitchWrite", "verNext");
+        assertFailedAt(replayOnMutant(trace, "if (hdr.innet.seq != 0) {", "if (false) { /* seeded bug: every switch stamps */"),
+                trace, 12, "SwitchWrite", "verNext");
     }
 
     /** MCPegasusChain_NoBump in pegasus.p4: w2's version 2 passes rack 2 and its ver_next stays 1. */
     @Test
     void aSwitchNotRaisingVerNextFailsWhereTheFirstWritePasses() throws Exception {
-        Path program = P4Mutant.of(ROOT, out, "pegasus.p4", "if (v >= next) {",
-                "if (hdr.innet.seq == 0) { /* seeded bug: no bump */");
         List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
-        Replayer.Result r = Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
-        assertFailedAt(r, trace, 12, "SwitchWrite", "verNext");
+        assertFailedAt(replayOnMutant(trace, "if (v >= next) {", "if (hdr.innet.seq == 0) { /* seeded bug: no bump */"),
+                trace, 12, "SwitchWrite", "verNext");
     }
 
     /** A server that applies any version: w1, late, overwrites w2 at the head's server. */

@@ -33,4 +33,20 @@ public interface ConvertedTrace {
     default java.util.Set<String> hiddenFields() {
         return java.util.Set.of();
     }
+
+    /** A converted run whose model files {@code modelFiles} writes for a model name (every protocol's plug-in). */
+    static ConvertedTrace of(List<Map<String, Object>> steps,
+            java.util.function.Function<String, Map<String, String>> modelFiles) {
+        return new ConvertedTrace() {
+            @Override
+            public List<Map<String, Object>> steps() {
+                return steps;
+            }
+
+            @Override
+            public Map<String, String> modelFiles(String modelName) {
+                return modelFiles.apply(modelName);
+            }
+        };
+    }
 }

@@ -31,20 +31,12 @@ public final class FarReachTraceConversion implements TraceConversion {
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         FarReachTraceConverter.Converted run = new FarReachTraceConverter(settings.clientLinkNanos(), settings.cacheSize())
                 .convert(lines);
-        return new ConvertedTrace() {
-            @Override
-            public List<Map<String, Object>> steps() {
-                return run.steps();
-            }
-
-            @Override
-            public Map<String, String> modelFiles(String modelName) {
-                Map<String, String> files = new LinkedHashMap<>();
-                files.put(modelName + ".tla", TraceModel.module(modelName, run));
-                files.put("FarReachTraceData.tla", TraceModel.traceData(run));
-                files.put(modelName + ".cfg", TraceModel.config(run));
-                return files;
-            }
-        };
+        return ConvertedTrace.of(run.steps(), modelName -> {
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put(modelName + ".tla", TraceModel.module(modelName, run));
+            files.put("FarReachTraceData.tla", TraceModel.traceData(run));
+            files.put(modelName + ".cfg", TraceModel.config(run));
+            return files;
+        });
     }
 }

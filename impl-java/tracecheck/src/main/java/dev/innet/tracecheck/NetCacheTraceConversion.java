@@ -29,16 +29,6 @@ public final class NetCacheTraceConversion implements TraceConversion {
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         NetCacheTraceConverter.Converted run = new NetCacheTraceConverter(settings).convert(lines);
-        return new ConvertedTrace() {
-            @Override
-            public List<Map<String, Object>> steps() {
-                return run.steps();
-            }
-
-            @Override
-            public Map<String, String> modelFiles(String modelName) {
-                return NetCacheTraceModel.files(modelName, run);
-            }
-        };
+        return ConvertedTrace.of(run.steps(), modelName -> NetCacheTraceModel.files(modelName, run));
     }
 }

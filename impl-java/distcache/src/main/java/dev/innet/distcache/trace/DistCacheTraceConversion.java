@@ -44,18 +44,8 @@ public final class DistCacheTraceConversion implements TraceConversion {
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         DistCacheTraceConverter.Converted run = new DistCacheTraceConverter().convert(lines);
-        return new ConvertedTrace() {
-            @Override
-            public List<Map<String, Object>> steps() {
-                return run.steps();
-            }
-
-            @Override
-            public Map<String, String> modelFiles(String modelName) {
-                return Map.of(modelName + ".tla", module(modelName, run), "DistCacheTraceData.tla", traceData(run),
-                        modelName + ".cfg", config(run));
-            }
-        };
+        return ConvertedTrace.of(run.steps(), modelName -> Map.of(modelName + ".tla", module(modelName, run),
+                "DistCacheTraceData.tla", traceData(run), modelName + ".cfg", config(run)));
     }
 
     static String module(String name, DistCacheTraceConverter.Converted run) {

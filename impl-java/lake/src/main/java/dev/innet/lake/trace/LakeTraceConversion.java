@@ -46,18 +46,8 @@ public final class LakeTraceConversion implements TraceConversion {
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         LakeTraceConverter.Converted run = new LakeTraceConverter().convert(lines);
-        return new ConvertedTrace() {
-            @Override
-            public List<Map<String, Object>> steps() {
-                return run.steps();
-            }
-
-            @Override
-            public Map<String, String> modelFiles(String modelName) {
-                return Map.of(modelName + ".tla", module(modelName, run), "LakeTraceData.tla", traceData(run),
-                        modelName + ".cfg", config(run));
-            }
-        };
+        return ConvertedTrace.of(run.steps(), modelName -> Map.of(modelName + ".tla", module(modelName, run),
+                "LakeTraceData.tla", traceData(run), modelName + ".cfg", config(run)));
     }
 
     static String module(String name, LakeTraceConverter.Converted run) {

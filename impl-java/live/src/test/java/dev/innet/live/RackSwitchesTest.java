@@ -78,4 +78,13 @@ class RackSwitchesTest {
         assertThrows(IllegalArgumentException.class, () -> RackSwitches.of(ProtocolRegistry.byName("distcache"), LAYOUT)
                 .controlPortOf("nosuch"));
     }
+
+    /** A topology with hosts of its own (Pegasus across racks: each rack's controller) cannot be laid out live. */
+    @Test
+    void aNetworkWithHostsOfItsOwnIsRefusedNamingTheHost() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RackSwitches.of(ProtocolRegistry.byName("pegasus-chain"), LAYOUT));
+        assertTrue(e.getMessage().contains("pegasus-chain") && e.getMessage().contains("host 201")
+                && e.getMessage().contains("./innet sim --program pegasus-chain"), e.getMessage());
+    }
 }

@@ -97,6 +97,15 @@ BugReplyBySlot == FALSE
 MaxRetry == 0
 BugRetryRenumbers == FALSE
 
+\* Server fencing at recovery (an innet extension; docs/specs/farreach.md,
+\* "Recovery's sequence base and the server fence").  BugNoFence: recovery
+\* does not fence the servers, as before 2026-11-24: every recovered record
+\* then stays outdated until its key's next write (OutdatedResolved fails).
+BugNoFence == FALSE
+\* BugFenceBeforeReplay: recovery fences the servers before it replays the
+\* preserved records, so the fence refuses them (NoLostWrites fails).
+BugFenceBeforeReplay == FALSE
+
 \* Hooks for the liveness models (FarReachLive.tla; docs/specs/farreach.md,
 \* "Liveness").  Each is the protocol's rule as specified here; a liveness
 \* model's .cfg may replace one (Hook <- Other) with a fairness-friendly
@@ -901,10 +910,16 @@ SwitchCrash ==
 \* any seq still in the system.  As farreach.p4's controller does
 \* (SequenceBase: the g-th switch incarnation numbers from (g-1) * 2^24), every
 \* counter restarts at the new incarnation's base, strictly above every seq any
-\* earlier incarnation assigned: IncarnationBase.  So no record from before the
-\* crash passes the latest guard (rec.s >= ctr[k]) until the key is written
-\* again; a recovered key stays outdated until then (docs/specs/farreach.md,
-\* "Recovery's sequence base").
+\* earlier incarnation assigned: IncarnationBase.  On its own that would keep
+\* every record from before the crash from passing the latest guard
+\* (rec.s >= ctr[k]) until its key is written again.  So recovery then fences
+\* the servers (SEQ_FENCE, retried until acknowledged, after the replay and
+\* before the gate opens; atomic here): from then on a server refuses every
+\* record numbered below the base, and reports each record it holds with a
+\* seq of at least the base (Fenced).  Its record can no longer change except
+\* by a write of the new incarnation, so a reply carrying it passes the guard
+\* exactly while no such write is numbered (docs/specs/farreach.md,
+\* "Recovery's sequence base and the server fence").
 \* Above every seq assigned so far: incarnation g numbers at most the writes
 \* issued since its base, each one seq (a renumbered retry one more), and its
 \* base is the writes issued before it plus g - 1, so every seq it assigns is
@@ -917,10 +932,14 @@ Best(k) ==
                                  ELSE {pres[c][k] : c \in Client})
     IN CHOOSE r \in cands : \A o \in cands : o.s <= r.s
 
+\* A fenced server's view of a record: a seq below the fence reads as the fence.
+Fenced(r) == IF BugNoFence THEN r ELSE [v |-> r.v, s |-> Max(r.s, IncarnationBase)]
+
 Recover ==
     /\ ~up /\ RecoverReady
-    /\ LET newStore == [k \in Key |-> IF Best(k).s > store[k].s THEN Best(k) ELSE store[k]]
-       IN /\ store' = newStore
+    /\ LET held == IF BugFenceBeforeReplay THEN [k \in Key |-> Fenced(store[k])] ELSE store
+           newStore == [k \in Key |-> IF Best(k).s > held[k].s THEN Best(k) ELSE held[k]]
+       IN /\ store' = [k \in Key |-> Fenced(newStore[k])]
           /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE IncarnationBase]
     /\ up' = TRUE
     /\ crec' = snap

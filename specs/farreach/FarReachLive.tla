@@ -95,11 +95,12 @@ Refreshing(k) ==
 OutdatedResolved == \A k \in Key : Refreshing(k) ~> (latest[k] \/ ~InCache(k))
 
 \* The same for a refresh the counter guard can accept: the server holds a
-\* record at or above the switch's counter.  After a switch recovery every
-\* counter is at the new incarnation's base (IncarnationBase), above the seq of
-\* every record, so until the key's next write no reply passes the guard and
-\* a recovered record stays outdated: OutdatedResolved fails there (the
-\* LIMITATION model MCFarReachLive_RecoveredOutdated), this one holds.
+\* record at or above the switch's counter.  Weaker than OutdatedResolved, and
+\* kept for the variant that refutes it (MCFarReachLive_StrictAccepted).
+\* Without the server fence, after a switch recovery every counter is at the
+\* new incarnation's base, above the seq of every record, so no reply passes
+\* the guard until the key's next write: OutdatedResolved fails there (the
+\* buggy variant MCFarReachLive_NoFence) while this one holds.
 RefreshAcceptable(k) == store[k].s >= ctr[k]
 OutdatedResolvedOnceWritten ==
     \A k \in Key : (Refreshing(k) /\ RefreshAcceptable(k)) ~> (latest[k] \/ ~InCache(k))

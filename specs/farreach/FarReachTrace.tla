@@ -193,14 +193,11 @@ ObsPutReply(e) ==
     /\ \E m \in net : /\ m.t = "putR" /\ m.c = e.c /\ m.id = e.w /\ m.s = e.s
                       /\ ClientPutReply(m)
 
-\* A restarted switch numbers from its incarnation's base (g-1)*2^24, above
-\* every seq of an earlier incarnation, so until a key's first write after
-\* recovery no server reply can pass its latest guard (reply seq >= counter).
-\* FarReach.tla's Recover does the same with its IncarnationBase, so for such
-\* a key (e.fresh, from the converter) SwitchGetReply's guard fails too; this
-\* action says it without searching: the switch relays the reply and leaves
-\* the cache alone, SwitchGetReply's ELSE branch.  So it does for a value
-\* too long to cache (FR-9: a write of BigWrites).
+\* A value too long to cache (FR-9: a write of BigWrites): the switch relays
+\* the reply and leaves the cache alone, SwitchGetReply's ELSE branch, said
+\* without searching.  (Until 2026-11-24 this also covered a key not written
+\* since a recovery, whose replies could not pass the latest guard; recovery's
+\* server fence now lets them, FarReach.tla's Fenced.)
 RelayGetReplyKeepingCache(m) ==
     /\ up /\ m \in net /\ m.t = "getRC" /\ AtHead(m)
     /\ net' = net \ {m}
@@ -220,7 +217,7 @@ ObsGetReply(e) ==
     /\ \E m \in net : /\ m.t \in {"getR", "getRC"} /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ m.rec = TRec(e.v, e.s)
                       /\ CASE m.t = "getR" -> ClientGetReply(m)
-                           [] e.fresh \/ m.rec.v \in BigWrites -> RelayGetReplyKeepingCache(m)
+                           [] m.rec.v \in BigWrites -> RelayGetReplyKeepingCache(m)
                            [] OTHER -> SwitchGetReply(m, FALSE)
 
 ObsServerPut(e) ==
@@ -354,21 +351,18 @@ ObsCtlRestart(e) == e.e = "ctlRestart" /\ CtlRestart
 ObsRecover(e) ==
     /\ e.e = "recover" /\ Recover
     /\ \A k \in Key : IF \E r \in e.stores : r.k = k
-                      THEN \E r \in e.stores : r.k = k /\ store'[k] = TRec(r.sv, r.ss)
-                      ELSE store'[k] = store[k]
+                      THEN \E r \in e.stores : r.k = k /\ store'[k] = Fenced(TRec(r.sv, r.ss))
+                      ELSE store'[k] = Fenced(store[k])
     /\ \A k \in Key : IF \E r \in e.crec : r.k = k
                       THEN \E r \in e.crec : r.k = k /\ crec'[k] = TRec(r.v, r.s)
                       ELSE crec'[k] = NoRec
 
 \* A GET_FOR_CACHE reply lost after the switch acted on it (on the switch-client
 \* link): SwitchGetReply's effect on the cache without the client's part.
-\* fresh: its key has not been written since the last recovery, so the
-\* restarted switch's counter keeps the reply from the cache (as for
-\* RelayGetReplyKeepingCache).
-ReplyLostAfterSwitch(m, fresh) ==
+ReplyLostAfterSwitch(m) ==
     /\ up /\ m \in net /\ m.t = "getRC"
     /\ LET k == m.k
-           ok == /\ ~fresh /\ Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
+           ok == /\ Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
                  /\ m.rec.v \notin BigWrites
        IN IF ok
           THEN /\ SendOriginal(k)
@@ -389,7 +383,7 @@ ObsReplyLost(e) ==
     /\ \E m \in net : /\ m.t \in {"putR", "getR", "getRC"}
                       /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ (m.t = "putR") = (pend[e.c].t = "w")
-                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m, e.fresh) ELSE Lose(m)
+                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m) ELSE Lose(m)
 
 ObservedOther(e) ==
     \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
@@ -417,7 +411,7 @@ LossBeforeGiveUp ==
     /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
                       /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
                       /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
-                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m, FALSE))
+                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m))
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1

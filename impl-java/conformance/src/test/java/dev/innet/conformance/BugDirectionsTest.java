@@ -140,12 +140,17 @@ class BugDirectionsTest {
         }
     }
 
-    /** Recovery leaves a restarted switch's sequence counters at 0 (below the seqs servers hold). */
+    /** Recovery leaves a restarted switch's sequence counters at 0 (below the seqs servers hold), unfenced. */
     static Recover recoveryLeavingCountersAtZero(FarReachController controller) {
         return new Recover(controller, false) {
             @Override
             protected void raiseSequenceCounters(SwitchControl c, long floor) {
                 // seeded bug: counters stay where the restart left them
+            }
+
+            @Override
+            protected long fenceBase() {
+                return 0; // the same bug forgets the base for the fence too: no fence
             }
         };
     }
@@ -192,8 +197,8 @@ class BugDirectionsTest {
         return new ReplayFinding(Caught.MISSED, null, null);
     }
 
-    /** FarReach's conformance with the replay adjusted by {@code seeded}. */
-    private static SpecConformance seeded(Function<ReplayTarget, FarReachReplay> seeded) {
+    /** FarReach's conformance with the replay adjusted by {@code seeded} (also FarReachReplayTest's seeded bugs). */
+    static SpecConformance seeded(Function<ReplayTarget, FarReachReplay> seeded) {
         return new SpecConformance() {
             @Override
             public String spec() {

@@ -165,25 +165,37 @@ class FarReachReplayTest {
                         return msg.op() == dev.innet.kv.KvOp.EVICT_STORE_REPLY; // seeded bug: request id ignored
                     }
                 };
-        dev.innet.protocol.spec.SpecConformance buggy = new dev.innet.protocol.spec.SpecConformance() {
-            @Override
-            public String spec() {
-                return "specs/farreach/FarReach.tla";
-            }
-
-            @Override
-            public List<String> conformanceModels() {
-                return List.of();
-            }
-
-            @Override
-            public dev.innet.protocol.spec.SpecReplay newReplay(dev.innet.protocol.spec.ReplayTarget target) {
-                return new dev.innet.farreach.spec.FarReachReplay(target, ignoringRequestIds);
-            }
-        };
+        dev.innet.protocol.spec.SpecConformance buggy = BugDirectionsTest.seeded(t ->
+                new dev.innet.farreach.spec.FarReachReplay(t, ignoringRequestIds));
         Replayer.Result r = Replayer.replay(buggy, FARREACH, trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         assertEquals("DiscardAck", f.action(), f.toString());
         assertEquals(firstStep(trace, "DiscardAck"), f.step());
+    }
+
+    /**
+     * A seeded recovery bug: the servers are not fenced (the restarted switch's counters are raised as
+     * they should be). The curated trace in which a key admitted after the crash becomes latest at its
+     * first conservative read, with no write, must then fail at Recover itself: the spec's servers hold
+     * their records at the new incarnation's base after it (Fenced), the unfenced server below it.
+     */
+    @Test
+    void aRecoveryThatDoesNotFenceTheServersIsCaughtAtRecover() throws Exception {
+        List<SpecStep> trace = SpecTraces.fromTraceCase(dev.innet.tracegen.TraceCase.read(
+                root().resolve("conformance/farreach/recovered-record-refreshed-without-write.trace")));
+        assertInstanceOf(Replayer.Result.Passed.class, replay(trace), "the real recovery follows the trace");
+        dev.innet.protocol.spec.SpecConformance unfenced = BugDirectionsTest.seeded(t ->
+                new dev.innet.farreach.spec.FarReachReplay(t).withRecovery(controller ->
+                        new dev.innet.farreach.controller.Recover(controller, false) {
+                            @Override
+                            protected long fenceBase() {
+                                return 0; // seeded bug: servers not fenced
+                            }
+                        }));
+        Replayer.Result r = Replayer.replay(unfenced, FARREACH, trace);
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        assertEquals("Recover", f.action(), f.toString());
+        assertEquals("store", f.variable(), f.toString());
+        assertEquals(firstStep(trace, "Recover"), f.step());
     }
 }

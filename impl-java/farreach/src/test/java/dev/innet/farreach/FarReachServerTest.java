@@ -233,6 +233,76 @@ class FarReachServerTest {
         assertEquals("cached", text(send(KvOp.GET, 0, k, 0, "")));
     }
 
+    /** Sends {@code msg} to the client port and checks that nothing at all comes back. */
+    private void assertUnanswered(InnetMessage msg, String why) {
+        ctx.sent.clear();
+        server.onPacket(new UdpFrame(RackAddressing.hostMac(SERVER), RackAddressing.hostMac(CLIENT),
+                RackAddressing.hostIp(CLIENT), RackAddressing.hostIp(SERVER), 40000, KvOp.KV_PORT, msg.encode()).encode());
+        assertEquals(0, ctx.sent.size(), why);
+    }
+
+    private InnetMessage fence(long base) throws WireException {
+        return sendTo(KvOp.CONTROL_PORT, new InnetMessage(KvOp.SEQ_FENCE, 0, 0, ++reqId,
+                new byte[InnetMessage.KEY_BYTES], base, new byte[0], new byte[0]));
+    }
+
+    @Test
+    void fencedServerRefusesOlderIncarnationsWritesWithoutAcknowledgingThem() throws Exception {
+        byte[] k = ownedKey(11);
+        send(KvOp.PUT_SEQ, 0, k, 5, "before");
+        InnetMessage ack = fence(1L << 24);
+        assertEquals(KvOp.SEQ_FENCE_REPLY, ack.op());
+        assertEquals(1L << 24, ack.seq());
+
+        // a write the crashed switch numbered (6, newer than what is held) arrives after the fence
+        assertUnanswered(new InnetMessage(KvOp.PUT_SEQ, 0, 0, ++reqId, k, 6, new byte[0],
+                "late".getBytes(StandardCharsets.UTF_8)), "a refused write is not acknowledged: an ack would lose it");
+        assertEquals(1, server.stats().fencedWritesRefused);
+
+        // what the server holds reads as the fence, and so does a key it never stored
+        InnetMessage r = send(KvOp.GET_FOR_CACHE, 0, k, 0, "");
+        assertEquals("before", text(r));
+        assertEquals(1L << 24, r.seq());
+        InnetMessage missing = send(KvOp.GET_FOR_CACHE, 0, ownedKey(12), 0, "");
+        assertEquals(KvStatus.NOT_FOUND, missing.status());
+        assertEquals(1L << 24, missing.seq());
+
+        // the new incarnation's writes (above the base) are taken as before
+        assertEquals(KvOp.PUT_REPLY, send(KvOp.PUT_SEQ, 0, k, (1L << 24) + 1, "after").op());
+        assertEquals("after", text(send(KvOp.GET, 0, k, 0, "")));
+        assertEquals((1L << 24) + 1, send(KvOp.GET, 0, k, 0, "").seq());
+    }
+
+    @Test
+    void fenceSurvivesARestartAndIsNeverLowered() throws Exception {
+        RecordStoreOpener rocks = RecordStoreOpener.rocksdb();
+        startWith(new FarReachServer(CONFIG, rocks));
+        byte[] k = ownedKey(13);
+        send(KvOp.PUT_SEQ, 0, k, 3, "v");
+        fence(2L << 24);
+        assertEquals(2L << 24, fence(1L << 24).seq(), "a duplicate of an older recovery's fence lowers nothing");
+
+        ctx = ctx.restarted();
+        server = new FarReachServer(CONFIG, rocks);
+        server.onStart(ctx);
+        assertEquals(2L << 24, server.fence());
+        assertEquals(2L << 24, send(KvOp.GET, 0, k, 0, "").seq());
+        assertUnanswered(new InnetMessage(KvOp.PUT_SEQ, 0, 0, ++reqId, k, (1L << 24) + 9, new byte[0],
+                "old".getBytes(StandardCharsets.UTF_8)), "the restarted server still refuses writes below its fence");
+        assertEquals("v", text(send(KvOp.GET, 0, k, 0, "")));
+    }
+
+    @Test
+    void recoveryReplayAndEvictionsBelowTheFenceAreAcknowledgedButNotStored() throws Exception {
+        byte[] k = ownedKey(14);
+        send(KvOp.PUT_SEQ, 0, k, 4, "held");
+        fence(1L << 24);
+        InnetMessage ack = sendTo(KvOp.CONTROL_PORT, new InnetMessage(KvOp.EVICT_STORE, 0, 0, ++reqId, k, 7,
+                new byte[0], "stale".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(KvOp.EVICT_STORE_REPLY, ack.op(), "the controller must not retry for ever");
+        assertEquals("held", text(send(KvOp.GET, 0, k, 0, "")));
+    }
+
     @Test
     void rocksdbServerKeepsAcknowledgedWritesAcrossRestart() throws Exception {
         RecordStoreOpener rocks = RecordStoreOpener.rocksdb();

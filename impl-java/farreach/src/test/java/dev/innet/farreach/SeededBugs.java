@@ -101,7 +101,10 @@ final class SeededBugs {
         });
     }
 
-    /** A restarted switch keeps its sequence counters at 0 (new writes look older than stored ones). */
+    /**
+     * A restarted switch keeps its sequence counters at 0 (new writes look older than stored ones), and the
+     * servers are not fenced (with the fence they would refuse those writes unacknowledged instead).
+     */
     static FarReachProtocol recoveryLeavingCountersAtZero(FarReachProtocol p) {
         return p.withControllers((config, settings, handle, hooks) -> new FarReachController(config, settings, handle, hooks) {
             @Override
@@ -110,6 +113,11 @@ final class SeededBugs {
                     @Override
                     protected void raiseSequenceCounters(SwitchControl c, long floor) {
                         // seeded bug: counters stay where the restart left them
+                    }
+
+                    @Override
+                    protected long fenceBase() {
+                        return 0; // the same bug forgets the base for the fence too: no fence
                     }
                 };
             }

@@ -37,6 +37,9 @@ public final class KvOp {
     public static final int PRESERVED_REQUEST = 0x26;
     public static final int PRESERVED_RECORD = 0x27;
     public static final int PRESERVED_END = 0x28;
+    /** Recovery fences a server: records numbered below {@code seq} (earlier switch incarnations) are refused. */
+    public static final int SEQ_FENCE = 0x29;
+    public static final int SEQ_FENCE_REPLY = 0xA9;
 
     // flags
     /** Set by the switch on replies it generated (cache hits). */
@@ -75,6 +78,8 @@ public final class KvOp {
             case PRESERVED_REQUEST -> "PRESERVED_REQUEST";
             case PRESERVED_RECORD -> "PRESERVED_RECORD";
             case PRESERVED_END -> "PRESERVED_END";
+            case SEQ_FENCE -> "SEQ_FENCE";
+            case SEQ_FENCE_REPLY -> "SEQ_FENCE_REPLY";
             default -> String.format("0x%02x", op);
         };
     }

@@ -28,9 +28,24 @@ public final class FakeContext implements NodeContext {
     public final java.util.TreeMap<Long, Long> timers = new java.util.TreeMap<>();
     public int incarnation;
 
+    /** The node's durable key-value map: one per context, handed on by {@link #restarted()}. */
+    private final TreeMap<String, byte[]> durableMap;
+
     public FakeContext(int host, Path dir) {
+        this(host, dir, new TreeMap<>());
+    }
+
+    private FakeContext(int host, Path dir, TreeMap<String, byte[]> durableMap) {
         this.host = host;
         this.dir = dir;
+        this.durableMap = durableMap;
+    }
+
+    /** A context for the node's next incarnation: same host and durable state, nothing sent, no timers. */
+    public FakeContext restarted() {
+        FakeContext next = new FakeContext(host, dir, durableMap);
+        next.incarnation = incarnation + 1;
+        return next;
     }
 
     @Override
@@ -76,7 +91,7 @@ public final class FakeContext implements NodeContext {
 
     @Override
     public DurableStore durable() {
-        TreeMap<String, byte[]> map = new TreeMap<>();
+        TreeMap<String, byte[]> map = durableMap;
         return new DurableStore() {
             @Override
             public Optional<byte[]> get(String key) {

@@ -50,11 +50,13 @@ import java.util.TreeSet;
  * crash is the same as one delivered just before it. Requests the switch saw between the crash and the end
  * of recovery, with no trace of their own, are "dropped" ({@code ClientWriteDropped} /
  * {@code ClientReadDropped}). The implementation's recovery takes several steps (gate, sequence base,
- * collection of the clients' preserved records, replay to the servers, re-admission of the snapshot's
- * records, release); the spec's {@code Recover} is one, placed at {@code recoverDone} (the gate opens in that
- * controller step). Its observable effects are folded into that step and checked there: the record each
- * server holds after the replay ({@code serverRecoverStore}; every other key's record must not change) and
- * the records re-admitted (the spec's {@code crec' = snap}).
+ * collection of the clients' preserved records, replay to the servers, the servers' fence, re-admission of
+ * the snapshot's records, release); the spec's {@code Recover} is one, placed at {@code recoverDone} (the
+ * gate opens in that controller step). Its observable effects are folded into that step and checked there:
+ * the record each server holds after the replay ({@code serverRecoverStore}; every other key's record must
+ * not change), both seen through the fence (the spec's {@code Fenced}), and the records re-admitted (the
+ * spec's {@code crec' = snap}). A fenced server reports a record below the base at the base, which maps to
+ * the spec's base like any seq of the new incarnation.
  *
  * <p><b>Sequence numbers after a restart.</b> The g-th switch numbers from (g-1) x 2^24 ({@link
  * SequenceBase}); the spec's {@code Recover} sets every counter to its own incarnation base, nW + nSwCrash
@@ -480,29 +482,16 @@ public final class FarReachTraceConverter {
         }
     }
 
-    /**
-     * Requests without any trace that reached the switch while it was down or recovering were dropped there.
-     * Read replies (and read replies lost after the switch) get {@code fresh}: whether their key has had no write since the last recovery (the
-     * restarted switch's counter still at its base, which every older record's seq is below: no reply can
-     * mark the record latest; FarReachTrace.tla's RelayGetReplyKeepingCache).
-     */
+    /** Requests without any trace that reached the switch while it was down or recovering were dropped there. */
     private void markDropped() {
         boolean down = false;
-        Set<String> fresh = new java.util.HashSet<>();
         for (Step s : steps) {
             switch (s.kind) {
                 case "crash" -> down = true;
-                case "recover" -> {
-                    down = false;
-                    fresh.addAll(owner.keySet());
-                }
-                case "getReply", "replyLost" -> s.fields.put("fresh", !s.attempt.write && fresh.contains(s.attempt.key));
+                case "recover" -> down = false;
                 case "write", "read", "attempt" -> {
                     if (down && s.attempt.how.equals("lost") && !s.attempt.seenByServer) {
                         s.attempt.how = "dropped";
-                    }
-                    if (!s.kind.equals("read") && !s.attempt.how.equals("dropped")) {
-                        fresh.remove(s.attempt.key); // the switch numbered it: its counter left the base
                     }
                 }
                 default -> { }

@@ -148,6 +148,14 @@ public class FarReachController extends CacheController {
         return SequenceBase.ofRange(taken);
     }
 
+    /**
+     * The base of the range taken last: during a recovery, the restarted switch's own base, since its gate
+     * keeps every write from being numbered (and so any range from being advanced) until it opens.
+     */
+    long currentSequenceBase() {
+        return SequenceBase.ofRange(sequenceRangesTaken() - 1);
+    }
+
     /** Whether a 2^24 range is left before the 32-bit wrap. */
     boolean sequenceRangeLeft() {
         return sequenceRangesTaken() < SequenceBase.RANGES;

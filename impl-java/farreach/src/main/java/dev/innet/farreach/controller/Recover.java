@@ -21,8 +21,10 @@ import java.util.TreeSet;
  * Zero-loss recovery of a restarted switch, §3.4; the spec's {@code Recover}: gate client requests,
  * give this switch incarnation a sequence-number base above every number used before, install
  * forwarding, collect every client's preserved records, replay the newest record per key to its server
- * (servers keep it only if newer), re-admit the snapshot's records as outdated, tell clients which
- * preserved records the servers now hold (they release them), and open the gate.
+ * (servers keep it only if newer), fence every server at the new base (records numbered below it are
+ * refused from then on, and what a server holds reads as at least the base), re-admit the snapshot's
+ * records as outdated, tell clients which preserved records the servers now hold (they release them),
+ * and open the gate.
  */
 public class Recover implements ControlProcedure {
     private static final long RESEND_NANOS = 1_000_000;
@@ -111,11 +113,28 @@ public class Recover implements ControlProcedure {
                 stage = 3;
             }
             case 3 -> {
-                if (!unacknowledged.isEmpty()) {
-                    if (now >= nextResend) {
-                        unacknowledged.values().forEach(controller.context().network()::send);
-                        nextResend = now + RESEND_NANOS;
-                    }
+                if (!allAcknowledged(now)) {
+                    return false;
+                }
+                // Every replayed record is held: now fence every server at this incarnation's base
+                // (FencedRecordStore; the spec's Fenced), so what they hold can be made latest again.
+                // After the replay, because a fenced server refuses every record numbered below the base,
+                // and before the gate opens, so that every reply this incarnation acts on comes from a
+                // fenced server.
+                long fence = fenceBase();
+                for (int server : controller.config().servers()) {
+                    long reqId = controller.nextRequestId();
+                    InnetMessage m = new InnetMessage(KvOp.SEQ_FENCE, 0, 0, reqId, new byte[InnetMessage.KEY_BYTES],
+                            fence, new byte[0], new byte[0]);
+                    UdpFrame f = controller.frameTo(server, m);
+                    unacknowledged.put(reqId, f);
+                    controller.context().network().send(f);
+                }
+                nextResend = now + RESEND_NANOS;
+                stage = 4;
+            }
+            case 4 -> {
+                if (!allAcknowledged(now)) {
                     return false;
                 }
                 // Re-admit the snapshot's records as they are in the snapshot, outdated (§3.4; the spec's
@@ -150,6 +169,22 @@ public class Recover implements ControlProcedure {
     }
 
     /**
+     * Whether every RECOVER_STORE (stage 3) or SEQ_FENCE (stage 4) sent has been acknowledged; resends the
+     * others every {@link #RESEND_NANOS}. Waits for a crashed server as long as it takes: its records, or
+     * its fence, are what the rack's consistency rests on.
+     */
+    private boolean allAcknowledged(long now) {
+        if (unacknowledged.isEmpty()) {
+            return true;
+        }
+        if (now >= nextResend) {
+            unacknowledged.values().forEach(controller.context().network()::send);
+            nextResend = now + RESEND_NANOS;
+        }
+        return false;
+    }
+
+    /**
      * Raises every sequence-number slot to at least {@code floor}: after a switch restart the counters
      * start at 0, and writes numbered below what servers already store would be ignored as stale
      * (docs/p4-programs.md, "After a switch (re)start").
@@ -158,6 +193,14 @@ public class Recover implements ControlProcedure {
         SequenceBase.raise(c, floor);
     }
 
+
+    /**
+     * The seq every server is fenced at: this incarnation's base, the floor its counters were raised to.
+     * A seam for the seeded bug that forgets the base (tests override this and {@link #raiseSequenceCounters}).
+     */
+    protected long fenceBase() {
+        return controller.currentSequenceBase();
+    }
 
     /**
      * Whether collection may end before every client answered. Never: a seam for the seeded bug that
@@ -245,7 +288,7 @@ public class Recover implements ControlProcedure {
                 }
                 return true;
             }
-            case KvOp.RECOVER_STORE_REPLY -> {
+            case KvOp.RECOVER_STORE_REPLY, KvOp.SEQ_FENCE_REPLY -> {
                 return unacknowledged.remove(msg.reqId()) != null;
             }
             default -> {

@@ -13,18 +13,58 @@ import dev.innet.sim.TraceEvent;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import dev.innet.wire.InnetMessage;
+import dev.innet.sim.NodeContext;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * FarReach's storage server (§3.2-3.3): the family's server (numbered writes keep the higher sequence
  * number) plus FarReach's duties: resolve a record the switch embedded into a read against its own
- * (record embedding), and store records the controller evicts or replays in recovery.
+ * (record embedding), store records the controller evicts or replays in recovery, and keep recovery's
+ * sequence fence ({@link FencedRecordStore}).
  */
 public class FarReachServer extends StorageServer {
+    /** Durable key of the sequence fence (recovery's SEQ_FENCE): it must survive a server restart. */
+    static final String DURABLE_FENCE = "seq-fence";
+
+    private final FencingOpener fencing;
     private long embeddedRecordsApplied;
 
     public FarReachServer(ServerConfig config, RecordStoreOpener opener) {
-        super(config, opener);
+        this(config, new FencingOpener(opener));
+    }
+
+    private FarReachServer(ServerConfig config, FencingOpener fencing) {
+        super(config, fencing);
+        this.fencing = fencing;
+    }
+
+    /** Wraps every store the server opens in the fence, and keeps the one this incarnation opened. */
+    private static final class FencingOpener implements RecordStoreOpener {
+        private final RecordStoreOpener inner;
+        private FencedRecordStore opened;
+
+        FencingOpener(RecordStoreOpener inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public RecordStore open(Path durableDirectory) {
+            opened = new FencedRecordStore(inner.open(durableDirectory));
+            return opened;
+        }
+    }
+
+    @Override
+    public void onStart(NodeContext context) {
+        super.onStart(context);
+        context.durable().get(DURABLE_FENCE).ifPresent(b -> fencing.opened.raise(ByteBuffer.wrap(b).getLong()));
+    }
+
+    /** The sequence fence recovery set (0: none yet). */
+    public long fence() {
+        return fencing.opened == null ? 0 : fencing.opened.fence();
     }
 
     @Override
@@ -42,6 +82,9 @@ public class FarReachServer extends StorageServer {
 
     @Override
     protected InnetMessage handleControl(InnetMessage msg) {
+        if (msg.op() == KvOp.SEQ_FENCE) {
+            return fence(msg);
+        }
         if (msg.op() != KvOp.EVICT_STORE && msg.op() != KvOp.RECOVER_STORE) {
             return badOp(msg);
         }
@@ -50,6 +93,23 @@ public class FarReachServer extends StorageServer {
         }
         applyNumbered(msg.key(), StoredRecord.carriedBy(msg));
         return msg.reply(KvStatus.OK, msg.seq(), new byte[0]);
+    }
+
+    /**
+     * Recovery's SEQ_FENCE (the restarted switch's sequence base in {@code seq}): raised durably before it
+     * is acknowledged, since a restarted server that forgot it would take a late write of the crashed
+     * switch again. The reply carries the fence now held, which a duplicate of an older recovery's
+     * fence does not lower.
+     */
+    private InnetMessage fence(InnetMessage msg) {
+        FencedRecordStore store = fencing.opened;
+        if (msg.seq() > store.fence()) {
+            context().durable().put(DURABLE_FENCE, ByteBuffer.allocate(8).putLong(msg.seq()).array());
+            context().durable().sync();
+            store.raise(msg.seq());
+            context().log("fenced at seq " + msg.seq() + ": records numbered below it are refused");
+        }
+        return msg.reply(KvStatus.OK, store.fence(), new byte[0]);
     }
 
     /**
@@ -106,6 +166,7 @@ public class FarReachServer extends StorageServer {
     public Map<String, Long> counters() {
         Map<String, Long> c = super.counters();
         c.put("embeddedRecordsApplied", embeddedRecordsApplied);
+        c.put("seqFence", fence());
         return c;
     }
 }

@@ -919,7 +919,7 @@ public final class FarReachReplay implements SpecReplay {
      * completion: the controller's loop adopts the new switch (its second bring-up, so the procedure is
      * Recover), then each of its steps runs and every frame it sends is carried through the switch to
      * its host and the host's answers back (PRESERVED_REQUEST to every client, their PRESERVED_RECORDs,
-     * RECOVER_STORE to the server and its acknowledgement, the closing SNAPSHOT_DONE that releases the
+     * RECOVER_STORE to the server and its acknowledgement, SEQ_FENCE and its acknowledgement, the closing SNAPSHOT_DONE that releases the
      * clients' preserved records). Time stands still, so every client answers before the deadline, as
      * the spec's Recover (all live clients' records) assumes.
      */
@@ -939,14 +939,15 @@ public final class FarReachReplay implements SpecReplay {
         switchDown = false;
         // The restarted switch numbers k's writes from its base ((g-1) * 2^24); the spec's from its own
         // incarnation base (Recover's ctr'[k], FarReach.tla's IncarnationBase). Both are above every seq
-        // assigned before, so seqs at or above the base map to the spec's by that offset.
+        // assigned before, so seqs at or above the base map to the spec's by that offset. The fenced
+        // server reports every record at exactly the base (the spec's Fenced): nothing above it yet.
         long base = SequenceBase.of(controller.bringUps());
         TlaFunction specCounters = (TlaFunction) recoverStep.var("ctr");
         for (var e : keyBytes.entrySet()) {
             long held = server.storedRecord(e.getValue()).map(StoredRecord::seq).orElse(0L);
-            if (held >= base) {
+            if (held > base) {
                 throw new ReplayException("Recover: the server holds seq " + held + " of " + e.getKey()
-                        + ", at or above the new incarnation's base " + base);
+                        + ", above the new incarnation's base " + base);
             }
             long specBase = asLong(specCounters.apply(new ModelValue(e.getKey())));
             seqFloors.computeIfAbsent(e.getKey(), x -> new TreeMap<>()).put(base, specBase);

@@ -7,12 +7,14 @@ public final class ServerStats {
     public long wrongPartition;
     public long badOp;
     public long staleWritesIgnored;
+    /** Numbered writes refused because a recovery fenced off the switch incarnation that numbered them. */
+    public long fencedWritesRefused;
     public long hotReports;
 
     @Override
     public String toString() {
         return "requests=" + requests + " malformed=" + malformed + " wrongPartition=" + wrongPartition + " badOp=" + badOp
-                + " staleIgnored=" + staleWritesIgnored + " hotReports="
+                + " staleIgnored=" + staleWritesIgnored + " fencedRefused=" + fencedWritesRefused + " hotReports="
                 + hotReports;
     }
 }

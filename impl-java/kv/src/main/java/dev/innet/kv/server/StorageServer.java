@@ -150,6 +150,11 @@ public class StorageServer implements Node, NodeCounters {
                 : store.apply(msg.key(), record, RecordStore.Ordering.ARRIVAL);
         if (applied == RecordStore.Applied.STALE_IGNORED) {
             stats.staleWritesIgnored++;
+        } else if (applied == RecordStore.Applied.BELOW_FENCE) {
+            // numbered by a switch incarnation recovery has fenced off: unacknowledged, so its client
+            // (which does not retry a write across a recovery) ends it as unknown, which it is
+            stats.fencedWritesRefused++;
+            return null;
         }
         return new InnetMessage(replyOp, 0, KvStatus.OK, msg.reqId(), msg.key(), msg.seq(), new byte[0], new byte[0]);
     }
@@ -223,6 +228,7 @@ public class StorageServer implements Node, NodeCounters {
         c.put("requests", stats.requests);
         c.put("malformed", stats.malformed);
         c.put("staleWritesIgnored", stats.staleWritesIgnored);
+        c.put("fencedWritesRefused", stats.fencedWritesRefused);
         c.put("hotReports", stats.hotReports);
         return c;
     }

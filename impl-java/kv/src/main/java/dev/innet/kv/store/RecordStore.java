@@ -25,7 +25,11 @@ public interface RecordStore extends AutoCloseable {
         STORED,
         /** The stored record is as new or newer; nothing changed. The write is still acknowledged:
          *  a newer write already superseded it, which is what a linearizable order allows. */
-        STALE_IGNORED
+        STALE_IGNORED,
+        /** The record was numbered below the server's sequence fence (FarReach's recovery): it belongs to
+         *  a switch incarnation that no longer exists. Nothing changed, and a client write is not
+         *  acknowledged: no newer write superseded it, so an acknowledgement would lose it. */
+        BELOW_FENCE
     }
 
     Optional<StoredRecord> get(byte[] key);

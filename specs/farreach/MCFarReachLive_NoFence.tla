@@ -1,4 +1,5 @@
----- MODULE MCFarReachLive_RecoveredOutdated ----
+---- MODULE MCFarReachLive_NoFence ----
 (* Bounds in the .cfg (MCFarReachLive's, one property); definitions in MCFarReachLive. *)
 EXTENDS MCFarReachLive
+BugOn == TRUE
 ====

@@ -24,7 +24,10 @@ public final class WorkloadClient implements Node {
     private final HistoryRecorder history;
     private final WorkloadStats stats;
     private final Supplier<KeyChooser> keyChoosers;
-    /** When a load phase starts: after the controller's first steps have programmed the switch. */
+    /**
+     * When a load phase starts: after the controller's first steps have normally programmed the switch, so
+     * the load wastes no timeouts; a load write lost anyway is written again ({@link #loadWriteEnded}).
+     */
     static final long LOAD_START_NANOS = 1_000_000;
 
     private final List<byte[]> loadKeys;
@@ -99,7 +102,7 @@ public final class WorkloadClient implements Node {
             return;
         }
         if (loaded < loadKeys.size()) {
-            client.put(loadKeys.get(loaded++), uniqueValue(), r -> nextTimer = ctx.timers().schedule(0));
+            client.put(loadKeys.get(loaded), uniqueValue(), this::loadWriteEnded);
             return;
         }
         if (workload.chooser() != null) {
@@ -116,6 +119,22 @@ public final class WorkloadClient implements Node {
         } else {
             client.put(key, uniqueValue(), r -> done(r, started, false));
         }
+    }
+
+    /**
+     * A load write that timed out is written again. Clients of write-through protocols (NetCache, no-cache)
+     * do not retry writes themselves, and a load write can be lost for good: before the controller has
+     * programmed the switch there is no route, and later through a lossy link. Moving on would leave the
+     * key absent from the servers, so a NetCache cache could never make its record valid (a read of an
+     * absent key answers NOT_FOUND, which netcache.p4 does not cache) and every read of it would go to a
+     * server (docs/benchmarks.md, "NetCache keys written before the switch is up stay invalid"). Writing
+     * it again is a new write like any other (the lost one ends unknown in the history), so it is safe.
+     */
+    private void loadWriteEnded(KvResult r) {
+        if (r.outcome() != KvResult.Outcome.TIMED_OUT) {
+            loaded++;
+        }
+        nextTimer = ctx.timers().schedule(0);
     }
 
     private void issue(OperationChooser.Choice c) {

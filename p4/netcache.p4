@@ -14,8 +14,10 @@
  *   - a read of an invalid cached key goes to the server as GET_FOR_CACHE and
  *     the GET_FOR_CACHE_REPLY refills the record (after a DEL, a value above
  *     128 bytes, a lost reply, or admission).
- * Both only when the reply's seq >= seq_bound, i.e. no write numbered later
- * is in flight (include/ingress_cache.p4, read_seq_bound).
+ * Both only when no write of the key numbered later than the reply's seq is
+ * in flight: the reply's seq must reach the seq of the key's last write seen
+ * while cached (record_last_write_seq), or, if none was seen since admission,
+ * its slot's seq_bound (include/ingress_cache.p4, read_seq_bound).
  *
  * NetCache proper has the switch report hot keys to the controller through a
  * Bloom filter; here the switch only flags the forwarded request (FLAG_HOT)
@@ -62,6 +64,17 @@ control MyIngress(inout headers_t hdr,
     register<seq_t>(CACHE_CAPACITY) record_seq;
     /* value length in bytes, <= 128; the value is in value_word_00..15 */
     register<vallen_t>(CACHE_CAPACITY) record_vallen;
+    /* seq of the last write of this key numbered while it was cached (0 = none
+     * since admission). Keys share seq_counter slots, so the slot's counter
+     * (seq_bound) also counts other keys' writes: a reply of this key below it
+     * may still be the latest for this key, and with only seq_bound to go by,
+     * one write of another key in the slot kept a cached key invalid until its
+     * own next write (for good in a read-only phase). Once the switch has
+     * numbered a write of the key itself, that write's seq is the exact bound:
+     * every later write of the key passes here too and raises it. Before that
+     * (just admitted), writes numbered before the cache_lookup entry existed
+     * are known only to the slot's counter, which stays the bound. */
+    register<seq_t>(CACHE_CAPACITY) record_last_write_seq;
 
     action answer_get(seq_t seq, vallen_t vallen) {
         hdr.innet.op = OP_GET_REPLY;
@@ -112,6 +125,11 @@ control MyIngress(inout headers_t hdr,
                 meta.cached = true;
                 bit<1> valid;
                 record_valid.read(valid, index);
+                /* the seq a reply must reach to make the record valid: see
+                 * record_last_write_seq */
+                seq_t last_write_seq;
+                record_last_write_seq.read(last_write_seq, index);
+                seq_t refresh_bound = (last_write_seq != 0) ? last_write_seq : meta.seq_bound;
 
                 if (meta.is_client_request && hdr.innet.op == OP_GET) {
                     if (!meta.value_parsed) {
@@ -128,6 +146,7 @@ control MyIngress(inout headers_t hdr,
                 } else if (meta.is_write) {
                     /* write-through: invalidate, then forward */
                     record_valid.write(index, 0);
+                    record_last_write_seq.write(index, hdr.innet.seq);
                     if (hdr.innet.op == OP_PUT_SEQ && meta.value_parsed) {
                         /* stage the value; the server's acknowledgement commits it */
                         record_seq.write(index, hdr.innet.seq);
@@ -142,12 +161,12 @@ control MyIngress(inout headers_t hdr,
                     record_seq.read(staged_seq, index);
                     if (valid == 0 && hdr.innet.status == STATUS_OK
                         && staged_seq != 0 && hdr.innet.seq == staged_seq
-                        && hdr.innet.seq >= meta.seq_bound) {
+                        && hdr.innet.seq >= refresh_bound) {
                         record_valid.write(index, 1);
                     }
                 } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
                     if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed
-                        && hdr.innet.seq >= meta.seq_bound) {
+                        && hdr.innet.seq >= refresh_bound) {
                         record_seq.write(index, hdr.innet.seq);
                         record_vallen.write(index, hdr.innet.vallen);
                         meta.value_store_from_packet = true;

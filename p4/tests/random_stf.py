@@ -97,8 +97,9 @@ class Model:
         else:
             t.reg("record_valid", idx, 0)
             t.reg("record_seq", idx, 0)
+            t.reg("record_last_write_seq", idx, 0)
             t.lookup(k, idx)
-            self.rec[k] = {"valid": False, "seq": 0, "value": b""}
+            self.rec[k] = {"valid": False, "seq": 0, "value": b"", "last_write": 0}
         self.index[k] = idx
 
     def control_step(self):
@@ -200,6 +201,7 @@ class Model:
                 self.forward(host, g.GET_FOR_CACHE, k, req, count=False)
             return
         r["valid"] = False
+        r["last_write"] = seq
         if op == g.PUT_SEQ and len(value) <= 128:
             r["seq"], r["value"] = seq, value
         else:
@@ -226,7 +228,8 @@ class Model:
             self.t.packet(2, self.reply_frame(host, g.innet(reply_op, k, req, seq=seq)))
             if self.program == "netcache" and reply_op == g.PUT_REPLY:
                 r = self.rec.get(k)
-                if r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"] and seq >= bound:
+                if (r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"]
+                        and seq >= netcache_refresh_bound(r, bound)):
                     r["valid"] = True
             self.answer(host, g.innet(reply_op, k, req, seq=seq))
 
@@ -242,8 +245,15 @@ class Model:
                 r.deleted = status == g.NOT_FOUND
                 r.value = value if status == g.OK else b""
         else:
-            if r is not None and not r["valid"] and status == g.OK and parsed and seq >= bound:
+            if (r is not None and not r["valid"] and status == g.OK and parsed
+                    and seq >= netcache_refresh_bound(r, bound)):
                 r["valid"], r["seq"], r["value"] = True, seq, value
+
+
+def netcache_refresh_bound(r, slot_bound):
+    """The seq a netcache reply must reach: the key's last write numbered while cached, else its slot's
+    counter (p4-programs.md NC-7/NC-8, record_last_write_seq)."""
+    return r["last_write"] if r["last_write"] != 0 else slot_bound
 
 
 def g_threshold():

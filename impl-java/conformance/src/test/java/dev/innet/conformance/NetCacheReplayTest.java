@@ -148,7 +148,7 @@ class NetCacheReplayTest {
 
     /**
      * A seeded bug in the switch: NC-8 refills an invalid record from any GET_FOR_CACHE_REPLY, without
-     * "seq >= seq_bound" (a copy of p4/ with the guard removed). The stale reply is cached, and the
+     * "seq >= refresh_bound" (a copy of p4/ with the guard removed). The stale reply is cached, and the
      * replay fails where the spec drops it.
      */
     @Test
@@ -167,7 +167,7 @@ class NetCacheReplayTest {
         Path program = p4.resolve("netcache.p4");
         String source = Files.readString(program);
         String guard = "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed\n"
-                + "                        && hdr.innet.seq >= meta.seq_bound) {";
+                + "                        && hdr.innet.seq >= refresh_bound) {";
         assertEquals(1, source.split(java.util.regex.Pattern.quote(guard), -1).length - 1, "the mutated rule moved");
         Files.writeString(program, source.replace(guard,
                 "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed) { /* seeded bug */"));

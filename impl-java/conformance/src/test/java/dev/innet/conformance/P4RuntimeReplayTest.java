@@ -51,7 +51,7 @@ class P4RuntimeReplayTest {
 
     @Test
     void curatedFarReachTracesPassOverP4RuntimeAsOverTheDirectApi() throws Exception {
-        sameResultsOnBothApis("farreach", new FarReachConformance(), 10, 7);
+        sameResultsOnBothApis("farreach", new FarReachConformance(), 11, 8);
     }
 
     @Test

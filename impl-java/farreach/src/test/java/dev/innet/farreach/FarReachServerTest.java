@@ -46,8 +46,9 @@ class FarReachServerTest {
         startWith(new FarReachServer(CONFIG, RecordStoreOpener.memory()));
     }
 
+    /** Starts {@code s}: the first incarnation, or a restart that keeps the durable state of the one before. */
     private void startWith(FarReachServer s) {
-        ctx = new FakeContext(SERVER, dir);
+        ctx = ctx == null ? new FakeContext(SERVER, dir) : ctx.restarted();
         server = s;
         server.onStart(ctx);
     }
@@ -282,9 +283,7 @@ class FarReachServerTest {
         fence(2L << 24);
         assertEquals(2L << 24, fence(1L << 24).seq(), "a duplicate of an older recovery's fence lowers nothing");
 
-        ctx = ctx.restarted();
-        server = new FarReachServer(CONFIG, rocks);
-        server.onStart(ctx);
+        startWith(new FarReachServer(CONFIG, rocks));
         assertEquals(2L << 24, server.fence());
         assertEquals(2L << 24, send(KvOp.GET, 0, k, 0, "").seq());
         assertUnanswered(new InnetMessage(KvOp.PUT_SEQ, 0, 0, ++reqId, k, (1L << 24) + 9, new byte[0],

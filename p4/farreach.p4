@@ -70,6 +70,21 @@ control MyIngress(inout headers_t hdr,
     register<seq_t>(CACHE_CAPACITY) record_seq;
     /* value length in bytes, <= 128; the value is in value_word_00..15 */
     register<vallen_t>(CACHE_CAPACITY) record_vallen;
+    /* The key's own bound for a GET_FOR_CACHE reply (0 = unknown: the slot's
+     * seq_bound is the bound). Keys share seq_counter slots, so seq_bound
+     * also counts other keys' writes: with it alone, a write of another key
+     * in the slot kept an outdated record outdated until its own next write,
+     * i.e. for good in a read-only phase (FarReachSharedSeqSlotTest). It is
+     * exact, the spec's per-key counter, in two cases:
+     *   - once the switch numbers a write of the key after its lookup entry
+     *     exists: every earlier write of the key has a smaller number, and
+     *     every later one passes here too and raises it;
+     *   - for a record recovery re-admits: no write is numbered in the new
+     *     incarnation before the gate opens, so the controller sets it to the
+     *     incarnation's base (the servers' fence).
+     * Admission sets it to 0: writes of the key numbered before its entry
+     * existed are known only to the slot's counter. */
+    register<seq_t>(CACHE_CAPACITY) record_last_write_seq;
     /* the snapshot epoch in which this record's original was already reported
      * or loaded by the controller (§3.4) */
     register<snapshot_epoch_t>(CACHE_CAPACITY) record_saved_epoch;
@@ -234,6 +249,10 @@ control MyIngress(inout headers_t hdr,
                     record_seq.read(seq, index);
                     record_vallen.read(vallen, index);
 
+                    seq_t last_write_seq;
+                    record_last_write_seq.read(last_write_seq, index);
+                    seq_t refresh_bound = (last_write_seq != 0) ? last_write_seq : meta.seq_bound;
+
                     bit<8> deleted_flag = 0;
                     vallen_t visible_vallen = vallen;
                     if (deleted == 1) {
@@ -269,6 +288,7 @@ control MyIngress(inout headers_t hdr,
                          * record is newer than it, or the server decides */
                     } else if (meta.is_write) {
                         bool is_put = hdr.innet.op == OP_PUT_SEQ;
+                        record_last_write_seq.write(index, hdr.innet.seq);
                         if (evicting == 0 && (!is_put || meta.value_parsed)) {
                             /* §3.2: a client write makes an outdated record
                              * latest; a latest one is simply overwritten. */
@@ -313,7 +333,7 @@ control MyIngress(inout headers_t hdr,
                          * not being evicted, and the value fits. */
                         if (latest == 0 && evicting == 0 && meta.value_parsed
                             && (hdr.innet.status == STATUS_OK || hdr.innet.status == STATUS_NOT_FOUND)
-                            && hdr.innet.seq >= meta.seq_bound) {
+                            && hdr.innet.seq >= refresh_bound) {
                             if (report_before_change) {
                                 report_original(seq, visible_vallen, deleted_flag);
                                 record_saved_epoch.write(index, epoch);

@@ -40,6 +40,7 @@ class Record:
         self.seq = seq
         self.value = value
         self.saved_epoch = 0
+        self.last_write = 0   # record_last_write_seq: the key's own refresh bound, 0 = its slot's counter
 
 
 class Model:
@@ -47,7 +48,9 @@ class Model:
         self.program = program
         self.rnd = rnd
         self.t = stf
-        self.keys = [g.key(n) for n in ("k0", "k1", "k2", "k3", "k4", "k5")]
+        # "k0-slot78239" shares k0's sequence-counter slot: another key's writes then raise the slot's
+        # counter above k0's own last write, which only record_last_write_seq tells apart
+        self.keys = [g.key(n) for n in ("k0", "k1", "k2", "k3", "k4", "k5", "k0-slot78239")]
         self.index = {}           # key -> cache index (lookup entries)
         self.rec = {}             # key -> Record (farreach) / dict (netcache)
         self.ctr = {}             # seq slot -> last assigned
@@ -89,10 +92,14 @@ class Model:
             t.reg("record_deleted", idx, 0)
             t.reg("record_evicting", idx, 0)
             t.reg("record_saved_epoch", idx, self.epoch)
+            # 0 as admission writes it, or a bound as recovery's re-admission writes it (the fence)
+            last_write = self.rnd.choice([0, self.ctr.get(slot(k), 0)])
+            t.reg("record_last_write_seq", idx, last_write)
             t.lookup(k, idx)
             t.reg("record_valid", idx, 1)
             r = Record(value, seq, latest)
             r.saved_epoch = self.epoch
+            r.last_write = last_write
             self.rec[k] = r
         else:
             t.reg("record_valid", idx, 0)
@@ -154,6 +161,8 @@ class Model:
             self.forward(host, op, k, req, seq, value)
             return
         parsed = len(value) <= 128
+        if op != g.GET:
+            r.last_write = seq
         if op == g.GET:
             if r.latest:
                 if r.deleted:
@@ -229,7 +238,7 @@ class Model:
             if self.program == "netcache" and reply_op == g.PUT_REPLY:
                 r = self.rec.get(k)
                 if (r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"]
-                        and seq >= netcache_refresh_bound(r, bound)):
+                        and seq >= refresh_bound(r["last_write"], bound)):
                     r["valid"] = True
             self.answer(host, g.innet(reply_op, k, req, seq=seq))
 
@@ -239,21 +248,22 @@ class Model:
         r = self.rec.get(k)
         if self.program == "farreach":
             if (r is not None and r.valid and not r.latest and not r.evicting and parsed
-                    and status in (g.OK, g.NOT_FOUND) and seq >= bound):
+                    and status in (g.OK, g.NOT_FOUND) and seq >= refresh_bound(r.last_write, bound)):
                 self.report_original(k, req, r)
                 r.latest, r.seq = True, seq
                 r.deleted = status == g.NOT_FOUND
                 r.value = value if status == g.OK else b""
         else:
             if (r is not None and not r["valid"] and status == g.OK and parsed
-                    and seq >= netcache_refresh_bound(r, bound)):
+                    and seq >= refresh_bound(r["last_write"], bound)):
                 r["valid"], r["seq"], r["value"] = True, seq, value
 
 
-def netcache_refresh_bound(r, slot_bound):
-    """The seq a netcache reply must reach: the key's last write numbered while cached, else its slot's
-    counter (p4-programs.md NC-7/NC-8, record_last_write_seq)."""
-    return r["last_write"] if r["last_write"] != 0 else slot_bound
+def refresh_bound(last_write, slot_bound):
+    """The seq a reply must reach to refill a record: the key's last write numbered while cached (or the
+    bound recovery re-admitted it with), else its slot's counter (p4-programs.md NC-7/NC-8, FR-10,
+    record_last_write_seq)."""
+    return last_write if last_write != 0 else slot_bound
 
 
 def g_threshold():

@@ -14,13 +14,6 @@ import java.math.BigInteger;
  * the server's value and validates it (docs/p4-programs.md §4, NC-2 and NC-8).
  */
 final class Admit implements ControlProcedure {
-    /**
-     * netcache.p4's seq of the key's last write seen while cached. Reset so the slot's previous key's
-     * writes do not bound the new key's replies: until the new key's own write passes the switch, its
-     * slot's sequence counter is the bound.
-     */
-    static final String RECORD_LAST_WRITE_SEQ = "MyIngress.record_last_write_seq";
-
     private final NetCacheController controller;
     private final int index;
     private final byte[] key;
@@ -38,7 +31,9 @@ final class Admit implements ControlProcedure {
             case 0 -> {
                 c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ZERO);
                 c.registerWrite(CacheControlNames.RECORD_SEQ, index, BigInteger.ZERO);
-                c.registerWrite(RECORD_LAST_WRITE_SEQ, index, BigInteger.ZERO);
+                // the slot's previous key's writes must not bound the new key's replies: until the new key's own
+                // write passes the switch, its slot's sequence counter is the bound
+                c.registerWrite(CacheControlNames.RECORD_LAST_WRITE_SEQ, index, BigInteger.ZERO);
                 c.registerWrite(CacheControlNames.CACHED_FREQUENCY, index, BigInteger.ZERO);
             }
             case 1 -> {

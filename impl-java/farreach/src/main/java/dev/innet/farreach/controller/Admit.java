@@ -42,6 +42,9 @@ public class Admit implements ControlProcedure {
                 // or a server read reply makes the record latest
                 c.registerWrite(FarReachControlNames.RECORD_LATEST, index, BigInteger.ZERO);
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ZERO);
+                // writes of the key numbered before its lookup entry exists are known only to its slot's
+                // counter, which stays the bound until the key's own write passes (farreach.p4)
+                c.registerWrite(CacheControlNames.RECORD_LAST_WRITE_SEQ, index, BigInteger.ZERO);
                 c.registerWrite(CacheControlNames.CACHED_FREQUENCY, index, BigInteger.ZERO);
                 // a record admitted during snapshot e is not part of it (§3.4): mark it as saved
                 c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index,

@@ -14,6 +14,7 @@ import dev.innet.sim.NodeContext;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.wire.InnetMessage;
+import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -305,11 +306,18 @@ public class FarReachController extends CacheController {
         return StoredRecord.value(CacheRegisters.readValue(c, index), seq);
     }
 
-    /** Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission). */
-    void admitNow(SwitchControl c, CachedRecord r) {
+    /**
+     * Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission), with
+     * {@code keyBound} as the seq its server's reply must reach to make it latest. Recovery passes the fence:
+     * no write is numbered in the new incarnation before its gate opens, so the key's writes are all still to
+     * come and each will raise the bound as it passes.
+     */
+    void admitNow(SwitchControl c, CachedRecord r, long keyBound) {
         admitAtOnce(c, new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
                 r.record().deleted() ? KvStatus.NOT_FOUND : KvStatus.OK, 0, r.key(), r.seq(), new byte[0],
                 r.record().value()));
+        c.registerWrite(CacheControlNames.RECORD_LAST_WRITE_SEQ, CacheRegisters.indexOf(c, r.key()),
+                BigInteger.valueOf(keyBound));
     }
 
     /** Called by recovery before it programs the switch. */

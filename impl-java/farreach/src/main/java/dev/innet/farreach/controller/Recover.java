@@ -139,7 +139,9 @@ public class Recover implements ControlProcedure {
                 }
                 // Re-admit the snapshot's records as they are in the snapshot, outdated (§3.4; the spec's
                 // crec' = snap): reads stay conservative until a server's reply refreshes them, so a newer
-                // record the servers now hold is never hidden by the older cached one.
+                // record the servers now hold is never hidden by the older cached one. Each record's own
+                // refresh bound is the fence, not its counter slot's: other keys' writes in the slot must not
+                // keep it outdated (FarReachSharedSeqSlotTest).
                 int readmitted = 0;
                 SnapshotCodec.Snapshot last = controller.lastSnapshot();
                 if (last != null) {
@@ -147,7 +149,7 @@ public class Recover implements ControlProcedure {
                         if (controller.directory().isFull() || controller.directory().contains(r.key())) {
                             continue;
                         }
-                        controller.admitNow(c, r);
+                        controller.admitNow(c, r, recoveredRecordBound(fenceBase()));
                         readmitted++;
                     }
                 }
@@ -193,6 +195,13 @@ public class Recover implements ControlProcedure {
         SequenceBase.raise(c, floor);
     }
 
+    /**
+     * The seq a re-admitted record's server reply must reach to make it latest: the fence, since every write of
+     * its key in this incarnation comes later and raises it as it passes. A seam for seeded-bug tests.
+     */
+    protected long recoveredRecordBound(long fence) {
+        return fence;
+    }
 
     /**
      * The seq every server is fenced at: this incarnation's base, the floor its counters were raised to.

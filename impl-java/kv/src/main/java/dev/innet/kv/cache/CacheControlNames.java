@@ -14,6 +14,12 @@ public final class CacheControlNames {
     public static final String RECORD_VALID = "MyIngress.record_valid";
     public static final String RECORD_SEQ = "MyIngress.record_seq";
     public static final String RECORD_VALLEN = "MyIngress.record_vallen";
+    /**
+     * The seq of the key's last write numbered while it was cached (0 = none yet: the slot's counter is the
+     * bound). Keys share sequence-counter slots, so the slot's counter also counts other keys' writes; this
+     * is the key's own bound for a reply that makes the record valid/latest again.
+     */
+    public static final String RECORD_LAST_WRITE_SEQ = "MyIngress.record_last_write_seq";
     public static final String CACHED_FREQUENCY = "MyIngress.cached_frequency";
     public static final String HOT_THRESHOLD = "MyIngress.hot_threshold";
     public static final int VALUE_WORDS = 16;

@@ -6,6 +6,7 @@ import dev.innet.p4sim.frontend.Ast;
 import dev.innet.p4sim.frontend.CheckedProgram;
 import dev.innet.p4sim.frontend.Token;
 import dev.innet.p4sim.frontend.Type;
+import dev.innet.p4sim.runtime.ActionProfileRuntime;
 import dev.innet.p4sim.runtime.ActionRuntime;
 import dev.innet.p4sim.runtime.CounterArray;
 import dev.innet.p4sim.runtime.MeterArray;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.p4.config.v1.Action;
+import org.p4.config.v1.ActionProfile;
 import org.p4.config.v1.ActionRef;
 import org.p4.config.v1.ControllerPacketMetadata;
 import org.p4.config.v1.Counter;
@@ -42,6 +44,7 @@ import org.p4.config.v1.PkgInfo;
 import org.p4.config.v1.Preamble;
 import org.p4.config.v1.Register;
 import org.p4.config.v1.Table;
+import org.p4.config.v1.ValueSet;
 
 /**
  * The P4Info of a p4sim program, as p4c's v1model back end would describe it: tables (match fields,
@@ -87,6 +90,11 @@ public final class P4InfoBuilder {
                 }
             }
             walk(c.apply);
+        }
+        for (Ast.Stmt st : checked.parser().locals) {
+            if (st instanceof Ast.Instantiation i && i.type instanceof Type.ValueSet) {
+                instances.put(checked.parser().name + "." + i.name, i);
+            }
         }
     }
 
@@ -155,6 +163,24 @@ public final class P4InfoBuilder {
         for (String name : digestTypes.keySet()) {
             ids.declare(P4Ids.Prefix.DIGEST_VALUE, name, null);
         }
+        Map<String, ActionProfileRuntime> profiles = new TreeMap<>();
+        Map<String, List<String>> profileTables = new TreeMap<>();
+        for (ActionProfileRuntime p : runtime.arch().actionProfiles.values()) {
+            profiles.putIfAbsent(p.name, p);
+            profileTables.putIfAbsent(p.name, new ArrayList<>());
+        }
+        for (TableRuntime t : tables.values()) {
+            if (t.profile != null) {
+                profileTables.computeIfAbsent(t.profile.name, k -> new ArrayList<>()).add(t.name);
+            }
+        }
+        for (String name : profiles.keySet()) {
+            ids.declare(P4Ids.Prefix.ACTION_PROFILE_VALUE, name, idAnnotation(profileAnnotations(name, profileTables.get(name))));
+        }
+        Map<String, dev.innet.p4sim.runtime.ValueSet> valueSets = unique(runtime.arch().valueSets, v -> v.name);
+        for (String name : valueSets.keySet()) {
+            ids.declare(P4Ids.Prefix.VALUE_SET_VALUE, name, instanceId(name));
+        }
         for (Map.Entry<String, Ast.StructDecl> e : controllerHeaders.entrySet()) {
             ids.declare(P4Ids.Prefix.CONTROLLER_HEADER_VALUE, e.getKey(), idAnnotation(e.getValue().annotations));
         }
@@ -163,7 +189,11 @@ public final class P4InfoBuilder {
 
         P4Info.Builder info = P4Info.newBuilder().setPkgInfo(PkgInfo.newBuilder().setArch("v1model"));
         for (TableRuntime t : tables.values()) {
-            info.addTables(table(t, assigned, aliases, directCounterOf, directMeterOf));
+            Table.Builder tb = table(t, assigned, aliases, directCounterOf, directMeterOf).toBuilder();
+            if (t.profile != null) {
+                tb.setImplementationId(assigned.get(P4Ids.Prefix.ACTION_PROFILE_VALUE).get(t.profile.name));
+            }
+            info.addTables(tb);
         }
         for (ActionRuntime a : actions.values()) {
             Action.Builder ab = Action.newBuilder().setPreamble(preamble(P4Ids.Prefix.ACTION_VALUE, a.name, assigned, aliases));
@@ -192,6 +222,14 @@ public final class P4InfoBuilder {
                 info.addMeters(Meter.newBuilder().setPreamble(preamble(P4Ids.Prefix.METER_VALUE, m.name, assigned, aliases))
                         .setSpec(spec).setSize(m.size));
             }
+        }
+        for (ActionProfileRuntime p : profiles.values()) {
+            info.addActionProfiles(actionProfile(p, profileTables.get(p.name), assigned, aliases));
+        }
+        for (dev.innet.p4sim.runtime.ValueSet v : valueSets.values()) {
+            ValueSet.Builder vb = ValueSet.newBuilder().setPreamble(preamble(P4Ids.Prefix.VALUE_SET_VALUE, v.name, assigned, aliases)).setSize(v.size);
+            valueSetFields(v).forEach(vb::addMatch);
+            info.addValueSets(vb);
         }
         for (Map.Entry<String, Ast.StructDecl> e : controllerHeaders.entrySet()) {
             ControllerPacketMetadata.Builder cb = ControllerPacketMetadata.newBuilder()
@@ -268,6 +306,104 @@ public final class P4InfoBuilder {
             tb.setIsConstTable(true);
         }
         return tb.build();
+    }
+
+    /**
+     * An action_profile/action_selector as p4c describes it: the tables using it, {@code with_selector},
+     * its size (the constructor's), {@code max_group_size} from {@code @max_group_size(N)} (0 without), and
+     * for a selector the size semantics p4c writes: {@code sum_of_members} (with {@code @max_member_weight})
+     * when {@code @selector_size_semantics(sum_of_members)}, {@code sum_of_weights} when that annotation
+     * says so or {@code @max_group_size} is given, else none.
+     */
+    private ActionProfile actionProfile(ActionProfileRuntime p, List<String> tableNames,
+                                        Map<Integer, Map<String, Integer>> assigned, Aliases aliases) {
+        ActionProfile.Builder b = ActionProfile.newBuilder().setPreamble(preamble(P4Ids.Prefix.ACTION_PROFILE_VALUE, p.name, assigned, aliases));
+        for (String t : tableNames) {
+            b.addTableIds(assigned.get(P4Ids.Prefix.TABLE_VALUE).get(t));
+        }
+        b.setWithSelector(p.selector).setSize(p.size);
+        List<Ast.Annotation> annos = profileAnnotations(p.name, tableNames);
+        Integer maxGroupSize = intAnnotation(annos, "max_group_size");
+        if (maxGroupSize != null) {
+            b.setMaxGroupSize(maxGroupSize);
+        }
+        if (p.selector) {
+            String semantics = stringAnnotation(annos, "selector_size_semantics");
+            if ("sum_of_members".equals(semantics)) {
+                Integer weight = intAnnotation(annos, "max_member_weight");
+                b.setSumOfMembers(ActionProfile.SumOfMembers.newBuilder().setMaxMemberWeight(weight == null ? 0 : weight));
+            } else if ("sum_of_weights".equals(semantics) || maxGroupSize != null) {
+                b.setSumOfWeights(ActionProfile.SumOfWeights.getDefaultInstance());
+            }
+        }
+        return b.build();
+    }
+
+    /** The annotations of a profile: its instantiation's, or for one written inline, those of the table's property. */
+    private List<Ast.Annotation> profileAnnotations(String name, List<String> tableNames) {
+        Ast.Instantiation i = instances.get(name);
+        if (i != null) {
+            return i.annotations;
+        }
+        for (String t : tableNames) {
+            Ast.TableDecl d = tableDecls.get(t);
+            if (d != null && d.inlineImplementation != null) {
+                return d.implementationAnnotations;
+            }
+            if (d != null && d.implementation != null) {
+                Ast.Instantiation named = instances.get(scopeOf(t) + d.implementation);
+                if (named != null) {
+                    return named.annotations;
+                }
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * A value set's match fields as p4c writes them: for {@code value_set<bit<W>>} one unnamed EXACT field
+     * of W bits; for a struct, one field per member, named, EXACT unless {@code @match(kind)} says otherwise.
+     */
+    private List<MatchField> valueSetFields(dev.innet.p4sim.runtime.ValueSet v) {
+        Ast.Instantiation i = instances.get(v.name);
+        if (i == null) {
+            for (Map.Entry<String, Ast.Instantiation> e : instances.entrySet()) {
+                if (e.getValue().type instanceof Type.ValueSet && (e.getKey().equals(v.name) || v.name.endsWith("." + e.getValue().name))) {
+                    i = e.getValue();
+                }
+            }
+        }
+        List<MatchField> out = new ArrayList<>();
+        if (i != null && i.type instanceof Type.ValueSet vs && vs.element() instanceof Type.Struct st) {
+            int id = 1;
+            for (Type.FieldT f : st.fields()) {
+                String kind = f.annotations() == null ? null : stringAnnotation(f.annotations(), "match");
+                out.add(MatchField.newBuilder().setId(id++).setName(f.name()).setBitwidth(f.type().bitWidth())
+                        .setMatchType(switch (kind == null ? "exact" : kind) {
+                            case "ternary" -> MatchField.MatchType.TERNARY;
+                            case "lpm" -> MatchField.MatchType.LPM;
+                            case "range" -> MatchField.MatchType.RANGE;
+                            case "optional" -> MatchField.MatchType.OPTIONAL;
+                            default -> MatchField.MatchType.EXACT;
+                        }).build());
+            }
+            return out;
+        }
+        out.add(MatchField.newBuilder().setId(1).setBitwidth(v.width).setMatchType(MatchField.MatchType.EXACT).build());
+        return out;
+    }
+
+    private static Integer intAnnotation(List<Ast.Annotation> annotations, String name) {
+        for (Ast.Annotation a : annotations) {
+            if (a.name().equals(name)) {
+                if (a.body().size() != 1 || a.body().get(0).kind() != Token.Kind.INT) {
+                    throw new IllegalArgumentException(a.pos() + ": @" + name + " needs one integer");
+                }
+                String text = a.body().get(0).text().replace("_", "");
+                return (text.startsWith("0x") || text.startsWith("0X") ? new BigInteger(text.substring(2), 16) : new BigInteger(text)).intValue();
+            }
+        }
+        return null;
     }
 
     private static Preamble preamble(int prefix, String name, Map<Integer, Map<String, Integer>> assigned, Aliases aliases) {

@@ -201,6 +201,8 @@ final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
             index.p4info.getRegistersList().forEach(r -> control.registerReset(r.getPreamble().getName()));
             index.p4info.getCountersList().forEach(c -> control.counterReset(c.getPreamble().getName()));
             writer.digestConfigs.clear();
+            writer.profiles.reset();
+            index.p4info.getValueSetsList().forEach(v -> control.valueSetClear(v.getPreamble().getName()));
         }
         cookie = config.getCookie().getCookie();
     }

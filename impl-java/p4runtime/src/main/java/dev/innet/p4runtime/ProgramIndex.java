@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.p4.config.v1.Action;
+import org.p4.config.v1.ActionProfile;
 import org.p4.config.v1.ControllerPacketMetadata;
 import org.p4.config.v1.Counter;
 import org.p4.config.v1.DirectCounter;
@@ -13,6 +14,7 @@ import org.p4.config.v1.DirectMeter;
 import org.p4.config.v1.P4Info;
 import org.p4.config.v1.Register;
 import org.p4.config.v1.Table;
+import org.p4.config.v1.ValueSet;
 
 /** The running program's P4Info looked up by id, with the digest call sites that feed its digests. */
 final class ProgramIndex {
@@ -25,6 +27,8 @@ final class ProgramIndex {
     final Map<Integer, DirectMeter> directMeters = new HashMap<>();
     final Map<Integer, Register> registers = new HashMap<>();
     final Map<Integer, Digest> digests = new HashMap<>();
+    final Map<Integer, ActionProfile> actionProfiles = new HashMap<>();
+    final Map<Integer, ValueSet> valueSets = new HashMap<>();
     final Map<String, Integer> digestIdByName = new HashMap<>();
     final List<P4InfoBuilder.DigestSite> digestSites;
     /** null when the program has no header annotated @controller_header("packet_in") / ("packet_out") */
@@ -41,6 +45,8 @@ final class ProgramIndex {
         p4info.getMetersList().forEach(m -> meters.put(m.getPreamble().getId(), m));
         p4info.getDirectMetersList().forEach(m -> directMeters.put(m.getPreamble().getId(), m));
         p4info.getRegistersList().forEach(r -> registers.put(r.getPreamble().getId(), r));
+        p4info.getActionProfilesList().forEach(p -> actionProfiles.put(p.getPreamble().getId(), p));
+        p4info.getValueSetsList().forEach(v -> valueSets.put(v.getPreamble().getId(), v));
         p4info.getDigestsList().forEach(d -> {
             digests.put(d.getPreamble().getId(), d);
             digestIdByName.put(d.getPreamble().getName(), d.getPreamble().getId());
@@ -72,6 +78,22 @@ final class ProgramIndex {
             throw P4RuntimeError.notFound("no action with id " + id + " in the P4Info");
         }
         return a;
+    }
+
+    ActionProfile actionProfile(int id) {
+        ActionProfile p = actionProfiles.get(id);
+        if (p == null) {
+            throw P4RuntimeError.notFound("no action profile with id " + id + " in the P4Info");
+        }
+        return p;
+    }
+
+    ValueSet valueSet(int id) {
+        ValueSet v = valueSets.get(id);
+        if (v == null) {
+            throw P4RuntimeError.notFound("no value set with id " + id + " in the P4Info");
+        }
+        return v;
     }
 
     Counter counter(int id) {

@@ -5,14 +5,25 @@ import dev.innet.switchapi.EntrySpec;
 import dev.innet.switchapi.Match;
 import dev.innet.switchapi.MeterConfig;
 import dev.innet.switchapi.SwitchControl;
+import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Map;
 import java.util.List;
 import java.util.function.Consumer;
+import org.p4.config.v1.ActionProfile;
 import org.p4.config.v1.Counter;
+import org.p4.config.v1.MatchField;
+import org.p4.config.v1.ValueSet;
 import org.p4.config.v1.Meter;
 import org.p4.config.v1.Register;
 import org.p4.config.v1.Table;
+import org.p4.v1.ActionProfileGroup;
+import org.p4.v1.ActionProfileMember;
 import org.p4.v1.CounterData;
+import org.p4.v1.FieldMatch;
+import org.p4.v1.TableAction;
+import org.p4.v1.ValueSetEntry;
+import org.p4.v1.ValueSetMember;
 import org.p4.v1.CounterEntry;
 import org.p4.v1.DigestEntry;
 import org.p4.v1.Entity;
@@ -63,6 +74,9 @@ final class SwitchReader {
                     });
                 }
             }
+            case ACTION_PROFILE_MEMBER -> profileMembers(e.getActionProfileMember(), out);
+            case ACTION_PROFILE_GROUP -> profileGroups(e.getActionProfileGroup(), out);
+            case VALUE_SET_ENTRY -> valueSets(e.getValueSetEntry(), out);
             case ENTITY_NOT_SET -> throw P4RuntimeError.invalid("read of an entity that is not set");
             default -> throw P4RuntimeError.unimplemented(e.getEntityCase() + " reads are not supported by p4sim");
         }
@@ -82,9 +96,10 @@ final class SwitchReader {
         for (Table t : tables) {
             String name = t.getPreamble().getName();
             if (query.getIsDefaultAction()) {
-                out.accept(entity(codec.toP4Runtime(t, control.readDefaultAction(name), true)));
+                out.accept(entity(codec.toP4Runtime(t, control.readDefaultAction(name), true, writer.profiles.defaults.get(name))));
                 continue;
             }
+            Map<Profiles.Key, TableAction> indirect = writer.profiles.entries.getOrDefault(name, Map.of());
             List<EntrySpec> entries;
             if (query.getMatchCount() > 0) {
                 List<Match> match = codec.match(t, query);
@@ -104,13 +119,61 @@ final class SwitchReader {
                 if (query.getPriority() != 0 && s.priority() != query.getPriority()) {
                     continue;
                 }
-                TableEntry te = codec.toP4Runtime(t, s, false);
+                TableEntry te = codec.toP4Runtime(t, s, false, indirect.get(new Profiles.Key(s.match(), s.priority())));
                 if (withCounters) {
                     CounterValue v = control.directCounterRead(name, s.match(), s.priority());
                     te = te.toBuilder().setCounterData(CounterData.newBuilder().setPacketCount(v.packets()).setByteCount(v.bytes())).build();
                 }
                 out.accept(entity(te));
             }
+        }
+    }
+
+    private List<ActionProfile> profiles(int id) {
+        return id == 0 ? index.p4info.getActionProfilesList() : List.of(index.actionProfile(id));
+    }
+
+    private void profileMembers(ActionProfileMember query, Consumer<Entity> out) {
+        for (ActionProfile p : profiles(query.getActionProfileId())) {
+            int pid = p.getPreamble().getId();
+            writer.profiles.members.get(pid).forEach((id, m) -> {
+                if (query.getMemberId() == 0 || query.getMemberId() == id) {
+                    out.accept(Entity.newBuilder().setActionProfileMember(ActionProfileMember.newBuilder()
+                            .setActionProfileId(pid).setMemberId(id).setAction(m.action())).build());
+                }
+            });
+        }
+    }
+
+    private void profileGroups(ActionProfileGroup query, Consumer<Entity> out) {
+        for (ActionProfile p : profiles(query.getActionProfileId())) {
+            int pid = p.getPreamble().getId();
+            writer.profiles.groups.get(pid).forEach((id, g) -> {
+                if (query.getGroupId() == 0 || query.getGroupId() == id) {
+                    ActionProfileGroup.Builder b = ActionProfileGroup.newBuilder().setActionProfileId(pid).setGroupId(id).setMaxSize(g.maxSize());
+                    g.members().forEach(m -> b.addMembers(ActionProfileGroup.Member.newBuilder().setMemberId(m).setWeight(1)));
+                    out.accept(Entity.newBuilder().setActionProfileGroup(b).build());
+                }
+            });
+        }
+    }
+
+    /** A value set's members, each split into its match fields (first field most significant). */
+    private void valueSets(ValueSetEntry query, Consumer<Entity> out) {
+        List<ValueSet> all = query.getValueSetId() == 0 ? index.p4info.getValueSetsList() : List.of(index.valueSet(query.getValueSetId()));
+        for (ValueSet vs : all) {
+            ValueSetEntry.Builder b = ValueSetEntry.newBuilder().setValueSetId(vs.getPreamble().getId());
+            for (BigInteger v : control.valueSetRead(vs.getPreamble().getName())) {
+                ValueSetMember.Builder mb = ValueSetMember.newBuilder();
+                int shift = vs.getMatchList().stream().mapToInt(MatchField::getBitwidth).sum();
+                for (MatchField mf : vs.getMatchList()) {
+                    shift -= mf.getBitwidth();
+                    BigInteger field = v.shiftRight(shift).and(BigInteger.ONE.shiftLeft(mf.getBitwidth()).subtract(BigInteger.ONE));
+                    mb.addMatch(FieldMatch.newBuilder().setFieldId(mf.getId()).setExact(FieldMatch.Exact.newBuilder().setValue(Bytes.encode(field))));
+                }
+                b.addMembers(mb);
+            }
+            out.accept(Entity.newBuilder().setValueSetEntry(b).build());
         }
     }
 

@@ -21,8 +21,10 @@ import org.p4.v1.Entity;
 import org.p4.v1.MeterEntry;
 import org.p4.v1.PacketReplicationEngineEntry;
 import org.p4.v1.RegisterEntry;
+import org.p4.v1.TableAction;
 import org.p4.v1.TableEntry;
 import org.p4.v1.Update;
+import org.p4.v1.ValueSetEntry;
 
 /**
  * Turns P4Runtime updates into calls on p4sim's {@link SwitchControl}. Each update is first checked and
@@ -46,11 +48,13 @@ final class SwitchWriter {
     final Map<Integer, DigestEntry.Config> digestConfigs = new TreeMap<>();
     final Map<Integer, PacketReplicationEngineEntry> multicastGroups = new TreeMap<>();
     final Map<Integer, PacketReplicationEngineEntry> cloneSessions = new TreeMap<>();
+    final Profiles profiles;
 
     SwitchWriter(ProgramIndex index, SwitchControl control) {
         this.index = index;
         this.codec = new TableCodec(index);
         this.control = control;
+        this.profiles = new Profiles(index, codec, control);
         for (Table t : index.tables.values()) {
             initialDefaults.put(t.getPreamble().getName(), control.readDefaultAction(t.getPreamble().getName()));
         }
@@ -73,6 +77,9 @@ final class SwitchWriter {
             case DIRECT_METER_ENTRY -> directMeterEntry(u.getType(), e.getDirectMeterEntry());
             case DIGEST_ENTRY -> digestEntry(u.getType(), e.getDigestEntry());
             case PACKET_REPLICATION_ENGINE_ENTRY -> preEntry(u.getType(), e.getPacketReplicationEngineEntry());
+            case ACTION_PROFILE_MEMBER -> profiles.member(u.getType(), e.getActionProfileMember());
+            case ACTION_PROFILE_GROUP -> profiles.group(u.getType(), e.getActionProfileGroup());
+            case VALUE_SET_ENTRY -> valueSetEntry(u.getType(), e.getValueSetEntry());
             case ENTITY_NOT_SET -> throw P4RuntimeError.invalid("update without an entity");
             default -> throw P4RuntimeError.unimplemented(e.getEntityCase() + " writes are not supported by p4sim");
         };
@@ -93,13 +100,26 @@ final class SwitchWriter {
             if (table.getConstDefaultActionId() != 0) {
                 throw new P4RuntimeError(Status.Code.PERMISSION_DENIED, name + " has a const default action");
             }
+            if (table.getImplementationId() != 0 && te.hasAction() && !te.getAction().hasAction()) {
+                TableAction ref = profiles.reference(table, te.getAction());
+                return () -> {
+                    int h = profiles.handle(table, ref);
+                    EntrySpec old = control.readDefaultAction(name);
+                    TableAction oldRef = profiles.defaults.get(name);
+                    call(() -> control.setIndirectDefault(name, h, ref.hasActionProfileGroupId()));
+                    profiles.defaults.put(name, ref);
+                    return () -> restoreDefault(table, old, oldRef);
+                };
+            }
             EntrySpec target = te.hasAction()
                     ? toSpec(name, List.of(), 0, codec.action(table, te.getAction(), true))
                     : initialDefaults.get(name);
             return () -> {
                 EntrySpec old = control.readDefaultAction(name);
+                TableAction oldRef = profiles.defaults.get(name);
                 call(() -> control.setDefaultAction(name, target.action(), target.args()));
-                return () -> control.setDefaultAction(name, old.action(), old.args());
+                profiles.defaults.remove(name);
+                return () -> restoreDefault(table, old, oldRef);
             };
         }
         if (table.getIsConstTable()) {
@@ -107,6 +127,9 @@ final class SwitchWriter {
         }
         List<Match> match = codec.match(table, te);
         int priority = codec.priority(table, te);
+        if (table.getImplementationId() != 0) {
+            return indirectEntry(type, table, match, priority, te);
+        }
         return switch (type) {
             case INSERT -> {
                 EntrySpec spec = toSpec(name, match, priority, codec.action(table, te.getAction(), false));
@@ -129,6 +152,121 @@ final class SwitchWriter {
                 return () -> control.addEntry(old);
             };
             default -> throw P4RuntimeError.invalid("update type " + type);
+        };
+    }
+
+    private void restoreDefault(Table table, EntrySpec old, TableAction oldRef) {
+        String name = table.getPreamble().getName();
+        if (oldRef != null) {
+            control.setIndirectDefault(name, profiles.handle(table, oldRef), oldRef.hasActionProfileGroupId());
+            profiles.defaults.put(name, oldRef);
+        } else {
+            control.setDefaultAction(name, old.action(), old.args());
+            profiles.defaults.remove(name);
+        }
+    }
+
+    /** An entry of a table with an action profile: it runs a member or a group (p4sim has no in-place modify for these). */
+    private Prepared indirectEntry(Update.Type type, Table table, List<Match> match, int priority, TableEntry te) {
+        String name = table.getPreamble().getName();
+        Profiles.Key key = new Profiles.Key(match, priority);
+        TableAction ref = type == Update.Type.DELETE ? null : profiles.reference(table, te.getAction());
+        java.util.function.Function<TableAction, Runnable> add = r -> () -> control.addIndirectEntry(name, match, priority,
+                profiles.handle(table, r), r.hasActionProfileGroupId());
+        return switch (type) {
+            case INSERT -> () -> {
+                int h = profiles.handle(table, ref);
+                call(() -> control.addIndirectEntry(name, match, priority, h, ref.hasActionProfileGroupId()));
+                profiles.entries.computeIfAbsent(name, k -> new java.util.HashMap<>()).put(key, ref);
+                return () -> {
+                    control.deleteEntry(name, match, priority);
+                    profiles.entries.get(name).remove(key);
+                };
+            };
+            case MODIFY -> () -> {
+                find(name, match, priority);
+                TableAction oldRef = knownIndirect(name, key);
+                int h = profiles.handle(table, ref);
+                call(() -> control.deleteEntry(name, match, priority));
+                call(() -> control.addIndirectEntry(name, match, priority, h, ref.hasActionProfileGroupId()));
+                profiles.entries.get(name).put(key, ref);
+                return () -> {
+                    control.deleteEntry(name, match, priority);
+                    add.apply(oldRef).run();
+                    profiles.entries.get(name).put(key, oldRef);
+                };
+            };
+            case DELETE -> () -> {
+                find(name, match, priority);
+                TableAction oldRef = knownIndirect(name, key);
+                call(() -> control.deleteEntry(name, match, priority));
+                profiles.entries.get(name).remove(key);
+                return () -> {
+                    add.apply(oldRef).run();
+                    profiles.entries.get(name).put(key, oldRef);
+                };
+            };
+            default -> throw P4RuntimeError.invalid("update type " + type);
+        };
+    }
+
+    private TableAction knownIndirect(String table, Profiles.Key key) {
+        TableAction r = profiles.entries.getOrDefault(table, Map.of()).get(key);
+        if (r == null) {
+            throw new P4RuntimeError(Status.Code.FAILED_PRECONDITION, "the entry of table " + table
+                    + " was not written through P4Runtime (its member or group is unknown here)");
+        }
+        return r;
+    }
+
+    // ---------------------------------------------------------------- parser value sets
+
+    /** A value set's new contents (P4Runtime only modifies a value set as a whole): each member, its fields exact. */
+    private Prepared valueSetEntry(Update.Type type, ValueSetEntry ve) {
+        var vs = index.valueSet(ve.getValueSetId());
+        String name = vs.getPreamble().getName();
+        if (type != Update.Type.MODIFY) {
+            throw P4RuntimeError.invalid("value set " + name + ": a value set can only be modified (its members replaced), not " + type);
+        }
+        java.util.LinkedHashSet<BigInteger> values = new java.util.LinkedHashSet<>();
+        for (var member : ve.getMembersList()) {
+            Map<Integer, org.p4.v1.FieldMatch> byId = new java.util.HashMap<>();
+            for (var fm : member.getMatchList()) {
+                if (byId.put(fm.getFieldId(), fm) != null) {
+                    throw P4RuntimeError.invalid(name + ": match field id " + fm.getFieldId() + " given twice");
+                }
+            }
+            BigInteger v = BigInteger.ZERO;
+            for (var mf : vs.getMatchList()) {
+                var fm = byId.remove(mf.getId());
+                String what = name + " field " + (mf.getName().isEmpty() ? "#" + mf.getId() : mf.getName());
+                if (mf.getMatchType() != org.p4.config.v1.MatchField.MatchType.EXACT) {
+                    throw P4RuntimeError.unimplemented(what + ": p4sim matches value sets exactly; this field is " + mf.getMatchType());
+                }
+                if (fm == null || !fm.hasExact()) {
+                    throw P4RuntimeError.invalid(what + ": every member needs an exact value for every field");
+                }
+                v = v.shiftLeft(mf.getBitwidth()).or(Bytes.decode(fm.getExact().getValue(), mf.getBitwidth(), what));
+            }
+            if (!byId.isEmpty()) {
+                throw P4RuntimeError.invalid(name + ": no match field with id " + byId.keySet().iterator().next());
+            }
+            values.add(v);
+        }
+        if (values.size() > vs.getSize()) {
+            throw new P4RuntimeError(Status.Code.RESOURCE_EXHAUSTED, "value set " + name + " holds at most " + vs.getSize()
+                    + " values, the request gives " + values.size());
+        }
+        return () -> {
+            List<BigInteger> old = control.valueSetRead(name);
+            call(() -> {
+                control.valueSetClear(name);
+                values.forEach(x -> control.valueSetAdd(name, x));
+            });
+            return () -> {
+                control.valueSetClear(name);
+                old.forEach(x -> control.valueSetAdd(name, x));
+            };
         };
     }
 

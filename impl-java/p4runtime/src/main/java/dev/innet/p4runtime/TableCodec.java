@@ -129,12 +129,26 @@ final class TableCodec {
 
     ActionCall action(Table table, TableAction ta, boolean forDefault) {
         String tname = table.getPreamble().getName();
-        if (!ta.hasAction()) {
-            throw ta.getTypeCase() == TableAction.TypeCase.TYPE_NOT_SET
-                    ? P4RuntimeError.invalid(tname + ": the entry has no action")
-                    : P4RuntimeError.unimplemented(tname + ": " + ta.getTypeCase() + " (action profiles) is not supported by p4sim");
+        boolean indirect = table.getImplementationId() != 0;
+        switch (ta.getTypeCase()) {
+            case TYPE_NOT_SET -> throw P4RuntimeError.invalid(tname + ": the entry has no action");
+            case ACTION -> {
+                if (indirect) {
+                    throw P4RuntimeError.invalid(tname + " has an action profile: its entries take an action_profile_member_id"
+                            + " or action_profile_group_id, not an action");
+                }
+            }
+            case ACTION_PROFILE_ACTION_SET -> throw P4RuntimeError.unimplemented(tname + ": one-shot action selector programming"
+                    + " (action_profile_action_set) is not supported by p4sim");
+            default -> throw P4RuntimeError.invalid(tname + " has no action profile: its entries take an action, not "
+                    + (ta.hasActionProfileGroupId() ? "an action_profile_group_id" : "an action_profile_member_id"));
         }
-        org.p4.v1.Action a = ta.getAction();
+        return directAction(table, ta.getAction(), forDefault);
+    }
+
+    /** An action as a table (or, for an action profile member, any table using the profile) allows it. */
+    ActionCall directAction(Table table, org.p4.v1.Action a, boolean forDefault) {
+        String tname = table.getPreamble().getName();
         Action decl = index.action(a.getActionId());
         ActionRef ref = table.getActionRefsList().stream().filter(r -> r.getId() == a.getActionId()).findFirst()
                 .orElseThrow(() -> P4RuntimeError.invalid(tname + ": action " + decl.getPreamble().getName() + " is not one of the table's actions"));
@@ -167,15 +181,28 @@ final class TableCodec {
     // ---------------------------------------------------------------- p4sim -> P4Runtime
 
     TableEntry toP4Runtime(Table table, EntrySpec spec, boolean isDefault) {
+        return toP4Runtime(table, spec, isDefault, null);
+    }
+
+    /** As above; {@code indirect}, when not null, is the entry's member or group reference instead of its action. */
+    TableEntry toP4Runtime(Table table, EntrySpec spec, boolean isDefault, TableAction indirect) {
         TableEntry.Builder b = isDefault ? TableEntry.newBuilder().setTableId(table.getPreamble().getId()).setIsDefaultAction(true)
                 : matchOnly(table, spec.match(), spec.priority());
-        Action decl = actionByName(spec.action());
+        if (indirect != null) {
+            return b.setAction(indirect).build();
+        }
+        b.setAction(TableAction.newBuilder().setAction(toP4Runtime(spec.action(), spec.args())));
+        return b.build();
+    }
+
+    /** p4sim's action and arguments as a P4Runtime action. */
+    org.p4.v1.Action toP4Runtime(String action, List<BigInteger> args) {
+        Action decl = actionByName(action);
         org.p4.v1.Action.Builder ab = org.p4.v1.Action.newBuilder().setActionId(decl.getPreamble().getId());
         for (int i = 0; i < decl.getParamsCount(); i++) {
-            ab.addParams(org.p4.v1.Action.Param.newBuilder().setParamId(decl.getParams(i).getId()).setValue(Bytes.encode(spec.args().get(i))));
+            ab.addParams(org.p4.v1.Action.Param.newBuilder().setParamId(decl.getParams(i).getId()).setValue(Bytes.encode(args.get(i))));
         }
-        b.setAction(TableAction.newBuilder().setAction(ab));
-        return b.build();
+        return ab.build();
     }
 
     /** An entry with this match and priority and no action: the key of a DELETE or a read. */

@@ -27,7 +27,7 @@ import org.p4.v1.Uint128;
 import org.p4.v1.Update;
 import org.p4.v1.WriteRequest;
 
-/** The test program (src/test/resources/p4rt.p4) on a p4sim switch with CPU port 64, served over loopback. */
+/** A test program (src/test/resources/p4rt.p4 unless another is named) on a p4sim switch with CPU port 64, served over loopback. */
 final class TestSwitch implements AutoCloseable {
     static final long DEVICE = 1;
     final P4Sim.Program program;
@@ -38,7 +38,12 @@ final class TestSwitch implements AutoCloseable {
     final P4Info p4info;
 
     TestSwitch() throws Exception {
-        Path source = Path.of(TestSwitch.class.getResource("/p4rt.p4").toURI());
+        this("/p4rt.p4");
+    }
+
+    /** A test program of src/test/resources, e.g. {@code /p4rt_profiles.p4}. */
+    TestSwitch(String resource) throws Exception {
+        Path source = Path.of(TestSwitch.class.getResource(resource).toURI());
         program = P4Sim.compile(source);
         sw = program.instantiate(SwitchConfig.defaults().withCpuPort(64).withSpecialization(false));
         server = P4RuntimeServer.start("127.0.0.1", 0, DEVICE, program, Files.readAllBytes(source), sw, sw);

@@ -723,6 +723,8 @@ public final class Ast {
          */
         public String implementation;
         public Instantiation inlineImplementation;
+        /** Annotations written on the {@code implementation} property ({@code @max_group_size(N)}: the P4Info reads them). */
+        public List<Annotation> implementationAnnotations = List.of();
 
         public TableDecl(SourcePos pos, String name, List<KeyElement> keys, List<ActionRef> actions,
                          ActionRef defaultAction, boolean defaultConst, List<Entry> entries, Expr size,

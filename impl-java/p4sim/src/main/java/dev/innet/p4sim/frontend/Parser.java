@@ -534,8 +534,9 @@ public final class Parser {
         String directMeter = null;
         String implementation = null;
         Instantiation inlineImplementation = null;
+        List<Annotation> implementationAnnos = List.of();
         while (!accept("}")) {
-            annotations();
+            List<Annotation> propAnnos = annotations();
             boolean isConst = accept("const");
             SourcePos ppos = peek().pos();
             String prop = ident();
@@ -632,6 +633,7 @@ public final class Parser {
                 case "implementation" -> {
                     Expr impl = expr();
                     expect(";");
+                    implementationAnnos = propAnnos;
                     if (impl instanceof Name n) {
                         implementation = n.name;
                     } else if (impl instanceof Call c && c.callee instanceof Name ext) {
@@ -654,6 +656,7 @@ public final class Parser {
                 directCounter, directMeter, annos);
         table.implementation = implementation;
         table.inlineImplementation = inlineImplementation;
+        table.implementationAnnotations = implementationAnnos;
         return table;
     }
 

@@ -4,7 +4,8 @@ P4RuntimeShellTest. Uses impl-java/p4runtime/src/test/resources/p4rt.p4 (CPU por
 usage: shell_check.py HOST:PORT P4INFO.txt PROGRAM.p4
 
 Sets the pipeline from the P4Info p4sim wrote and the program's source, reads the P4Info back,
-inserts table entries and reads them back, sends a packet-out that the program returns to the CPU,
+inserts table entries and reads them back, writes action selector members, a group and an entry
+running the group and reads them back, sends a packet-out that the program returns to the CPU,
 and receives it as a packet-in. Prints one "ok: ..." line per step; any failure raises (exit 1).
 """
 import sys
@@ -41,6 +42,24 @@ def main():
         acl = list(sh.TableEntry("MyIngress.acl").read())
         assert len(acl) == 1 and acl[0].priority == 10, acl
         print("ok: read back fwd port=%d, acl priority=%d" % (read[0].action["port"].value[0], acl[0].priority))
+
+        for member_id, port in ((1, "5"), (2, "6")):
+            m = sh.ActionProfileMember("MyIngress.ecmp_sel")(member_id=member_id, action="MyIngress.set_port")
+            m.action["port"] = port
+            m.insert()
+        g = sh.ActionProfileGroup("MyIngress.ecmp_sel")(group_id=7)
+        g.add(1).add(2)
+        g.insert()
+        te = sh.TableEntry("MyIngress.ecmp")(group_id=7)
+        te.match["hdr.eth.type"] = "0x0901"
+        te.insert()
+        members = sorted(m.member_id for m in sh.ActionProfileMember("MyIngress.ecmp_sel").read())
+        assert members == [1, 2], members
+        groups = list(sh.ActionProfileGroup("MyIngress.ecmp_sel").read())
+        assert len(groups) == 1 and sorted(m.member_id for m in groups[0].members) == [1, 2], groups
+        ecmp = list(sh.TableEntry("MyIngress.ecmp").read())
+        assert len(ecmp) == 1 and ecmp[0].group_id == 7, ecmp
+        print("ok: action selector members %s, group 7, ecmp entry runs group %d" % (members, ecmp[0].group_id))
 
         packet_in = sh.PacketIn()
         sh.PacketOut(FRAME, egress_port="64").send()

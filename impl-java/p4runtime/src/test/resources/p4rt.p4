@@ -1,6 +1,7 @@
 // A small L2 switch for the P4Runtime tests: controller packet headers (packet-out carries the egress
 // port, packet-in the ingress port), an exact table, a ternary table (priorities), a counter, a
-// register, a digest of a struct (MAC learning) and one table with an @id. CPU port 64.
+// register, a digest of a struct (MAC learning), one table with an @id and one with an action selector
+// (ecmp: p4runtime-shell writes members, a group and an entry running it). CPU port 64.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -85,6 +86,15 @@ control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadat
         default_action = NoAction();
     }
 
+    action_selector(HashAlgorithm.crc16, 32w16, 32w14) ecmp_sel;
+
+    table ecmp {
+        key = { hdr.eth.type: exact; hdr.eth.src: selector; }
+        actions = { set_port; NoAction; }
+        implementation = ecmp_sel;
+        default_action = NoAction();
+    }
+
     table learned {
         key = { hdr.eth.src: exact; }
         actions = { learn; NoAction; }
@@ -101,6 +111,7 @@ control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadat
             learned.apply();
             fwd.apply();
             acl.apply();
+            ecmp.apply();
         }
     }
 }

@@ -34,7 +34,8 @@ class MainOptionsTest {
         assertEquals(0, run("--program", program(), "--check", "--p4info", file.toString()), err.toString());
         P4Info.Builder parsed = P4Info.newBuilder();
         TextFormat.merge(Files.readString(file), parsed);
-        assertEquals(3, parsed.getTablesCount());
+        assertEquals(4, parsed.getTablesCount());
+        assertEquals(1, parsed.getActionProfilesCount());
         assertTrue(out.toString().contains("ok"));
     }
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * p4sim's P4Runtime server driven by a client nobody here wrote: p4runtime-shell 0.0.6 from PyPI, in the
  * venv ci/bootstrap-p4runtime.sh makes under .cache/ (created on first use). The shell sets the pipeline
- * from the P4Info p4sim writes, reads the P4Info, inserts entries and reads them back, sends a packet-out
+ * from the P4Info p4sim writes, reads the P4Info, inserts entries and reads them back, programs an action selector (members, a group, an entry running
+ * it) and reads it back, sends a packet-out
  * and receives the packet-in (src/test/python/shell_check.py); then the switch's own state is checked.
  */
 class P4RuntimeShellTest {
@@ -40,8 +41,9 @@ class P4RuntimeShellTest {
             }
             assertTrue(done, "p4runtime-shell did not finish in 90 s:\n" + out);
             assertEquals(0, p.exitValue(), "p4runtime-shell failed:\n" + out);
-            assertTrue(out.contains("ok: p4info tables MyIngress.acl MyIngress.fwd MyIngress.learned"), out);
+            assertTrue(out.contains("ok: p4info tables MyIngress.acl MyIngress.ecmp MyIngress.fwd MyIngress.learned"), out);
             assertTrue(out.contains("ok: read back fwd port=3, acl priority=10"), out);
+            assertTrue(out.contains("ok: action selector members [1, 2], group 7, ecmp entry runs group 7"), out);
             assertTrue(out.contains("ok: packet-in of 16 bytes, ingress_port=64"), out);
             // what the shell wrote is in the switch, seen through p4sim's own control API
             synchronized (ts.sw) {

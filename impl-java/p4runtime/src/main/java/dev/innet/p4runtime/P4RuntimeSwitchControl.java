@@ -57,6 +57,13 @@ import org.p4.v1.WriteRequest;
  * full names or P4Info aliases. Packet-out frames and packet-in frames are whole frames, controller
  * header included, as with p4sim in-process: the header is split into metadata on the way out and put
  * back on the way in. Digests report receiver 0 (P4Runtime does not carry the receiver).
+ *
+ * <p>The StreamChannel is what makes this client the primary. When it ends after arbitration (the server
+ * closed it, went away or restarted, or the connection broke) the client says so: {@link #streamEnded}
+ * gives the reason, listeners given to {@link #onStreamEnd} are told once, and every later call throws a
+ * ControlException naming the dead stream instead of talking to a switch it no longer controls. Make a
+ * new instance to reconnect. Unary calls also carry a deadline ({@value #CALL_DEADLINE_SECONDS} s), so
+ * a server that stops answering without closing the connection fails them instead of hanging.
  */
 public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseable {
     private final long deviceId;
@@ -69,12 +76,21 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
     private final List<Consumer<Digest>> digests = new CopyOnWriteArrayList<>();
     private final ProgramIndex index;
     private final TableCodec codec;
+    private final String target;
+    /** deadline of each unary call (Write, Read, GetForwardingPipelineConfig) */
+    static final int CALL_DEADLINE_SECONDS = 30;
+    /** why the StreamChannel ended after arbitration; null while it is open */
+    private volatile String streamEnd;
+    private volatile boolean arbitrated;
+    private volatile boolean closing;
+    private final List<Consumer<String>> streamEndListeners = new CopyOnWriteArrayList<>();
 
     public P4RuntimeSwitchControl(String host, int port, long deviceId, long electionId) {
         this.deviceId = deviceId;
         this.election = org.p4.v1.Uint128.newBuilder().setLow(electionId).build();
         this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().maxInboundMessageSize(64 << 20).build();
         this.stub = P4RuntimeGrpc.newBlockingStub(channel);
+        this.target = host + ":" + port;
         this.stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>() {
             @Override
             public void onNext(StreamMessageResponse r) {
@@ -89,10 +105,15 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
             @Override
             public void onError(Throwable t) {
                 arbitration.add(t);
+                ended(t instanceof StatusRuntimeException se ? se.getStatus().getCode() + describe(se.getStatus().getDescription())
+                        : t.toString());
             }
 
             @Override
-            public void onCompleted() { }
+            public void onCompleted() {
+                arbitration.add(new ControlException("the server closed the StreamChannel"));
+                ended("the server closed it");
+            }
         });
         try {
             synchronized (stream) {
@@ -110,7 +131,8 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
                 throw new ControlException("another P4Runtime client is the primary of " + host + ":" + port
                         + " (election id " + primaryOf(answer) + ")");
             }
-            P4Info info = rpc(() -> stub.getForwardingPipelineConfig(GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
+            arbitrated = true;
+            P4Info info = rpc(() -> stub().getForwardingPipelineConfig(GetForwardingPipelineConfigRequest.newBuilder().setDeviceId(deviceId)
                     .setResponseType(GetForwardingPipelineConfigRequest.ResponseType.P4INFO_AND_COOKIE).build())).getConfig().getP4Info();
             this.index = new ProgramIndex(info, List.of());
             this.codec = new TableCodec(index);
@@ -122,6 +144,57 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
             close();
             throw e;
         }
+    }
+
+    private static String describe(String description) {
+        return description == null ? "" : " (" + description + ")";
+    }
+
+    /** The stream ended: record why (the first reason) and tell the listeners, unless this client closed it. */
+    private void ended(String why) {
+        if (closing || !arbitrated) {
+            return;
+        }
+        synchronized (streamEndListeners) {
+            if (streamEnd != null) {
+                return;
+            }
+            streamEnd = why;
+        }
+        String message = deadMessage();
+        streamEndListeners.forEach(l -> l.accept(message));
+    }
+
+    private String deadMessage() {
+        return "the P4Runtime StreamChannel to " + target + " ended (" + streamEnd + "): this client is no longer the"
+                + " switch's primary controller (is the switch down or restarted?); connect again";
+    }
+
+    /** Why the StreamChannel ended, or null while it is open (and this client the primary). */
+    public String streamEnded() {
+        return streamEnd == null ? null : deadMessage();
+    }
+
+    /** Calls {@code listener} with the reason once the StreamChannel ends (at once if it has already ended). */
+    public void onStreamEnd(Consumer<String> listener) {
+        synchronized (streamEndListeners) {
+            if (streamEnd == null) {
+                streamEndListeners.add(listener);
+                return;
+            }
+        }
+        listener.accept(deadMessage());
+    }
+
+    private void requireStream() {
+        if (streamEnd != null) {
+            throw new ControlException(deadMessage());
+        }
+    }
+
+    private P4RuntimeGrpc.P4RuntimeBlockingStub stub() {
+        requireStream();
+        return stub.withDeadlineAfter(CALL_DEADLINE_SECONDS, TimeUnit.SECONDS);
     }
 
     private static String primaryOf(Object answer) {
@@ -433,6 +506,7 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
             offset = bytes;
         }
         p.setPayload(ByteString.copyFrom(frame, offset, frame.length - offset));
+        requireStream();
         synchronized (stream) {
             stream.onNext(StreamMessageRequest.newBuilder().setPacket(p).build());
         }
@@ -506,7 +580,7 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
     }
 
     private void writeAll(List<Update> updates, WriteRequest.Atomicity atomicity) {
-        rpc(() -> stub.write(WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(election).setAtomicity(atomicity)
+        rpc(() -> stub().write(WriteRequest.newBuilder().setDeviceId(deviceId).setElectionId(election).setAtomicity(atomicity)
                 .addAllUpdates(updates).build()));
     }
 
@@ -517,18 +591,27 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
     private List<Entity> read(List<Entity> queries) {
         List<Entity> out = new ArrayList<>();
         rpc(() -> {
-            stub.read(ReadRequest.newBuilder().setDeviceId(deviceId).addAllEntities(queries).build())
+            stub().read(ReadRequest.newBuilder().setDeviceId(deviceId).addAllEntities(queries).build())
                     .forEachRemaining(r -> out.addAll(r.getEntitiesList()));
             return null;
         });
         return out;
     }
 
-    /** A gRPC failure becomes the ControlException every SwitchControl throws, with the server's message. */
-    private static <T> T rpc(java.util.function.Supplier<T> call) {
+    /**
+     * A gRPC failure becomes the ControlException every SwitchControl throws, with the server's message;
+     * when the StreamChannel has ended meanwhile, the message says so.
+     */
+    private <T> T rpc(java.util.function.Supplier<T> call) {
         try {
             return call.get();
         } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
+                throw new ControlException("no answer from the P4Runtime server at " + target + " in " + CALL_DEADLINE_SECONDS + " s");
+            }
+            if (streamEnd != null) {
+                throw new ControlException(deadMessage() + "; the call failed with " + e.getStatus().getCode());
+            }
             com.google.rpc.Status st = StatusProto.fromThrowable(e);
             String message = e.getStatus().getDescription() != null ? e.getStatus().getDescription()
                     : st != null ? st.getMessage() : e.getStatus().getCode().toString();
@@ -538,6 +621,7 @@ public final class P4RuntimeSwitchControl implements SwitchControl, AutoCloseabl
 
     @Override
     public void close() {
+        closing = true;
         try {
             synchronized (stream) {
                 stream.onCompleted();

@@ -166,4 +166,32 @@ class P4RuntimeSwitchControlTest {
             assertEquals(cells, ts.sw.control().registerRead("MyIngress.last_type", 0, 7));
         }
     }
+
+    @Test
+    void aDeadStreamChannelIsReportedAndLaterCallsFailClearly() throws Exception {
+        TestSwitch ts = new TestSwitch();
+        int port = ts.server.port();
+        try (P4RuntimeSwitchControl c = new P4RuntimeSwitchControl("127.0.0.1", port, 1, 7)) {
+            LinkedBlockingQueue<String> ended = new LinkedBlockingQueue<>();
+            c.onStreamEnd(ended::add);
+            c.addEntry(new EntrySpec("fwd", List.of(Match.exact(0xaa)), 0, "set_port", List.of(big(3))));
+            assertEquals(null, c.streamEnded());
+            ts.close(); // the switch's server goes away
+            String why = ended.poll(10, TimeUnit.SECONDS);
+            assertNotNull(why, "the end of the StreamChannel was not reported in 10 s");
+            assertTrue(why.contains("StreamChannel to 127.0.0.1:" + port + " ended"), why);
+            assertEquals(why, c.streamEnded());
+            for (Runnable call : List.<Runnable>of(
+                    () -> c.addEntry(new EntrySpec("fwd", List.of(Match.exact(0xbb)), 0, "to_cpu", List.of())),
+                    () -> c.readEntries("fwd"),
+                    () -> c.packetOut(ETH))) {
+                var e = assertThrows(ControlException.class, call::run);
+                assertTrue(e.getMessage().contains("no longer the switch's primary"), e.getMessage());
+            }
+            // a listener added late hears it at once
+            LinkedBlockingQueue<String> late = new LinkedBlockingQueue<>();
+            c.onStreamEnd(late::add);
+            assertEquals(why, late.poll());
+        }
+    }
 }

@@ -278,6 +278,18 @@ class P4RuntimeProfilesTest {
         assertEquals(List.of(valueSet("types", pvsMember(0x88b7))), ts.read(valueSet("types")));
         assertEquals(0, send(0x88b5, 4, 0).get(2));
 
+        // a COMMIT of the running pipeline empties the value sets and drops members, groups and indirect entries
+        write(Update.Type.INSERT, member("sel", 20, action("set_port", 1, 2)));
+        write(Update.Type.INSERT, group("sel", 7, 20));
+        write(Update.Type.INSERT, entry("sel_t", 1, toGroup(7)));
+        ts.stub.setForwardingPipelineConfig(org.p4.v1.SetForwardingPipelineConfigRequest.newBuilder().setDeviceId(TestSwitch.DEVICE)
+                .setElectionId(TestSwitch.election(1)).setAction(org.p4.v1.SetForwardingPipelineConfigRequest.Action.COMMIT).build());
+        assertEquals(List.of(valueSet("types")), ts.read(valueSet("types")));
+        assertTrue(ts.read(Entity.newBuilder().setActionProfileMember(ActionProfileMember.getDefaultInstance()).build()).isEmpty());
+        assertTrue(ts.read(Entity.newBuilder().setActionProfileGroup(ActionProfileGroup.getDefaultInstance()).build()).isEmpty());
+        assertTrue(ts.read(Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(ts.tableId("sel_t"))).build()).isEmpty());
+        write(Update.Type.MODIFY, valueSet("types", pvsMember(0x88b7)));
+
         record Bad(String what, Update.Type type, Entity entity, Status.Code code, String message) { }
         List<Bad> bad = List.of(
                 new Bad("an insert", Update.Type.INSERT, valueSet("types", pvsMember(1)), Status.Code.INVALID_ARGUMENT, "can only be modified"),

@@ -106,6 +106,29 @@ BugNoFence == FALSE
 \* preserved records, so the fence refuses them (NoLostWrites fails).
 BugFenceBeforeReplay == FALSE
 
+\* A latest guard that needs no per-key counter (a design under check, not
+\* what farreach.p4 does yet; docs/specs/farreach.md, "Filling by what the
+\* switch has seen").  farreach.p4 numbers writes in counter slots shared by
+\* many keys, so it cannot compare a reply with the key's own counter ctr[k];
+\* with the slot's counter a freshly admitted key may stay outdated for good.
+\* FillBySeen: the switch instead keeps, per cached key, seen[k], the highest
+\* seq of the key it has seen pass since admission (writes it numbers, and
+\* every server reply of the key: GET_FOR_CACHE, GET, GET_EMBED and PUT
+\* replies), and fillFloor[k], the key's server record's seq when it was
+\* admitted (the controller probes the server; recovery uses the fence).  A
+\* GET_FOR_CACHE reply makes the record latest if its seq is at least both;
+\* a reply of the key with a higher seq than a latest record's makes the
+\* record outdated (a write numbered before the admission reached the
+\* server).  Every value a client can observe passes the switch with its seq,
+\* so no reply older than an observed one is ever accepted.
+\* BugSeenNoFloor: admission leaves fillFloor at 0 (a reply from an earlier
+\* caching period of the key can then be accepted).
+\* BugSeenNoOutdate: a newer reply leaves a latest record latest (a write in
+\* flight from before the admission then hides behind the cached record).
+FillBySeen == FALSE
+BugSeenNoFloor == FALSE
+BugSeenNoOutdate == FALSE
+
 \* Hooks for the liveness models (FarReachLive.tla; docs/specs/farreach.md,
 \* "Liveness").  Each is the protocol's rule as specified here; a liveness
 \* model's .cfg may replace one (Hook <- Other) with a fairness-friendly
@@ -147,6 +170,8 @@ VARIABLES
     snapSent,  \* snapSent[k]: original of k already sent (or k already loaded) in this snapshot
     lastNum,   \* lastNum[c]: write id and seq of client c's last write the switch numbered
                \* (farreach.p4's client_write_req_id / client_write_seq registers), NoNum if none
+    seen,      \* seen[k]: highest seq of k seen at the switch since k's admission (FillBySeen)
+    fillFloor, \* fillFloor[k]: k's server record's seq at its admission (FillBySeen)
     \* ---- servers (persistent) ----
     store,     \* store[k]: record of k at Owner[k]
     \* ---- controller ----
@@ -189,7 +214,7 @@ VARIABLES
     linBad,    \* NoBad, or the first completed operation that cannot be placed in the order
     act        \* the last action and its parameters (for traces; not part of the VIEW)
 
-switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent, lastNum>>
+switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent, lastNum, seen, fillFloor>>
 ctrlVars   == <<admitting, evRec, snapKeys, snapOrig, snapLoad, snap>>
 clientVars == <<pend, pres>>
 cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs>>
@@ -201,7 +226,7 @@ vars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars, act>
 \* Without retries (MaxRetry = 0) no action reads lastNum, so states that
 \* differ only in it have the same futures: it is left out of the view there.
 viewVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent,
-              IF MaxRetry > 0 THEN lastNum ELSE NoNum,
+              IF MaxRetry > 0 THEN lastNum ELSE NoNum, seen, fillFloor,
               store, ctrlVars, clientVars, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
@@ -240,6 +265,8 @@ TypeOK ==
     /\ latest \in [Key -> BOOLEAN]
     /\ tbe \in [Key -> BOOLEAN]
     /\ ctr \in [Key -> SeqNo]
+    /\ seen \in [Key -> SeqNo]
+    /\ fillFloor \in [Key -> SeqNo]
     /\ snapOn \in BOOLEAN
     /\ snapSent \in [Key -> BOOLEAN]
     /\ lastNum \in [Client -> [w : 0..MaxWrites, s : SeqNo]]
@@ -280,6 +307,8 @@ Init ==
     /\ snapOn = FALSE
     /\ snapSent = [k \in Key |-> FALSE]
     /\ lastNum = [c \in Client |-> NoNum]
+    /\ seen = [k \in Key |-> 0]
+    /\ fillFloor = [k \in Key |-> 0]
     /\ store = [k \in Key |-> Init0]
     /\ admitting = [k \in Key |-> FALSE]
     /\ evRec = [k \in Key |-> NoRec]
@@ -369,12 +398,24 @@ Complete(k, ver, isWrite, fl) ==
 (* Client writes.  The switch assigns the next sequence number of the key    *)
 (* to every write it sees (§3.3 "Identifying latest records").               *)
 
+\* FillBySeen: the switch sees seq s of cached key k pass.
+SeeSeq(k, s) ==
+    seen' = IF FillBySeen /\ InCache(k) THEN [seen EXCEPT ![k] = Max(@, s)] ELSE seen
+
+\* FillBySeen: a server's reply carrying seq s of key k passes the switch on
+\* its way to the client; a latest record older than it becomes outdated.
+SeeReply(k, s) ==
+    /\ SeeSeq(k, s)
+    /\ latest' = IF FillBySeen /\ ~BugSeenNoOutdate /\ InCache(k) /\ latest[k] /\ s > crec[k].s
+                 THEN [latest EXCEPT ![k] = FALSE] ELSE latest
+
 \* The switch's effects of a write w numbered s that a valid cached record of
 \* k, not to-be-evicted, absorbs (§3.2/§3.3 write-back): the cache is updated
 \* and marked latest (rule (i) of §3.2), the switch answers, and the client
 \* preserves the record with its seq (§3.4).  Shared by a write's first copy
 \* and a retransmission.
 AbsorbWrite(c, k, w, s) ==
+    /\ SeeSeq(k, s)
     /\ SendOriginal(k)
     /\ crec' = [crec EXCEPT ![k] = [v |-> w, s |-> s]]
     /\ latest' = [latest EXCEPT ![k] = TRUE]
@@ -385,6 +426,7 @@ AbsorbWrite(c, k, w, s) ==
 \* as PUT_SEQ; a to-be-evicted record is marked outdated (§3.3) unless the
 \* write is a stale copy (relayed only, farreach.p4 FR-16).
 ForwardWrite(c, k, w, s, stale) ==
+    /\ SeeSeq(k, s)
     /\ latest' = IF tbe[k] /\ ~stale THEN [latest EXCEPT ![k] = FALSE] ELSE latest
     /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s, fs |-> NextFs]}
     /\ SentFs
@@ -407,7 +449,7 @@ ClientWriteHit(c, k) ==
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Complete(k, w, TRUE, linMax[k])
           /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
                    pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    lastRead, pointCache, snapTruth, ackFloor, opFloor>>
 
@@ -427,7 +469,7 @@ ClientWriteForward(c, k) ==
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientWriteForward", c |-> c, k |-> k, w |-> w, s |-> s]
-    /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, store, ctrlVars, pres,
+    /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, fillFloor, store, ctrlVars, pres,
                    nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, linBad>>
 
@@ -466,7 +508,7 @@ ClientRetry(c) ==
              ELSE /\ ForwardWrite(c, k, w, s, stale)
                   /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
           /\ act' = [a |-> "ClientRetry", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> absorbed]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
                    nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
                    lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -528,7 +570,8 @@ ClientReadDropped(c, k) ==
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
-\* The client receives its write's PUT_REPLY (relayed by the switch unchanged).
+\* The client receives its write's PUT_REPLY (relayed by the switch unchanged;
+\* with FillBySeen the switch notes its seq on the way, SeeReply).
 \* Replies for operations the client no longer waits for are discarded.
 ClientPutReply(m) ==
     /\ m \in net /\ m.t = "putR" /\ AtHead(m)
@@ -539,8 +582,9 @@ ClientPutReply(m) ==
             /\ Complete(m.k, m.id, TRUE, opFloor[m.c])
             /\ Retire(m.c)
        ELSE UNCHANGED <<pend, doneMax, linMax, linBad, opFloor>>
+    /\ SeeReply(m.k, m.s)
     /\ act' = [a |-> "ClientPutReply", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, store, ctrlVars, pres, cntVars,
                    lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
 \* The client receives a GET reply relayed by the switch.
@@ -553,8 +597,9 @@ ClientGetReply(m) ==
             /\ Complete(m.k, m.rec.v, FALSE, opFloor[m.c])
             /\ Retire(m.c)
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
+    /\ SeeReply(m.k, m.rec.s)
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, store, ctrlVars, pres, cntVars,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 \* Timeout: the request or its reply was lost (nothing of it is in flight), so
@@ -658,18 +703,22 @@ ServerReportHot(k) ==
 (* The client's read completes in the same step (the switch relays the      *)
 (* reply).                                                                  *)
 GetReplyAccepted(rec, k) ==
-    IF BugUnguardedLatest THEN rec.s >= crec[k].s ELSE rec.s >= ctr[k]
+    IF BugUnguardedLatest THEN rec.s >= crec[k].s
+    ELSE IF FillBySeen THEN rec.s >= Max(fillFloor[k], seen[k])
+    ELSE rec.s >= ctr[k]
 
 SwitchGetReply(m, d) ==
     /\ up /\ m \in net /\ m.t = "getRC" /\ DupOK(d) /\ AtHead(m)
     /\ LET k == IF BugReplyBySlot /\ ~InCache(m.k) /\ \E j \in Key : InCache(j)
                 THEN CHOOSE j \in Key : InCache(j) ELSE m.k
            ok == Hit(k) /\ ~latest[k] /\ ~tbe[k] /\ GetReplyAccepted(m.rec, k)
-       IN IF ok
-          THEN /\ SendOriginal(k)
-               /\ crec' = [crec EXCEPT ![k] = m.rec]
-               /\ latest' = [latest EXCEPT ![k] = TRUE]
-          ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
+       IN /\ IF ok
+             THEN /\ SendOriginal(k)
+                  /\ crec' = [crec EXCEPT ![k] = m.rec]
+                  /\ latest' = [latest EXCEPT ![k] = TRUE]
+                  /\ SeeSeq(k, m.rec.s)
+             ELSE /\ SeeReply(k, m.rec.s)
+                  /\ UNCHANGED <<crec, snapSent, snapOrig>>
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
@@ -679,7 +728,7 @@ SwitchGetReply(m, d) ==
             /\ Retire(m.c)
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, store,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, fillFloor, store,
                    admitting, evRec, snapKeys, snapLoad, snap, pres,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
@@ -708,6 +757,9 @@ AdmitInstall(m, d) ==
     /\ valid' = [valid EXCEPT ![m.k] = FALSE]
     /\ latest' = [latest EXCEPT ![m.k] = BugAdmitLatest]
     /\ admitting' = [admitting EXCEPT ![m.k] = TRUE]
+    /\ seen' = IF FillBySeen THEN [seen EXCEPT ![m.k] = 0] ELSE seen
+    /\ fillFloor' = IF FillBySeen /\ ~BugSeenNoFloor THEN [fillFloor EXCEPT ![m.k] = store[m.k].s]
+                    ELSE fillFloor
     /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, lastNum, tbe, ctr, snapOn, snapSent, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
@@ -719,7 +771,7 @@ AdmitValidate(k) ==
     /\ valid' = [valid EXCEPT ![k] = TRUE]
     /\ admitting' = [admitting EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "AdmitValidate", k |-> k]
-    /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, seen, fillFloor, store,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
 
 \* A report the controller cannot act on (key cached or being admitted, cache
@@ -747,7 +799,7 @@ EvictStart(k) ==
     /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, seen, fillFloor, store,
                    admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
@@ -787,7 +839,7 @@ EvictFinish(m, d) ==
     /\ CountDup(d)
     /\ FinishEviction(m.k)
     /\ act' = [a |-> "EvictFinish", k |-> m.k, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, store, admitting, snapKeys, snapOrig, snap, clientVars,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, store, admitting, snapKeys, snapOrig, snap, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
@@ -797,7 +849,7 @@ EvictFinishNoAck(k) ==
     /\ FinishEviction(k)
     /\ net' = net
     /\ act' = [a |-> "EvictFinishNoAck", k |-> k]
-    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, store,
                    admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
 
 \* Stale or duplicated acknowledgements are ignored.
@@ -824,7 +876,7 @@ SnapStart ==
     /\ snapLoad' = [k \in Key |-> NoRec]
     /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
     /\ act' = [a |-> "SnapStart"]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, store, admitting, evRec, snap,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, seen, fillFloor, store, admitting, evRec, snap,
                    clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, snapTruth, ackFloor, linVars>>
 
@@ -838,7 +890,7 @@ SnapLoad(k) ==
     /\ snapLoad' = [snapLoad EXCEPT ![k] = crec[k]]
     /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
     /\ act' = [a |-> "SnapLoad", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, seen, fillFloor, store,
                    admitting, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
 
 \* All records of the snapshot are loaded: revert overwritten ones to their
@@ -866,7 +918,7 @@ SnapFinish ==
     /\ snapOn' = FALSE
     /\ snapTruth' = pointCache
     /\ act' = [a |-> "SnapFinish"]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, seen, fillFloor, store,
                    admitting, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
                    doneMax, lastRead, pointCache, ackFloor, linVars>>
 
@@ -890,6 +942,8 @@ SwitchCrash ==
     /\ snapOn' = FALSE
     /\ snapSent' = [k \in Key |-> FALSE]
     /\ lastNum' = [c \in Client |-> NoNum]
+    /\ seen' = [k \in Key |-> 0]
+    /\ fillFloor' = [k \in Key |-> 0]
     /\ admitting' = [k \in Key |-> FALSE]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}
@@ -945,9 +999,13 @@ Recover ==
     /\ crec' = snap
     /\ valid' = [k \in Key |-> snap[k] /= NoRec]
     /\ latest' = [k \in Key |-> BugRecoverLatest]
+    \* FillBySeen: no write of the new incarnation is numbered before the gate
+    \* opens, and every fenced server holds at least the base (farreach.p4:
+    \* record_last_write_seq := the fence)
+    /\ fillFloor' = IF FillBySeen THEN [k \in Key |-> IncarnationBase] ELSE fillFloor
     /\ pres' = [c \in Client |-> [k \in Key |-> NoRec]]
     /\ act' = [a |-> "Recover"]
-    /\ UNCHANGED <<tbe, lastNum, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>
+    /\ UNCHANGED <<tbe, lastNum, seen, snapOn, snapSent, ctrlVars, pend, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Network faults *)

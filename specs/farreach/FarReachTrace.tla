@@ -161,7 +161,7 @@ SwitchWrite(c, how, obs) ==
                   ELSE UNCHANGED <<latest, tbe>>
                /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
        /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
-       /\ UNCHANGED <<up, valid, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
                       nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                       lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -344,7 +344,7 @@ CtlRestart ==
     /\ evRec' = [k \in Key |-> IF tbe[k] /\ evRec[k] = NoRec THEN crec[k] ELSE evRec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]] : k \in {j \in Key : tbe[j] /\ evRec[j] = NoRec}}
     /\ act' = [a |-> "CtlRestart"]
-    /\ UNCHANGED <<up, lastNum, valid, latest, tbe, ctr, snapSent, store, snap, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<up, lastNum, valid, latest, tbe, ctr, snapSent, seen, fillFloor, store, snap, clientVars, cntVars, ghostVars>>
 
 ObsCtlRestart(e) == e.e = "ctlRestart" /\ CtlRestart
 
@@ -371,7 +371,7 @@ ReplyLostAfterSwitch(m) ==
           ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
     /\ net' = net \ {m}
     /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
                    clientVars, cntVars, ghostVars>>
 
 \* Observed (the rack records what the switch sends to clients): the switch

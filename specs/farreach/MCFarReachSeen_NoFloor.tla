@@ -1,0 +1,10 @@
+---- MODULE MCFarReachSeen_NoFloor ----
+(* Buggy variant of FillBySeen: admission leaves the fill floor at 0 *)
+EXTENDS FarReach
+CONSTANTS k1, s1
+\* Keys are partitioned over the servers round-robin.
+OwnerMap == [k \in Key |-> s1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+SeenOn == TRUE
+====

@@ -312,6 +312,8 @@ CrashKeepingReports ==
     /\ snapOn' = FALSE
     /\ snapSent' = [k \in Key |-> FALSE]
     /\ lastNum' = [c \in Client |-> NoNum]
+    /\ seen' = [k \in Key |-> 0]
+    /\ fillFloor' = [k \in Key |-> 0]
     /\ admitting' = [k \in Key |-> FALSE]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}

@@ -18,10 +18,13 @@
 (* the packet header is not null"; that is inverted (a client write has    *)
 (* no version yet), and it is read here as "only if VER is null".          *)
 (*                                                                         *)
-(* One key; no retries, no at-most-once (those are Pegasus.tla's); rack     *)
-(* failures and chain reconfiguration are not modelled, but the property   *)
-(* reconfiguration relies on (every switch's ver_next is above every       *)
-(* version stored in its rack) is checked.  One controller action: the     *)
+(* One key; no retries, no at-most-once (those are Pegasus.tla's).  Rack   *)
+(* failures and the configuration service's reconfiguration (S7,           *)
+(* "Reconfiguring the Chains") are modelled when a model allows them       *)
+(* (MaxRackFail > 0): a rack crashes (RackFail), and the service removes   *)
+(* it from the chain once the writes it passed down have arrived           *)
+(* (Reconfigure); the next rack may become head or the previous one tail.  *)
+(* One controller action: the     *)
 (* tail's controller may add the key to its directory (AddKeyAtTail), and  *)
 (* the tail's switch may stamp versions of the keys its rack heads         *)
 (* (TailStampsOther), which is what made AddKey's ver_completed =          *)
@@ -29,6 +32,7 @@
 (* "Across racks").                                                        *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
+LOCAL TLCm == INSTANCE TLC
 
 CONSTANTS
   NRacks,       \* racks in the chain 1..NRacks; 1 is the head, NRacks the tail
@@ -45,9 +49,18 @@ CONSTANTS
   BugNoBump,    \* downstream switches do not raise ver_next past a passing version
   BugAddAtVerNext \* AddKeyAtTail sets ver_completed = ver_next - 1 (one rack's rule)
 
+(***************************************************************************)
+(* Rack failures (S7 "Reconfiguring the Chains").  Defined here with the   *)
+(* values of the protocol without failures; a failure model's .cfg         *)
+(* overrides them (Name = value), so the older models' .cfgs are as they   *)
+(* were.                                                                   *)
+(***************************************************************************)
+MaxRackFail == 0            \* how many racks may crash (the last live rack never does)
+BugReconfigNoDrain == FALSE \* BUG: the service removes a failed rack without waiting for
+                            \* the writes it passed down to reach the next rack
+
 Racks   == 1..NRacks
 Servers == 1..NServers
-Tail    == NRacks
 Home    == 1
 WIds    == 1..NWrites
 RIds    == 1..NReads
@@ -63,6 +76,8 @@ MaxVer == NWrites * (MaxDup + 1) * NRacks + NOtherStamps
 Vers   == 0..MaxVer
 
 Max(a, b) == IF a >= b THEN a ELSE b
+SetMin(S) == CHOOSE x \in S : \A y \in S : x <= y
+SetMax(S) == CHOOSE x \in S : \A y \in S : y <= x
 
 VARIABLES
   verNext,      \* rack -> that switch's ver_next
@@ -80,10 +95,22 @@ VARIABLES
   extVer,       \* history: highest version the tail switch has externalized
   tailRepl,     \* whether the key is in the tail's directory (Replicated, or added)
   otherStamps,  \* versions the tail's switch has stamped for other keys
+  liveRacks,    \* configuration service: the racks in the chain (ChainView.liveRacks)
+  failedRacks,  \* racks that have crashed (noticed by the service or not)
   act           \* the last action and its parameters (for traces; not in VIEW)
 
 vars == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-          inversions, execs, extVer, tailRepl, otherStamps, act>>
+          inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, act>>
+
+\* The chain in the service's current view: its first live rack is the head,
+\* its last the tail, and a rack passes writes to the next live rack.  Clients
+\* and servers use the current view (the service's announcement is taken as
+\* instantaneous; a node with an older view could only send to a crashed rack,
+\* which is a loss).  Without failures: 1, NRacks and r + 1.
+HeadRack == SetMin(liveRacks)
+Tail     == SetMax(liveRacks)
+NextRack(r) == SetMin({q \in liveRacks : q > r})
+Up(r) == r \notin failedRacks
 
 \* Whether rack r's directory holds the key: the tail's may change (AddKeyAtTail).
 IsRepl(r) == IF r = Tail THEN tailRepl ELSE Replicated
@@ -114,6 +141,8 @@ TypeOK ==
   /\ extVer \in Vers
   /\ tailRepl \in BOOLEAN
   /\ otherStamps \in 0..NOtherStamps
+  /\ liveRacks \in (SUBSET Racks) \ {{}}
+  /\ failedRacks \subseteq Racks
 
 \* Real-time floor at the tail, as in Pegasus.tla.
 Floor ==
@@ -148,19 +177,24 @@ Init ==
   /\ extVer = 0
   /\ tailRepl = Replicated
   /\ otherStamps = 0
+  /\ liveRacks = Racks
+  /\ failedRacks = {}
   /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
 (* A client sends write w to the head rack (S7: "clients send WRITES to    *)
 (* the head server in the chain"); it reaches the head switch unstamped.   *)
+(* The head is the first rack of the current view; if it has crashed and  *)
+(* the service has not removed it yet, the write waits there and is lost   *)
+(* with the rack.                                                          *)
 IssueWrite(w) ==
   /\ wr[w].st = "idle"
   /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
   /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", floor |-> Floor, ver |-> 0]]
-  /\ net' = net \cup {CWReq(w, 1, 0, 0)}
+  /\ net' = net \cup {CWReq(w, HeadRack, 0, 0)}
   /\ act' = [a |-> "IssueWrite", w |-> w]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (***************************************************************************)
 (* A rack's switch handles a WRITE (Alg. 1 as augmented in S7): an         *)
@@ -172,6 +206,7 @@ IssueWrite(w) ==
 SwitchWrite(m) ==
   /\ m \in net
   /\ m.t = "CWREQ"
+  /\ Up(m.rack)
   /\ \E dup \in DupChoices :
      LET r       == m.rack
          \* BUG (BugRestamp): every switch stamps, as in plain Alg. 1.
@@ -183,12 +218,12 @@ SwitchWrite(m) ==
                     ELSE IF BugNoBump THEN verNext[r]
                     ELSE Max(verNext[r], m.ver + 1)
      IN /\ verNext' = [verNext EXCEPT ![r] = nextVer]
-        /\ hvOf' = IF r = 1 /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
+        /\ hvOf' = IF r = HeadRack /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
         /\ \E D \in (IF IsRepl(r) THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
              net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "SwitchWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps>>
+  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (***************************************************************************)
 (* A server executes a write if its version is higher (S4.3) and passes it *)
@@ -199,12 +234,13 @@ SwitchWrite(m) ==
 ServerWrite(m) ==
   /\ m \in net
   /\ m.t = "WREQ"
+  /\ Up(m.rack)
   /\ \E dup \in DupChoices :
      LET r     == m.rack
          s     == m.dst
          apply == m.ver > store[r][s].ver
          out   == IF r = Tail THEN WRep(m.w, m.ver, s)
-                  ELSE CWReq(m.w, r + 1, m.ver, m.hv)
+                  ELSE CWReq(m.w, NextRack(r), m.ver, m.hv)
      IN /\ store' = IF apply THEN [store EXCEPT ![r][s] = [val |-> m.w, ver |-> m.ver]]
                     ELSE store
         /\ lastHv' = IF apply THEN [lastHv EXCEPT ![r][s] = m.hv] ELSE lastHv
@@ -216,7 +252,7 @@ ServerWrite(m) ==
         /\ net' = Remaining(m, dup) \cup {out}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps>>
+  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
 IssueRead(x) ==
@@ -227,19 +263,20 @@ IssueRead(x) ==
        net' = net \cup {RReq(x, s)}
   /\ act' = [a |-> "IssueRead", r |-> x]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (* A tail server answers a read with its value and version.                *)
 ServerRead(m) ==
   /\ m \in net
   /\ m.t = "RREQ"
+  /\ Up(Tail)
   /\ \E dup \in DupChoices :
      /\ net' = Remaining(m, dup)
                \cup {RRep(m.r, store[Tail][m.dst].val, store[Tail][m.dst].ver, m.dst)}
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (* Algorithm 2 at the tail switch, which sees every client reply.          *)
 Alg2(v, s) ==
@@ -253,6 +290,7 @@ Alg2(v, s) ==
 SwitchReply(m) ==
   /\ m \in net
   /\ m.t \in {"WREP", "RREP"}
+  /\ Up(Tail)
   /\ \E dup \in DupChoices :
      LET a == Alg2(m.ver, m.src) IN
      /\ rset' = [rset EXCEPT ![Tail] = a[1]]
@@ -266,7 +304,7 @@ SwitchReply(m) ==
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, tailRepl, otherStamps>>
+  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (* The network drops a packet (between racks, or inside one).              *)
 Lose(m) ==
@@ -276,7 +314,7 @@ Lose(m) ==
   /\ used' = [used EXCEPT !.loss = @ + 1]
   /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (***************************************************************************)
 (* The tail's switch stamps a write of a key its own rack heads: its        *)
@@ -284,11 +322,12 @@ Lose(m) ==
 (***************************************************************************)
 TailStampsOther ==
   /\ otherStamps < NOtherStamps
+  /\ Up(Tail)
   /\ verNext' = [verNext EXCEPT ![Tail] = @ + 1]
   /\ otherStamps' = otherStamps + 1
   /\ act' = [a |-> "TailStampsOther"]
   /\ UNCHANGED <<rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl>>
+                 inversions, execs, extVer, tailRepl, liveRacks, failedRacks>>
 
 (***************************************************************************)
 (* The tail's controller adds the key to its directory (S6.3 AddKey, with   *)
@@ -302,6 +341,7 @@ TailStampsOther ==
 AddKeyAtTail ==
   /\ AddAtTail
   /\ ~tailRepl
+  /\ Up(Tail)
   /\ ~\E m \in net : m.t = "WREQ" /\ m.rack = Tail
   /\ tailRepl' = TRUE
   /\ rset' = [rset EXCEPT ![Tail] = {Home}]
@@ -310,9 +350,62 @@ AddKeyAtTail ==
                         IF BugAddAtVerNext THEN verNext[Tail] - 1 ELSE store[Tail][Home].ver]
   /\ act' = [a |-> "AddKeyAtTail"]
   /\ UNCHANGED <<verNext, store, net, used, wr, rd, hvOf, lastHv, inversions, execs,
-                 extVer, otherStamps>>
+                 extVer, otherStamps, liveRacks, failedRacks>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* A rack crashes (S7 "Reconfiguring the Chains"): its switch and servers  *)
+(* stop; packets on their way to it wait there for nothing.  The last live *)
+(* rack never crashes (ChainConfigService never removes the last one).     *)
+(***************************************************************************)
+RackFail(f) ==
+  /\ Cardinality(failedRacks) < MaxRackFail
+  /\ f \in liveRacks \ failedRacks
+  /\ Cardinality(liveRacks \ failedRacks) >= 2
+  /\ failedRacks' = failedRacks \cup {f}
+  /\ act' = [a |-> "RackFail", rack |-> f]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks>>
+
+\* A packet handled by rack f: a write for its switch or servers, and if f is
+\* the tail, reads and the replies its switch would forward.
+BoundFor(m, f) ==
+  \/ m.t \in {"CWREQ", "WREQ"} /\ m.rack = f
+  \/ m.t \in {"RREQ", "WREP", "RREP"} /\ f = Tail
+
+(***************************************************************************)
+(* The configuration service removes a crashed rack from the chain (S7:    *)
+(* "the configuration service is notified to remove the failed rack from   *)
+(* all chains it participated in"; ChainConfigService): the view drops it, *)
+(* and what was on its way to it is gone.  Before that it waits until no   *)
+(* write the crashed rack passed down is still on its way to the next rack *)
+(* (ChainConfigService's drain time): if the crashed rack was the head,    *)
+(* the next rack stamps the writes issued under the new view, and only     *)
+(* the passage of those older writes has raised its ver_next past them.    *)
+(* A rack that becomes the tail has no directory entry unless every rack   *)
+(* keeps one (Replicated); the writes its servers hold become what reads   *)
+(* see, so they are recorded as taking effect (execs).  No replacement     *)
+(* rack is added (not in the implementation either).                       *)
+(***************************************************************************)
+Reconfigure(f) ==
+  /\ f \in failedRacks \cap liveRacks
+  \* BUG (BugReconfigNoDrain): no wait for the crashed rack's writes.
+  /\ IF BugReconfigNoDrain \/ f = Tail THEN TRUE
+     ELSE ~\E m \in net : m.t = "CWREQ" /\ m.rack = NextRack(f) /\ m.ver # 0
+  /\ liveRacks' = liveRacks \ {f}
+  /\ net' = {m \in net : ~BoundFor(m, f)}
+  /\ LET nt == SetMax(liveRacks \ {f}) IN
+       IF f = Tail
+         THEN /\ tailRepl' = Replicated
+              /\ execs' = execs \cup {<<store[nt][s].val, store[nt][s].ver>> :
+                                       s \in {x \in Servers : store[nt][x].val # 0}}
+         ELSE UNCHANGED <<tailRepl, execs>>
+  /\ act' = [a |-> "Reconfigure", rack |-> f]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, rd, hvOf, lastHv,
+                 inversions, extVer, otherStamps, failedRacks>>
 
 Next ==
+  \/ \E f \in Racks : RackFail(f) \/ Reconfigure(f)
   \/ TailStampsOther
   \/ AddKeyAtTail
   \/ \E w \in WIds : IssueWrite(w)
@@ -340,11 +433,30 @@ TailDirectoryInv ==
          /\ \A s \in rset[Tail] : store[Tail][s].ver >= extVer
     ELSE store[Tail][Home].ver >= extVer
 
+(* A version names one write on every replica that is still up, also     *)
+(* across a change of head: the new head never stamps a version that a     *)
+(* write of the old head still carries somewhere (a write stamped by the   *)
+(* old head and lost with it may have its version reused: no one has it).  *)
+ReplicasAgree ==
+  \A r, q \in Racks \ failedRacks, s, t \in Servers :
+     store[r][s].ver = store[q][t].ver => store[r][s].val = store[q][t].val
+
 (* The linearizability surrogate of Pegasus.tla, at the tail.              *)
 Linearizable ==
   /\ \A x \in RIds : rd[x].st = "done" =>
         /\ rd[x].ver >= rd[x].floor
         /\ rd[x].val = ValueAt(rd[x].ver)
   /\ \A w \in WIds : wr[w].st = "done" => wr[w].ver > wr[w].floor
+
+-----------------------------------------------------------------------------
+\* Action coverage for ./innet verify (docs/layout.md, as in FarReach.tla): not
+\* a property.  The first time a newly found state carries an action label,
+\* print it; TLC register 1 holds the labels printed so far.  TLC is
+\* instantiated under a name because its Sequences would clash with Tail.
+ASSUME TLCm!TLCSet(1, {})
+ActionCoverage ==
+    \/ act.a \in TLCm!TLCGet(1)
+    \/ /\ TLCm!TLCSet(1, TLCm!TLCGet(1) \cup {act.a})
+       /\ TLCm!PrintT(<<"innet-action", act.a>>)
 
 =============================================================================

@@ -9,6 +9,10 @@ EXTENDS Pegasus
 \* stand-in for the consistent hashing of S5.
 MCHome == [k \in Keys |-> (k % NServers) + 1]
 
+\* S6.6: every key has hash 1, so keys 1 and 2 share one directory entry
+\* (Hash <- MCHashCollide in a collision model's .cfg).
+MCHashCollide(k) == 1
+
 \* The fingerprint leaves out `act`: it records how a state was reached, not
 \* what it is, and keeping it would multiply the states for nothing.
 View == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,

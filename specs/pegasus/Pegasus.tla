@@ -35,8 +35,17 @@
 (* entry is trusted only as far as the directory vouches for it            *)
 (* (Unvouched).  docs/specs/pegasus.md gives the counterexamples.          *)
 (* Chain replication across racks (S7) is in PegasusChain.tla.            *)
+(*                                                                         *)
+(* Hash collisions (S6.6): the switch's directory is indexed by Hash(k)    *)
+(* (rset, ver_completed and the removal mark are per hash); the controller *)
+(* and the servers know the replicated keys in full (rkeys).  A request    *)
+(* for an unreplicated key whose hash a replicated key shares is routed as *)
+(* if replicated, and the server it reaches chains it to the key's home.   *)
+(* Not in the paper (TLC shows it is needed): the replies of such a key    *)
+(* say so, and Algorithm 2 skips them (NoDirReply).                        *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
+LOCAL TLCm == INSTANCE TLC
 
 CONSTANTS
   NServers,        \* servers in the rack are 1..NServers
@@ -95,6 +104,23 @@ Detector(w) == ((w - 1) % NServers) + 1
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
+(***************************************************************************)
+(* Hash collisions (S6.6).  Hash(k) is the directory index of key k (the   *)
+(* switch acts on small key hashes, S5); the identity here, so no two keys *)
+(* collide.  A collision model's .cfg replaces it (Hash <- MCHashCollide)  *)
+(* and may set one of the bug flags below (Name = TRUE); every other       *)
+(* model is as it was.                                                     *)
+(***************************************************************************)
+Hash(k) == k
+BugNoChaining == FALSE   \* a server executes a request for an unreplicated key it
+                         \* is not home for (no request chaining, S6.6)
+BugCollisionAlg2 == FALSE \* the replies of a key sharing a replicated key's hash
+                         \* are not marked, and Algorithm 2 takes them for its own
+BugReplicateBoth == FALSE \* the controller replicates a key whose hash a replicated
+                         \* key already has (S6.6: "only replicates one of them")
+
+Hashes == {Hash(k) : k \in Keys}
+
 \* Hooks for the liveness models (PegasusLive.tla; docs/specs/pegasus.md,
 \* "Liveness").  Each is the protocol's rule; a liveness model's .cfg may
 \* replace one (Hook <- Other) by a buggy rule, every other model unchanged.
@@ -107,10 +133,11 @@ RemovalCovers(v, mark) == v >= mark
 
 VARIABLES
   verNext,       \* switch: next version number to stamp (Fig. 3 ver_next)
-  rkeys,         \* switch: set of replicated keys (Fig. 3 rkeys)
-  rset,          \* switch: key -> servers holding a valid copy (Fig. 3 rset)
-  verCompleted,  \* switch: key -> version of latest completed write (Fig. 3 ver_completed)
-  markVer,       \* switch/controller: key -> 0, or ver_next when it was marked for removal (S6.3)
+  rkeys,         \* controller and servers: the replicated keys; the switch holds their
+                 \* hashes (Fig. 3 rkeys; S6.6: servers track the replicated keys)
+  rset,          \* switch: hash -> servers holding a valid copy (Fig. 3 rset)
+  verCompleted,  \* switch: hash -> version of latest completed write (Fig. 3 ver_completed)
+  markVer,       \* switch/controller: hash -> 0, or ver_next when it was marked for removal (S6.3)
   store,         \* server -> key -> [val, ver] stored object and its version
   ctab,          \* server -> client table: set of <<write id, version replied>> (S6.4)
   net,           \* set of in-flight packets between the switch and the servers
@@ -136,6 +163,42 @@ VWReq(k, v, d, fwd)  == [t |-> "VW", key |-> k, ver |-> v, dst |-> d, fwd |-> fw
 WRep(w, k, v, s)     == [t |-> "WREP", w |-> w, key |-> k, ver |-> v, src |-> s]
 RRep(r, k, x, v, s)  == [t |-> "RREP", r |-> r, key |-> k, val |-> x, ver |-> v, src |-> s]
 
+(***************************************************************************)
+(* S6.6.  The switch's directory has an entry for k's hash (InDir): the    *)
+(* switch routes k's requests as a replicated key's, even when k itself is *)
+(* not replicated but shares the hash of one that is.  A server that gets  *)
+(* a request for an unreplicated key it is not home for chains it there    *)
+(* (Misrouted), also when the entry that misrouted it has gone since (TLC: *)
+(* a write of key 2 routed by key 1's entry reaches a server after key 1's *)
+(* removal).  The paper's rule is for every unreplicated key; the spec     *)
+(* applies it to keys whose hash another key has (HashShared), so that the *)
+(* models without collisions are as they were: there a misrouted request   *)
+(* is a write stamped before its own key's removal, below the version that *)
+(* removed it, and executing it where it lands is safe (MCPegasusRemove).  *)
+(* Not in the paper: a reply for an unreplicated key whose hash another   *)
+(* key has carries a mark (field nodir); the switch forwards it without    *)
+(* Algorithm 2 or the removal rule: otherwise its version, a version of    *)
+(* the other key's counter, resets the replicated key's rset to this       *)
+(* key's home (BugCollisionAlg2).  The protocol rule is "mark every reply  *)
+(* of an unreplicated key"; the spec marks only keys whose hash is shared, *)
+(* so that the packets of the models without collisions are as they were  *)
+(* (for a key that shares no hash the mark changes one case: a reply sent *)
+(* before the key's own AddKey and handled after it, whose version equal   *)
+(* to ver_completed adds the key's home, which holds that version).        *)
+(***************************************************************************)
+InDir(k) == Hash(k) \in {Hash(j) : j \in rkeys}
+HashShared(k) == \E j \in Keys : j # k /\ Hash(j) = Hash(k)
+Misrouted(s, k) == s # Home[k] /\ k \notin rkeys /\ HashShared(k)
+NoDirReply(k) == ~BugCollisionAlg2 /\ k \notin rkeys /\ HashShared(k)
+WRepOut(w, k, v, s) ==
+  IF NoDirReply(k) THEN [t |-> "WREP", w |-> w, key |-> k, ver |-> v, src |-> s, nodir |-> TRUE]
+  ELSE WRep(w, k, v, s)
+RRepOut(r, k, x, v, s) ==
+  IF NoDirReply(k)
+    THEN [t |-> "RREP", r |-> r, key |-> k, val |-> x, ver |-> v, src |-> s, nodir |-> TRUE]
+    ELSE RRep(r, k, x, v, s)
+NoDir(m) == "nodir" \in DOMAIN m
+
 Msgs ==
        [t : {"WREQ"}, w : {0} \cup WIds, val : Vals, key : Keys, ver : Vers,
         dst : Servers, det : BOOLEAN, fwd : SUBSET Servers]
@@ -143,15 +206,19 @@ Msgs ==
   \cup [t : {"VW"}, key : Keys, ver : Vers, dst : Servers, fwd : SUBSET Servers]
   \cup [t : {"WREP"}, w : {0} \cup WIds, key : Keys, ver : Vers, src : {0} \cup Servers]
   \cup [t : {"RREP"}, r : RIds, key : Keys, val : Vals, ver : Vers, src : Servers]
+  \cup [t : {"WREP"}, w : {0} \cup WIds, key : Keys, ver : Vers, src : {0} \cup Servers,
+        nodir : {TRUE}]
+  \cup [t : {"RREP"}, r : RIds, key : Keys, val : Vals, ver : Vers, src : Servers,
+        nodir : {TRUE}]
 
 Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat]
 
 TypeOK ==
   /\ verNext \in 1..(MaxVer + 1)
   /\ rkeys \subseteq Keys
-  /\ rset \in [Keys -> SUBSET Servers]
-  /\ verCompleted \in [Keys -> Vers]
-  /\ markVer \in [Keys -> 0..(MaxVer + 1)]
+  /\ rset \in [Hashes -> SUBSET Servers]
+  /\ verCompleted \in [Hashes -> Vers]
+  /\ markVer \in [Hashes -> 0..(MaxVer + 1)]
   /\ store \in [Servers -> [Keys -> [val : Vals, ver : Vers]]]
   /\ ctab \in [Servers -> SUBSET (WIds \X Vers)]
   /\ net \subseteq Msgs
@@ -203,9 +270,10 @@ ClientLossChoices == IF used.retry < MaxRetry THEN BOOLEAN ELSE {FALSE}
 Init ==
   /\ verNext = 1
   /\ rkeys = InitRKeys
-  /\ rset = [k \in Keys |-> IF k \in InitRKeys THEN {Home[k]} ELSE {}]
-  /\ verCompleted = [k \in Keys |-> 0]
-  /\ markVer = [k \in Keys |-> 0]
+  /\ rset = [h \in Hashes |-> IF \E k \in InitRKeys : Hash(k) = h
+                                THEN {Home[CHOOSE k \in InitRKeys : Hash(k) = h]} ELSE {}]
+  /\ verCompleted = [h \in Hashes |-> 0]
+  /\ markVer = [h \in Hashes |-> 0]
   /\ store = [s \in Servers |-> [k \in Keys |-> [val |-> 0, ver |-> 0]]]
   /\ ctab = [s \in Servers |-> {}]
   /\ net = {}
@@ -229,9 +297,10 @@ Init ==
 (* This is a helper: it sets every switch variable and net.                *)
 (***************************************************************************)
 SwitchWrite(w, k) ==
-  LET v == verNext IN
+  LET v == verNext
+      h == Hash(k) IN
   /\ verNext' = v + 1
-  /\ IF k \in rkeys /\ markVer[k] = 0
+  /\ IF InDir(k) /\ markVer[h] = 0
        THEN /\ IF EnableAtMostOnce
                  THEN \E others \in SUBSET (Servers \ {Detector(w)}) :
                         net' = net \cup {WReq(w, w, k, v, Detector(w), TRUE, others)}
@@ -241,19 +310,20 @@ SwitchWrite(w, k) ==
        ELSE /\ net' = net \cup {WReq(w, w, k, v, Home[k], EnableAtMostOnce, {})}
             \* BUG (BugEarlyRemove): the entry is dropped as soon as the
             \* write is sent home, before its WRITE-REPLY proves home has it.
-            /\ IF BugEarlyRemove /\ k \in rkeys /\ markVer[k] # 0
+            /\ IF BugEarlyRemove /\ k \in rkeys /\ markVer[h] # 0
                  THEN /\ rkeys' = rkeys \ {k}
-                      /\ rset' = [rset EXCEPT ![k] = {}]
-                      /\ verCompleted' = [verCompleted EXCEPT ![k] = 0]
-                      /\ markVer' = [markVer EXCEPT ![k] = 0]
+                      /\ rset' = [rset EXCEPT ![h] = {}]
+                      /\ verCompleted' = [verCompleted EXCEPT ![h] = 0]
+                      /\ markVer' = [markVer EXCEPT ![h] = 0]
                  ELSE UNCHANGED <<rkeys, rset, verCompleted, markVer>>
 
 (* Algorithm 1 for a READ: a replicated key's read goes to one member of   *)
 (* its rset (any member: the selection policy of S6.5 is not a safety      *)
-(* matter); other keys' reads go to the home server.                       *)
+(* matter); other keys' reads go to the home server.  The switch matches   *)
+(* the key's hash (S6.6).                                                  *)
 SwitchRead(r, k) ==
-  /\ IF k \in rkeys
-       THEN \E s \in rset[k] : net' = net \cup {RReq(r, k, s)}
+  /\ IF InDir(k)
+       THEN \E s \in rset[Hash(k)] : net' = net \cup {RReq(r, k, s)}
        ELSE net' = net \cup {RReq(r, k, Home[k])}
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer>>
 
@@ -311,6 +381,16 @@ ServerWrite(m) ==
   /\ m \in net
   /\ m.t = "WREQ"
   /\ \E dup \in DupChoices :
+     \* S6.6 request chaining: a misrouted write goes on to its key's home,
+     \* which is its detector if at-most-once is on; nothing runs here.
+     \* BUG (BugNoChaining): the server executes it.
+     IF Misrouted(m.dst, m.key) /\ ~BugNoChaining
+     THEN /\ net' = Remaining(m, dup)
+                    \cup {WReq(m.w, m.val, m.key, m.ver, Home[m.key], EnableAtMostOnce, {})}
+          /\ used' = CountDup(dup)
+          /\ act' = [a |-> "ServerWrite", via |-> "ServerChainWrite", m |-> m, dup |-> dup]
+          /\ UNCHANGED <<store, execs, ctab>>
+     ELSE
      LET s      == m.dst
          k      == m.key
          cached == {e \in ctab[s] : e[1] = m.w}
@@ -335,7 +415,7 @@ ServerWrite(m) ==
                      THEN [ctab EXCEPT ![s] = @ \cup {<<m.w, m.ver>>}]
                      ELSE ctab
         /\ net' = Remaining(m, dup) \cup fwds
-                  \cup (IF WriteAcked(apply, isDup) THEN {WRep(m.w, k, rver, rsrc)} ELSE {})
+                  \cup (IF WriteAcked(apply, isDup) THEN {WRepOut(m.w, k, rver, rsrc)} ELSE {})
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, wr, rd, extVer>>
@@ -346,10 +426,14 @@ ServerRead(m) ==
   /\ m.t = "RREQ"
   /\ \E dup \in DupChoices :
      LET s == m.dst IN
-     /\ net' = Remaining(m, dup)
-               \cup {RRep(m.r, m.key, store[s][m.key].val, store[s][m.key].ver, s)}
+     \* S6.6 request chaining, as for writes.
+     /\ IF Misrouted(s, m.key) /\ ~BugNoChaining
+          THEN /\ net' = Remaining(m, dup) \cup {RReq(m.r, m.key, Home[m.key])}
+               /\ act' = [a |-> "ServerRead", via |-> "ServerChainRead", m |-> m, dup |-> dup]
+          ELSE /\ net' = Remaining(m, dup)
+                        \cup {RRepOut(m.r, m.key, store[s][m.key].val, store[s][m.key].ver, s)}
+               /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
      /\ used' = CountDup(dup)
-     /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
 
@@ -381,18 +465,19 @@ ServerVirtualWrite(m) ==
 (* replica set to {s}; an equal version adds s.                            *)
 (***************************************************************************)
 Alg2Rset(k, v, s) ==
-  IF k \notin rkeys \/ s = 0 THEN rset
-  ELSE IF v > verCompleted[k]
+  LET h == Hash(k) IN
+  IF ~InDir(k) \/ s = 0 THEN rset
+  ELSE IF v > verCompleted[h]
          \* BUG (BugNoReset): stale replicas stay in the set.
-         THEN [rset EXCEPT ![k] = IF BugNoReset THEN @ \cup {s} ELSE {s}]
+         THEN [rset EXCEPT ![h] = IF BugNoReset THEN @ \cup {s} ELSE {s}]
   \* BUG (BugAddOnLower): a server replying with an older version joins.
-  ELSE IF v = verCompleted[k] \/ BugAddOnLower
-         THEN [rset EXCEPT ![k] = @ \cup {s}]
+  ELSE IF v = verCompleted[h] \/ BugAddOnLower
+         THEN [rset EXCEPT ![h] = @ \cup {s}]
   ELSE rset
 
 Alg2VerCompleted(k, v, s) ==
-  IF k \in rkeys /\ s # 0 /\ v > verCompleted[k]
-    THEN [verCompleted EXCEPT ![k] = v]
+  IF InDir(k) /\ s # 0 /\ v > verCompleted[Hash(k)]
+    THEN [verCompleted EXCEPT ![Hash(k)] = v]
     ELSE verCompleted
 
 (***************************************************************************)
@@ -408,8 +493,8 @@ Alg2VerCompleted(k, v, s) ==
 Unvouched(m) ==
   \* BUG (BugForwardUnvouched): no reply is ever held back.
   /\ ~BugForwardUnvouched
-  /\ m.t = "WREP" /\ m.src = 0
-  /\ m.key \in rkeys /\ m.ver > verCompleted[m.key]
+  /\ m.t = "WREP" /\ m.src = 0 /\ ~NoDir(m)
+  /\ InDir(m.key) /\ m.ver > verCompleted[Hash(m.key)]
 
 (***************************************************************************)
 (* The switch receives a WRITE-REPLY: Algorithm 2, then the removal rule   *)
@@ -425,15 +510,17 @@ SwitchWriteReply(m) ==
   /\ ~Unvouched(m)
   /\ \E dup \in DupChoices, lost \in ClientLossChoices :
      LET k == m.key
+         h == Hash(k)
          v == m.ver
          s == m.src
-         removeNow == /\ k \in rkeys /\ markVer[k] # 0 /\ m.w # 0
-                      /\ s = Home[k] /\ RemovalCovers(v, markVer[k])
+         removeNow == /\ k \in rkeys /\ markVer[h] # 0 /\ m.w # 0 /\ ~NoDir(m)
+                      /\ s = Home[k] /\ RemovalCovers(v, markVer[h])
      IN /\ IF removeNow
              THEN /\ rkeys' = rkeys \ {k}
-                  /\ rset' = [rset EXCEPT ![k] = {}]
-                  /\ verCompleted' = [verCompleted EXCEPT ![k] = 0]
-                  /\ markVer' = [markVer EXCEPT ![k] = 0]
+                  /\ rset' = [rset EXCEPT ![h] = {}]
+                  /\ verCompleted' = [verCompleted EXCEPT ![h] = 0]
+                  /\ markVer' = [markVer EXCEPT ![h] = 0]
+             ELSE IF NoDir(m) THEN UNCHANGED <<rkeys, rset, verCompleted, markVer>>
              ELSE /\ rset' = Alg2Rset(k, v, s)
                   /\ verCompleted' = Alg2VerCompleted(k, v, s)
                   /\ UNCHANGED <<rkeys, markVer>>
@@ -443,7 +530,10 @@ SwitchWriteReply(m) ==
                    ELSE wr
         /\ net' = Remaining(m, dup)
         /\ used' = CountDup(dup)
-        /\ act' = [a |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
+        /\ IF NoDir(m)
+             THEN act' = [a |-> "SwitchWriteReply", via |-> "SwitchNoDirReply", m |-> m,
+                          dup |-> dup, lost |-> lost]
+             ELSE act' = [a |-> "SwitchWriteReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, store, ctab, rd, execs>>
 
 (* The switch drops a duplicate's reply that no server vouches for (see    *)
@@ -466,8 +556,8 @@ SwitchReadReply(m) ==
   /\ m.t = "RREP"
   /\ \E dup \in DupChoices, lost \in ClientLossChoices :
      LET k == m.key IN
-     /\ rset' = Alg2Rset(k, m.ver, m.src)
-     /\ verCompleted' = Alg2VerCompleted(k, m.ver, m.src)
+     /\ rset' = IF NoDir(m) THEN rset ELSE Alg2Rset(k, m.ver, m.src)
+     /\ verCompleted' = IF NoDir(m) THEN verCompleted ELSE Alg2VerCompleted(k, m.ver, m.src)
      /\ extVer' = [extVer EXCEPT ![k] = Max(@, m.ver)]
      /\ rd' = IF rd[m.r].st = "pend" /\ ~lost
                 THEN [rd EXCEPT ![m.r].st = "done", ![m.r].val = m.val,
@@ -475,7 +565,10 @@ SwitchReadReply(m) ==
                 ELSE rd
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
-     /\ act' = [a |-> "SwitchReadReply", m |-> m, dup |-> dup, lost |-> lost]
+     /\ IF NoDir(m)
+          THEN act' = [a |-> "SwitchReadReply", via |-> "SwitchNoDirReply", m |-> m,
+                       dup |-> dup, lost |-> lost]
+          ELSE act' = [a |-> "SwitchReadReply", m |-> m, dup |-> dup, lost |-> lost]
   /\ UNCHANGED <<verNext, rkeys, markVer, store, ctab, wr, execs>>
 
 -----------------------------------------------------------------------------
@@ -489,11 +582,14 @@ SwitchReadReply(m) ==
 (***************************************************************************)
 AddKey(k) ==
   /\ k \notin rkeys
+  \* S6.6: of keys sharing a hash, only one is replicated.
+  \* BUG (BugReplicateBoth): a second one takes over the hash's entry.
+  /\ ~InDir(k) \/ BugReplicateBoth
   /\ used.add < MaxAdd
   /\ EnableAtMostOnce => Drained(k)
   /\ rkeys' = rkeys \cup {k}
-  /\ rset' = [rset EXCEPT ![k] = {Home[k]}]
-  /\ verCompleted' = [verCompleted EXCEPT ![k] = verNext - 1]
+  /\ rset' = [rset EXCEPT ![Hash(k)] = {Home[k]}]
+  /\ verCompleted' = [verCompleted EXCEPT ![Hash(k)] = verNext - 1]
   /\ ctab' = IF EnableAtMostOnce /\ ~BugNoTableCopy
                THEN LET hk == {e \in ctab[Home[k]] : wr[e[1]].key = k}
                     IN [s \in Servers |-> ctab[s] \cup hk]
@@ -508,10 +604,10 @@ AddKey(k) ==
 (* aggregated at home (S6.4), since retries will now go home.              *)
 MarkRemove(k) ==
   /\ k \in rkeys
-  /\ markVer[k] = 0
+  /\ markVer[Hash(k)] = 0
   /\ used.rem < MaxRemove
   /\ EnableAtMostOnce => Drained(k)
-  /\ markVer' = [markVer EXCEPT ![k] = verNext]
+  /\ markVer' = [markVer EXCEPT ![Hash(k)] = verNext]
   /\ ctab' = IF EnableAtMostOnce /\ ~BugNoTableCopy
                THEN [ctab EXCEPT ![Home[k]] =
                        @ \cup UNION {{e \in ctab[s] : wr[e[1]].key = k} : s \in Servers}]
@@ -529,12 +625,12 @@ MarkRemove(k) ==
 (* acknowledged, and its value lost (BugVWNoDrain shows TLC finds this).   *)
 VirtualWrite(k) ==
   /\ k \in rkeys
-  /\ markVer[k] = 0
-  /\ Home[k] \in rset[k]
+  /\ markVer[Hash(k)] = 0
+  /\ Home[k] \in rset[Hash(k)]
   /\ used.vw < MaxVW
   /\ ~BugVWNoDrain => Drained(k)
   /\ \E D \in (SUBSET (Servers \ {Home[k]})) \ {{}} :
-       net' = net \cup {VWReq(k, verCompleted[k], Home[k], D)}
+       net' = net \cup {VWReq(k, verCompleted[Hash(k)], Home[k], D)}
   /\ used' = [used EXCEPT !.vw = @ + 1]
   /\ act' = [a |-> "VirtualWrite", key |-> k]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
@@ -565,6 +661,18 @@ Next ==
 
 Spec == Init /\ [][Next]_vars
 
+\* Action coverage for ./innet verify (docs/layout.md; as in Lake.tla): not a
+\* property.  The first time a newly found state carries a label, print it;
+\* TLC register 1 holds the labels printed so far.  The label is act.a, or
+\* act.via where a step names the case it took (S6.6: a request chained to
+\* its home, a marked reply forwarded without Algorithm 2).
+ASSUME TLCm!TLCSet(1, {})
+CoverageLabel == IF "via" \in DOMAIN act THEN act.via ELSE act.a
+ActionCoverage ==
+    \/ CoverageLabel \in TLCm!TLCGet(1)
+    \/ /\ TLCm!TLCSet(1, TLCm!TLCGet(1) \cup {CoverageLabel})
+       /\ TLCm!PrintT(<<"innet-action", CoverageLabel>>)
+
 -----------------------------------------------------------------------------
 (***************************************************************************)
 (* Directory invariant (S6.2.3): the directory points only at replicas     *)
@@ -574,9 +682,9 @@ Spec == Init /\ [][Next]_vars
 (* rely on, and what is checked, is that every member is fresh.  An        *)
 (* unreplicated key's home must be fresh, since its reads go there.        *)
 (***************************************************************************)
-DirVerCompleted == \A k \in rkeys : verCompleted[k] >= extVer[k]
-DirRsetFresh    == \A k \in rkeys : rset[k] # {} /\
-                     \A s \in rset[k] : store[s][k].ver >= extVer[k]
+DirVerCompleted == \A k \in rkeys : verCompleted[Hash(k)] >= extVer[k]
+DirRsetFresh    == \A k \in rkeys : rset[Hash(k)] # {} /\
+                     \A s \in rset[Hash(k)] : store[s][k].ver >= extVer[k]
 DirHomeFresh    == \A k \in Keys \ rkeys : store[Home[k]][k].ver >= extVer[k]
 DirectoryInv    == DirVerCompleted /\ DirRsetFresh /\ DirHomeFresh
 

@@ -49,7 +49,7 @@ WritesComplete == \A w \in WIds : wr[w].st = "pend" ~> wr[w].st = "done"
 \* the mark is on its way home, the key leaves the directory (rkeys, and its
 \* rset is emptied).
 RemovalUnderway(k) ==
-  /\ k \in rkeys /\ markVer[k] # 0
-  /\ \E m \in net : m.t = "WREQ" /\ m.key = k /\ m.w # 0 /\ m.ver >= markVer[k]
-RsetDrains == \A k \in Keys : RemovalUnderway(k) ~> (k \notin rkeys /\ rset[k] = {})
+  /\ k \in rkeys /\ markVer[Hash(k)] # 0
+  /\ \E m \in net : m.t = "WREQ" /\ m.key = k /\ m.w # 0 /\ m.ver >= markVer[Hash(k)]
+RsetDrains == \A k \in Keys : RemovalUnderway(k) ~> (k \notin rkeys /\ rset[Hash(k)] = {})
 =============================================================================

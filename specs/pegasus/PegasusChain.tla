@@ -177,7 +177,7 @@ Init ==
   /\ extVer = 0
   /\ tailRepl = Replicated
   /\ otherStamps = 0
-  /\ liveRacks = Racks
+  /\ liveRacks = {r : r \in Racks}   \* (enumerated: trace readers do not parse 1..n)
   /\ failedRacks = {}
   /\ act = [a |-> "Init"]
 

@@ -97,6 +97,15 @@ public final class VisibilityProtocol implements Protocol {
         return java.util.Optional.of(new dev.innet.visibility.spec.VisibilityConformance());
     }
 
+    /**
+     * Trace validation observes p4/visibility.p4's steps (installs, fallbacks, held replies, clears, read hits)
+     * in the frames the switch processed and sent (docs/conformance.md, "Trace validation: Visibility").
+     */
+    @Override
+    public boolean tracesSwitchUdpFrames() {
+        return true;
+    }
+
     @Override
     public boolean servesFromSwitch() {
         return true;

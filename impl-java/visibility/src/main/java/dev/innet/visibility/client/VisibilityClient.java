@@ -8,6 +8,7 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
 import dev.innet.sim.history.OpResult;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.visibility.wire.LogAddress;
 import dev.innet.visibility.wire.VisExt;
 import dev.innet.visibility.wire.VisFrames;
@@ -115,6 +116,9 @@ public final class VisibilityClient implements KvClientLibrary {
         long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
         long historyId = history == null ? 0 : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
         op = new Op(kind, key, value, roles.hasher().extOf(key), reqId, done, historyId);
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_OP)
+                .with("op", kind == OpKind.GET ? "get" : kind == OpKind.PUT ? "put" : "delete").with("reqId", reqId)
+                .with("key", VisibilityTraceEvents.hex(key)).with("slot", op.ext.index()).with("fp", op.ext.fingerprint()));
         if (kind == OpKind.GET) {
             askMetadata();
         } else {
@@ -137,6 +141,15 @@ public final class VisibilityClient implements KvClientLibrary {
 
     private void transmit() {
         op.attempts++;
+        if (op.attempts > 1) {
+            ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_RESEND).with("reqId", op.reqId)
+                    .with("phase", switch (op.phase) {
+                        case WRITE_DATA -> "writeData";
+                        case WRITE_META -> "writeMeta";
+                        case READ_META -> "readMeta";
+                        case READ_DATA -> "readData";
+                    }));
+        }
         ctx.network().send(op.request);
         if (op.timer >= 0) {
             ctx.timers().cancel(op.timer);
@@ -151,6 +164,8 @@ public final class VisibilityClient implements KvClientLibrary {
             return false;
         }
         InnetMessage r = packet.message();
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_RECV).with("op", r.op()).with("reqId", r.reqId())
+                .with("status", r.status()).with("visible", (r.flags() & VisOp.FLAG_VISIBLE) != 0).with("seq", r.seq()));
         if (op != null && r.reqId() == op.reqId && lateVisibleReply(r)) {
             writeReplied(r);
             return true;

@@ -3,6 +3,7 @@ package dev.innet.visibility.controller;
 import dev.innet.sim.NodeContext;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.visibility.TimerActions;
 import dev.innet.visibility.wire.SlotTimestamp;
 import dev.innet.visibility.wire.VisExt;
@@ -103,6 +104,7 @@ public class Resync {
                 maxTs.forEach((slot, ts) -> control.registerWrite(SwitchNames.MAX_TS, slot, BigInteger.valueOf(ts)));
             }
             control.registerWrite(SwitchNames.READY, 0, BigInteger.ONE);
+            ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.RESYNC_DONE).with("round", round));
             ctx.log("switch resynchronised: MaxTs of " + maxTs.size() + " slots reloaded, acceleration on");
             onDone.run();
         }

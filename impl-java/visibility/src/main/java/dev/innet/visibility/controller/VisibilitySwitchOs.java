@@ -9,6 +9,7 @@ import dev.innet.sim.NodeContext;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.visibility.TimerActions;
 import dev.innet.visibility.wire.VisFrames;
 import dev.innet.visibility.wire.VisOp;
@@ -109,6 +110,8 @@ public final class VisibilitySwitchOs implements Node, NodeCounters {
                 InnetMessage m = VisFrames.message(VisOp.RESEND_ASYNC, 0, 0, 0, new byte[InnetMessage.KEY_BYTES], 0, ext,
                         position.array());
                 if (roles.dataNodes().contains(address.dataNode())) {
+                    ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.STALE_RESEND).with("slot", ext.index())
+                            .with("dataNode", address.dataNode()).with("position", address.position()));
                     ctx.network().send(VisFrames.serverToServer(ctx.hostNumber(), address.dataNode(), m));
                 }
             }), Long::sum);

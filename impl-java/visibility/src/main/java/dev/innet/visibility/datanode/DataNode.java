@@ -5,6 +5,8 @@ import dev.innet.protocol.NodeCounters;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisibilityTraceEvents;
+import dev.innet.wire.RackAddressing;
 import dev.innet.visibility.wire.IndexRecord;
 import dev.innet.visibility.wire.LogAddress;
 import dev.innet.visibility.wire.SlotTimestamp;
@@ -86,6 +88,7 @@ public class DataNode implements Node, NodeCounters {
             return;
         }
         long position = earlierWriteOf(frame.srcIp(), m.reqId());
+        boolean retry = position >= 0;
         if (position >= 0) {
             retriedWrites++;
         } else {
@@ -95,6 +98,9 @@ public class DataNode implements Node, NodeCounters {
             writes++;
         }
         LogEntry e = log.at(position);
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.DN_WRITE).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("ts", e.ts())
+                .with("position", position).with("retry", retry));
         reply(frame, m, ext, VisOp.STATUS_OK, e.ts(), new LogAddress(ctx.hostNumber(), position).encode());
     }
 
@@ -115,7 +121,11 @@ public class DataNode implements Node, NodeCounters {
             return;
         }
         reads++;
-        if (!validates(e, m.key())) {
+        boolean valid = validates(e, m.key());
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.DN_READ).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("position", address.position())
+                .with("valid", valid));
+        if (!valid) {
             mismatches++;
             reply(frame, m, ext, VisOp.STATUS_KEY_MISMATCH, 0, new byte[0]);
         } else if (e.tombstone()) {

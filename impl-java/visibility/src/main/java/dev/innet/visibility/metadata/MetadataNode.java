@@ -6,6 +6,8 @@ import dev.innet.protocol.RackPorts;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisibilityTraceEvents;
+import dev.innet.wire.RackAddressing;
 import dev.innet.visibility.TimerActions;
 import dev.innet.visibility.wire.IndexRecord;
 import dev.innet.visibility.wire.LogAddress;
@@ -119,7 +121,11 @@ public class MetadataNode implements Node, NodeCounters {
             case VisOp.META_UPDATE -> secondPhase(packet.frame(), m, ext);
             case VisOp.META_HELD -> resendHeld(packet.frame(), m);
             case VisOp.META_ASYNC -> defer(m, ext);
-            case VisOp.CLEAR_ACK -> clearAcknowledged(ext, m.seq());
+            case VisOp.CLEAR_ACK -> {
+                ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_CLEAR_ACK)
+                        .with("key", VisibilityTraceEvents.hex(m.key())).with("ts", m.seq()));
+                clearAcknowledged(ext, m.seq());
+            }
             case VisOp.REBUILD_ENTRIES, VisOp.REBUILD_END -> rebuildReply(packet.frame(), m);
             case VisOp.RESYNC -> resync(packet.frame(), m);
             default -> count("unexpected");
@@ -143,6 +149,9 @@ public class MetadataNode implements Node, NodeCounters {
         }
         count("reads");
         IndexRecord r = index.get(m.key());
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_READ).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("found", r != null)
+                .with("dataNode", r == null ? 0 : r.address().dataNode()).with("position", r == null ? 0 : r.address().position()));
         if (r == null) {
             reply(frame, m, ext, VisOp.STATUS_NOT_FOUND, 0, new byte[0]);
         } else {
@@ -159,6 +168,9 @@ public class MetadataNode implements Node, NodeCounters {
             return;
         }
         count("secondPhases");
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_UPDATE).with("client", RackAddressing.hostOfIp(frame.srcIp()))
+                .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("ts", r.ts())
+                .with("dataNode", r.address().dataNode()).with("position", r.address().position()));
         index.applyIfNewer(r);
         reply(frame, m, ext, VisOp.STATUS_OK, r.ts(), m.value());
     }
@@ -179,6 +191,8 @@ public class MetadataNode implements Node, NodeCounters {
             return;
         }
         count("asyncUpdates");
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_DEFER).with("key", VisibilityTraceEvents.hex(m.key()))
+                .with("ts", r.ts()).with("dataNode", r.address().dataNode()).with("position", r.address().position()));
         deferred.add(r);
         if (deferred.full()) {
             applyBatch();
@@ -197,6 +211,7 @@ public class MetadataNode implements Node, NodeCounters {
             return;
         }
         DeferredBatch.Drained batch = deferred.drain();
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_BATCH).with("updates", batch.all().size()));
         count("batches");
         counts.merge("combinedAway", (long) (batch.all().size() - batch.combined().size()), Long::sum);
         for (IndexRecord r : batch.combined()) {
@@ -223,6 +238,8 @@ public class MetadataNode implements Node, NodeCounters {
         clearTimers.put(id, timers.after(roles.timeoutNanos(), () -> {
             clearTimers.remove(id);
             count("clearRetries");
+            ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_CLEAR_RESEND)
+                    .with("key", VisibilityTraceEvents.hex(key)).with("ts", ts));
             sendClear(key, ext, ts);
         }));
     }

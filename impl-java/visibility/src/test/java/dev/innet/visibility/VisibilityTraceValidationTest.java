@@ -1,0 +1,78 @@
+package dev.innet.visibility;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.Rack;
+import dev.innet.rack.RackRuns;
+import dev.innet.rack.workload.Workload;
+import dev.innet.tracecheck.NdjsonTrace;
+import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.TraceSettings;
+import dev.innet.tracecheck.TraceValidator;
+import dev.innet.visibility.trace.VisibilityTraceConversion;
+import dev.innet.visibility.trace.VisibilityTraceConverter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Visibility trace validation end to end (specs/visibility/VisibilityTrace.tla): small rack runs (a metadata
+ * node and 2 data nodes, 3 clients, 4 keys on colliding hashes so that fallbacks, held replies and failed key
+ * validations happen, the campaign's lossy, duplicating, reordering switch-server links) are converted and
+ * checked by TLC. The implementation as written is accepted; a data node that stamps a retried write afresh
+ * (SeededBugs.RestampDataNode, Visibility.tla's BugRestamp) is rejected at that write.
+ */
+class VisibilityTraceValidationTest {
+    private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "visibility");
+    private static final Workload SMALL = new Workload(4, 0.5, 0.5, 0.1, 16, 0);
+
+    private record Validated(TraceValidator.Result result, String trace) {}
+
+    private static Validated validate(UnaryOperator<VisibilityProtocol> variant, long seed, String name) throws Exception {
+        Path work = Path.of("target", "trace-validation", "visibility-" + name);
+        Path ndjson = work.resolve("run.ndjson");
+        Files.createDirectories(work);
+        Rack rack = new CampaignSettings(3, 3, 8, SMALL, 3, 4_000_000, 3_000_000, 3_000_000, 20_000, CampaignSettings.LOSSY)
+                .rack(RackRuns.root(), variant.apply(new VisibilityProtocol().withHasher(VisibilityCampaignTest.COLLIDING)), seed)
+                .recordTraceEvents(true).out(RackRuns.QUIET).build();
+        rack.run();
+        rack.simulation().writeTraceEvents(ndjson);
+        TraceValidator.Result r = new TraceValidator(new VisibilityTraceConversion(), SPECS, work.resolve("tlc"),
+                Duration.ofSeconds(120), TraceSettings.rack(null)).validate(ndjson);
+        System.out.println("visibility " + name + ": " + r.summary());
+        return new Validated(r, Files.readString(ndjson));
+    }
+
+    @Test
+    void theImplementationAsWrittenIsAccepted() throws Exception {
+        Validated v = validate(p -> p, 1, "real-seed1");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().events() > 100, "a run too small to mean anything: " + v.result().summary());
+    }
+
+    @Test
+    void aDataNodeThatRestampsRetriedWritesIsRejected() throws Exception {
+        Validated v = validate(p -> p.withDataNodes(SeededBugs.RestampDataNode::new), 1, "restamp-seed1");
+        assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().failedDescription().startsWith("e=dnWrite"), v.result().summary());
+    }
+
+    @Test
+    void malformedEventsGiveAClearError() throws Exception {
+        Path bad = Path.of("target", "trace-validation", "visibility-malformed.ndjson");
+        Files.createDirectories(bad.getParent());
+        Files.writeString(bad, "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpIn\",\"src\":3,\"dst\":1,"
+                + "\"ipId\":0,\"payload\":\"zz\"}\n");
+        TraceFormatException e = assertThrows(TraceFormatException.class,
+                () -> new VisibilityTraceConverter().convert(NdjsonTrace.read(bad)));
+        assertTrue(e.getMessage().startsWith("line 1: not a visibility message"), e.getMessage());
+        TraceValidator.Result r = new TraceValidator(new VisibilityTraceConversion(), SPECS,
+                bad.resolveSibling("visibility-malformed-tlc"), Duration.ofSeconds(10), TraceSettings.rack(null)).validate(bad);
+        assertEquals(TraceValidator.Verdict.UNKNOWN, r.verdict(), r.summary());
+    }
+}

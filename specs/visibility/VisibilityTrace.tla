@@ -1,0 +1,138 @@
+--------------------------- MODULE VisibilityTrace ---------------------------
+(***************************************************************************)
+(* Trace validation of visibility-layer runs (implementation -> spec).     *)
+(*                                                                         *)
+(* Trace is one simulated rack run, converted by impl-java/visibility      *)
+(* (VisibilityTraceConverter) from the rack's record of every frame        *)
+(* p4/visibility.p4 processed and sent, and the events of the clients,     *)
+(* data nodes, metadata node and switch OS (docs/conformance.md, "Trace    *)
+(* validation: Visibility").  The cursor l points at the next event.  Each *)
+(* observed event may only happen as the Visibility action it names, on   *)
+(* the message it names (which must be in flight), with the outcome it     *)
+(* recorded, and advances the cursor.  There are no unobserved steps: the  *)
+(* spec's switch, nodes and clients are all seen, and a message the        *)
+(* network lost simply stays in `net` (Lose is not needed: nothing in      *)
+(* Visibility.tla waits for a message to be gone once SpuriousTimeouts is  *)
+(* TRUE).  The run is admitted iff some behaviour consumes the whole trace: *)
+(* CursorReport then prints a cursor past the last event and stops TLC (as *)
+(* FarReachTrace.tla and LakeTrace.tla do).                                *)
+(*                                                                         *)
+(* Every step is one of Visibility.tla's actions, unchanged; this module    *)
+(* only constrains which one and with what parameters:                     *)
+(*  - values: write ids are numbered in invocation order, read ids after   *)
+(*    them; a log address is the write whose data node wrote it there;   *)
+(*    0 in an event stands for NoW (a key absent);                        *)
+(*  - dup: the delivery keeps a copy in flight (Recv's second disjunct),    *)
+(*    chosen by the converter (the same message is delivered again later);  *)
+(*  - the run starts with SwCrash (the switch drops everything until the    *)
+(*    switch OS's first resynchronisation, which is SwResync).              *)
+(***************************************************************************)
+\* VisibilityTraceData is generated per run: Trace, the run as a sequence of
+\* event records (field e names the event).
+EXTENDS Visibility, Sequences, VisibilityTraceData
+
+VARIABLE l       \* cursor: index of the next event of Trace
+
+traceVars == <<vars, l>>
+\* act and the linearizability history only label and record steps: leaving
+\* them out of the view keeps states few (the trace fixes them anyway)
+TraceView == <<net, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr,
+               wr, rd, clock, faults, l>>
+
+Ev == Trace[l]
+
+TraceInit == Init /\ l = 1
+
+W(x) == IF x = 0 THEN NoW ELSE x
+
+\* Delivering message m as action A(m), keeping a copy exactly when the event says so.
+Deliver1(e, m, A(_)) == m \in net /\ A(m) /\ act'.dup = e.dup
+
+-----------------------------------------------------------------------------
+(* Observed events.                                                         *)
+
+ObsInvokeWrite(e) == e.e = "invokeWrite" /\ InvokeWrite(e.w, e.k)
+ObsInvokeRead(e)  == e.e = "invokeRead" /\ InvokeRead(e.r, e.k)
+
+\* the client re-sent the request of the phase it is in
+ObsWriteTimeout(e) == e.e = "writeTimeout" /\ wr[e.w].st = e.ph /\ ClientWriteTimeout(e.w)
+ObsReadTimeout(e)  == e.e = "readTimeout" /\ ClientReadTimeout(e.r)
+
+\* the data node stamped the write (a retry: with the timestamp it already gave)
+ObsDnWrite(e) ==
+    /\ e.e = "dnWrite"
+    /\ Deliver1(e, Msg("WReq", e.w, NoW, e.k, 0), DnWrite)
+    /\ dlog'[e.w].ts = e.ts
+
+ObsSwWriteReply(e) ==
+    /\ e.e = "swWriteReply"
+    /\ Deliver1(e, Msg("WRep", e.w, NoW, e.k, e.ts), SwWriteReply)
+    /\ act'.name = IF e.install THEN "SwInstall" ELSE "SwFallback"
+
+ObsCommit(e)     == e.e = "commit" /\ Deliver1(e, Msg("WAck", e.w, NoW, e.k, e.ts), ClientCommit)
+ObsFallback(e)   == e.e = "fallback" /\ Deliver1(e, Msg("WFb", e.w, NoW, e.k, e.ts), ClientFallback)
+ObsMdnUpdate(e)  == e.e = "mdnUpdate" /\ Deliver1(e, Msg("MReq", e.w, NoW, e.k, e.ts), MdnUpdate)
+ObsSwMetaReply(e) == e.e = "swMetaReply" /\ Deliver1(e, Msg("MRep", e.w, NoW, e.k, e.ts), SwMetaReply)
+ObsMdnDefer(e)   == e.e = "mdnDefer" /\ Deliver1(e, Msg("MUpd", e.w, NoW, e.k, e.ts), MdnDefer)
+ObsBatch(e)      == e.e = "batch" /\ MdnBatch
+ObsSwClear(e)    == e.e = "swClear" /\ Deliver1(e, Msg("Clr", NoW, NoW, e.k, e.ts), SwClear)
+ObsClrAck(e)     == e.e = "clrAck" /\ Deliver1(e, Msg("ClrAck", NoW, NoW, e.k, e.ts), MdnClrAck)
+ObsClrTimeout(e) ==
+    /\ e.e = "clrTimeout"
+    /\ [key |-> e.k, ts |-> e.ts] \in pendClr
+    /\ MdnClearTimeout([key |-> e.k, ts |-> e.ts])
+
+\* a hit names the write whose log address the switch returned
+ObsSwRead(e) ==
+    /\ e.e = "swRead"
+    /\ Deliver1(e, Msg("RReq", NoW, e.r, e.k, 0), SwRead)
+    /\ IF e.hit THEN act'.name = "SwReadHit" /\ act'.args[2] = e.w
+                ELSE act'.name = "SwReadMiss"
+
+ObsMdnRead(e) ==
+    /\ e.e = "mdnRead"
+    /\ Deliver1(e, Msg("MRead", NoW, e.r, e.k, 0), MdnRead)
+    /\ act'.args[2] = W(e.v)
+
+\* valid: the log entry held the queried key (else the client is told to retry)
+ObsDnRead(e) ==
+    /\ e.e = "dnRead"
+    /\ Deliver1(e, Msg("DRead", e.w, e.r, e.k, 0), DnRead)
+    /\ act'.args[3] = e.valid
+
+ObsReadDone(e)  == e.e = "readDone" /\ Deliver1(e, Msg("RRep", W(e.v), e.r, e.k, 0), ClientReadDone)
+ObsReadRetry(e) == e.e = "readRetry" /\ Deliver1(e, Msg("RNack", NoW, e.r, e.k, 0), ClientReadRetry)
+
+\* the switch OS found slot s's entry stale and had the write it holds re-sent
+ObsStale(e) == e.e = "stale" /\ sw[e.s].valid /\ sw[e.s].w = e.w /\ SwStaleTimeout(e.s)
+
+ObsCrash(e)  == e.e = "crash" /\ SwCrash
+ObsResync(e) == e.e = "resync" /\ SwResync
+
+Observed(e) ==
+    \/ ObsInvokeWrite(e) \/ ObsInvokeRead(e) \/ ObsWriteTimeout(e) \/ ObsReadTimeout(e)
+    \/ ObsDnWrite(e) \/ ObsSwWriteReply(e) \/ ObsCommit(e) \/ ObsFallback(e)
+    \/ ObsMdnUpdate(e) \/ ObsSwMetaReply(e) \/ ObsMdnDefer(e) \/ ObsBatch(e)
+    \/ ObsSwClear(e) \/ ObsClrAck(e) \/ ObsClrTimeout(e)
+    \/ ObsSwRead(e) \/ ObsMdnRead(e) \/ ObsDnRead(e) \/ ObsReadDone(e) \/ ObsReadRetry(e)
+    \/ ObsStale(e) \/ ObsCrash(e) \/ ObsResync(e)
+
+TraceNext == l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+
+TraceSpec == TraceInit /\ [][TraceNext]_traceVars
+
+\* Violated exactly when the whole trace has been matched (not checked by the
+\* generated models, see NetCacheTrace.tla).
+TraceNotFinished == l <= Len(Trace)
+
+\* State constraint that never prunes: prints the cursor whenever it goes
+\* further than before, so a rejection can name the event it stopped at; a
+\* cursor past the last event means "accepted" and stops TLC.
+ASSUME TLCSet(2, 0)
+CursorReport ==
+    IF l > TLCGet(2)
+    THEN /\ TLCSet(2, l)
+         /\ PrintT(<<"trace-cursor", l>>)
+         /\ (l > Len(Trace) => TLCSet("exit", TRUE))
+    ELSE TRUE
+=============================================================================

@@ -25,7 +25,9 @@
 (*  - dup: the delivery keeps a copy in flight (Recv's second disjunct),    *)
 (*    chosen by the converter (the same message is delivered again later);  *)
 (*  - the run starts with SwCrash (the switch drops everything until the    *)
-(*    switch OS's first resynchronisation, which is SwResync).              *)
+(*    switch OS's first resynchronisation);                                *)
+(*  - a resynchronisation is RebuildRecord steps and ResyncDone (below),    *)
+(*    not SwResync: the implementation's takes many messages.               *)
 (***************************************************************************)
 \* VisibilityTraceData is generated per run: Trace, the run as a sequence of
 \* event records (field e names the event).
@@ -47,6 +49,40 @@ W(x) == IF x = 0 THEN NoW ELSE x
 
 \* Delivering message m as action A(m), keeping a copy exactly when the event says so.
 Deliver1(e, m, A(_)) == m \in net /\ A(m) /\ act'.dup = e.dup
+
+-----------------------------------------------------------------------------
+(* The resynchronisation as the implementation runs it (beyond             *)
+(* Visibility.tla, whose SwResync does it in one step).  III-E 3's          *)
+(* procedure takes many messages: the metadata node drains its buffer (an  *)
+(* observed MdnBatch) and rebuilds its index from the newest entries the    *)
+(* data nodes send, one record at a time (RebuildRecord); then the data     *)
+(* nodes report their slots' last timestamps and the switch OS loads them   *)
+(* into MaxTs and turns acceleration on (ResyncDone).  Data nodes keep      *)
+(* appending meanwhile, so the index and MaxTs are those of the moments the *)
+(* data nodes answered, not of the end.  What keeps this safe, and what     *)
+(* ResyncDone checks: every record is an entry a data node logged, and the  *)
+(* MaxTs loaded for a slot is a timestamp its source handed out and is not  *)
+(* below any timestamp the index holds for a key of that slot (so no reply  *)
+(* from before the crash can install metadata older than the index's).     *)
+
+\* The metadata node applied a data node's newest logged entry of key k (only
+\* while the switch is down: a rebuild is part of a resynchronisation).
+RebuildRecord(w, k, ts) ==
+    /\ ~swUp
+    /\ dlog[w].key = k /\ dlog[w].ts = ts /\ ts > 0
+    /\ idx' = ApplyAll(idx, {[w |-> w, key |-> k, ts |-> ts]})
+    /\ act' = Act("RebuildRecord", <<w, k, ts>>, FALSE)
+    /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, maxTs, swUp, deferred, pendClr, wr, rd, clock, faults, linVars>>
+
+\* The switch OS loaded MaxTs (reload[s] per slot) and set vis_ready.
+ResyncDone(reload) ==
+    /\ ~swUp
+    /\ \A s \in Slots : /\ reload[s] <= tsGen[s]
+                        /\ \A k \in Keys : SlotOf[k] = s => idx[k].ts <= reload[s]
+    /\ swUp' = TRUE
+    /\ maxTs' = reload
+    /\ act' = Act("ResyncDone", reload, FALSE)
+    /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, idx, deferred, pendClr, wr, rd, clock, faults, linVars>>
 
 -----------------------------------------------------------------------------
 (* Observed events.                                                         *)
@@ -107,7 +143,8 @@ ObsReadRetry(e) == e.e = "readRetry" /\ Deliver1(e, Msg("RNack", NoW, e.r, e.k, 
 ObsStale(e) == e.e = "stale" /\ sw[e.s].valid /\ sw[e.s].w = e.w /\ SwStaleTimeout(e.s)
 
 ObsCrash(e)  == e.e = "crash" /\ SwCrash
-ObsResync(e) == e.e = "resync" /\ SwResync
+ObsRebuild(e) == e.e = "rebuild" /\ RebuildRecord(e.w, e.k, e.ts)
+ObsResync(e) == e.e = "resync" /\ ResyncDone([s \in Slots |-> e.reload[s + 1]])
 
 Observed(e) ==
     \/ ObsInvokeWrite(e) \/ ObsInvokeRead(e) \/ ObsWriteTimeout(e) \/ ObsReadTimeout(e)
@@ -115,7 +152,7 @@ Observed(e) ==
     \/ ObsMdnUpdate(e) \/ ObsSwMetaReply(e) \/ ObsMdnDefer(e) \/ ObsBatch(e)
     \/ ObsSwClear(e) \/ ObsClrAck(e) \/ ObsClrTimeout(e)
     \/ ObsSwRead(e) \/ ObsMdnRead(e) \/ ObsDnRead(e) \/ ObsReadDone(e) \/ ObsReadRetry(e)
-    \/ ObsStale(e) \/ ObsCrash(e) \/ ObsResync(e)
+    \/ ObsStale(e) \/ ObsCrash(e) \/ ObsRebuild(e) \/ ObsResync(e)
 
 TraceNext == l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
 

@@ -36,6 +36,10 @@ public final class VisibilityTraceEvents {
     public static final String MDN_CLEAR_ACK = "visMdnClearAck";
     /** metadata node: an unacknowledged clear sent again (MdnClearTimeout): key, ts. */
     public static final String MDN_CLEAR_RESEND = "visMdnClearResend";
+    /** metadata node: one key's newest log entry from a data node applied to the index (rebuild): key, ts, dataNode, position. */
+    public static final String MDN_REBUILD_RECORD = "visMdnRebuildRecord";
+    /** switch OS: a slot's MaxTs reloaded at the end of a resynchronisation: slot, ts (before RESYNC_DONE). */
+    public static final String RESYNC_MAX_TS = "visResyncMaxTs";
     /** switch OS: the resynchronisation ended, acceleration on (SwResync): round. */
     public static final String RESYNC_DONE = "visResyncDone";
     /** switch OS: a stale entry's update re-sent (SwStaleTimeout): slot, dataNode, position. */

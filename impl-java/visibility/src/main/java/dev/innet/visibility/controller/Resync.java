@@ -101,7 +101,10 @@ public class Resync {
             timers.cancel(timer);
             step = Step.DONE;
             if (reloadsMaxTs()) {
-                maxTs.forEach((slot, ts) -> control.registerWrite(SwitchNames.MAX_TS, slot, BigInteger.valueOf(ts)));
+                maxTs.forEach((slot, ts) -> {
+                    control.registerWrite(SwitchNames.MAX_TS, slot, BigInteger.valueOf(ts));
+                    ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.RESYNC_MAX_TS).with("slot", slot).with("ts", ts));
+                });
             }
             control.registerWrite(SwitchNames.READY, 0, BigInteger.ONE);
             ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.RESYNC_DONE).with("round", round));

@@ -266,6 +266,9 @@ public class MetadataNode implements Node, NodeCounters {
                 return;
             }
             for (IndexRecord r : records) {
+                ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_REBUILD_RECORD)
+                        .with("key", VisibilityTraceEvents.hex(r.key())).with("ts", r.ts())
+                        .with("dataNode", r.address().dataNode()).with("position", r.address().position()));
                 index.applyIfNewer(r);
             }
             rebuild.received.merge(dn, (long) records.size(), Long::sum);

@@ -65,9 +65,10 @@ public final class VisibilityTraceConverter {
     private final List<Map<String, Object>> steps = new ArrayList<>();
     private final Map<String, Op> ops = new HashMap<>();
     private final Map<Address, Integer> writeAt = new HashMap<>();
-    private final Map<String, Integer> writeOfKeyTs = new HashMap<>();
     private final Map<String, Integer> rawSlotOf = new TreeMap<>();
     private final Map<String, Long> fpOf = new TreeMap<>();
+    private final Map<Integer, Long> reload = new HashMap<>();
+    private final Map<String, Integer> writeOfSlotTs = new HashMap<>();
     private int writes;
     private int reads;
     private int timeouts;
@@ -146,12 +147,20 @@ public final class VisibilityTraceConverter {
                     s.put("k", key(line));
                     s.put("ts", line.number("ts"));
                 }
+                case VisibilityTraceEvents.MDN_REBUILD_RECORD -> {
+                    Map<String, Object> s = add(line, "rebuild");
+                    s.put("w", writeAt(line, (int) line.number("dataNode"), line.number("position")));
+                    s.put("k", key(line));
+                    s.put("ts", line.number("ts"));
+                }
+                case VisibilityTraceEvents.RESYNC_MAX_TS -> reload.put((int) line.number("slot"), line.number("ts"));
                 case VisibilityTraceEvents.RESYNC_DONE -> {
                     if (switchUp) {
                         throw new TraceFormatException("line " + line.line() + ": a resynchronisation ended while the switch was up");
                     }
                     switchUp = true;
-                    add(line, "resync");
+                    add(line, "resync").put("reload", new Reload(new HashMap<>(reload)));
+                    reload.clear();
                 }
                 case VisibilityTraceEvents.STALE_RESEND -> {
                     timeouts++;
@@ -174,6 +183,16 @@ public final class VisibilityTraceConverter {
         for (Map<String, Object> s : steps) {
             if (s.containsKey("r")) {
                 s.put("r", writes + (Integer) s.get("r"));
+            }
+            if (s.get("reload") instanceof Reload r) {
+                long[] bySlot = new long[Math.max(1, n)];
+                r.raw().forEach((slot, ts) -> {
+                    Integer spec = index.get(slot);
+                    if (spec != null) {
+                        bySlot[spec] = ts;
+                    }
+                });
+                s.put("reload", new Reload(bySlot));
             }
             if (s.get("e").equals("stale")) {
                 Integer slot = index.get((int) (long) (Long) s.get("s"));
@@ -375,10 +394,11 @@ public final class VisibilityTraceConverter {
                     throw refused(line, o);
                 }
                 if (status == VisOp.STATUS_OK || status == VisOp.STATUS_NOT_FOUND) {
-                    Integer w = writeOfKeyTs.get(o.key() + "/" + seq);
+                    // timestamps are unique per slot: the entry the data node returned, whichever key it holds
+                    Integer w = writeOfSlotTs.get(rawSlotOf.get(o.key()) + "/" + seq);
                     if (w == null) {
-                        throw new TraceFormatException("line " + line.line() + ": a read returned key " + o.key() + " at ts "
-                                + seq + ", which no data node wrote");
+                        throw new TraceFormatException("line " + line.line() + ": a read of key " + o.key() + " returned ts "
+                                + seq + ", which no data node gave in its slot");
                     }
                     readDone(line, o, w);
                 } else if (status == VisOp.STATUS_KEY_MISMATCH) {
@@ -417,7 +437,7 @@ public final class VisibilityTraceConverter {
             throw new TraceFormatException("line " + line.line() + ": data node " + line.host() + " reports position "
                     + a.position() + " for two writes");
         }
-        writeOfKeyTs.putIfAbsent(k + "/" + ts, w.id());
+        writeOfSlotTs.putIfAbsent(rawSlotOf.get(k) + "/" + ts, w.id());
         Map<String, Object> s = add(line, "dnWrite");
         s.put("w", w.id());
         s.put("k", k);
@@ -483,6 +503,23 @@ public final class VisibilityTraceConverter {
         step.put("src", (long) line.line());
         steps.add(step);
         return step;
+    }
+
+    /**
+     * The MaxTs values a resynchronisation loaded: by hash index while converting, then as the TLA+ sequence
+     * of the spec's slots (slot s is element s + 1; 0 where nothing was loaded).
+     */
+    record Reload(Object value) {
+        @SuppressWarnings("unchecked")
+        Map<Integer, Long> raw() {
+            return (Map<Integer, Long>) value;
+        }
+
+        @Override
+        public String toString() {
+            long[] v = (long[]) value;
+            return java.util.Arrays.stream(v).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(", ", "<<", ">>"));
+        }
     }
 
     /** The keys of a run, in order (the model's Keys). */

@@ -203,8 +203,17 @@ public final class VisibilityTraceConverter {
                 s.put("s", slot);
             }
         }
+        // fingerprints: only their equality matters, and CRC-32C values exceed TLC's integers: renumbered 0..
+        TreeMap<Long, Integer> fps = new TreeMap<>();
+        fpOf.values().forEach(f -> fps.put(f, 0));
+        int f = 0;
+        for (Map.Entry<Long, Integer> e : fps.entrySet()) {
+            e.setValue(f++);
+        }
+        Map<String, Long> fpIndex = new TreeMap<>();
+        fpOf.forEach((k, fp) -> fpIndex.put(k, (long) fps.get(fp)));
         int dups = markDuplicates();
-        return new Converted(List.copyOf(steps), slotOf, Map.copyOf(fpOf), Math.max(1, n), writes, reads, timeouts, dups,
+        return new Converted(List.copyOf(steps), slotOf, fpIndex, Math.max(1, n), writes, reads, timeouts, dups,
                 crashes);
     }
 

@@ -116,7 +116,7 @@ public final class SimMain implements Callable<Integer> {
             + CampaignSettings.SIM_MAX_VALUE_BYTES;
 
     @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
-        "NetCache, LaKe) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
+        "NetCache, LaKe, DistCache, visibility) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
         "the campaign; runs the converter cannot express yet (e.g. a controller restart during a switch recovery;",
         "deletes for NetCache) come back unknown, reported and never a pass"})
     int validate = 1;

@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Test;
  * Visibility trace validation end to end (specs/visibility/VisibilityTrace.tla): small rack runs (a metadata
  * node and 2 data nodes, 3 clients, 4 keys on colliding hashes so that fallbacks, held replies and failed key
  * validations happen, the campaign's lossy, duplicating, reordering switch-server links) are converted and
- * checked by TLC. The implementation as written is accepted; a data node that stamps a retried write afresh
- * (SeededBugs.RestampDataNode, Visibility.tla's BugRestamp) is rejected at that write.
+ * checked by TLC. The implementation as written is accepted, with and without a switch crash; a data node that
+ * stamps a retried write afresh (SeededBugs.RestampDataNode, Visibility.tla's BugRestamp) is rejected at that
+ * write, a switch OS that does not reload MaxTs (SeededBugs.ResyncWithoutMaxTs, BugResyncNoMaxTs) at the end of
+ * its resynchronisation.
  */
 class VisibilityTraceValidationTest {
     private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "visibility");
@@ -34,12 +36,22 @@ class VisibilityTraceValidationTest {
     private record Validated(TraceValidator.Result result, String trace) {}
 
     private static Validated validate(UnaryOperator<VisibilityProtocol> variant, long seed, String name) throws Exception {
+        return validate(variant, seed, false, name);
+    }
+
+    /** crash: the switch crashes at 2 ms for 0.2 ms (and is resynchronised) in a 5 ms run. */
+    private static Validated validate(UnaryOperator<VisibilityProtocol> variant, long seed, boolean crash, String name)
+            throws Exception {
         Path work = Path.of("target", "trace-validation", "visibility-" + name);
         Path ndjson = work.resolve("run.ndjson");
         Files.createDirectories(work);
-        Rack rack = new CampaignSettings(3, 3, 8, SMALL, 3, 4_000_000, 3_000_000, 3_000_000, 20_000, CampaignSettings.LOSSY)
+        Rack rack = new CampaignSettings(3, 3, 8, SMALL, 3, 4_000_000, crash ? 5_000_000 : 3_000_000, 3_000_000, 20_000,
+                CampaignSettings.LOSSY)
                 .rack(RackRuns.root(), variant.apply(new VisibilityProtocol().withHasher(VisibilityCampaignTest.COLLIDING)), seed)
                 .recordTraceEvents(true).out(RackRuns.QUIET).build();
+        if (crash) {
+            rack.crashSwitch(2_000_000, 2_200_000);
+        }
         rack.run();
         rack.simulation().writeTraceEvents(ndjson);
         TraceValidator.Result r = new TraceValidator(new VisibilityTraceConversion(), SPECS, work.resolve("tlc"),
@@ -53,6 +65,21 @@ class VisibilityTraceValidationTest {
         Validated v = validate(p -> p, 1, "real-seed1");
         assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
         assertTrue(v.result().events() > 100, "a run too small to mean anything: " + v.result().summary());
+    }
+
+    @Test
+    void aRunWithASwitchCrashIsAccepted() throws Exception {
+        Validated v = validate(p -> p, 2, true, "crash-seed2");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.trace().contains("\"event\":\"switchCrash\""), "the switch did not crash");
+        assertTrue(v.trace().contains("\"event\":\"visResyncMaxTs\""), "no MaxTs reloaded after the crash");
+    }
+
+    @Test
+    void aResyncThatDoesNotReloadMaxTsIsRejected() throws Exception {
+        Validated v = validate(p -> p.withResync(SeededBugs.ResyncWithoutMaxTs::new), 2, true, "resync-no-maxts-seed2");
+        assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().failedDescription().startsWith("e=resync"), v.result().summary());
     }
 
     @Test

@@ -97,6 +97,12 @@ public final class PegasusProtocol implements Protocol {
         return false;
     }
 
+    /** Trace validation reads every Pegasus frame the switch processed and sent (PegasusTraceConverter). */
+    @Override
+    public boolean tracesSwitchUdpFrames() {
+        return true;
+    }
+
     @Override
     public java.util.Optional<dev.innet.protocol.spec.SpecConformance> conformance() {
         return java.util.Optional.of(new dev.innet.pegasus.spec.PegasusConformance());

@@ -111,6 +111,8 @@ public class PegasusController implements Node, NodeCounters {
         tickTimer = ctx.timers().schedule(config.stepNanos());
         periodTimer = ctx.timers().schedule(config.periodNanos());
         context.log("pegasus controller up (incarnation " + context.incarnation() + ")");
+        context.trace(dev.innet.sim.TraceEvent.of(dev.innet.pegasus.PegasusTraceEvents.CONTROLLER_START).with("servers",
+                String.join(",", config.rack().servers().stream().map(String::valueOf).toList())));
     }
 
     @Override
@@ -517,8 +519,11 @@ public class PegasusController implements Node, NodeCounters {
         count("forgotten");
     }
 
-    void virtualWriteSent() {
+    void virtualWriteSent(byte[] key, long version, int home, long targets, long reqId) {
         count("virtualWrites");
+        ctx.trace(dev.innet.sim.TraceEvent.of(dev.innet.pegasus.PegasusTraceEvents.CONTROLLER_VIRTUAL_WRITE)
+                .with("key", hex(key)).with("ver", version).with("home", hostOfIndex(home)).with("fwd", targets)
+                .with("reqId", reqId));
     }
 
     void switchRecovered(long verNext) {

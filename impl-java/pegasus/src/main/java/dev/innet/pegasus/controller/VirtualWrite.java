@@ -36,10 +36,11 @@ final class VirtualWrite extends KeyProcedure {
         long completed = c.registerRead(DirectoryNames.VER_COMPLETED, index).longValue();
         long targets = controller.allServersMask() & ~rset;
         if (active && (rset & (1L << home)) != 0 && targets != 0) {
+            long reqId = controller.nextRequestId();
+            controller.virtualWriteSent(key, completed, home, targets, reqId);
             controller.sendToHost(controller.hostOfIndex(home), dev.innet.pegasus.wire.PegasusPacket.message(
-                    PegasusOp.VIRTUAL_WRITE, 0, 0, controller.nextRequestId(), key, completed,
+                    PegasusOp.VIRTUAL_WRITE, 0, 0, reqId, key, completed,
                     new dev.innet.pegasus.wire.PegasusExt(targets, 0, 0, 0), new byte[0]));
-            controller.virtualWriteSent();
         }
         c.registerWrite(DirectoryNames.WRITE_PAUSED, index, BigInteger.ZERO);
         return true;

@@ -5,6 +5,7 @@ import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
 import dev.innet.pegasus.PegasusRack;
+import dev.innet.pegasus.PegasusTraceEvents;
 import dev.innet.pegasus.chain.ChainRole;
 import dev.innet.pegasus.monitor.AtMostOnceMonitor;
 import dev.innet.pegasus.wire.PegasusExt;
@@ -13,6 +14,7 @@ import dev.innet.pegasus.wire.PegasusPacket;
 import dev.innet.protocol.NodeCounters;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
+import dev.innet.sim.TraceEvent;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
@@ -115,7 +117,7 @@ public class PegasusServer implements Node, NodeCounters {
         count("requests");
         countLoad();
         switch (m.op()) {
-            case PegasusOp.READ -> send(p.frame(), reply(m, PegasusOp.READ_REPLY, stored(m.key())));
+            case PegasusOp.READ -> read(p);
             case PegasusOp.WRITE, PegasusOp.DELETE -> write(p);
             case PegasusOp.REPLICATE -> replicate(p);
             case PegasusOp.VIRTUAL_WRITE -> virtualWrite(p);
@@ -158,6 +160,7 @@ public class PegasusServer implements Node, NodeCounters {
                 // executing it would overwrite the entry its newer request needs (a retry of that one would then
                 // execute twice; found by PegasusChainTest's AtMostOnceMonitor). Dropped, unanswered.
                 count("staleRequests");
+                ctx.trace(writeEvent(f, m, p.ext(), "stale"));
                 return;
             }
             Optional<ClientTable.Entry> seen = recordedRequest(f, m);
@@ -171,12 +174,16 @@ public class PegasusServer implements Node, NodeCounters {
                     // duplicate there)
                     return;
                 }
+                int source = duplicateReplySource(m.key(), recorded);
+                ctx.trace(writeEvent(f, m, p.ext(), "duplicate").with("replyVer", recorded).with("replySrc", source + 1L));
                 send(f, PegasusPacket.message(replyOp, 0, KvStatus.OK, m.reqId(), m.key(), recorded,
-                        PegasusExt.reply(duplicateReplySource(m.key(), recorded), load()), new byte[0]));
+                        PegasusExt.reply(source, load()), new byte[0]));
                 return;
             }
         }
-        apply(m.key(), recordOf(m), m.seq());
+        boolean applied = apply(m.key(), recordOf(m), m.seq());
+        ctx.trace(writeEvent(f, m, p.ext(), applied ? "applied" : "superseded").with("replyVer", m.seq())
+                .with("replySrc", myIndex + 1L));
         if (p.ext().detector()) {
             monitor.executed(f.srcIp(), f.srcPort(), m.reqId(), m.seq());
             table.record(new ClientTable.Entry(f.srcIp(), f.srcPort(), m.reqId(), m.key(), m.seq()));
@@ -228,7 +235,9 @@ public class PegasusServer implements Node, NodeCounters {
     /** A forwarded write: applied if higher, answered with its version and this server. */
     private void replicate(PegasusPacket p) {
         InnetMessage m = p.message();
-        apply(m.key(), recordOf(m), m.seq());
+        boolean applied = apply(m.key(), recordOf(m), m.seq());
+        ctx.trace(writeEvent(p.frame(), m, p.ext(), applied ? "applied" : "superseded").with("replyVer", m.seq())
+                .with("replySrc", myIndex + 1L));
         send(p.frame(), PegasusPacket.message(PegasusOp.REPLICATE_REPLY, 0, KvStatus.OK, m.reqId(), m.key(), m.seq(),
                 ext(), new byte[0]));
     }
@@ -242,6 +251,8 @@ public class PegasusServer implements Node, NodeCounters {
         StoredRecord record = cur.isEmpty() || cur.get().deleted() ? StoredRecord.tombstone(raised)
                 : StoredRecord.value(cur.get().value(), raised);
         apply(m.key(), record, raised);
+        ctx.trace(TraceEvent.of(PegasusTraceEvents.SERVER_VIRTUAL_WRITE).with("reqId", m.reqId()).with("key", m.keyHex())
+                .with("ver", m.seq()).with("raised", raised).with("fwd", p.ext().fwd()));
         int flags = record.deleted() ? PegasusOp.FLAG_DELETED : 0;
         forward(PegasusPacket.message(PegasusOp.REPLICATE, flags, 0, m.reqId(), m.key(), raised, PegasusExt.NONE,
                 record.value()), p.ext().fwd());
@@ -280,14 +291,35 @@ public class PegasusServer implements Node, NodeCounters {
     }
 
     /** Stores the record if {@link #accepts} says so; counts applied and superseded writes. */
-    private void apply(byte[] key, StoredRecord record, long version) {
+    private boolean apply(byte[] key, StoredRecord record, long version) {
         noteVersion(version);
         if (!accepts(stored(key), version)) {
             count("superseded");
-            return;
+            return false;
         }
         store.apply(key, record, RecordStore.Ordering.ARRIVAL);
         count("applied");
+        return true;
+    }
+
+    /** ServerRead: value and version as stored. */
+    private void read(PegasusPacket p) {
+        InnetMessage m = p.message();
+        Optional<StoredRecord> r = stored(m.key());
+        ctx.trace(TraceEvent.of(PegasusTraceEvents.SERVER_READ).with("src", RackAddressing.hostOfIp(p.frame().srcIp()))
+                .with("reqId", m.reqId()).with("key", m.keyHex()).with("replyVer", r.map(StoredRecord::seq).orElse(0L))
+                .with("found", r.isPresent()).with("deleted", r.isPresent() && r.get().deleted())
+                .with("value", r.isPresent() && !r.get().deleted() ? java.util.HexFormat.of().formatHex(r.get().value()) : ""));
+        send(p.frame(), reply(m, PegasusOp.READ_REPLY, r));
+    }
+
+    /** The trace event of a WRITE, DELETE or REPLICATE this server handled (outcome and reply added by the caller). */
+    private static TraceEvent writeEvent(UdpFrame f, InnetMessage m, PegasusExt ext, String outcome) {
+        return TraceEvent.of(PegasusTraceEvents.SERVER_WRITE).with("op", m.op())
+                .with("src", RackAddressing.hostOfIp(f.srcIp())).with("reqId", m.reqId()).with("key", m.keyHex())
+                .with("ver", m.seq()).with("det", ext.detector()).with("fwd", ext.fwd())
+                .with("deleted", m.op() == PegasusOp.DELETE || (m.flags() & PegasusOp.FLAG_DELETED) != 0)
+                .with("value", java.util.HexFormat.of().formatHex(m.value())).with("outcome", outcome);
     }
 
     /** §6.2.1: only a higher version replaces the stored one. Overridden only by seeded-bug tests. */

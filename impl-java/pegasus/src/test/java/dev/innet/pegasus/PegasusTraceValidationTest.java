@@ -1,0 +1,77 @@
+package dev.innet.pegasus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.pegasus.trace.PegasusTraceConversion;
+import dev.innet.pegasus.trace.PegasusTraceConverter;
+import dev.innet.rack.CampaignSettings;
+import dev.innet.rack.Rack;
+import dev.innet.rack.RackRuns;
+import dev.innet.rack.workload.Workload;
+import dev.innet.tracecheck.NdjsonTrace;
+import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.TraceSettings;
+import dev.innet.tracecheck.TraceValidator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pegasus trace validation end to end (specs/pegasus/PegasusTrace.tla): a short rack run (3 servers, 4
+ * clients, a directory of 2 slots with hot threshold 2 and counters reset every 1 ms, so keys are added,
+ * replicated, virtually written and removed while they are read and written; lossy, duplicating, reordering
+ * switch-server links) is converted and checked by TLC. Pegasus as written is accepted; servers that apply
+ * lower versions (Pegasus.tla's BugAcceptLower, SeededBugs) are rejected.
+ */
+class PegasusTraceValidationTest {
+    private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "pegasus");
+    private static final long CHAOS = 4_000_000;
+
+    private record Validated(TraceValidator.Result result, String trace) {}
+
+    private static Validated validate(PegasusProtocol protocol, long seed, String name) throws Exception {
+        Path work = Path.of("target", "trace-validation", "pegasus-" + name);
+        Path ndjson = work.resolve("run.ndjson");
+        Rack rack = new CampaignSettings(3, 4, 2, new Workload(8, 0.99, 0.7, 0.05, 16, 0), 2, 1_000_000, CHAOS,
+                3_000_000, 20_000, CampaignSettings.LOSSY.withReorder(0.3, 80_000), CampaignSettings.LOSSY, true)
+                .rack(RackRuns.root(), protocol, seed).recordTraceEvents(true).out(RackRuns.QUIET).build();
+        rack.run();
+        rack.simulation().writeTraceEvents(ndjson);
+        TraceValidator.Result r = new TraceValidator(new PegasusTraceConversion(), SPECS, work.resolve("tlc"),
+                Duration.ofSeconds(120), TraceSettings.rack(null)).validate(ndjson);
+        System.out.println("pegasus " + name + ": " + r.summary());
+        return new Validated(r, Files.readString(ndjson));
+    }
+
+    @Test
+    void pegasusAsWrittenIsAccepted() throws Exception {
+        Validated v = validate(new PegasusProtocol(), 1, "real-seed1");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().events() > 100, "a run too small to mean anything: " + v.result().summary());
+    }
+
+    @Test
+    void serversApplyingLowerVersionsAreRejected() throws Exception {
+        Validated v = validate(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), 1, "accept-lower-seed1");
+        assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().failedDescription().startsWith("e=serverWrite"), v.result().summary());
+    }
+
+    @Test
+    void malformedEventsGiveAClearError() throws Exception {
+        Path bad = Path.of("target", "trace-validation", "pegasus-malformed.ndjson");
+        Files.createDirectories(bad.getParent());
+        Files.writeString(bad, "{\"time\":1,\"host\":9,\"incarnation\":0,\"event\":\"pegControllerStart\",\"servers\":\"1,2\"}\n"
+                + "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpIn\",\"src\":3,\"dst\":1,"
+                + "\"ipId\":0,\"payload\":\"zz\"}\n");
+        TraceFormatException e = assertThrows(TraceFormatException.class,
+                () -> new PegasusTraceConverter().convert(NdjsonTrace.read(bad)));
+        assertTrue(e.getMessage().startsWith("line 2: not a Pegasus message"), e.getMessage());
+        TraceValidator.Result r = new TraceValidator(new PegasusTraceConversion(), SPECS,
+                bad.resolveSibling("pegasus-malformed-tlc"), Duration.ofSeconds(10), TraceSettings.rack(null)).validate(bad);
+        assertEquals(TraceValidator.Verdict.UNKNOWN, r.verdict(), r.summary());
+    }
+}

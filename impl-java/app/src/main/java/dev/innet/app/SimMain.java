@@ -116,7 +116,7 @@ public final class SimMain implements Callable<Integer> {
             + CampaignSettings.SIM_MAX_VALUE_BYTES;
 
     @Option(names = "--validate", description = {"check the first N runs of each protocol with trace validation (FarReach,",
-        "NetCache, LaKe, DistCache, visibility) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
+        "NetCache, LaKe, DistCache, visibility, Pegasus) against its spec with TLC (docs/conformance.md; default ${DEFAULT-VALUE}, 0 = none). A rejected run fails",
         "the campaign; runs the converter cannot express yet (e.g. a controller restart during a switch recovery;",
         "deletes for NetCache) come back unknown, reported and never a pass"})
     int validate = 1;
@@ -232,7 +232,9 @@ public final class SimMain implements Callable<Integer> {
                 return Campaign.PreparedRun.of(rack);
             }
             if (protocol.name().equals("pegasus")) { // its own switch recovery, no snapshots (docs/pegasus.md)
-                Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed)).build();
+                // recorded when sampled, so that trace validation names what it cannot express (a crash)
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed))
+                        .recordTraceEvents(sample.wants(protocol, seed)).build();
                 CrashPlan.schedule(rack, chaosMs * 1_000_000, crashMode().equals("switch"));
                 return Campaign.PreparedRun.of(rack);
             }

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * The runs of a campaign that are validated against their protocol's spec (implementation -> spec): the
- * first {@code n} runs of each protocol with trace validation (FarReach, NetCache, LaKe, DistCache, visibility) record their trace
+ * first {@code n} runs of each protocol with trace validation (FarReach, NetCache, LaKe, DistCache, visibility, Pegasus) record their trace
  * events, which are written next to their history and handed to the trace validator. A rejected run is a finding; an unknown verdict (a run the converter
  * cannot model, or TLC out of time) is reported with its reason and is never a pass.
  */

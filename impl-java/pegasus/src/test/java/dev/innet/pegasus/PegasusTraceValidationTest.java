@@ -28,16 +28,24 @@ import org.junit.jupiter.api.Test;
  */
 class PegasusTraceValidationTest {
     private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "pegasus");
-    private static final long CHAOS = 4_000_000;
+    private static final long CHAOS = 8_000_000;
 
     private record Validated(TraceValidator.Result result, String trace) {}
 
     private static Validated validate(PegasusProtocol protocol, long seed, String name) throws Exception {
+        return validate(protocol, null, seed, name);
+    }
+
+    private static Validated validate(PegasusProtocol protocol, Path program, long seed, String name) throws Exception {
         Path work = Path.of("target", "trace-validation", "pegasus-" + name);
         Path ndjson = work.resolve("run.ndjson");
-        Rack rack = new CampaignSettings(3, 4, 2, new Workload(8, 0.99, 0.7, 0.05, 16, 0), 2, 1_000_000, CHAOS,
+        Rack.Builder b = new CampaignSettings(3, 6, 2, new Workload(4, 0.99, 0.6, 0.05, 16, 0), 2, 1_000_000, CHAOS,
                 3_000_000, 20_000, CampaignSettings.LOSSY.withReorder(0.3, 80_000), CampaignSettings.LOSSY, true)
-                .rack(RackRuns.root(), protocol, seed).recordTraceEvents(true).out(RackRuns.QUIET).build();
+                .rack(RackRuns.root(), protocol, seed).recordTraceEvents(true).out(RackRuns.QUIET);
+        if (program != null) {
+            b.programSource(program);
+        }
+        Rack rack = b.build();
         rack.run();
         rack.simulation().writeTraceEvents(ndjson);
         TraceValidator.Result r = new TraceValidator(new PegasusTraceConversion(), SPECS, work.resolve("tlc"),
@@ -55,9 +63,18 @@ class PegasusTraceValidationTest {
 
     @Test
     void serversApplyingLowerVersionsAreRejected() throws Exception {
-        Validated v = validate(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), 1, "accept-lower-seed1");
-        assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
-        assertTrue(v.result().failedDescription().startsWith("e=serverWrite"), v.result().summary());
+        TraceValidator.Result rejected = null;
+        for (long seed = 1; seed <= 5 && rejected == null; seed++) {
+            Validated v = validate(SeededBugs.serversAcceptingLowerVersions(new PegasusProtocol()), seed,
+                    "accept-lower-seed" + seed);
+            if (v.result().verdict() == TraceValidator.Verdict.REJECTED) {
+                rejected = v.result();
+            } else {
+                assertEquals(TraceValidator.Verdict.ACCEPTED, v.result().verdict(), v.result().summary());
+            }
+        }
+        assertTrue(rejected != null, "no seed in 1..5 made the seeded bug visible to trace validation");
+        assertTrue(rejected.failedDescription().startsWith("e=serverWrite"), rejected.summary());
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.sim.simulated.Simulation;
 import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.SwitchUdpSteps;
 import dev.innet.tracecheck.TraceLine;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.WireException;
@@ -95,14 +96,11 @@ public final class DistCacheTraceConverter {
             }
             switch (line.event()) {
                 case Simulation.SWITCH_UDP_IN_EVENT -> {
-                    List<TraceLine> out = new ArrayList<>();
-                    while (i + 1 < lines.size() && lines.get(i + 1).event().equals(Simulation.SWITCH_UDP_OUT_EVENT)) {
-                        out.add(lines.get(++i));
-                    }
+                    List<TraceLine> out = SwitchUdpSteps.sentFor(lines, i);
+                    i += out.size();
                     switchStep(line, out);
                 }
-                case Simulation.SWITCH_UDP_OUT_EVENT -> throw new TraceFormatException("line " + line.line()
-                        + ": a frame the switch sent without a frame it processed before it");
+                case Simulation.SWITCH_UDP_OUT_EVENT -> throw SwitchUdpSteps.sentWithoutInput(line);
                 case Simulation.SWITCH_CRASH_EVENT -> crash(line);
                 case DistCacheTraceEvents.CONTROLLER_START -> { }
                 case DistCacheTraceEvents.SERVER_WRITE -> serverWrite(line);

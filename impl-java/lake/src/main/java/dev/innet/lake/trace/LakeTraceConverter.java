@@ -3,6 +3,7 @@ package dev.innet.lake.trace;
 import dev.innet.tracecheck.ConvertedTrace;
 import dev.innet.tracecheck.TraceConversion;
 import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.SwitchUdpSteps;
 import dev.innet.tracecheck.TraceLine;
 import dev.innet.tracecheck.TraceModel;
 import dev.innet.tracecheck.TraceSettings;
@@ -92,14 +93,11 @@ public final class LakeTraceConverter {
             switch (line.event()) {
                 case LakeTraceEvents.HOST_START -> { }
                 case Simulation.SWITCH_UDP_IN_EVENT -> {
-                    List<TraceLine> out = new ArrayList<>();
-                    while (i + 1 < lines.size() && lines.get(i + 1).event().equals(Simulation.SWITCH_UDP_OUT_EVENT)) {
-                        out.add(lines.get(++i));
-                    }
+                    List<TraceLine> out = SwitchUdpSteps.sentFor(lines, i);
+                    i += out.size();
                     switchStep(line, out);
                 }
-                case Simulation.SWITCH_UDP_OUT_EVENT -> throw new TraceFormatException("line " + line.line()
-                        + ": a frame the switch sent without a frame it processed before it");
+                case Simulation.SWITCH_UDP_OUT_EVENT -> throw SwitchUdpSteps.sentWithoutInput(line);
                 case Simulation.SWITCH_CRASH_EVENT -> {
                     resets++;
                     add(line, "reset");

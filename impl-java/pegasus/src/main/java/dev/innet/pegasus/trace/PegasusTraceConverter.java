@@ -5,6 +5,7 @@ import dev.innet.pegasus.wire.PegasusExt;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.sim.simulated.Simulation;
 import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.SwitchUdpSteps;
 import dev.innet.tracecheck.TraceLine;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.RackAddressing;
@@ -131,14 +132,11 @@ public final class PegasusTraceConverter {
             switch (line.event()) {
                 case PegasusTraceEvents.CONTROLLER_START -> { }
                 case Simulation.SWITCH_UDP_IN_EVENT -> {
-                    List<TraceLine> out = new ArrayList<>();
-                    while (i + 1 < lines.size() && lines.get(i + 1).event().equals(Simulation.SWITCH_UDP_OUT_EVENT)) {
-                        out.add(lines.get(++i));
-                    }
+                    List<TraceLine> out = SwitchUdpSteps.sentFor(lines, i);
+                    i += out.size();
                     switchStep(line, out);
                 }
-                case Simulation.SWITCH_UDP_OUT_EVENT -> throw new TraceFormatException("line " + line.line()
-                        + ": a frame the switch sent without a frame it processed before it");
+                case Simulation.SWITCH_UDP_OUT_EVENT -> throw SwitchUdpSteps.sentWithoutInput(line);
                 case PegasusTraceEvents.SERVER_WRITE -> serverWrite(line);
                 case PegasusTraceEvents.SERVER_READ -> serverRead(line);
                 case PegasusTraceEvents.SERVER_VIRTUAL_WRITE -> serverVirtualWrite(line);

@@ -2,6 +2,7 @@ package dev.innet.visibility.trace;
 
 import dev.innet.sim.simulated.Simulation;
 import dev.innet.tracecheck.TraceFormatException;
+import dev.innet.tracecheck.SwitchUdpSteps;
 import dev.innet.tracecheck.TraceLine;
 import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.visibility.wire.LogAddress;
@@ -89,14 +90,11 @@ public final class VisibilityTraceConverter {
             }
             switch (line.event()) {
                 case Simulation.SWITCH_UDP_IN_EVENT -> {
-                    List<TraceLine> out = new ArrayList<>();
-                    while (i + 1 < lines.size() && lines.get(i + 1).event().equals(Simulation.SWITCH_UDP_OUT_EVENT)) {
-                        out.add(lines.get(++i));
-                    }
+                    List<TraceLine> out = SwitchUdpSteps.sentFor(lines, i);
+                    i += out.size();
                     switchStep(line, out);
                 }
-                case Simulation.SWITCH_UDP_OUT_EVENT -> throw new TraceFormatException("line " + line.line()
-                        + ": a frame the switch sent without a frame it processed before it");
+                case Simulation.SWITCH_UDP_OUT_EVENT -> throw SwitchUdpSteps.sentWithoutInput(line);
                 case Simulation.SWITCH_CRASH_EVENT -> {
                     if (switchUp) { // a crash during a resynchronisation changes nothing the spec holds
                         switchUp = false;

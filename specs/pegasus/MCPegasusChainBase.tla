@@ -4,5 +4,6 @@
 EXTENDS PegasusChain
 
 View == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-          inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+          inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
+          tailMark>>
 =============================================================================

@@ -59,6 +59,17 @@ MaxRackFail == 0            \* how many racks may crash (the last live rack neve
 BugReconfigNoDrain == FALSE \* BUG: the service removes a failed rack without waiting for
                             \* the writes it passed down to reach the next rack
 
+(***************************************************************************)
+(* The tail's controller: MarkRemove and virtual writes (S6.3), defined    *)
+(* here with the values of the protocol without them (as above: a model's *)
+(* .cfg overrides them, the older .cfgs are as they were).                 *)
+(***************************************************************************)
+MaxRemove == 0      \* how many times the tail's controller may mark the key for removal
+MaxVW == 0          \* how many virtual writes the tail's controller may issue
+BugMarkAtHome == FALSE  \* BUG: the tail's mark is home's version + 1, not the tail's ver_next
+BugVWNoDrain == FALSE   \* the virtual write does not wait for the tail's writes to drain
+BugVWHomeStale == FALSE \* BUG: a virtual write also while home is not in the tail's rset
+
 Racks   == 1..NRacks
 Servers == 1..NServers
 Home    == 1
@@ -97,10 +108,12 @@ VARIABLES
   otherStamps,  \* versions the tail's switch has stamped for other keys
   liveRacks,    \* configuration service: the racks in the chain (ChainView.liveRacks)
   failedRacks,  \* racks that have crashed (noticed by the service or not)
+  tailMark,     \* the tail's removal mark: 0, or its ver_next when the key was marked (S6.3)
   act           \* the last action and its parameters (for traces; not in VIEW)
 
 vars == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-          inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, act>>
+          inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
+          tailMark, act>>
 
 \* The chain in the service's current view: its first live rack is the head,
 \* its last the tail, and a rack passes writes to the next live rack.  Clients
@@ -114,6 +127,10 @@ Up(r) == r \notin failedRacks
 
 \* Whether rack r's directory holds the key: the tail's may change (AddKeyAtTail).
 IsRepl(r) == IF r = Tail THEN tailRepl ELSE Replicated
+
+\* Whether rack r's directory has the key marked for removal (only the tail's
+\* controller marks, S6.3): its writes then go home.
+Marked(r) == r = Tail /\ tailMark # 0
 
 -----------------------------------------------------------------------------
 (* Packets.  CWREQ: a write arriving at rack r's switch (from the client,  *)
@@ -131,7 +148,7 @@ TypeOK ==
   /\ rset \in [Racks -> SUBSET Servers]
   /\ verCompleted \in [Racks -> Vers]
   /\ store \in [Racks -> [Servers -> [val : Vals, ver : Vers]]]
-  /\ used \in [dup : Nat, loss : Nat]
+  /\ used \in [dup : Nat, loss : Nat, rem : Nat, vw : Nat]
   /\ wr \in [WIds -> [st : {"idle", "pend", "done"}, floor : Vers, ver : Vers]]
   /\ rd \in [RIds -> [st : {"idle", "pend", "done"}, floor : Vers, val : Vals, ver : Vers]]
   /\ hvOf \in [WIds -> Vers]
@@ -143,6 +160,7 @@ TypeOK ==
   /\ otherStamps \in 0..NOtherStamps
   /\ liveRacks \in (SUBSET Racks) \ {{}}
   /\ failedRacks \subseteq Racks
+  /\ tailMark \in 0..(MaxVer + 1)
 
 \* Real-time floor at the tail, as in Pegasus.tla.
 Floor ==
@@ -167,7 +185,7 @@ Init ==
   /\ verCompleted = [r \in Racks |-> 0]
   /\ store = [r \in Racks |-> [s \in Servers |-> [val |-> 0, ver |-> 0]]]
   /\ net = {}
-  /\ used = [dup |-> 0, loss |-> 0]
+  /\ used = [dup |-> 0, loss |-> 0, rem |-> 0, vw |-> 0]
   /\ wr = [w \in WIds |-> [st |-> "idle", floor |-> 0, ver |-> 0]]
   /\ rd = [x \in RIds |-> [st |-> "idle", floor |-> 0, val |-> 0, ver |-> 0]]
   /\ hvOf = [w \in WIds |-> 0]
@@ -179,6 +197,7 @@ Init ==
   /\ otherStamps = 0
   /\ liveRacks = {r : r \in Racks}   \* (enumerated: trace readers do not parse 1..n)
   /\ failedRacks = {}
+  /\ tailMark = 0
   /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
@@ -194,14 +213,15 @@ IssueWrite(w) ==
   /\ net' = net \cup {CWReq(w, HeadRack, 0, 0)}
   /\ act' = [a |-> "IssueWrite", w |-> w]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
 (* A rack's switch handles a WRITE (Alg. 1 as augmented in S7): an         *)
 (* unstamped write gets ver_next++; a stamped one keeps its version and    *)
 (* ver_next is raised to one above it if it is not already.  Then the      *)
 (* write goes to its home server or, if the key is replicated, to any      *)
-(* non-empty set of the rack's servers (S6.2.1).                           *)
+(* non-empty set of the rack's servers (S6.2.1); a key the tail has marked *)
+(* for removal goes home (S6.3).                                           *)
 (***************************************************************************)
 SwitchWrite(m) ==
   /\ m \in net
@@ -219,11 +239,11 @@ SwitchWrite(m) ==
                     ELSE Max(verNext[r], m.ver + 1)
      IN /\ verNext' = [verNext EXCEPT ![r] = nextVer]
         /\ hvOf' = IF r = HeadRack /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
-        /\ \E D \in (IF IsRepl(r) THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
+        /\ \E D \in (IF IsRepl(r) /\ ~Marked(r) THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
              net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "SwitchWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
 (* A server executes a write if its version is higher (S4.3) and passes it *)
@@ -252,7 +272,7 @@ ServerWrite(m) ==
         /\ net' = Remaining(m, dup) \cup {out}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
 IssueRead(x) ==
@@ -263,7 +283,7 @@ IssueRead(x) ==
        net' = net \cup {RReq(x, s)}
   /\ act' = [a |-> "IssueRead", r |-> x]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* A tail server answers a read with its value and version.                *)
 ServerRead(m) ==
@@ -276,7 +296,7 @@ ServerRead(m) ==
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* Algorithm 2 at the tail switch, which sees every client reply.          *)
 Alg2(v, s) ==
@@ -286,25 +306,43 @@ Alg2(v, s) ==
   ELSE <<rset[Tail], verCompleted[Tail]>>
 
 (* The tail switch forwards a WRITE-REPLY or READ-REPLY to its client,     *)
-(* after Alg. 2; this externalizes the version.                            *)
+(* after Alg. 2; this externalizes the version.  S6.3's removal rule: a   *)
+(* key marked for removal leaves the tail's directory when a WRITE-REPLY   *)
+(* from its home passes with a version at or above the mark (the tail's    *)
+(* ver_next when it was marked, which every version the tail routed to a   *)
+(* replica before the mark is below, thanks to the bump past passing       *)
+(* versions); reads then go home.  A virtual write's reply (w = 0) goes to *)
+(* the controller: Alg. 2 only, nothing externalized.                      *)
 SwitchReply(m) ==
   /\ m \in net
   /\ m.t \in {"WREP", "RREP"}
   /\ Up(Tail)
   /\ \E dup \in DupChoices :
-     LET a == Alg2(m.ver, m.src) IN
-     /\ rset' = [rset EXCEPT ![Tail] = a[1]]
-     /\ verCompleted' = [verCompleted EXCEPT ![Tail] = a[2]]
-     /\ extVer' = Max(extVer, m.ver)
-     /\ wr' = IF m.t = "WREP" /\ wr[m.w].st = "pend"
+     LET a == Alg2(m.ver, m.src)
+         removeNow == /\ m.t = "WREP" /\ m.w # 0 /\ tailRepl /\ tailMark # 0
+                      /\ m.src = Home /\ m.ver >= tailMark
+         client == ~(m.t = "WREP" /\ m.w = 0)
+     IN
+     /\ IF removeNow
+          THEN /\ tailRepl' = FALSE
+               /\ rset' = [rset EXCEPT ![Tail] = {}]
+               /\ verCompleted' = [verCompleted EXCEPT ![Tail] = 0]
+               /\ tailMark' = 0
+          ELSE /\ rset' = [rset EXCEPT ![Tail] = a[1]]
+               /\ verCompleted' = [verCompleted EXCEPT ![Tail] = a[2]]
+               /\ UNCHANGED <<tailRepl, tailMark>>
+     /\ extVer' = IF client THEN Max(extVer, m.ver) ELSE extVer
+     /\ wr' = IF m.t = "WREP" /\ m.w # 0 /\ wr[m.w].st = "pend"
                 THEN [wr EXCEPT ![m.w].st = "done", ![m.w].ver = m.ver] ELSE wr
      /\ rd' = IF m.t = "RREP" /\ rd[m.r].st = "pend"
                 THEN [rd EXCEPT ![m.r].st = "done", ![m.r].val = m.val, ![m.r].ver = m.ver]
                 ELSE rd
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
-     /\ act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, tailRepl, otherStamps, liveRacks, failedRacks>>
+     /\ IF removeNow
+          THEN act' = [a |-> "SwitchReply", via |-> "TailRemoveKey", m |-> m, dup |-> dup]
+          ELSE act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, otherStamps, liveRacks, failedRacks>>
 
 (* The network drops a packet (between racks, or inside one).              *)
 Lose(m) ==
@@ -314,7 +352,7 @@ Lose(m) ==
   /\ used' = [used EXCEPT !.loss = @ + 1]
   /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
 (* The tail's switch stamps a write of a key its own rack heads: its        *)
@@ -327,7 +365,7 @@ TailStampsOther ==
   /\ otherStamps' = otherStamps + 1
   /\ act' = [a |-> "TailStampsOther"]
   /\ UNCHANGED <<rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, liveRacks, failedRacks>>
+                 inversions, execs, extVer, tailRepl, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
 (* The tail's controller adds the key to its directory (S6.3 AddKey, with   *)
@@ -350,7 +388,91 @@ AddKeyAtTail ==
                         IF BugAddAtVerNext THEN verNext[Tail] - 1 ELSE store[Tail][Home].ver]
   /\ act' = [a |-> "AddKeyAtTail"]
   /\ UNCHANGED <<verNext, store, net, used, wr, rd, hvOf, lastHv, inversions, execs,
-                 extVer, otherStamps, liveRacks, failedRacks>>
+                 extVer, otherStamps, liveRacks, failedRacks, tailMark>>
+
+(***************************************************************************)
+(* The tail's controller marks the key for removal (S6.3; the directory    *)
+(* lives at the tail only, as ChainRackController.mayReplicate): the mark  *)
+(* is the tail's ver_next, the key's writes go home from now on, and the   *)
+(* key leaves the directory on a home WRITE-REPLY at or above the mark     *)
+(* (SwitchReply).  The mark must exceed every version the tail routed to a *)
+(* replica before it; only the bump past passing versions makes the       *)
+(* tail's ver_next do that.  The tail's ver_next also counts the versions  *)
+(* of the keys its rack heads (TailStampsOther), so the key's own versions *)
+(* may never reach it: a liveness limit, not a safety one.                 *)
+(***************************************************************************)
+MarkRemoveAtTail ==
+  /\ tailRepl
+  /\ tailMark = 0
+  /\ Up(Tail)
+  /\ used.rem < MaxRemove
+     \* BUG (BugMarkAtHome): the key's own newest version at home, one rack's
+     \* AddKey fix carried over to the mark; it would end removals sooner.
+  /\ tailMark' = IF BugMarkAtHome THEN store[Tail][Home].ver + 1 ELSE verNext[Tail]
+  /\ used' = [used EXCEPT !.rem = @ + 1]
+  /\ act' = [a |-> "MarkRemoveAtTail"]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, net, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
+
+(***************************************************************************)
+(* The tail's controller issues a virtual write (S6.3) to the tail's home, *)
+(* carrying ver_completed and the other servers to copy to, under          *)
+(* Pegasus.tla's rule: the key is in the tail's directory and not marked,  *)
+(* home is in rset (otherwise home's copy may be stale), and no write of   *)
+(* the key is on its way to a tail server (the drain; writes still         *)
+(* upstream may come later, as for AddKeyAtTail).                          *)
+(***************************************************************************)
+VWReq(r, v, fwd)        == [t |-> "VW", rack |-> r, ver |-> v, fwd |-> fwd]
+VWCopy(r, val, v, d)    == [t |-> "VWCOPY", rack |-> r, val |-> val, ver |-> v, dst |-> d]
+
+VirtualWriteAtTail ==
+  /\ tailRepl
+  /\ tailMark = 0
+  /\ Up(Tail)
+  /\ used.vw < MaxVW
+  \* BUG (BugVWHomeStale): home need not hold the completed version.
+  /\ Home \in rset[Tail] \/ BugVWHomeStale
+  \* BugVWNoDrain: no wait for the tail's writes.
+  /\ BugVWNoDrain \/ ~\E m \in net : m.t = "WREQ" /\ m.rack = Tail
+  /\ \E D \in (SUBSET (Servers \ {Home})) \ {{}} :
+       net' = net \cup {VWReq(Tail, verCompleted[Tail], D)}
+  /\ used' = [used EXCEPT !.vw = @ + 1]
+  /\ act' = [a |-> "VirtualWriteAtTail"]
+  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
+                 tailMark>>
+
+(***************************************************************************)
+(* The tail's home receives the virtual write: it raises its version to    *)
+(* ver_completed keeping its value, copies (value, version) to the listed  *)
+(* servers and replies; a server receiving a copy stores it if its version *)
+(* is higher and replies.  The replies pass the tail switch's Algorithm 2, *)
+(* which adds the servers to rset; they externalize nothing.  A copy is    *)
+(* not passed down the chain (the tail is the chain's end).  The copy's    *)
+(* hv is its version (a version is the head's stamp).                      *)
+(***************************************************************************)
+ServerVirtualWrite(m) ==
+  /\ m \in net
+  /\ m.t \in {"VW", "VWCOPY"}
+  /\ Up(m.rack)
+  /\ \E dup \in DupChoices :
+     LET r   == m.rack
+         s   == IF m.t = "VW" THEN Home ELSE m.dst
+         cur == store[r][s]
+         val == IF m.t = "VW" THEN cur.val ELSE m.val
+         nv  == IF m.t = "VW" THEN Max(cur.ver, m.ver) ELSE m.ver
+         apply == nv > cur.ver
+     IN /\ store' = IF apply THEN [store EXCEPT ![r][s] = [val |-> val, ver |-> nv]] ELSE store
+        /\ lastHv' = IF apply THEN [lastHv EXCEPT ![r][s] = nv] ELSE lastHv
+        /\ inversions' = IF apply /\ nv < lastHv[r][s] THEN inversions \cup {<<r, s>>}
+                         ELSE inversions
+        /\ net' = Remaining(m, dup)
+                  \cup (IF m.t = "VW" THEN {VWCopy(r, val, nv, d) : d \in m.fwd} ELSE {})
+                  \cup {WRep(0, nv, s)}
+        /\ used' = CountDup(dup)
+        /\ act' = [a |-> "ServerVirtualWrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, execs, extVer, tailRepl,
+                 otherStamps, liveRacks, failedRacks, tailMark>>
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -365,12 +487,13 @@ RackFail(f) ==
   /\ failedRacks' = failedRacks \cup {f}
   /\ act' = [a |-> "RackFail", rack |-> f]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
-                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks>>
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, tailMark>>
 
 \* A packet handled by rack f: a write for its switch or servers, and if f is
 \* the tail, reads and the replies its switch would forward.
 BoundFor(m, f) ==
   \/ m.t \in {"CWREQ", "WREQ"} /\ m.rack = f
+  \/ m.t \in {"VW", "VWCOPY"} /\ m.rack = f
   \/ m.t \in {"RREQ", "WREP", "RREP"} /\ f = Tail
 
 (***************************************************************************)
@@ -397,9 +520,10 @@ Reconfigure(f) ==
   /\ LET nt == SetMax(liveRacks \ {f}) IN
        IF f = Tail
          THEN /\ tailRepl' = Replicated
+              /\ tailMark' = 0
               /\ execs' = execs \cup {<<store[nt][s].val, store[nt][s].ver>> :
                                        s \in {x \in Servers : store[nt][x].val # 0}}
-         ELSE UNCHANGED <<tailRepl, execs>>
+         ELSE UNCHANGED <<tailRepl, execs, tailMark>>
   /\ act' = [a |-> "Reconfigure", rack |-> f]
   /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, rd, hvOf, lastHv,
                  inversions, extVer, otherStamps, failedRacks>>
@@ -408,10 +532,12 @@ Next ==
   \/ \E f \in Racks : RackFail(f) \/ Reconfigure(f)
   \/ TailStampsOther
   \/ AddKeyAtTail
+  \/ MarkRemoveAtTail
+  \/ VirtualWriteAtTail
   \/ \E w \in WIds : IssueWrite(w)
   \/ \E x \in RIds : IssueRead(x)
   \/ \E m \in net : SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
-                    \/ SwitchReply(m) \/ Lose(m)
+                    \/ SwitchReply(m) \/ Lose(m) \/ ServerVirtualWrite(m)
 
 Spec == Init /\ [][Next]_vars
 
@@ -433,6 +559,15 @@ TailDirectoryInv ==
          /\ \A s \in rset[Tail] : store[Tail][s].ver >= extVer
     ELSE store[Tail][Home].ver >= extVer
 
+(* Every server in the tail's replica set holds ver_completed or newer:    *)
+(* the tail's AddKey takes home's version, and Alg. 2 raises               *)
+(* ver_completed only on a reply whose server holds that version.  Hence   *)
+(* the tail's virtual write never raises home's version (it copies home's *)
+(* (value, version) as it is), which is why, unlike one rack's, it needs   *)
+(* no drain (MCPegasusChainVWNoDrain).                                     *)
+TailRsetCurrent ==
+  tailRepl => \A s \in rset[Tail] : store[Tail][s].ver >= verCompleted[Tail]
+
 (* A version names one write on every replica that is still up, also     *)
 (* across a change of head: the new head never stamps a version that a     *)
 (* write of the old head still carries somewhere (a write stamped by the   *)
@@ -453,10 +588,13 @@ Linearizable ==
 \* a property.  The first time a newly found state carries an action label,
 \* print it; TLC register 1 holds the labels printed so far.  TLC is
 \* instantiated under a name because its Sequences would clash with Tail.
+\* The label is act.a, or act.via where a step names the case it took (the
+\* tail's reply that removes the key, TailRemoveKey), as in Pegasus.tla.
 ASSUME TLCm!TLCSet(1, {})
+CoverageLabel == IF "via" \in DOMAIN act THEN act.via ELSE act.a
 ActionCoverage ==
-    \/ act.a \in TLCm!TLCGet(1)
-    \/ /\ TLCm!TLCSet(1, TLCm!TLCGet(1) \cup {act.a})
-       /\ TLCm!PrintT(<<"innet-action", act.a>>)
+    \/ CoverageLabel \in TLCm!TLCGet(1)
+    \/ /\ TLCm!TLCSet(1, TLCm!TLCGet(1) \cup {CoverageLabel})
+       /\ TLCm!PrintT(<<"innet-action", CoverageLabel>>)
 
 =============================================================================

@@ -19,12 +19,12 @@
 (* no version yet), and it is read here as "only if VER is null".          *)
 (*                                                                         *)
 (* One key; no retries, no at-most-once (see below).  Rack                 *)
-(* failures and the configuration service's reconfiguration (S7,          *)
+(* failures and the configuration service's reconfiguration (S7,           *)
 (* "Reconfiguring the Chains") are modelled when a model allows them       *)
 (* (MaxRackFail > 0): a rack crashes (RackFail), and the service removes   *)
 (* it from the chain once the writes it passed down have arrived           *)
 (* (Reconfigure); the next rack may become head, the previous one tail.    *)
-(* No rack is added back or replaced.  The tail's controller (directories *)
+(* No rack is added back or replaced.  The tail's controller (directories  *)
 (* live at the tail only) may add the key to its directory (AddKeyAtTail), *)
 (* mark it for removal (MarkRemoveAtTail; the key leaves on a home reply   *)
 (* at or above the mark) and issue a virtual write (VirtualWriteAtTail,    *)
@@ -64,7 +64,7 @@ BugReconfigNoDrain == FALSE \* BUG: the service removes a failed rack without wa
 
 (***************************************************************************)
 (* The tail's controller: MarkRemove and virtual writes (S6.3), defined    *)
-(* here with the values of the protocol without them (as above: a model's *)
+(* here with the values of the protocol without them (as above: a model's  *)
 (* .cfg overrides them, the older .cfgs are as they were).                 *)
 (***************************************************************************)
 MaxRemove == 0      \* how many times the tail's controller may mark the key for removal
@@ -206,7 +206,7 @@ Init ==
 -----------------------------------------------------------------------------
 (* A client sends write w to the head rack (S7: "clients send WRITES to    *)
 (* the head server in the chain"); it reaches the head switch unstamped.   *)
-(* The head is the first rack of the current view; if it has crashed and  *)
+(* The head is the first rack of the current view; if it has crashed and   *)
 (* the service has not removed it yet, the write waits there and is lost   *)
 (* with the rack.                                                          *)
 IssueWrite(w) ==
@@ -309,7 +309,7 @@ Alg2(v, s) ==
   ELSE <<rset[Tail], verCompleted[Tail]>>
 
 (* The tail switch forwards a WRITE-REPLY or READ-REPLY to its client,     *)
-(* after Alg. 2; this externalizes the version.  S6.3's removal rule: a   *)
+(* after Alg. 2; this externalizes the version.  S6.3's removal rule: a    *)
 (* key marked for removal leaves the tail's directory when a WRITE-REPLY   *)
 (* from its home passes with a version at or above the mark (the tail's    *)
 (* ver_next when it was marked, which every version the tail routed to a   *)
@@ -358,7 +358,7 @@ Lose(m) ==
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
-(* The tail's switch stamps a write of a key its own rack heads: its        *)
+(* The tail's switch stamps a write of a key its own rack heads: its       *)
 (* ver_next also counts those (one register per switch, S6.1).             *)
 (***************************************************************************)
 TailStampsOther ==
@@ -371,13 +371,13 @@ TailStampsOther ==
                  inversions, execs, extVer, tailRepl, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
-(* The tail's controller adds the key to its directory (S6.3 AddKey, with   *)
-(* S6.4's pause and drain: no write of the key is on its way to a tail      *)
-(* server; writes still upstream may come later).  rset = {Home}, and       *)
-(* ver_completed is home's version, which the controller reads after the    *)
-(* drain: the switch's ver_next - 1, one rack's rule, also counts the       *)
-(* versions of keys the rack heads, and a write of this key stamped by the  *)
-(* head before the pause can still arrive below it.                         *)
+(* The tail's controller adds the key to its directory (S6.3 AddKey, with  *)
+(* S6.4's pause and drain: no write of the key is on its way to a tail     *)
+(* server; writes still upstream may come later).  rset = {Home}, and      *)
+(* ver_completed is home's version, which the controller reads after the   *)
+(* drain: the switch's ver_next - 1, one rack's rule, also counts the      *)
+(* versions of keys the rack heads, and a write of this key stamped by the *)
+(* head before the pause can still arrive below it.                        *)
 (***************************************************************************)
 AddKeyAtTail ==
   /\ AddAtTail
@@ -399,7 +399,7 @@ AddKeyAtTail ==
 (* is the tail's ver_next, the key's writes go home from now on, and the   *)
 (* key leaves the directory on a home WRITE-REPLY at or above the mark     *)
 (* (SwitchReply).  The mark must exceed every version the tail routed to a *)
-(* replica before it; only the bump past passing versions makes the       *)
+(* replica before it; only the bump past passing versions makes the        *)
 (* tail's ver_next do that.  The tail's ver_next also counts the versions  *)
 (* of the keys its rack heads (TailStampsOther), so the key's own versions *)
 (* may never reach it: a liveness limit, not a safety one.                 *)
@@ -565,13 +565,13 @@ TailDirectoryInv ==
 (* Every server in the tail's replica set holds ver_completed or newer:    *)
 (* the tail's AddKey takes home's version, and Alg. 2 raises               *)
 (* ver_completed only on a reply whose server holds that version.  Hence   *)
-(* the tail's virtual write never raises home's version (it copies home's *)
+(* the tail's virtual write never raises home's version (it copies home's  *)
 (* (value, version) as it is), which is why, unlike one rack's, it needs   *)
 (* no drain (MCPegasusChainVWNoDrain).                                     *)
 TailRsetCurrent ==
   tailRepl => \A s \in rset[Tail] : store[Tail][s].ver >= verCompleted[Tail]
 
-(* A version names one write on every replica that is still up, also     *)
+(* A version names one write on every replica that is still up, also       *)
 (* across a change of head: the new head never stamps a version that a     *)
 (* write of the old head still carries somewhere (a write stamped by the   *)
 (* old head and lost with it may have its version reused: no one has it).  *)

@@ -96,6 +96,10 @@ BugReplyBySlot == FALSE
 \* its first copy's seq again (the bug tracecheck's trace validation seeds).
 MaxRetry == 0
 BugRetryRenumbers == FALSE
+\* BugRetryAcrossCrash: a client retries a write that a switch which has
+\* crashed since numbered (FarReachClient.mayRetryWrite forbids it); the
+\* restarted switch, which has forgotten the first copy, numbers it afresh.
+BugRetryAcrossCrash == FALSE
 
 \* Server fencing at recovery (an innet extension; docs/specs/farreach.md,
 \* "Recovery's sequence base and the server fence").  BugNoFence: recovery
@@ -490,10 +494,11 @@ ClientWriteForward(c, k) ==
 \* overwrite a newer write).  BugRetryRenumbers numbers every copy afresh.
 ClientRetry(c) ==
     /\ up /\ pend[c].t = "w" /\ nRetry < MaxRetry
-    /\ lastNum[c].w = pend[c].id
+    /\ \/ lastNum[c].w = pend[c].id
+       \/ BugRetryAcrossCrash /\ lastNum[c] = NoNum /\ nSwCrash > 0
     /\ LET w == pend[c].id
            k == pend[c].k
-           s == IF BugRetryRenumbers THEN ctr[k] + 1 ELSE lastNum[c].s
+           s == IF BugRetryRenumbers \/ lastNum[c].w /= w THEN ctr[k] + 1 ELSE lastNum[c].s
            stale == s < ctr[k]
            absorbed == ~stale /\ Hit(k) /\ ~tbe[k]
        IN /\ nRetry' = nRetry + 1
@@ -979,7 +984,7 @@ SwitchCrash ==
 \* base is the writes issued before it plus g - 1, so every seq it assigns is
 \* at most nW (+ nRetry) + g - 1; the next base, taken after the g-th crash,
 \* adds nSwCrash = g.
-IncarnationBase == nW + (IF BugRetryRenumbers THEN nRetry ELSE 0) + nSwCrash
+IncarnationBase == nW + (IF BugRetryRenumbers \/ BugRetryAcrossCrash THEN nRetry ELSE 0) + nSwCrash
 
 Best(k) ==
     LET cands == {snap[k]} \cup (IF BugRecoveryIgnoresPreserved THEN {}

@@ -8,11 +8,13 @@ import dev.innet.kv.FakeContext;
 import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.client.ClientConfig;
+import dev.innet.protocol.KvResult;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
 import dev.innet.wire.UdpFrame;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Record preservation (§3.4), one message at a time: which switch-answered writes a client keeps, and
  * the release rule: a preserved record is dropped only by a SNAPSHOT_DONE entry whose seq covers it
- * (is at least its seq). Each assertion fails on a one-line change to the rule (docs/farreach.md,
- * "Rules and the tests that pin them").
+ * (is at least its seq); and the write-retry rule: a timed-out write is sent again with its request id,
+ * except after a switch restart, which forgot its first copy. Each assertion fails on a one-line change
+ * to the rule (docs/farreach.md, "Rules and the tests that pin them").
  */
 class FarReachClientTest {
     private static final int CLIENT = 10;
@@ -111,5 +114,52 @@ class FarReachClientTest {
         put(KEY, "v", 5, true);
         snapshotDone(new SnapshotCoverage.Entry(OTHER_KEY, 9));
         assertEquals(List.of(5L), preservedSeqs());
+    }
+
+    // ---- no write retry across a switch restart (FarReachClient.mayRetryWrite; the spec's ClientRetry,
+    // refuted variant MCFarReach_RetryAcrossCrash)
+
+    /** A client that retries writes, with one write sent and no reply; returns where its outcome lands. */
+    private List<KvResult> pendingWriteOfARetryingClient() {
+        client = new FarReachClient(ctx, new ClientConfig(List.of(SERVER), 5_000_000L, 5, true, 40000), null);
+        List<KvResult> outcome = new ArrayList<>();
+        ctx.sent.clear();
+        client.put(KEY, "v".getBytes(StandardCharsets.UTF_8), outcome::add);
+        assertEquals(1, ctx.sent.size(), "the write's first copy");
+        return outcome;
+    }
+
+    /** Fires the client's earliest timer, as the clock reaching it would. */
+    private void timeOut() {
+        long timer = ctx.timers.firstKey();
+        ctx.now = ctx.timers.remove(timer);
+        assertTrue(client.onTimer(timer));
+    }
+
+    @Test
+    void aTimedOutWriteIsSentAgainWithItsRequestId() throws Exception {
+        List<KvResult> outcome = pendingWriteOfARetryingClient();
+        long reqId = InnetPacket.decode(ctx.sent.getLast()).message().reqId();
+        ctx.sent.clear();
+        timeOut();
+        assertEquals(1, ctx.sent.size(), "a retry");
+        assertEquals(reqId, InnetPacket.decode(ctx.sent.getLast()).message().reqId(), "the switch knows it by its id");
+        assertTrue(outcome.isEmpty());
+    }
+
+    @Test
+    void aWriteIsNotRetriedAfterTheSwitchRestartedAndEndsUnknown() throws Exception {
+        List<KvResult> outcome = pendingWriteOfARetryingClient();
+        // the recovering controller's collection round: the switch that numbered the write is gone
+        InnetMessage request = new InnetMessage(KvOp.PRESERVED_REQUEST, 0, 0, 7, new byte[InnetMessage.KEY_BYTES], 0,
+                new byte[0], new byte[0]);
+        UdpFrame frame = new UdpFrame(0, 0, 0x0a000000 | CONTROLLER, 0x0a000000 | CLIENT, KvOp.CONTROL_PORT,
+                KvOp.CONTROL_PORT, request.encode());
+        assertTrue(client.onPacket(frame.encode()));
+        ctx.sent.clear();
+        timeOut();
+        assertTrue(ctx.sent.isEmpty(), "a retry the restarted switch would number afresh was sent");
+        assertEquals(1, outcome.size());
+        assertEquals(KvResult.Outcome.TIMED_OUT, outcome.get(0).outcome());
     }
 }

@@ -130,6 +130,16 @@ BugFenceBeforeReplay == FALSE
 \* BugSeenNoOutdate: a newer reply leaves a latest record latest (a write in
 \* flight from before the admission then hides behind the cached record).
 FillBySeen == FALSE
+
+\* CrashKeepsServerBound: a switch crash loses only what is on its way to or
+\* through the switch; requests it had already sent towards a server
+\* (PUT_SEQ, reads, EVICT_STORE) still arrive, during the outage or after the
+\* recovery (the default, FALSE, loses them all: docs/specs/farreach.md).  A
+\* late PUT_SEQ of the crashed switch is then refused by a fenced server.
+\* BugFenceAcksOld: a fenced server acknowledges such a PUT_SEQ although it
+\* does not store it (FencedRecordStore neither stores nor acknowledges it).
+CrashKeepsServerBound == FALSE
+BugFenceAcksOld == FALSE
 BugSeenNoFloor == FALSE
 BugSeenNoOutdate == FALSE
 
@@ -178,6 +188,8 @@ VARIABLES
     fillFloor, \* fillFloor[k]: k's server record's seq at its admission (FillBySeen)
     \* ---- servers (persistent) ----
     store,     \* store[k]: record of k at Owner[k]
+    fence,     \* the seq every server was fenced at by the last recovery (0: never); a PUT_SEQ
+               \* numbered below it is refused (FencedRecordStore)
     \* ---- controller ----
     admitting, \* admitting[k]: admission of k installed, validity not yet set (§3.2)
     evRec,     \* evRec[k]: record loaded for the eviction of k in flight, NoRec if none (§3.3)
@@ -224,14 +236,18 @@ clientVars == <<pend, pres>>
 cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs>>
 linVars    == <<linMax, opFloor, wkey, linBad>>
 ghostVars  == <<doneMax, lastRead, pointCache, snapTruth, ackFloor, linVars>>
-vars == <<switchVars, store, ctrlVars, clientVars, net, cntVars, ghostVars, act>>
+serverVars == <<store, fence>>
+vars == <<switchVars, serverVars, ctrlVars, clientVars, net, cntVars, ghostVars, act>>
 \* Everything but the action label: model files use this as the VIEW so that
 \* `act` does not multiply the number of distinct states.
 \* Without retries (MaxRetry = 0) no action reads lastNum, so states that
 \* differ only in it have the same futures: it is left out of the view there.
+\* Likewise the fence: without CrashKeepsServerBound no PUT_SEQ below it can
+\* reach a server (a crash empties the network), so only then is it read.
 viewVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent,
               IF MaxRetry > 0 THEN lastNum ELSE NoNum, seen, fillFloor,
-              store, ctrlVars, clientVars, net, cntVars, ghostVars>>
+              store, IF CrashKeepsServerBound THEN fence ELSE 0,
+              ctrlVars, clientVars, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Messages.  Fields: t = type (names follow docs/wire-format.md §3).       *)
@@ -275,6 +291,7 @@ TypeOK ==
     /\ snapSent \in [Key -> BOOLEAN]
     /\ lastNum \in [Client -> [w : 0..MaxWrites, s : SeqNo]]
     /\ store \in [Key -> Rec]
+    /\ fence \in SeqNo
     /\ admitting \in [Key -> BOOLEAN]
     /\ evRec \in [Key -> Rec \cup {NoRec}]
     /\ snapKeys \subseteq Key
@@ -314,6 +331,7 @@ Init ==
     /\ seen = [k \in Key |-> 0]
     /\ fillFloor = [k \in Key |-> 0]
     /\ store = [k \in Key |-> Init0]
+    /\ fence = 0
     /\ admitting = [k \in Key |-> FALSE]
     /\ evRec = [k \in Key |-> NoRec]
     /\ snapKeys = {}
@@ -453,7 +471,7 @@ ClientWriteHit(c, k) ==
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Complete(k, w, TRUE, linMax[k])
           /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
                    pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    lastRead, pointCache, snapTruth, ackFloor, opFloor>>
 
@@ -473,7 +491,7 @@ ClientWriteForward(c, k) ==
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientWriteForward", c |-> c, k |-> k, w |-> w, s |-> s]
-    /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, fillFloor, store, ctrlVars, pres,
+    /\ UNCHANGED <<up, crec, valid, tbe, snapOn, snapSent, fillFloor, serverVars, ctrlVars, pres,
                    nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, linBad>>
 
@@ -513,7 +531,7 @@ ClientRetry(c) ==
              ELSE /\ ForwardWrite(c, k, w, s, stale)
                   /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
           /\ act' = [a |-> "ClientRetry", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> absorbed]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
                    nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
                    lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -525,7 +543,7 @@ ClientWriteDropped(c, k) ==
     /\ wkey' = [wkey EXCEPT ![nW + 1] = k]
     /\ Invoke(c, k)
     /\ act' = [a |-> "ClientWriteDropped", c |-> c, k |-> k, w |-> nW + 1]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, net,
                    nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, linBad>>
 
@@ -541,7 +559,7 @@ ClientReadHit(c, k) ==
     /\ lastRead' = [floor |-> doneMax[k], got |-> crec[k].v]
     /\ Complete(k, crec[k].v, FALSE, linMax[k])
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> crec[k].v]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, net,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, opFloor, wkey>>
 
@@ -561,7 +579,7 @@ ClientReadForward(c, k) ==
           /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r, floor |-> doneMax[k]]]
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cons, emb |-> emb]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
@@ -571,7 +589,7 @@ ClientReadDropped(c, k) ==
     /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
     /\ Invoke(c, k)
     /\ act' = [a |-> "ClientReadDropped", c |-> c, k |-> k, r |-> nR + 1]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, net,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
@@ -580,6 +598,7 @@ ClientReadDropped(c, k) ==
 \* Replies for operations the client no longer waits for are discarded.
 ClientPutReply(m) ==
     /\ m \in net /\ m.t = "putR" /\ AtHead(m)
+    /\ CrashKeepsServerBound => up     \* a reply reaches its client through the switch
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "w" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
@@ -589,12 +608,13 @@ ClientPutReply(m) ==
        ELSE UNCHANGED <<pend, doneMax, linMax, linBad, opFloor>>
     /\ SeeReply(m.k, m.s)
     /\ act' = [a |-> "ClientPutReply", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s]
-    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, store, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, serverVars, ctrlVars, pres, cntVars,
                    lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
 \* The client receives a GET reply relayed by the switch.
 ClientGetReply(m) ==
     /\ m \in net /\ m.t = "getR" /\ AtHead(m)
+    /\ CrashKeepsServerBound => up
     /\ net' = net \ {m}
     /\ IF pend[m.c].t = "r" /\ pend[m.c].id = m.id
        THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
@@ -604,7 +624,7 @@ ClientGetReply(m) ==
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
     /\ SeeReply(m.k, m.rec.s)
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
-    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, store, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, serverVars, ctrlVars, pres, cntVars,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 \* Timeout: the request or its reply was lost (nothing of it is in flight), so
@@ -615,7 +635,7 @@ ClientGiveUp(c) ==
     /\ pend' = [pend EXCEPT ![c] = NoOp]
     /\ Retire(c)
     /\ act' = [a |-> "ClientGiveUp", c |-> c]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net, cntVars,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, net, cntVars,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
 \* §3.4 "Client crashes": a client loses its pending operation and its
@@ -627,7 +647,7 @@ ClientCrash(c) ==
     /\ pres' = [pres EXCEPT ![c] = [k \in Key |-> NoRec]]
     /\ Retire(c)
     /\ act' = [a |-> "ClientCrash", c |-> c]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, net,
                    nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, ackFloor, linMax, wkey, linBad>>
 
@@ -637,17 +657,22 @@ ClientCrash(c) ==
 
 Apply(cur, r) == IF BugServerIgnoresSeq \/ r.s > cur.s THEN r ELSE cur
 
-\* PUT_SEQ: store if newer, reply to the client.
+\* PUT_SEQ: store if newer, reply to the client.  A fenced server refuses a
+\* PUT_SEQ numbered below its fence (a crashed switch's, CrashKeepsServerBound):
+\* it neither stores nor acknowledges it.
 ServerPut(m, d) ==
     /\ m \in net /\ m.t = "put" /\ DupOK(d)
-    /\ store' = [store EXCEPT ![m.k] = Apply(@, [v |-> m.id, s |-> m.s])]
     /\ AtHead(m)
-    /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s,
-                                fs |-> NextFs]}
-    /\ SentFs
+    /\ IF m.s < fence /\ ~BugFenceAcksOld
+       THEN /\ net' = Rest(m, d)
+            /\ UNCHANGED <<store, nFs>>
+       ELSE /\ store' = [store EXCEPT ![m.k] = Apply(@, [v |-> m.id, s |-> m.s])]
+            /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s,
+                                        fs |-> NextFs]}
+            /\ SentFs
     /\ CountDup(d)
     /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
-    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+    /\ UNCHANGED <<switchVars, fence, ctrlVars, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, ghostVars>>
 
 \* GET / GET_FOR_CACHE / GET_EMBED.  §3.3 record embedding: the server compares
@@ -665,7 +690,7 @@ ServerGet(m, d) ==
           /\ SentFs
           /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> new, dup |-> d]
     /\ CountDup(d)
-    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+    /\ UNCHANGED <<switchVars, fence, ctrlVars, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, ghostVars>>
 
 \* EVICT_STORE from the controller: store if newer, acknowledge with the seq.
@@ -676,7 +701,7 @@ ServerEvict(m, d) ==
                                THEN {[t |-> "evictAck", k |-> m.k, s |-> m.rec.s]} ELSE {})
     /\ CountDup(d)
     /\ act' = [a |-> "ServerEvict", k |-> m.k, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<switchVars, ctrlVars, clientVars,
+    /\ UNCHANGED <<switchVars, fence, ctrlVars, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* §3.2 (2): a server reports a hot key with its current record to the
@@ -692,7 +717,7 @@ ServerReportHot(k) ==
     /\ ~\E m \in net : m.t = "hot" /\ m.k = k
     /\ net' = net \cup {[t |-> "hot", k |-> k, rec |-> store[k]]}
     /\ act' = [a |-> "ServerReportHot", k |-> k, rec |-> store[k]]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Switch: GET_FOR_CACHE replies (§3.2 rule (ii)).                           *)
@@ -733,7 +758,7 @@ SwitchGetReply(m, d) ==
             /\ Retire(m.c)
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, fillFloor, serverVars,
                    admitting, evRec, snapKeys, snapLoad, snap, pres,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
@@ -766,7 +791,7 @@ AdmitInstall(m, d) ==
     /\ fillFloor' = IF FillBySeen /\ ~BugSeenNoFloor THEN [fillFloor EXCEPT ![m.k] = store[m.k].s]
                     ELSE fillFloor
     /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, tbe, ctr, snapOn, snapSent, store,
+    /\ UNCHANGED <<up, lastNum, tbe, ctr, snapOn, snapSent, serverVars,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
@@ -776,7 +801,7 @@ AdmitValidate(k) ==
     /\ valid' = [valid EXCEPT ![k] = TRUE]
     /\ admitting' = [admitting EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "AdmitValidate", k |-> k]
-    /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, seen, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
 
 \* A report the controller cannot act on (key cached or being admitted, cache
@@ -787,7 +812,7 @@ DiscardHot(m) ==
     /\ ~AdmitGuard(m.k)
     /\ net' = net \ {m}
     /\ act' = [a |-> "DiscardHot", k |-> m.k]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Controller: available cache eviction (§3.3, Figure 5).                   *)
@@ -804,7 +829,7 @@ EvictStart(k) ==
     /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, seen, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
                    admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
@@ -816,7 +841,7 @@ EvictResend(k) ==
     /\ [t |-> "evictAck", k |-> k, s |-> evRec[k].s] \notin net
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> evRec[k]]}
     /\ act' = [a |-> "EvictResend", k |-> k]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 \* Remove k from the cache.  §3.4 corner case: if k was in the snapshot and
 \* its record has not been loaded yet, the controller keeps the evicted record
@@ -844,7 +869,7 @@ EvictFinish(m, d) ==
     /\ CountDup(d)
     /\ FinishEviction(m.k)
     /\ act' = [a |-> "EvictFinish", k |-> m.k, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, store, admitting, snapKeys, snapOrig, snap, clientVars,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, serverVars, admitting, snapKeys, snapOrig, snap, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
@@ -854,7 +879,7 @@ EvictFinishNoAck(k) ==
     /\ FinishEviction(k)
     /\ net' = net
     /\ act' = [a |-> "EvictFinishNoAck", k |-> k]
-    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
                    admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
 
 \* Stale or duplicated acknowledgements are ignored.
@@ -863,7 +888,7 @@ DiscardAck(m) ==
     /\ ~AckMatches(m)
     /\ net' = net \ {m}
     /\ act' = [a |-> "DiscardAck", k |-> m.k]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Controller: crash-consistent snapshot generation (§3.4, Figure 6).       *)
@@ -881,7 +906,7 @@ SnapStart ==
     /\ snapLoad' = [k \in Key |-> NoRec]
     /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
     /\ act' = [a |-> "SnapStart"]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, seen, fillFloor, store, admitting, evRec, snap,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, seen, fillFloor, serverVars, admitting, evRec, snap,
                    clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, snapTruth, ackFloor, linVars>>
 
@@ -895,7 +920,7 @@ SnapLoad(k) ==
     /\ snapLoad' = [snapLoad EXCEPT ![k] = crec[k]]
     /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
     /\ act' = [a |-> "SnapLoad", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, seen, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, seen, fillFloor, serverVars,
                    admitting, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
 
 \* All records of the snapshot are loaded: revert overwritten ones to their
@@ -923,7 +948,7 @@ SnapFinish ==
     /\ snapOn' = FALSE
     /\ snapTruth' = pointCache
     /\ act' = [a |-> "SnapFinish"]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, seen, fillFloor, store,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, seen, fillFloor, serverVars,
                    admitting, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
                    doneMax, lastRead, pointCache, ackFloor, linVars>>
 
@@ -954,10 +979,10 @@ SwitchCrash ==
     /\ snapKeys' = {}
     /\ snapOrig' = [k \in Key |-> NoRec]
     /\ snapLoad' = [k \in Key |-> NoRec]
-    /\ net' = {}
+    /\ net' = IF CrashKeepsServerBound THEN {m \in net : m.t \in {"put", "get", "evict"}} ELSE {}
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
-    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
+    /\ UNCHANGED <<serverVars, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, linVars>>
 
 \* Replay-based recovery: for each key take the newest of the snapshot and the
@@ -999,6 +1024,7 @@ Recover ==
     /\ LET held == IF BugFenceBeforeReplay THEN [k \in Key |-> Fenced(store[k])] ELSE store
            newStore == [k \in Key |-> IF Best(k).s > held[k].s THEN Best(k) ELSE held[k]]
        IN /\ store' = [k \in Key |-> Fenced(newStore[k])]
+          /\ fence' = IF BugNoFence THEN fence ELSE IncarnationBase
           /\ ctr' = [k \in Key |-> IF BugRecoveryResetsCounter THEN 0 ELSE IncarnationBase]
     /\ up' = TRUE
     /\ crec' = snap
@@ -1021,7 +1047,7 @@ Lose(m) ==
     /\ net' = net \ {m}
     /\ nLoss' = nLoss + 1
     /\ act' = [a |-> "Lose", m |-> m]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, clientVars,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars,
                    nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------

@@ -86,7 +86,7 @@ UnprocessedWrite(c, k) ==
     /\ nW' = nW + 1
     /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
     /\ act' = [a |-> "UnprocessedWrite", c |-> c, k |-> k, w |-> nW + 1]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, net,
                    nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 UnprocessedRead(c, k) ==
@@ -94,7 +94,7 @@ UnprocessedRead(c, k) ==
     /\ nR' = nR + 1
     /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
     /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, net,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, net,
                    nW, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 -----------------------------------------------------------------------------
@@ -161,7 +161,7 @@ SwitchWrite(c, how, obs) ==
                   ELSE UNCHANGED <<latest, tbe>>
                /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
        /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
-       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
+       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
                       nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                       lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -207,7 +207,7 @@ RelayGetReplyKeepingCache(m) ==
     /\ Complete(m.k, m.rec.v, FALSE, opFloor[m.c])
     /\ Retire(m.c)
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> FALSE]
-    /\ UNCHANGED <<switchVars, store, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, cntVars,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 \* The reply reaches the client relayed by the switch: a GET reply, or a
@@ -258,7 +258,7 @@ EvictStartMarked(k) ==
     /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<switchVars, store, admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
+    /\ UNCHANGED <<switchVars, serverVars, admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 ObsEvictStart(e) == e.e = "evictStart" /\ (EvictStart(e.k) \/ EvictStartMarked(e.k))
@@ -322,7 +322,7 @@ CrashKeepingReports ==
     /\ net' = {m \in net : m.t = "hot"}
     /\ ackFloor' = doneMax
     /\ act' = [a |-> "SwitchCrash"]
-    /\ UNCHANGED <<store, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
+    /\ UNCHANGED <<serverVars, snap, clientVars, nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nClCrash, nRetry, nFs,
                    doneMax, lastRead, pointCache, snapTruth, linVars>>
 
 ObsCrash(e) == e.e = "crash" /\ CrashKeepingReports
@@ -346,7 +346,7 @@ CtlRestart ==
     /\ evRec' = [k \in Key |-> IF tbe[k] /\ evRec[k] = NoRec THEN crec[k] ELSE evRec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]] : k \in {j \in Key : tbe[j] /\ evRec[j] = NoRec}}
     /\ act' = [a |-> "CtlRestart"]
-    /\ UNCHANGED <<up, lastNum, valid, latest, tbe, ctr, snapSent, seen, fillFloor, store, snap, clientVars, cntVars, ghostVars>>
+    /\ UNCHANGED <<up, lastNum, valid, latest, tbe, ctr, snapSent, seen, fillFloor, serverVars, snap, clientVars, cntVars, ghostVars>>
 
 ObsCtlRestart(e) == e.e = "ctlRestart" /\ CtlRestart
 
@@ -373,7 +373,7 @@ ReplyLostAfterSwitch(m) ==
           ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
     /\ net' = net \ {m}
     /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, store, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
                    clientVars, cntVars, ghostVars>>
 
 \* Observed (the rack records what the switch sends to clients): the switch

@@ -88,10 +88,14 @@ RecoveryFinishes == ~up ~> up
 \* §3.2 rule (ii): a cached record that is outdated while a GET_FOR_CACHE for
 \* it is in flight becomes latest or leaves the cache.  (The reply is not
 \* retried: a model that loses it can leave the record outdated until the
-\* next read, so this property is checked only without loss.)
+\* next read, so this property is checked only without loss.)  A reply a
+\* server produced before the last recovery fenced it (seq below the fence)
+\* is no refresh: the guard refuses it, rightly.  Such a reply survives a
+\* crash only with CrashKeepsServerBound; otherwise every reply in flight
+\* after a recovery is at or above the fence.
 Refreshing(k) ==
     /\ Hit(k) /\ ~latest[k]
-    /\ \E m \in net : m.k = k /\ (m.t = "getRC" \/ (m.t = "get" /\ m.cons))
+    /\ \E m \in net : m.k = k /\ ((m.t = "getRC" /\ m.rec.s >= fence) \/ (m.t = "get" /\ m.cons))
 OutdatedResolved == \A k \in Key : Refreshing(k) ~> (latest[k] \/ ~InCache(k))
 
 \* The same for a refresh the counter guard can accept: the server holds a

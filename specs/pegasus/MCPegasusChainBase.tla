@@ -5,5 +5,5 @@ EXTENDS PegasusChain
 
 View == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
           inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
-          tailMark>>
+          tailMark, ctab, detExecs>>
 =============================================================================

@@ -18,7 +18,8 @@
 (* the packet header is not null"; that is inverted (a client write has    *)
 (* no version yet), and it is read here as "only if VER is null".          *)
 (*                                                                         *)
-(* One key; no retries, no at-most-once (see below).  Rack                 *)
+(* One key; client write retries and at-most-once when a model allows     *)
+(* them (MaxRetry, EnableAtMostOnce; see below).  Rack                     *)
 (* failures and the configuration service's reconfiguration (S7,           *)
 (* "Reconfiguring the Chains") are modelled when a model allows them       *)
 (* (MaxRackFail > 0): a rack crashes (RackFail), and the service removes   *)
@@ -31,8 +32,9 @@
 (* ServerVirtualWrite), each when a model allows it; the tail's switch may *)
 (* stamp versions of the keys its rack heads (TailStampsOther), which is   *)
 (* what made AddKey's ver_completed = ver_next - 1 wrong in a tail (found  *)
-(* by the simulator; docs/pegasus.md "Across racks").  No at-most-once and *)
-(* no client retries (Pegasus.tla has them for one rack).                  *)
+(* by the simulator; docs/pegasus.md "Across racks").  At-most-once uses   *)
+(* each rack's home as its detector (no detector chosen by request id, no  *)
+(* forwarding to replicas, no table migration), and no read retries.       *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 LOCAL TLCm == INSTANCE TLC
@@ -73,6 +75,25 @@ BugMarkAtHome == FALSE  \* BUG: the tail's mark is home's version + 1, not the t
 BugVWNoDrain == FALSE   \* the virtual write does not wait for the tail's writes to drain
 BugVWHomeStale == FALSE \* BUG: a virtual write also while home is not in the tail's rset
 
+(***************************************************************************)
+(* Client write retries and at-most-once across the chain (S6.4 with S7,   *)
+(* as the implementation's PegasusServer does it), defined here with the   *)
+(* values of the protocol without them (a model's .cfg overrides them).    *)
+(* With EnableAtMostOnce every rack's switch sends the key's writes to its *)
+(* home, the rack's detector, which keeps a client table: a request it has *)
+(* recorded is neither executed nor applied again; a non-tail detector     *)
+(* passes it down again under the recorded version (it may have been lost  *)
+(* further down), the tail's answers the client with it.                   *)
+(***************************************************************************)
+MaxRetry == 0              \* how many times clients may resend a pending write
+EnableAtMostOnce == FALSE  \* detectors (home in every rack) and their client tables
+BugIgnoreTable == FALSE    \* BUG: a detector executes a recorded request again
+BugPassDownFresh == FALSE  \* BUG: a non-tail detector passes a recorded request down
+                           \* under the retry's fresh stamp, not the recorded version
+\* Executions are recorded (detExecs) only in models that retry or detect,
+\* so the other models' state spaces are as they were.
+TrackExecs == EnableAtMostOnce \/ MaxRetry > 0
+
 Racks   == 1..NRacks
 Servers == 1..NServers
 Home    == 1
@@ -85,8 +106,8 @@ ASSUME \A n \in {NWrites, NReads, MaxDup, MaxLoss, NOtherStamps} : n \in Nat
 ASSUME \A b \in {Replicated, AddAtTail, BugRestamp, BugNoBump, BugAddAtVerNext} : b \in BOOLEAN
 
 \* A bound on versions, used only by TypeOK: one stamp per write, or with
-\* BugRestamp one per write, rack and duplicate.
-MaxVer == NWrites * (MaxDup + 1) * NRacks + NOtherStamps
+\* BugRestamp one per write, rack and duplicate; a retry is stamped afresh.
+MaxVer == (NWrites + MaxRetry) * (MaxDup + 1) * NRacks + NOtherStamps
 Vers   == 0..MaxVer
 
 Max(a, b) == IF a >= b THEN a ELSE b
@@ -112,11 +133,13 @@ VARIABLES
   liveRacks,    \* configuration service: the racks in the chain (ChainView.liveRacks)
   failedRacks,  \* racks that have crashed (noticed by the service or not)
   tailMark,     \* the tail's removal mark: 0, or its ver_next when the key was marked (S6.3)
+  ctab,         \* rack -> its detector's client table: set of <<write id, version executed>>
+  detExecs,     \* history: set of <<rack, write id, version>> a server executed (TrackExecs)
   act           \* the last action and its parameters (for traces; not in VIEW)
 
 vars == <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
           inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
-          tailMark, act>>
+          tailMark, ctab, detExecs, act>>
 
 \* The chain in the service's current view: its first live rack is the head,
 \* its last the tail, and a rack passes writes to the next live rack.  Clients
@@ -151,7 +174,7 @@ TypeOK ==
   /\ rset \in [Racks -> SUBSET Servers]
   /\ verCompleted \in [Racks -> Vers]
   /\ store \in [Racks -> [Servers -> [val : Vals, ver : Vers]]]
-  /\ used \in [dup : Nat, loss : Nat, rem : Nat, vw : Nat]
+  /\ used \in [dup : Nat, loss : Nat, rem : Nat, vw : Nat, retry : Nat]
   /\ wr \in [WIds -> [st : {"idle", "pend", "done"}, floor : Vers, ver : Vers]]
   /\ rd \in [RIds -> [st : {"idle", "pend", "done"}, floor : Vers, val : Vals, ver : Vers]]
   /\ hvOf \in [WIds -> Vers]
@@ -164,6 +187,8 @@ TypeOK ==
   /\ liveRacks \in (SUBSET Racks) \ {{}}
   /\ failedRacks \subseteq Racks
   /\ tailMark \in 0..(MaxVer + 1)
+  /\ ctab \in [Racks -> SUBSET (WIds \X Vers)]
+  /\ detExecs \subseteq Racks \X WIds \X Vers
 
 \* Real-time floor at the tail, as in Pegasus.tla.
 Floor ==
@@ -188,7 +213,7 @@ Init ==
   /\ verCompleted = [r \in Racks |-> 0]
   /\ store = [r \in Racks |-> [s \in Servers |-> [val |-> 0, ver |-> 0]]]
   /\ net = {}
-  /\ used = [dup |-> 0, loss |-> 0, rem |-> 0, vw |-> 0]
+  /\ used = [dup |-> 0, loss |-> 0, rem |-> 0, vw |-> 0, retry |-> 0]
   /\ wr = [w \in WIds |-> [st |-> "idle", floor |-> 0, ver |-> 0]]
   /\ rd = [x \in RIds |-> [st |-> "idle", floor |-> 0, val |-> 0, ver |-> 0]]
   /\ hvOf = [w \in WIds |-> 0]
@@ -201,6 +226,8 @@ Init ==
   /\ liveRacks = {r : r \in Racks}   \* (enumerated: trace readers do not parse 1..n)
   /\ failedRacks = {}
   /\ tailMark = 0
+  /\ ctab = [r \in Racks |-> {}]
+  /\ detExecs = {}
   /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
@@ -215,7 +242,7 @@ IssueWrite(w) ==
   /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", floor |-> Floor, ver |-> 0]]
   /\ net' = net \cup {CWReq(w, HeadRack, 0, 0)}
   /\ act' = [a |-> "IssueWrite", w |-> w]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, used, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
@@ -242,29 +269,50 @@ SwitchWrite(m) ==
                     ELSE Max(verNext[r], m.ver + 1)
      IN /\ verNext' = [verNext EXCEPT ![r] = nextVer]
         /\ hvOf' = IF r = HeadRack /\ m.ver = 0 THEN [hvOf EXCEPT ![m.w] = v] ELSE hvOf
-        /\ \E D \in (IF IsRepl(r) /\ ~Marked(r) THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
+        \* With at-most-once the write goes to the rack's detector, home.
+        /\ \E D \in (IF IsRepl(r) /\ ~Marked(r) /\ ~EnableAtMostOnce
+                      THEN (SUBSET Servers) \ {{}} ELSE {{Home}}) :
              net' = Remaining(m, dup) \cup {WReq(m.w, r, v, hv, d) : d \in D}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "SwitchWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
+  /\ UNCHANGED <<ctab, detExecs, rset, verCompleted, store, wr, rd, lastHv, inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
 (* A server executes a write if its version is higher (S4.3) and passes it *)
 (* down the chain: to the next rack's switch, or, at the tail, back to the *)
 (* client as a WRITE-REPLY (S7).  A superseded write is passed on too (it  *)
 (* is complete: a newer write already covers it).                          *)
+(*                                                                         *)
+(* With at-most-once the server is its rack's detector (home): a request   *)
+(* its client table records is a duplicate or a retry (S6.4), neither      *)
+(* executed nor applied; it goes on under the recorded version: down the   *)
+(* chain from a non-tail rack (PegasusServer.passDownChain: the copy       *)
+(* passed down may have been lost), to the client from the tail.  A head   *)
+(* stamps a retry afresh, so only this keeps a request to one version.     *)
+(* Otherwise the detector executes the request and records it (applied or *)
+(* superseded, as PegasusServer.write).                                    *)
 (***************************************************************************)
 ServerWrite(m) ==
   /\ m \in net
   /\ m.t = "WREQ"
   /\ Up(m.rack)
   /\ \E dup \in DupChoices :
-     LET r     == m.rack
-         s     == m.dst
-         apply == m.ver > store[r][s].ver
-         out   == IF r = Tail THEN WRep(m.w, m.ver, s)
-                  ELSE CWReq(m.w, NextRack(r), m.ver, m.hv)
-     IN /\ store' = IF apply THEN [store EXCEPT ![r][s] = [val |-> m.w, ver |-> m.ver]]
+     LET r      == m.rack
+         s      == m.dst
+         det    == EnableAtMostOnce /\ s = Home
+         cached == {e \in ctab[r] : e[1] = m.w}
+         \* BUG (BugIgnoreTable): the detector never finds the request.
+         isDup  == det /\ cached # {} /\ ~BugIgnoreTable
+         rv     == IF isDup THEN (CHOOSE e \in cached : TRUE)[2] ELSE m.ver
+         apply  == ~isDup /\ m.ver > store[r][s].ver
+         out    == IF r = Tail THEN WRep(m.w, rv, s)
+                   \* BUG (BugPassDownFresh): the head's fresh stamp goes on.
+                   ELSE IF isDup /\ BugPassDownFresh THEN CWReq(m.w, NextRack(r), m.ver, m.ver)
+                   ELSE CWReq(m.w, NextRack(r), rv, IF isDup THEN rv ELSE m.hv)
+     IN /\ ctab' = IF det /\ ~isDup THEN [ctab EXCEPT ![r] = @ \cup {<<m.w, m.ver>>}] ELSE ctab
+        /\ detExecs' = IF TrackExecs /\ ~isDup THEN detExecs \cup {<<r, m.w, m.ver>>}
+                       ELSE detExecs
+        /\ store' = IF apply THEN [store EXCEPT ![r][s] = [val |-> m.w, ver |-> m.ver]]
                     ELSE store
         /\ lastHv' = IF apply THEN [lastHv EXCEPT ![r][s] = m.hv] ELSE lastHv
         /\ inversions' = IF apply /\ m.hv < lastHv[r][s] THEN inversions \cup {<<r, s>>}
@@ -274,8 +322,23 @@ ServerWrite(m) ==
         \* version; the next switch restamps anyway.
         /\ net' = Remaining(m, dup) \cup {out}
         /\ used' = CountDup(dup)
-        /\ act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
+        /\ IF isDup
+             THEN act' = [a |-> "ServerWrite", via |-> "DetectorDuplicate", m |-> m, dup |-> dup]
+             ELSE act' = [a |-> "ServerWrite", m |-> m, dup |-> dup]
   /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
+
+(* A client resends a pending write to the head rack (its first copy, or  *)
+(* the reply, lost or late); the head's switch stamps it afresh.  With     *)
+(* at-most-once the detectors keep it to one version; without, it runs     *)
+(* again (MCPegasusChain_NoAMO).                                           *)
+RetryWrite(w) ==
+  /\ wr[w].st = "pend"
+  /\ used.retry < MaxRetry
+  /\ net' = net \cup {CWReq(w, HeadRack, 0, 0)}
+  /\ used' = [used EXCEPT !.retry = @ + 1]
+  /\ act' = [a |-> "RetryWrite", w |-> w]
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* A client reads at the tail (S7); the tail switch routes it (Alg. 1).    *)
 IssueRead(x) ==
@@ -285,7 +348,7 @@ IssueRead(x) ==
   /\ \E s \in (IF tailRepl THEN rset[Tail] ELSE {Home}) :
        net' = net \cup {RReq(x, s)}
   /\ act' = [a |-> "IssueRead", r |-> x]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, used, wr, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* A tail server answers a read with its value and version.                *)
@@ -298,7 +361,7 @@ ServerRead(m) ==
                \cup {RRep(m.r, store[Tail][m.dst].val, store[Tail][m.dst].ver, m.dst)}
      /\ used' = CountDup(dup)
      /\ act' = [a |-> "ServerRead", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (* Algorithm 2 at the tail switch, which sees every client reply.          *)
@@ -345,7 +408,7 @@ SwitchReply(m) ==
      /\ IF removeNow
           THEN act' = [a |-> "SwitchReply", via |-> "TailRemoveKey", m |-> m, dup |-> dup]
           ELSE act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, store, hvOf, lastHv, inversions, execs, otherStamps, liveRacks, failedRacks>>
+  /\ UNCHANGED <<ctab, detExecs, verNext, store, hvOf, lastHv, inversions, execs, otherStamps, liveRacks, failedRacks>>
 
 (* The network drops a packet (between racks, or inside one).              *)
 Lose(m) ==
@@ -354,7 +417,7 @@ Lose(m) ==
   /\ net' = net \ {m}
   /\ used' = [used EXCEPT !.loss = @ + 1]
   /\ act' = [a |-> "Lose", m |-> m]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
@@ -367,7 +430,7 @@ TailStampsOther ==
   /\ verNext' = [verNext EXCEPT ![Tail] = @ + 1]
   /\ otherStamps' = otherStamps + 1
   /\ act' = [a |-> "TailStampsOther"]
-  /\ UNCHANGED <<rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
@@ -390,7 +453,7 @@ AddKeyAtTail ==
   /\ verCompleted' = [verCompleted EXCEPT ![Tail] =
                         IF BugAddAtVerNext THEN verNext[Tail] - 1 ELSE store[Tail][Home].ver]
   /\ act' = [a |-> "AddKeyAtTail"]
-  /\ UNCHANGED <<verNext, store, net, used, wr, rd, hvOf, lastHv, inversions, execs,
+  /\ UNCHANGED <<ctab, detExecs, verNext, store, net, used, wr, rd, hvOf, lastHv, inversions, execs,
                  extVer, otherStamps, liveRacks, failedRacks, tailMark>>
 
 (***************************************************************************)
@@ -414,7 +477,7 @@ MarkRemoveAtTail ==
   /\ tailMark' = IF BugMarkAtHome THEN store[Tail][Home].ver + 1 ELSE verNext[Tail]
   /\ used' = [used EXCEPT !.rem = @ + 1]
   /\ act' = [a |-> "MarkRemoveAtTail"]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, net, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, net, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks>>
 
 (***************************************************************************)
@@ -441,7 +504,7 @@ VirtualWriteAtTail ==
        net' = net \cup {VWReq(Tail, verCompleted[Tail], D)}
   /\ used' = [used EXCEPT !.vw = @ + 1]
   /\ act' = [a |-> "VirtualWriteAtTail"]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
                  tailMark>>
 
@@ -474,7 +537,7 @@ ServerVirtualWrite(m) ==
                   \cup {WRep(0, nv, s)}
         /\ used' = CountDup(dup)
         /\ act' = [a |-> "ServerVirtualWrite", m |-> m, dup |-> dup]
-  /\ UNCHANGED <<verNext, rset, verCompleted, wr, rd, hvOf, execs, extVer, tailRepl,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, wr, rd, hvOf, execs, extVer, tailRepl,
                  otherStamps, liveRacks, failedRacks, tailMark>>
 
 -----------------------------------------------------------------------------
@@ -489,7 +552,7 @@ RackFail(f) ==
   /\ Cardinality(liveRacks \ failedRacks) >= 2
   /\ failedRacks' = failedRacks \cup {f}
   /\ act' = [a |-> "RackFail", rack |-> f]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, net, used, wr, rd, hvOf, lastHv,
                  inversions, execs, extVer, tailRepl, otherStamps, liveRacks, tailMark>>
 
 \* A packet handled by rack f: a write for its switch or servers, and if f is
@@ -528,7 +591,7 @@ Reconfigure(f) ==
                                        s \in {x \in Servers : store[nt][x].val # 0}}
          ELSE UNCHANGED <<tailRepl, execs, tailMark>>
   /\ act' = [a |-> "Reconfigure", rack |-> f]
-  /\ UNCHANGED <<verNext, rset, verCompleted, store, used, wr, rd, hvOf, lastHv,
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, store, used, wr, rd, hvOf, lastHv,
                  inversions, extVer, otherStamps, failedRacks>>
 
 Next ==
@@ -537,7 +600,7 @@ Next ==
   \/ AddKeyAtTail
   \/ MarkRemoveAtTail
   \/ VirtualWriteAtTail
-  \/ \E w \in WIds : IssueWrite(w)
+  \/ \E w \in WIds : IssueWrite(w) \/ RetryWrite(w)
   \/ \E x \in RIds : IssueRead(x)
   \/ \E m \in net : SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
                     \/ SwitchReply(m) \/ Lose(m) \/ ServerVirtualWrite(m)
@@ -578,6 +641,15 @@ TailRsetCurrent ==
 ReplicasAgree ==
   \A r, q \in Racks \ failedRacks, s, t \in Servers :
      store[r][s].ver = store[q][t].ver => store[r][s].val = store[q][t].val
+
+(* At-most-once across the chain (S6.4 with S7): a write request, however  *)
+(* often retried or duplicated, is executed by the detectors of the racks  *)
+(* still up under one version only (once per rack, every rack the same     *)
+(* version).  A crashed rack's executions are gone with it: a retry after  *)
+(* a failover may run again under a new version if no live rack has it.   *)
+AtMostOnce ==
+  \A w \in WIds :
+     Cardinality({e[3] : e \in {x \in detExecs : x[2] = w /\ x[1] \notin failedRacks}}) <= 1
 
 (* The linearizability surrogate of Pegasus.tla, at the tail.              *)
 Linearizable ==

@@ -42,8 +42,9 @@ public final class PegasusChainConformance implements SpecConformance {
     /**
      * Rack failure and reconfiguration (RackFail, Reconfigure) are in the spec's failure models only
      * (MCPegasusChainFail*), and the tail's MarkRemove and virtual write (MarkRemoveAtTail,
-     * VirtualWriteAtTail, ServerVirtualWrite) in MCPegasusChainRemove and MCPegasusChainVW* only; none of
-     * these is a conformance model: the replay has no step for them yet.
+     * VirtualWriteAtTail, ServerVirtualWrite) in MCPegasusChainRemove and MCPegasusChainVW* only, and
+     * client write retries (RetryWrite) in MCPegasusChainAMO and its variants only; none of these is a
+     * conformance model: the replay has no step for them yet.
      */
     @Override
     public Map<String, String> notReplayable() {
@@ -52,7 +53,8 @@ public final class PegasusChainConformance implements SpecConformance {
                 "Reconfigure", "only the failure models (MCPegasusChainFail*) reconfigure; the replay has no step for it",
                 "MarkRemoveAtTail", "only MCPegasusChainRemove marks the key at the tail; the replay has no step for it",
                 "VirtualWriteAtTail", "only MCPegasusChainVW* issue a virtual write; the replay has no step for it",
-                "ServerVirtualWrite", "only MCPegasusChainVW* issue a virtual write; the replay has no step for it");
+                "ServerVirtualWrite", "only MCPegasusChainVW* issue a virtual write; the replay has no step for it",
+                "RetryWrite", "only MCPegasusChainAMO and its variants retry a write; the replay has no step for it");
     }
 
     @Override

@@ -127,6 +127,8 @@ BugFenceBeforeReplay == FALSE
 \* so no reply older than an observed one is ever accepted.
 \* BugSeenNoFloor: admission leaves fillFloor at 0 (a reply from an earlier
 \* caching period of the key can then be accepted).
+\* BugProbeAnyAdmission: the controller takes a probe reply of an earlier
+\* admission of the key as this admission's floor.
 \* BugSeenNoOutdate: a newer reply leaves a latest record latest (a write in
 \* flight from before the admission then hides behind the cached record).
 FillBySeen == FALSE
@@ -142,6 +144,7 @@ CrashKeepsServerBound == FALSE
 BugFenceAcksOld == FALSE
 BugSeenNoFloor == FALSE
 BugSeenNoOutdate == FALSE
+BugProbeAnyAdmission == FALSE
 
 \* Hooks for the liveness models (FarReachLive.tla; docs/specs/farreach.md,
 \* "Liveness").  Each is the protocol's rule as specified here; a liveness
@@ -162,6 +165,9 @@ SeqNo == 0..(MaxWrites + MaxRetry + MaxSwitchCrash)
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
 NoRec == [v |-> -1, s |-> -1]            \* "no record"; its s is below every real seq
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
+\* FillBySeen: the fill floor of a record whose probe has not returned yet,
+\* above every seq (no reply can fill the record).
+FloorUnknown == MaxWrites + MaxRetry + MaxSwitchCrash + 1
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
@@ -192,6 +198,8 @@ VARIABLES
                \* numbered below it is refused (FencedRecordStore)
     \* ---- controller ----
     admitting, \* admitting[k]: admission of k installed, validity not yet set (§3.2)
+    probing,   \* probing[k]: the admission (its number) whose fill-floor probe of k's server the
+               \* controller waits for, 0 if none (FillBySeen)
     evRec,     \* evRec[k]: record loaded for the eviction of k in flight, NoRec if none (§3.3)
     snapKeys,  \* keys cached (valid) at the current snapshot point (§3.4)
     snapOrig,  \* snapOrig[k]: original record received from the switch in this snapshot
@@ -231,7 +239,7 @@ VARIABLES
     act        \* the last action and its parameters (for traces; not part of the VIEW)
 
 switchVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent, lastNum, seen, fillFloor>>
-ctrlVars   == <<admitting, evRec, snapKeys, snapOrig, snapLoad, snap>>
+ctrlVars   == <<admitting, probing, evRec, snapKeys, snapOrig, snapLoad, snap>>
 clientVars == <<pend, pres>>
 cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs>>
 linVars    == <<linMax, opFloor, wkey, linBad>>
@@ -260,6 +268,8 @@ viewVars == <<up, crec, valid, latest, tbe, ctr, snapOn, snapSent,
 (*  hot      HOT_REPORT        server -> controller k, rec                    *)
 (*  evict    EVICT_STORE       controller -> server k, rec                    *)
 (*  evictAck EVICT_STORE_REPLY server -> controller k, s                     *)
+(*  probe    SEQ_PROBE         controller -> server k, a (admission number)   *)
+(*  probeR   SEQ_PROBE_REPLY   server -> controller k, a, s (FillBySeen)      *)
 (* SNAPSHOT_ORIGINAL (switch CPU port -> controller) is delivered reliably   *)
 (* in the step that causes it; SNAPSHOT_DONE is the variable `snap`, read    *)
 (* by clients whenever they like (so it may be late or never read);        *)
@@ -275,6 +285,8 @@ Msg ==
     \cup [t : {"getR", "getRC"}, c : Client, k : Key, id : 1..MaxReads, rec : Rec, fs : 0..FsMax]
     \cup [t : {"hot", "evict"}, k : Key, rec : Rec]
     \cup [t : {"evictAck"}, k : Key, s : SeqNo]
+    \cup [t : {"probe"}, k : Key, a : 1..MaxAdmit]
+    \cup [t : {"probeR"}, k : Key, a : 1..MaxAdmit, s : SeqNo]
 
 OpT == [t : {"w", "r"}, k : Key, id : 0..Max(MaxWrites, MaxReads), floor : Val] \cup {NoOp}
 
@@ -286,13 +298,14 @@ TypeOK ==
     /\ tbe \in [Key -> BOOLEAN]
     /\ ctr \in [Key -> SeqNo]
     /\ seen \in [Key -> SeqNo]
-    /\ fillFloor \in [Key -> SeqNo]
+    /\ fillFloor \in [Key -> SeqNo \cup {FloorUnknown}]
     /\ snapOn \in BOOLEAN
     /\ snapSent \in [Key -> BOOLEAN]
     /\ lastNum \in [Client -> [w : 0..MaxWrites, s : SeqNo]]
     /\ store \in [Key -> Rec]
     /\ fence \in SeqNo
     /\ admitting \in [Key -> BOOLEAN]
+    /\ probing \in [Key -> 0..MaxAdmit]
     /\ evRec \in [Key -> Rec \cup {NoRec}]
     /\ snapKeys \subseteq Key
     /\ snapOrig \in [Key -> Rec \cup {NoRec}]
@@ -333,6 +346,7 @@ Init ==
     /\ store = [k \in Key |-> Init0]
     /\ fence = 0
     /\ admitting = [k \in Key |-> FALSE]
+    /\ probing = [k \in Key |-> 0]
     /\ evRec = [k \in Key |-> NoRec]
     /\ snapKeys = {}
     /\ snapOrig = [k \in Key |-> NoRec]
@@ -471,7 +485,7 @@ ClientWriteHit(c, k) ==
           /\ wkey' = [wkey EXCEPT ![w] = k]
           /\ Complete(k, w, TRUE, linMax[k])
           /\ act' = [a |-> "ClientWriteHit", c |-> c, k |-> k, w |-> w, s |-> s]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                    pend, net, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    lastRead, pointCache, snapTruth, ackFloor, opFloor>>
 
@@ -531,7 +545,7 @@ ClientRetry(c) ==
              ELSE /\ ForwardWrite(c, k, w, s, stale)
                   /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
           /\ act' = [a |-> "ClientRetry", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> absorbed]
-    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, valid, tbe, snapOn, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                    nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash,
                    lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -734,7 +748,7 @@ ServerReportHot(k) ==
 (* reply).                                                                  *)
 GetReplyAccepted(rec, k) ==
     IF BugUnguardedLatest THEN rec.s >= crec[k].s
-    ELSE IF FillBySeen THEN rec.s >= Max(fillFloor[k], seen[k])
+    ELSE IF FillBySeen THEN fillFloor[k] /= FloorUnknown /\ rec.s >= Max(fillFloor[k], seen[k])
     ELSE rec.s >= ctr[k]
 
 SwitchGetReply(m, d) ==
@@ -759,7 +773,7 @@ SwitchGetReply(m, d) ==
        ELSE UNCHANGED <<pend, lastRead, linMax, linBad, opFloor>>
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, fillFloor, serverVars,
-                   admitting, evRec, snapKeys, snapLoad, snap, pres,
+                   admitting, probing, evRec, snapKeys, snapLoad, snap, pres,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -774,6 +788,16 @@ AdmitGuard(k) ==
        THEN ~tbe[k] /\ (InCache(k) \/ NCached < CacheSize)
        ELSE ~InCache(k) /\ NCached < CacheSize
 
+\* FillBySeen: the controller learns the fill floor by probing the key's
+\* server after the key's lookup entry is installed (SEQ_PROBE, tagged with
+\* the admission's number): the server's record then is at least its record
+\* at the install, and every write numbered after the install passes the
+\* switch and raises seen[k].  Until the reply returns the floor is unknown
+\* (no reply fills the record) and the admission is not validated.
+\* BugSeenNoFloor admits without a probe, leaving the floor as it was.
+Probes == FillBySeen /\ ~BugSeenNoFloor
+ProbeOf(k, a) == IF Probes THEN {[t |-> "probe", k |-> k, a |-> a]} ELSE {}
+
 \* Steps (1)+(2) of atomic validity control: set the validity register
 \* invalid, install the key and the reported value, marked outdated (§3.2 (1)
 \* of Figure 3(b)).  Until step (3) requests for the key are cache misses.
@@ -781,15 +805,15 @@ AdmitInstall(m, d) ==
     /\ m \in net /\ m.t = "hot" /\ DupOK(d)
     /\ AdmitGuard(m.k)
     /\ nAdmit' = nAdmit + 1
-    /\ net' = Rest(m, d)
+    /\ net' = Rest(m, d) \cup ProbeOf(m.k, nAdmit + 1)
     /\ CountDup(d)
     /\ crec' = [crec EXCEPT ![m.k] = m.rec]
     /\ valid' = [valid EXCEPT ![m.k] = FALSE]
     /\ latest' = [latest EXCEPT ![m.k] = BugAdmitLatest]
     /\ admitting' = [admitting EXCEPT ![m.k] = TRUE]
     /\ seen' = IF FillBySeen THEN [seen EXCEPT ![m.k] = 0] ELSE seen
-    /\ fillFloor' = IF FillBySeen /\ ~BugSeenNoFloor THEN [fillFloor EXCEPT ![m.k] = store[m.k].s]
-                    ELSE fillFloor
+    /\ fillFloor' = IF Probes THEN [fillFloor EXCEPT ![m.k] = FloorUnknown] ELSE fillFloor
+    /\ probing' = IF Probes THEN [probing EXCEPT ![m.k] = nAdmit + 1] ELSE probing
     /\ act' = [a |-> "AdmitInstall", k |-> m.k, rec |-> m.rec, dup |-> d]
     /\ UNCHANGED <<up, lastNum, tbe, ctr, snapOn, snapSent, serverVars,
                    evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
@@ -798,11 +822,56 @@ AdmitInstall(m, d) ==
 \* Step (3): set the validity register valid; the record now serves hits.
 AdmitValidate(k) ==
     /\ up /\ admitting[k]
+    /\ probing[k] = 0     \* FillBySeen: the fill floor is known
     /\ valid' = [valid EXCEPT ![k] = TRUE]
     /\ admitting' = [admitting EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "AdmitValidate", k |-> k]
     /\ UNCHANGED <<up, lastNum, crec, latest, tbe, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
-                   evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
+                   probing, evRec, snapKeys, snapOrig, snapLoad, snap, clientVars, net, cntVars, ghostVars>>
+
+\* The server answers a probe with the seq of the record it holds (a fenced
+\* server's records are at least the fence: Recover stores them so).
+ServerProbe(m, d) ==
+    /\ m \in net /\ m.t = "probe" /\ DupOK(d)
+    /\ net' = Rest(m, d) \cup {[t |-> "probeR", k |-> m.k, a |-> m.a, s |-> store[m.k].s]}
+    /\ CountDup(d)
+    /\ act' = [a |-> "ServerProbe", k |-> m.k, s |-> store[m.k].s, dup |-> d]
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
+
+\* The reply to the probe of k's admission in progress sets k's fill floor.  A
+\* reply to an earlier admission's probe (late or duplicated) does not: that
+\* server record may predate this admission's install (BugProbeAnyAdmission).
+ProbeMatches(m) == probing[m.k] /= 0 /\ (BugProbeAnyAdmission \/ m.a = probing[m.k])
+
+AdmitFloor(m, d) ==
+    /\ up /\ m \in net /\ m.t = "probeR" /\ DupOK(d)
+    /\ ProbeMatches(m)
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
+    /\ fillFloor' = [fillFloor EXCEPT ![m.k] = m.s]
+    /\ probing' = [probing EXCEPT ![m.k] = 0]
+    /\ act' = [a |-> "AdmitFloor", k |-> m.k, s |-> m.s, dup |-> d]
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, snapSent, seen, serverVars,
+                   admitting, evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
+                   nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
+
+\* A probe reply the controller no longer waits for is dropped.
+DiscardProbeReply(m) ==
+    /\ m \in net /\ m.t = "probeR"
+    /\ ~ProbeMatches(m)
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k]
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
+
+\* The controller re-sends the probe when neither it nor its reply is in
+\* flight any more (one was lost).
+ProbeResend(k) ==
+    /\ up /\ probing[k] /= 0
+    /\ ~\E m \in net : m.t \in {"probe", "probeR"} /\ m.k = k /\ m.a = probing[k]
+    /\ net' = net \cup ProbeOf(k, probing[k])
+    /\ act' = [a |-> "ProbeResend", k |-> k]
+    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 \* A report the controller cannot act on (key cached or being admitted, cache
 \* full, admission budget spent) is dropped.  (A report the policy merely
@@ -830,7 +899,7 @@ EvictStart(k) ==
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
     /\ UNCHANGED <<up, lastNum, crec, valid, latest, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
-                   admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
+                   admitting, probing, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* The controller retransmits EVICT_STORE when neither it nor its
@@ -869,7 +938,7 @@ EvictFinish(m, d) ==
     /\ CountDup(d)
     /\ FinishEviction(m.k)
     /\ act' = [a |-> "EvictFinish", k |-> m.k, dup |-> d]
-    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, serverVars, admitting, snapKeys, snapOrig, snap, clientVars,
+    /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, serverVars, admitting, probing, snapKeys, snapOrig, snap, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 \* BugEvictBeforeAck: evict as soon as EVICT_STORE has been sent.
@@ -880,7 +949,7 @@ EvictFinishNoAck(k) ==
     /\ net' = net
     /\ act' = [a |-> "EvictFinishNoAck", k |-> k]
     /\ UNCHANGED <<up, lastNum, ctr, snapOn, snapSent, seen, fillFloor, serverVars,
-                   admitting, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
+                   admitting, probing, snapKeys, snapOrig, snap, clientVars, cntVars, ghostVars>>
 
 \* Stale or duplicated acknowledgements are ignored.
 DiscardAck(m) ==
@@ -906,7 +975,7 @@ SnapStart ==
     /\ snapLoad' = [k \in Key |-> NoRec]
     /\ pointCache' = [k \in Key |-> IF Hit(k) THEN crec[k] ELSE NoRec]
     /\ act' = [a |-> "SnapStart"]
-    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, seen, fillFloor, serverVars, admitting, evRec, snap,
+    /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, seen, fillFloor, serverVars, admitting, probing, evRec, snap,
                    clientVars, net, nW, nR, nLoss, nDup, nAdmit, nEvict, nSwCrash, nClCrash, nRetry, nFs,
                    doneMax, lastRead, snapTruth, ackFloor, linVars>>
 
@@ -921,7 +990,7 @@ SnapLoad(k) ==
     /\ snapSent' = [snapSent EXCEPT ![k] = TRUE]
     /\ act' = [a |-> "SnapLoad", k |-> k, rec |-> crec[k]]
     /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, seen, fillFloor, serverVars,
-                   admitting, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
+                   admitting, probing, evRec, snapKeys, snapOrig, snap, clientVars, net, cntVars, ghostVars>>
 
 \* All records of the snapshot are loaded: revert overwritten ones to their
 \* originals, keep the result, stop monitoring writes and announce
@@ -949,7 +1018,7 @@ SnapFinish ==
     /\ snapTruth' = pointCache
     /\ act' = [a |-> "SnapFinish"]
     /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapSent, seen, fillFloor, serverVars,
-                   admitting, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
+                   admitting, probing, evRec, snapKeys, snapOrig, snapLoad, pend, net, cntVars,
                    doneMax, lastRead, pointCache, ackFloor, linVars>>
 
 -----------------------------------------------------------------------------
@@ -975,6 +1044,7 @@ SwitchCrash ==
     /\ seen' = [k \in Key |-> 0]
     /\ fillFloor' = [k \in Key |-> 0]
     /\ admitting' = [k \in Key |-> FALSE]
+    /\ probing' = [k \in Key |-> 0]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}
     /\ snapOrig' = [k \in Key |-> NoRec]
@@ -1058,11 +1128,12 @@ Next ==
     \/ \E c \in Client : ClientGiveUp(c) \/ ClientCrash(c) \/ ClientRetry(c)
     \/ \E m \in net :
           \/ ClientPutReply(m) \/ ClientGetReply(m)
-          \/ DiscardHot(m) \/ DiscardAck(m) \/ Lose(m)
+          \/ DiscardHot(m) \/ DiscardAck(m) \/ DiscardProbeReply(m) \/ Lose(m)
           \/ \E d \in BOOLEAN : ServerPut(m, d) \/ ServerGet(m, d) \/ ServerEvict(m, d)
                                 \/ SwitchGetReply(m, d) \/ AdmitInstall(m, d) \/ EvictFinish(m, d)
+                                \/ ServerProbe(m, d) \/ AdmitFloor(m, d)
     \/ \E k \in Key :
-          \/ ServerReportHot(k) \/ AdmitValidate(k)
+          \/ ServerReportHot(k) \/ AdmitValidate(k) \/ ProbeResend(k)
           \/ EvictStart(k) \/ EvictResend(k) \/ EvictFinishNoAck(k)
           \/ SnapLoad(k)
     \/ SnapStart \/ SnapFinish

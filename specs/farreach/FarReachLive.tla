@@ -5,7 +5,8 @@
 (* Fairness.  Weakly fair: every system step -- a server handling a        *)
 (* request, the switch or a client taking a reply, the controller handling *)
 (* a hot report or an eviction acknowledgement, validating an admission,   *)
-(* re-sending a lost EVICT_STORE, loading and finishing a snapshot,        *)
+(* re-sending a lost EVICT_STORE or SEQ_PROBE (FillBySeen), loading and    *)
+(* finishing a snapshot,                                                   *)
 (* recovering.  Strongly fair: a snapshot start (SnapStart is enabled      *)
 (* only while no snapshot runs, and a snapshot may be running each time    *)
 (* it is needed, so only strong fairness forces the next one).  Not fair:  *)
@@ -63,12 +64,14 @@ Deliver(t) ==
         /\ \/ ServerPut(m, FALSE) \/ ServerGet(m, FALSE) \/ ServerEvict(m, FALSE)
            \/ ClientPutReply(m) \/ ClientGetReply(m) \/ SwitchGetReply(m, FALSE)
            \/ AdmitInstall(m, FALSE) \/ DiscardHot(m) \/ EvictFinish(m, FALSE) \/ DiscardAck(m)
+           \/ ServerProbe(m, FALSE) \/ AdmitFloor(m, FALSE) \/ DiscardProbeReply(m)
 
-MsgTypes == {"put", "putR", "get", "getR", "getRC", "hot", "evict", "evictAck"}
+MsgTypes == {"put", "putR", "get", "getR", "getRC", "hot", "evict", "evictAck", "probe", "probeR"}
 
 Fairness ==
     /\ \A t \in MsgTypes : WF_vars(Deliver(t))
     /\ \A k \in Key : WF_vars(AdmitValidate(k)) /\ WF_vars(EvictResend(k)) /\ WF_vars(SnapLoad(k))
+                     /\ WF_vars(ProbeResend(k))
     /\ SF_vars(SnapStart)
     /\ WF_vars(SnapFinish)
     /\ WF_vars(Recover)

@@ -1,0 +1,10 @@
+---- MODULE MCFarReachSeenDup ----
+(* FillBySeen with a duplicate (a duplicated probe reply outlives its admission), no loss *)
+EXTENDS FarReach
+CONSTANTS k1, s1
+\* Keys are partitioned over the servers round-robin.
+OwnerMap == [k \in Key |-> s1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+SeenOn == TRUE
+====

@@ -161,7 +161,7 @@ SwitchWrite(c, how, obs) ==
                   ELSE UNCHANGED <<latest, tbe>>
                /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
        /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
-       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
+       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                       nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                       lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -258,7 +258,7 @@ EvictStartMarked(k) ==
     /\ evRec' = [evRec EXCEPT ![k] = crec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]]}
     /\ act' = [a |-> "EvictStart", k |-> k, rec |-> crec[k]]
-    /\ UNCHANGED <<switchVars, serverVars, admitting, snapKeys, snapOrig, snapLoad, snap, clientVars,
+    /\ UNCHANGED <<switchVars, serverVars, admitting, probing, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nDup, nAdmit, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
 ObsEvictStart(e) == e.e = "evictStart" /\ (EvictStart(e.k) \/ EvictStartMarked(e.k))
@@ -315,6 +315,7 @@ CrashKeepingReports ==
     /\ seen' = [k \in Key |-> 0]
     /\ fillFloor' = [k \in Key |-> 0]
     /\ admitting' = [k \in Key |-> FALSE]
+    /\ probing' = [k \in Key |-> 0]
     /\ evRec' = [k \in Key |-> NoRec]
     /\ snapKeys' = {}
     /\ snapOrig' = [k \in Key |-> NoRec]
@@ -343,6 +344,7 @@ CtlRestart ==
     /\ snapLoad' = [k \in Key |-> NoRec]
     /\ crec' = [k \in Key |-> IF admitting[k] THEN NoRec ELSE crec[k]]
     /\ admitting' = [k \in Key |-> FALSE]
+    /\ probing' = [k \in Key |-> 0]
     /\ evRec' = [k \in Key |-> IF tbe[k] /\ evRec[k] = NoRec THEN crec[k] ELSE evRec[k]]
     /\ net' = net \cup {[t |-> "evict", k |-> k, rec |-> crec[k]] : k \in {j \in Key : tbe[j] /\ evRec[j] = NoRec}}
     /\ act' = [a |-> "CtlRestart"]
@@ -373,7 +375,7 @@ ReplyLostAfterSwitch(m) ==
           ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
     /\ net' = net \ {m}
     /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, serverVars, admitting, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                    clientVars, cntVars, ghostVars>>
 
 \* Observed (the rack records what the switch sends to clients): the switch

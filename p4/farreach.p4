@@ -70,21 +70,27 @@ control MyIngress(inout headers_t hdr,
     register<seq_t>(CACHE_CAPACITY) record_seq;
     /* value length in bytes, <= 128; the value is in value_word_00..15 */
     register<vallen_t>(CACHE_CAPACITY) record_vallen;
-    /* The key's own bound for a GET_FOR_CACHE reply (0 = unknown: the slot's
-     * seq_bound is the bound). Keys share seq_counter slots, so seq_bound
-     * also counts other keys' writes: with it alone, a write of another key
-     * in the slot kept an outdated record outdated until its own next write,
-     * i.e. for good in a read-only phase (FarReachSharedSeqSlotTest). It is
-     * exact, the spec's per-key counter, in two cases:
-     *   - once the switch numbers a write of the key after its lookup entry
-     *     exists: every earlier write of the key has a smaller number, and
-     *     every later one passes here too and raises it;
-     *   - for a record recovery re-admits: no write is numbered in the new
-     *     incarnation before the gate opens, so the controller sets it to the
-     *     incarnation's base (the servers' fence).
-     * Admission sets it to 0: writes of the key numbered before its entry
-     * existed are known only to the slot's counter. */
-    register<seq_t>(CACHE_CAPACITY) record_last_write_seq;
+    /* FR-11's fill rule, which needs no per-key counter (FarReach.tla's
+     * FillBySeen; docs/specs/farreach.md "Filling by what the switch has
+     * seen"). Keys share seq_counter slots, and a slot's counter also counts
+     * other keys' writes, so it is no bound for one key: with it, a freshly
+     * admitted record stayed outdated until its key's next write, i.e. for
+     * good in a read-only phase (FarReachSharedSeqSlotTest). Instead:
+     *   - record_seen_seq: the highest seq of the key seen pass since its
+     *     admission: every write numbered (or relayed) while its lookup entry
+     *     exists, and every server reply of the key (FR-18);
+     *   - record_fill_floor: the seq of the key's server record after the
+     *     entry was installed, which the controller learns by probing the
+     *     server (SEQ_PROBE) before it validates the record; FLOOR_UNKNOWN
+     *     until then (nothing fills the record); the fence for a record
+     *     recovery re-admits.
+     * A GET_FOR_CACHE reply fills an outdated record only if its seq is at
+     * least both. A write numbered before the admission may still reach the
+     * server after a fill: its acknowledgement passes here with a higher seq
+     * than the record's and makes the record outdated (FR-18), before its
+     * client can know the write completed. */
+    register<seq_t>(CACHE_CAPACITY) record_seen_seq;
+    register<seq_t>(CACHE_CAPACITY) record_fill_floor;
     /* the snapshot epoch in which this record's original was already reported
      * or loaded by the controller (§3.4) */
     register<snapshot_epoch_t>(CACHE_CAPACITY) record_saved_epoch;
@@ -226,8 +232,16 @@ control MyIngress(inout headers_t hdr,
                     meta.is_client_request = false;
                     meta.is_write = false;
                 }
-            } else if (meta.is_server_reply) {
-                read_seq_bound();
+            }
+
+            /* ---- 4b what the switch has seen of a cached key (FR-18) ----- */
+            seq_t seen_before = 0;
+            if (meta.cache_lookup_hit && (meta.is_write || meta.is_server_reply)) {
+                bit<32> seen_index = (bit<32>) meta.cache_idx;
+                record_seen_seq.read(seen_before, seen_index);
+                if (hdr.innet.seq > seen_before) {
+                    record_seen_seq.write(seen_index, hdr.innet.seq);
+                }
             }
 
             /* ---- 5 FarReach record decisions ----------------------------- */
@@ -249,9 +263,8 @@ control MyIngress(inout headers_t hdr,
                     record_seq.read(seq, index);
                     record_vallen.read(vallen, index);
 
-                    seq_t last_write_seq;
-                    record_last_write_seq.read(last_write_seq, index);
-                    seq_t refresh_bound = (last_write_seq != 0) ? last_write_seq : meta.seq_bound;
+                    seq_t fill_floor;
+                    record_fill_floor.read(fill_floor, index);
 
                     bit<8> deleted_flag = 0;
                     vallen_t visible_vallen = vallen;
@@ -288,7 +301,6 @@ control MyIngress(inout headers_t hdr,
                          * record is newer than it, or the server decides */
                     } else if (meta.is_write) {
                         bool is_put = hdr.innet.op == OP_PUT_SEQ;
-                        record_last_write_seq.write(index, hdr.innet.seq);
                         if (evicting == 0 && (!is_put || meta.value_parsed)) {
                             /* §3.2: a client write makes an outdated record
                              * latest; a latest one is simply overwritten. */
@@ -327,13 +339,16 @@ control MyIngress(inout headers_t hdr,
                         }
                     } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
                         /* §3.2 Figure 3(b) step (3): a read response from the
-                         * server carries the latest record. Taken only if no
-                         * write numbered after it can be in flight
-                         * (seq >= seq_bound), the record is still outdated and
-                         * not being evicted, and the value fits. */
+                         * server carries the latest record. Taken only if it is
+                         * no older than anything of the key seen since the
+                         * admission nor than the server's record at the
+                         * admission (FR-11: seq >= seen and >= the fill
+                         * floor, which is known), the record is still outdated
+                         * and not being evicted, and the value fits. */
+                        bool fill_allowed = fill_floor != FLOOR_UNKNOWN && hdr.innet.seq >= fill_floor && hdr.innet.seq >= seen_before;
                         if (latest == 0 && evicting == 0 && meta.value_parsed
                             && (hdr.innet.status == STATUS_OK || hdr.innet.status == STATUS_NOT_FOUND)
-                            && hdr.innet.seq >= refresh_bound) {
+                            && fill_allowed) {
                             if (report_before_change) {
                                 report_original(seq, visible_vallen, deleted_flag);
                                 record_saved_epoch.write(index, epoch);
@@ -348,7 +363,15 @@ control MyIngress(inout headers_t hdr,
                                 record_deleted.write(index, 1);
                                 record_vallen.write(index, 0);
                             }
+                        } else if (latest == 1 && hdr.innet.seq > seq) {
+                            /* FR-18: the server holds a newer record than the
+                             * latest cached one (a write numbered before the
+                             * admission landed after the fill) */
+                            record_latest.write(index, 0);
                         }
+                    } else if (meta.is_server_reply && latest == 1 && hdr.innet.seq > seq) {
+                        /* FR-18, for every other server reply of the key */
+                        record_latest.write(index, 0);
                     }
                 }
             }

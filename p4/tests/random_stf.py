@@ -40,7 +40,11 @@ class Record:
         self.seq = seq
         self.value = value
         self.saved_epoch = 0
-        self.last_write = 0   # record_last_write_seq: the key's own refresh bound, 0 = its slot's counter
+        self.seen = 0         # record_seen_seq: the highest seq of the key seen since admission (FR-18)
+        self.floor = 0        # record_fill_floor: the probed server seq, FLOOR_UNKNOWN before the probe
+
+
+FLOOR_UNKNOWN = 0xFFFFFFFF
 
 
 class Model:
@@ -49,7 +53,8 @@ class Model:
         self.rnd = rnd
         self.t = stf
         # "k0-slot78239" shares k0's sequence-counter slot: another key's writes then raise the slot's
-        # counter above k0's own last write, which only record_last_write_seq tells apart
+        # counter above k0's own writes; farreach.p4's fill rule must not depend on the slot's counter
+        # (netcache.p4's record_last_write_seq tells them apart)
         self.keys = [g.key(n) for n in ("k0", "k1", "k2", "k3", "k4", "k5", "k0-slot78239")]
         self.index = {}           # key -> cache index (lookup entries)
         self.rec = {}             # key -> Record (farreach) / dict (netcache)
@@ -92,14 +97,17 @@ class Model:
             t.reg("record_deleted", idx, 0)
             t.reg("record_evicting", idx, 0)
             t.reg("record_saved_epoch", idx, self.epoch)
-            # 0 as admission writes it, or a bound as recovery's re-admission writes it (the fence)
-            last_write = self.rnd.choice([0, self.ctr.get(slot(k), 0)])
-            t.reg("record_last_write_seq", idx, last_write)
+            # the fill floor as the probe or recovery leaves it (a server seq around the slot's counter),
+            # or still unknown (the probe has not returned)
+            floor = self.rnd.choice([0, max(0, self.ctr.get(slot(k), 0) - 1), self.ctr.get(slot(k), 0),
+                                     FLOOR_UNKNOWN])
+            t.reg("record_seen_seq", idx, 0)
+            t.reg("record_fill_floor", idx, floor)
             t.lookup(k, idx)
             t.reg("record_valid", idx, 1)
             r = Record(value, seq, latest)
             r.saved_epoch = self.epoch
-            r.last_write = last_write
+            r.floor = floor
             self.rec[k] = r
         else:
             t.reg("record_valid", idx, 0)
@@ -162,7 +170,7 @@ class Model:
             return
         parsed = len(value) <= 128
         if op != g.GET:
-            r.last_write = seq
+            r.seen = max(r.seen, seq)
         if op == g.GET:
             if r.latest:
                 if r.deleted:
@@ -235,6 +243,8 @@ class Model:
         else:
             reply_op = g.PUT_REPLY if op == g.PUT_SEQ else g.DEL_REPLY
             self.t.packet(2, self.reply_frame(host, g.innet(reply_op, k, req, seq=seq)))
+            if self.program == "farreach":
+                self.farreach_sees_reply(k, seq)
             if self.program == "netcache" and reply_op == g.PUT_REPLY:
                 r = self.rec.get(k)
                 if (r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"]
@@ -247,22 +257,37 @@ class Model:
         parsed = len(value) <= 128
         r = self.rec.get(k)
         if self.program == "farreach":
+            seen_before = r.seen if r is not None else 0
             if (r is not None and r.valid and not r.latest and not r.evicting and parsed
-                    and status in (g.OK, g.NOT_FOUND) and seq >= refresh_bound(r.last_write, bound)):
+                    and status in (g.OK, g.NOT_FOUND) and r.floor != FLOOR_UNKNOWN
+                    and seq >= r.floor and seq >= seen_before):
                 self.report_original(k, req, r)
                 r.latest, r.seq = True, seq
                 r.deleted = status == g.NOT_FOUND
                 r.value = value if status == g.OK else b""
+                r.seen = max(seen_before, seq)
+            else:
+                self.farreach_sees_reply(k, seq)
         else:
             if (r is not None and not r["valid"] and status == g.OK and parsed
                     and seq >= refresh_bound(r["last_write"], bound)):
                 r["valid"], r["seq"], r["value"] = True, seq, value
 
 
+    def farreach_sees_reply(self, k, seq):
+        """FR-18: a server reply of a cached key raises what the switch has seen of it, and makes a latest
+        record older than it outdated."""
+        r = self.rec.get(k)
+        if r is None:
+            return
+        r.seen = max(r.seen, seq)
+        if r.valid and r.latest and seq > r.seq:
+            r.latest = False
+
+
 def refresh_bound(last_write, slot_bound):
-    """The seq a reply must reach to refill a record: the key's last write numbered while cached (or the
-    bound recovery re-admitted it with), else its slot's counter (p4-programs.md NC-7/NC-8, FR-10,
-    record_last_write_seq)."""
+    """netcache.p4: the seq a reply must reach to refill a record: the key's last write numbered while
+    cached, else its slot's counter (p4-programs.md NC-7/NC-8, record_last_write_seq)."""
     return last_write if last_write != 0 else slot_bound
 
 

@@ -110,28 +110,31 @@ BugNoFence == FALSE
 \* preserved records, so the fence refuses them (NoLostWrites fails).
 BugFenceBeforeReplay == FALSE
 
-\* A latest guard that needs no per-key counter (a design under check, not
-\* what farreach.p4 does yet; docs/specs/farreach.md, "Filling by what the
-\* switch has seen").  farreach.p4 numbers writes in counter slots shared by
-\* many keys, so it cannot compare a reply with the key's own counter ctr[k];
-\* with the slot's counter a freshly admitted key may stay outdated for good.
+\* The latest guard farreach.p4 implements (since 2026-11-25; docs/specs/
+\* farreach.md, "Filling by what the switch has seen").  The paper's switch
+\* compares a reply with the key's own counter ctr[k]; farreach.p4 numbers
+\* writes in counter slots shared by many keys, so it cannot, and with the
+\* slot's counter a freshly admitted key may stay outdated for good.
 \* FillBySeen: the switch instead keeps, per cached key, seen[k], the highest
 \* seq of the key it has seen pass since admission (writes it numbers, and
 \* every server reply of the key: GET_FOR_CACHE, GET, GET_EMBED and PUT
-\* replies), and fillFloor[k], the key's server record's seq when it was
-\* admitted (the controller probes the server; recovery uses the fence).  A
+\* replies), and fillFloor[k], the key's server record's seq after it was
+\* installed (the controller probes the server; recovery uses the fence).  A
 \* GET_FOR_CACHE reply makes the record latest if its seq is at least both;
 \* a reply of the key with a higher seq than a latest record's makes the
 \* record outdated (a write numbered before the admission reached the
 \* server).  Every value a client can observe passes the switch with its seq,
-\* so no reply older than an observed one is ever accepted.
+\* so no reply older than an observed one is ever accepted.  A model sets
+\* FillBySeen <- CounterGuard to check the paper's per-key counter guard
+\* (MCFarReachCounterGuard), which every model used before.
 \* BugSeenNoFloor: admission leaves fillFloor at 0 (a reply from an earlier
 \* caching period of the key can then be accepted).
 \* BugProbeAnyAdmission: the controller takes a probe reply of an earlier
 \* admission of the key as this admission's floor.
 \* BugSeenNoOutdate: a newer reply leaves a latest record latest (a write in
 \* flight from before the admission then hides behind the cached record).
-FillBySeen == FALSE
+FillBySeen == TRUE
+CounterGuard == FALSE
 
 \* CrashKeepsServerBound: a switch crash loses only what is on its way to or
 \* through the switch; requests it had already sent towards a server
@@ -835,7 +838,7 @@ ServerProbe(m, d) ==
     /\ m \in net /\ m.t = "probe" /\ DupOK(d)
     /\ net' = Rest(m, d) \cup {[t |-> "probeR", k |-> m.k, a |-> m.a, s |-> store[m.k].s]}
     /\ CountDup(d)
-    /\ act' = [a |-> "ServerProbe", k |-> m.k, s |-> store[m.k].s, dup |-> d]
+    /\ act' = [a |-> "ServerProbe", k |-> m.k, adm |-> m.a, s |-> store[m.k].s, dup |-> d]
     /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
 
@@ -851,7 +854,7 @@ AdmitFloor(m, d) ==
     /\ CountDup(d)
     /\ fillFloor' = [fillFloor EXCEPT ![m.k] = m.s]
     /\ probing' = [probing EXCEPT ![m.k] = 0]
-    /\ act' = [a |-> "AdmitFloor", k |-> m.k, s |-> m.s, dup |-> d]
+    /\ act' = [a |-> "AdmitFloor", k |-> m.k, adm |-> m.a, s |-> m.s, dup |-> d]
     /\ UNCHANGED <<up, lastNum, crec, valid, latest, tbe, ctr, snapOn, snapSent, seen, serverVars,
                    admitting, evRec, snapKeys, snapOrig, snapLoad, snap, clientVars,
                    nW, nR, nLoss, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
@@ -861,7 +864,7 @@ DiscardProbeReply(m) ==
     /\ m \in net /\ m.t = "probeR"
     /\ ~ProbeMatches(m)
     /\ net' = net \ {m}
-    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k]
+    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k, adm |-> m.a, s |-> m.s]
     /\ UNCHANGED <<switchVars, serverVars, ctrlVars, clientVars, cntVars, ghostVars>>
 
 \* The controller re-sends the probe when neither it nor its reply is in

@@ -160,8 +160,9 @@ SwitchWrite(c, how, obs) ==
                        /\ tbe' = [tbe EXCEPT ![k] = TRUE]
                   ELSE UNCHANGED <<latest, tbe>>
                /\ UNCHANGED <<crec, snapSent, snapOrig, pend, pres, doneMax, linVars>>
+       /\ SeeSeq(k, s)
        /\ act' = [a |-> "SwitchWrite", c |-> c, k |-> k, w |-> w, s |-> s]
-       /\ UNCHANGED <<up, valid, snapOn, seen, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
+       /\ UNCHANGED <<up, valid, snapOn, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                       nW, nR, nLoss, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry,
                       lastRead, pointCache, snapTruth, ackFloor, wkey>>
 
@@ -206,8 +207,9 @@ RelayGetReplyKeepingCache(m) ==
     /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
     /\ Complete(m.k, m.rec.v, FALSE, opFloor[m.c])
     /\ Retire(m.c)
+    /\ SeeReply(m.k, m.rec.s)    \* FR-18: the reply passes the switch
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> FALSE]
-    /\ UNCHANGED <<switchVars, serverVars, ctrlVars, pres, cntVars,
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, serverVars, ctrlVars, pres, cntVars,
                    doneMax, pointCache, snapTruth, ackFloor, wkey>>
 
 \* The reply reaches the client relayed by the switch: a GET reply, or a
@@ -248,6 +250,18 @@ ObsAdmitInstall(e) ==
     /\ \E m \in net : m.t = "hot" /\ m.k = e.k /\ m.rec = TRec(e.v, e.s) /\ AdmitInstall(m, FALSE)
 
 ObsAdmitValidate(e) == e.e = "admitValidate" /\ AdmitValidate(e.k)
+
+\* The admission's probe (SEQ_PROBE) answered by the key's server with the seq
+\* it holds; a probe the converter saw answered twice (the controller resent
+\* it after its reply was lost) is delivered and kept the first time.
+ObsServerProbe(e) ==
+    /\ e.e = "serverProbe"
+    /\ \E m \in net : m.t = "probe" /\ m.k = e.k /\ ServerProbe(m, e.dup) /\ act'.s = e.s
+
+\* The probe's reply sets the record's fill floor (FR-11).
+ObsAdmitFloor(e) ==
+    /\ e.e = "admitFloor"
+    /\ \E m \in net : m.t = "probeR" /\ m.k = e.k /\ m.s = e.s /\ AdmitFloor(m, FALSE)
 
 \* FR-9 marks a record to-be-evicted without the controller (a write too long
 \* to cache); the controller's eviction then starts on a marked record.
@@ -372,22 +386,35 @@ ReplyLostAfterSwitch(m) ==
           THEN /\ SendOriginal(k)
                /\ crec' = [crec EXCEPT ![k] = m.rec]
                /\ latest' = [latest EXCEPT ![k] = TRUE]
-          ELSE UNCHANGED <<crec, latest, snapSent, snapOrig>>
+               /\ SeeSeq(k, m.rec.s)
+          ELSE /\ SeeReply(k, m.rec.s)
+               /\ UNCHANGED <<crec, snapSent, snapOrig>>
     /\ net' = net \ {m}
     /\ act' = [a |-> "ReplyLostAfterSwitch", m |-> m]
-    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, seen, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
+    /\ UNCHANGED <<up, lastNum, valid, tbe, ctr, snapOn, fillFloor, serverVars, admitting, probing, evRec, snapKeys, snapLoad, snap,
                    clientVars, cntVars, ghostVars>>
 
 \* Observed (the rack records what the switch sends to clients): the switch
 \* sent the reply of client c's pending operation, which never arrived.  A
 \* GET_FOR_CACHE reply did its work at the switch first; the switch relays
 \* any other reply unchanged, so losing it is Lose.
+\* A server's GET or PUT reply the switch relayed (FR-18: it sees its seq on
+\* the way, SeeReply) and the switch-client link then lost.
+RelayedReplyLost(m) ==
+    /\ m \in net /\ nLoss < MaxLoss
+    /\ net' = net \ {m}
+    /\ nLoss' = nLoss + 1
+    /\ SeeReply(m.k, IF m.t = "putR" THEN m.s ELSE m.rec.s)
+    /\ act' = [a |-> "Lose", m |-> m]
+    /\ UNCHANGED <<up, crec, valid, tbe, ctr, snapOn, snapSent, lastNum, fillFloor, serverVars, ctrlVars, clientVars,
+                   nW, nR, nDup, nAdmit, nEvict, nSnap, nSwCrash, nClCrash, nRetry, nFs, ghostVars>>
+
 ObsReplyLost(e) ==
     /\ e.e = "replyLost" /\ pend[e.c] /= NoOp
     /\ \E m \in net : /\ m.t \in {"putR", "getR", "getRC"}
                       /\ m.c = e.c /\ m.id = pend[e.c].id
                       /\ (m.t = "putR") = (pend[e.c].t = "w")
-                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m) ELSE Lose(m)
+                      /\ IF m.t = "getRC" THEN ReplyLostAfterSwitch(m) ELSE RelayedReplyLost(m)
 
 ObservedOther(e) ==
     \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
@@ -395,6 +422,7 @@ ObservedOther(e) ==
     \/ ObsSnapStart(e) \/ ObsSnapLoad(e) \/ ObsSnapFinish(e)
     \/ ObsRecover(e) \/ ObsCtlRestart(e) \/ ObsReplyLost(e)
     \/ ObsHot(e) \/ ObsAdmitInstall(e) \/ ObsAdmitValidate(e) \/ ObsEvictStart(e) \/ ObsEvictStore(e) \/ ObsEvictFinish(e)
+    \/ ObsServerProbe(e) \/ ObsAdmitFloor(e)
 
 Observed(e) == ObsWrite(e) \/ ObsAttempt(e) \/ ObsCrash(e) \/ ObservedOther(e)
 
@@ -415,7 +443,9 @@ LossBeforeGiveUp ==
     /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
                       /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
                       /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
-                      /\ Lose(m) \/ (~SwitchFramesTraced /\ ReplyLostAfterSwitch(m))
+                      /\ \/ Lose(m)
+                         \/ ~SwitchFramesTraced /\ m.t = "getRC" /\ ReplyLostAfterSwitch(m)
+                         \/ ~SwitchFramesTraced /\ m.t \in {"putR", "getR"} /\ RelayedReplyLost(m)
 
 TraceNext ==
     \/ l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1

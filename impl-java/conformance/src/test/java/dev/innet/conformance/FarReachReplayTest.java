@@ -21,8 +21,9 @@ class FarReachReplayTest {
         return Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
     }
 
+    /** A generated case (the JSON tracegen writes) under src/test/resources/traces. */
     static List<SpecStep> trace(String resource) throws Exception {
-        return SpecTraces.fromTlcBehaviour(Files.readString(Path.of("src/test/resources/traces", resource)));
+        return SpecTraces.fromTraceCase(dev.innet.tracegen.TraceCase.read(Path.of("src/test/resources/traces", resource)));
     }
 
     /** farreach.p4 compiled once for every replay of this class. */
@@ -35,7 +36,7 @@ class FarReachReplayTest {
 
     @Test
     void aSimulatedBehaviourOfTheCacheModelReplaysStepForStep() throws Exception {
-        List<SpecStep> trace = trace("farreach-cache-simulate.txt");
+        List<SpecStep> trace = trace("farreach-cache-simulate.json");
         Replayer.Result r = replay(trace);
         assertInstanceOf(Replayer.Result.Passed.class, r, r.toString());
         assertEquals(trace.size(), r.steps());
@@ -54,7 +55,7 @@ class FarReachReplayTest {
 
     @Test
     void aSpecStateTheImplementationDoesNotReachIsReportedWithTheVariableAndBothValues() throws Exception {
-        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.txt"));
+        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.json"));
         int at = firstStep(trace, "ServerPut");
         SpecStep real = trace.get(at);
         Map<String, Object> vars = new LinkedHashMap<>(real.vars());
@@ -72,7 +73,7 @@ class FarReachReplayTest {
 
     @Test
     void anActionOnAMessageTheImplementationNeverSentFailsAtThatStep() throws Exception {
-        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.txt"));
+        List<SpecStep> trace = new ArrayList<>(trace("farreach-cache-simulate.json"));
         int at = firstStep(trace, "ServerPut");
         SpecStep real = trace.get(at);
         Map<String, Object> action = new LinkedHashMap<>(real.action());
@@ -109,7 +110,7 @@ class FarReachReplayTest {
         String rule = "seq_t assigned = last_assigned + 1;";
         assertEquals(1, source.split(java.util.regex.Pattern.quote(rule), -1).length - 1, "the mutated rule moved");
         Files.writeString(include, source.replace(rule, "seq_t assigned = last_assigned + 2; /* seeded bug */"));
-        List<SpecStep> trace = trace("farreach-cache-simulate.txt");
+        List<SpecStep> trace = trace("farreach-cache-simulate.json");
         Replayer.Result r = Replayer.replay(new FarReachConformance(),
                 () -> new P4simReplayTarget(mutantRoot, p4.resolve("farreach.p4"), 1), trace);
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());

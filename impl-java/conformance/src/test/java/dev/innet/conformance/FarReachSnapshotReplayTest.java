@@ -144,7 +144,8 @@ class FarReachSnapshotReplayTest {
     void aSnapFinishThatWouldReleaseARecordOnlyAnEvictionCoversIsNotReplayable() throws Exception {
         List<SpecStep> trace = SpecTraces.fromTraceCase(
                 TraceCase.read(Path.of("src/test/resources/traces/farreach-snapshot-after-eviction.json")));
-        assertEquals(List.of("Init", "ServerReportHot", "AdmitInstall", "AdmitValidate", "ClientWriteHit",
+        assertEquals(List.of("Init", "ServerReportHot", "AdmitInstall", "ServerProbe", "AdmitFloor", "AdmitValidate",
+                "ClientWriteHit",
                 "ClientWriteHit", "EvictStart", "ServerEvict", "EvictFinish", "SnapStart", "SnapFinish"),
                 trace.stream().map(SpecStep::actionName).toList());
         Replayer.Result r = replay(new FarReachConformance(), trace);

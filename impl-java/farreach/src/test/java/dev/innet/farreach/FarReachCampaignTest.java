@@ -71,7 +71,12 @@ class FarReachCampaignTest {
     }
 
     private static Rack.Builder embeddingStress(long seed) {
-        return CampaignSettings.ci().withControlStepNanos(200_000)
+        // Values of many lengths: a write too long to cache (FR-9) leaves the record outdated and to be
+        // evicted, whose reads must embed it. Without them the bug needs a read of a record a forwarded
+        // write (FR-8) made outdated, which became rare once fills (FR-11) made records latest sooner.
+        CampaignSettings ci = CampaignSettings.ci();
+        return ci.withWorkload(ci.workload().withValueLengths(CampaignSettings.SIM_MIN_VALUE_BYTES,
+                        CampaignSettings.SIM_MAX_VALUE_BYTES)).withControlStepNanos(200_000)
                 .withFaults(CampaignSettings.LOSSY.withReorder(0.3, 80_000))
                 .rack(RackRuns.root(), new FarReachProtocol(), seed).out(RackRuns.QUIET);
     }

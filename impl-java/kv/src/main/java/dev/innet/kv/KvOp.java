@@ -40,6 +40,12 @@ public final class KvOp {
     /** Recovery fences a server: records numbered below {@code seq} (earlier switch incarnations) are refused. */
     public static final int SEQ_FENCE = 0x29;
     public static final int SEQ_FENCE_REPLY = 0xA9;
+    /**
+     * Admission asks a key's server for its record's seq (the fill floor of FarReach's FR-11): the reply's
+     * {@code seq} is the seq a read would report, and {@code reqId} names the admission.
+     */
+    public static final int SEQ_PROBE = 0x2A;
+    public static final int SEQ_PROBE_REPLY = 0xAA;
 
     // flags
     /** Set by the switch on replies it generated (cache hits). */
@@ -80,6 +86,8 @@ public final class KvOp {
             case PRESERVED_END -> "PRESERVED_END";
             case SEQ_FENCE -> "SEQ_FENCE";
             case SEQ_FENCE_REPLY -> "SEQ_FENCE_REPLY";
+            case SEQ_PROBE -> "SEQ_PROBE";
+            case SEQ_PROBE_REPLY -> "SEQ_PROBE_REPLY";
             default -> String.format("0x%02x", op);
         };
     }

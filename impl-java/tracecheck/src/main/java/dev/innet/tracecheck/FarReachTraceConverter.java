@@ -474,6 +474,7 @@ public final class FarReachTraceConverter {
         for (Recovery r : recoveries) {
             for (Step s : steps) {
                 boolean oldTraffic = s.kind.equals("serverPut") || s.kind.equals("serverGet") || s.kind.equals("serverEvict")
+                        || s.kind.equals("serverProbe")
                         || s.kind.equals("putReply") || s.kind.equals("getReply") || s.kind.equals("replyLost");
                 if (oldTraffic && s.time >= r.crash.time && s.time <= r.done) {
                     s.time = r.crash.time;
@@ -603,6 +604,16 @@ public final class FarReachTraceConverter {
         return s;
     }
 
+    /** A step of server {@code host} about the line's key, which that server owns. */
+    private Step serverStep(long time, String host, String kind, TraceLine line) {
+        servers.add(host);
+        String k = key(line);
+        owner.put(k, host);
+        Step s = step(time, kind, line);
+        s.fields.put("k", k);
+        return s;
+    }
+
     private String key(TraceLine line) {
         String k = line.string("key");
         owner.putIfAbsent(k, null);
@@ -717,16 +728,25 @@ public final class FarReachTraceConverter {
                         : "get/" + client + "/" + reqId + "/" + a.serial;
             }
             case FarReachTraceEvents.SERVER_EVICT_STORE -> {
-                servers.add(host);
-                String k = key(line);
-                owner.put(k, host);
-                Step s = step(t, "serverEvict", line);
-                s.fields.put("k", k);
+                Step s = serverStep(t, host, "serverEvict", line);
+                String k = (String) s.fields.get("k");
                 s.fields.put("v", recordValue(line, "rec"));
                 s.fields.put("s", line.number("recSeq"));
                 s.fields.put("sv", recordValue(line, "stored"));
                 s.fields.put("ss", line.number("storedSeq"));
                 s.identity = "evict/" + k + "/" + line.number("recSeq") + "/" + recordValue(line, "rec");
+            }
+            case FarReachTraceEvents.SERVER_PROBE -> {
+                Step s = serverStep(t, host, "serverProbe", line);
+                String k = (String) s.fields.get("k");
+                s.fields.put("s", line.number("seq"));
+                // the controller resends the same probe (same request id) when its reply is lost
+                s.identity = "probe/" + k + "/" + line.number("reqId");
+            }
+            case FarReachTraceEvents.ADMIT_FLOOR -> {
+                Step s = step(t, "admitFloor", line);
+                s.fields.put("k", key(line));
+                s.fields.put("s", line.number("seq"));
             }
             case FarReachTraceEvents.SWITCH_CRASH_SEEN -> recovering(line);
             case FarReachTraceEvents.SERVER_RECOVER_STORE -> {

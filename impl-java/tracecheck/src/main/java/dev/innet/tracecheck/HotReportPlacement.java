@@ -20,8 +20,9 @@ import java.util.Map;
  * (b) the last eviction of k that finished before. A real report was sent at some moment after both and no
  * later than the admission while the server held r; the spec's state differs between that moment and this
  * place only in the hot message itself, so the run is admitted with the report here iff it is with the
- * report there. An admission of a record the server never held gets its report just before it, where the
- * trace spec's record check rejects it.
+ * report there. A record held since before the last recovery, reported at the recovery's fence (a seq no
+ * server event shows: FarReach.tla's Fenced), counts as held from the recovery on. An admission of a record
+ * the server never held gets its report just before it, where the trace spec's record check rejects it.
  */
 final class HotReportPlacement {
     private HotReportPlacement() {}
@@ -41,7 +42,9 @@ final class HotReportPlacement {
         Map<Integer, List<Map<String, Object>>> after = new HashMap<>();
         Rec initial = new Rec(0L, 0L);
         int lastCrash = -1;
+        int lastRecover = -1;
         Map<String, Rec> storedAtCrash = Map.of();
+        Map<String, Rec> storedAtRecover = Map.of();
         for (int i = 0; i < events.size(); i++) {
             Map<String, Object> e = events.get(i);
             String k = (String) e.get("k");
@@ -67,6 +70,7 @@ final class HotReportPlacement {
                     storedAtCrash = new HashMap<>(stored);
                 }
                 case "recover" -> {
+                    lastRecover = i;
                     for (Object o : (Iterable<?>) recordsOf(e.get("stores"))) {
                         Map<?, ?> r = (Map<?, ?>) o;
                         Rec now = new Rec(r.get("sv"), r.get("ss"));
@@ -76,12 +80,20 @@ final class HotReportPlacement {
                             heldSince.computeIfAbsent(key, x -> new HashMap<>()).put(now, i);
                         }
                     }
+                    storedAtRecover = new HashMap<>(stored);
                 }
                 case "admitInstall" -> {
                     installedNotValid.add(k);
                     Rec r = new Rec(e.get("v"), e.get("s"));
                     Integer since = r.equals(initial) ? Integer.valueOf(-1)
                             : heldSince.getOrDefault(k, Map.of()).get(r);
+                    Rec atRecover = storedAtRecover.getOrDefault(k, initial);
+                    if (since == null && lastRecover >= 0 && atRecover.v().equals(r.v())
+                            && ((Long) r.s()) > ((Long) atRecover.s())) {
+                        // Recovery fenced the servers: from its step on, a server reports a record it held
+                        // since before it at the fence (FarReach.tla's Fenced), a seq no server event shows
+                        since = lastRecover;
+                    }
                     int place = since == null ? i - 1 : Math.max(since, uncachedAt.getOrDefault(k, -1));
                     // After a crash, a report fits best right after it (the crash emptied the cache, which may
                     // have held the key up to it; the implementation's server also reports cached keys, and the

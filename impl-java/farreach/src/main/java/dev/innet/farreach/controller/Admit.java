@@ -4,36 +4,77 @@ import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.wire.InnetMessage;
+import dev.innet.wire.UdpFrame;
 import java.math.BigInteger;
+import java.util.OptionalLong;
 
 /**
- * Non-blocking admission, Fig. 4; the spec's {@code AdmitInstall} then {@code AdmitValidate}: mark the
- * slot invalid, install the record (outdated) and the key, then mark it valid. Reads and writes of the
- * key go on meanwhile; the key is served from the switch only once valid.
+ * Non-blocking admission, Fig. 4, with the fill floor of FR-11; the spec's {@code AdmitInstall},
+ * {@code AdmitFloor} and {@code AdmitValidate} (FarReach.tla with {@code FillBySeen}): mark the slot
+ * invalid, install the record (outdated, its fill floor unknown) and the key, probe the key's server
+ * for its record's seq (SEQ_PROBE, retransmitted until answered) and take it as the fill floor, then
+ * mark the record valid. Reads and writes of the key go on meanwhile as misses; the key is served from
+ * the switch only once valid.
+ *
+ * <p>Why the probe: keys share the switch's sequence counters, so no counter bounds one key's writes.
+ * The server's record after the install is at least its record at the install, and every write
+ * numbered after the install passes the switch (record_seen_seq), so a GET_FOR_CACHE reply at or above
+ * both is no older than anything a client can have seen of the key. A reply to an earlier admission's
+ * probe carries another request id and is ignored: that record may predate this install (the spec's
+ * BugProbeAnyAdmission).
+ *
+ * <p>Preloading and recovery's re-admission run every step at once and know the floor already
+ * ({@link #Admit(FarReachController, int, InnetMessage, long)}): no probe.
  */
 public class Admit implements ControlProcedure {
+    private static final int INVALIDATE = 0;
+    private static final int INSTALL_RECORD = 1;
+    private static final int INSTALL_KEY = 2;
+    private static final int AWAIT_FLOOR = 3;
+    private static final int VALIDATE = 4;
+
     private final FarReachController controller;
     private final int index;
     private final InnetMessage report;
-    private int stage;
+    /** The floor given up front (no probe), or empty: probe the server. */
+    private final OptionalLong knownFloor;
+    private int stage = INVALIDATE;
+    private UdpFrame probe;
+    private long probeReqId;
+    /** The probe's answer, once it arrived. */
+    private OptionalLong probedFloor = OptionalLong.empty();
 
     protected Admit(FarReachController controller, int index, InnetMessage report) {
+        this(controller, index, report, OptionalLong.empty());
+    }
+
+    /** An admission whose fill floor is known without a probe (preloading, recovery's re-admission). */
+    protected Admit(FarReachController controller, int index, InnetMessage report, long floor) {
+        this(controller, index, report, OptionalLong.of(floor));
+    }
+
+    private Admit(FarReachController controller, int index, InnetMessage report, OptionalLong knownFloor) {
         this.controller = controller;
         this.index = index;
         this.report = report;
+        this.knownFloor = knownFloor;
     }
 
     @Override
     public boolean step(SwitchControl c) {
-        switch (stage++) {
-            case 0 -> c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ZERO);
-            case 1 -> {
+        switch (stage) {
+            case INVALIDATE -> {
+                c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ZERO);
+                stage = INSTALL_RECORD;
+            }
+            case INSTALL_RECORD -> {
                 boolean deleted = report.status() == KvStatus.NOT_FOUND;
                 CacheRegisters.writeValue(c, index, deleted ? new byte[0] : report.value());
                 c.registerWrite(CacheControlNames.RECORD_SEQ, index, BigInteger.valueOf(report.seq()));
@@ -42,23 +83,42 @@ public class Admit implements ControlProcedure {
                 // or a server read reply makes the record latest
                 c.registerWrite(FarReachControlNames.RECORD_LATEST, index, BigInteger.ZERO);
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ZERO);
-                // writes of the key numbered before its lookup entry exists are known only to its slot's
-                // counter, which stays the bound until the key's own write passes (farreach.p4)
-                c.registerWrite(CacheControlNames.RECORD_LAST_WRITE_SEQ, index, BigInteger.ZERO);
+                // nothing of the key seen yet; no reply may fill the record before the floor is known
+                c.registerWrite(FarReachControlNames.RECORD_SEEN_SEQ, index, BigInteger.ZERO);
+                c.registerWrite(FarReachControlNames.RECORD_FILL_FLOOR, index,
+                        BigInteger.valueOf(knownFloor.orElse(FarReachControlNames.FLOOR_UNKNOWN)));
                 c.registerWrite(CacheControlNames.CACHED_FREQUENCY, index, BigInteger.ZERO);
                 // a record admitted during snapshot e is not part of it (§3.4): mark it as saved
                 c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index,
                         c.registerRead(FarReachControlNames.SNAPSHOT_EPOCH, 0));
+                stage = INSTALL_KEY;
             }
-            case 2 -> {
+            case INSTALL_KEY -> {
                 c.addEntry(CacheRegisters.lookupEntry(report.key(), index));
                 // the key is now in the switch's key table, invalid and outdated: the spec's AdmitInstall
                 boolean deleted = report.status() == KvStatus.NOT_FOUND;
                 controller.context().trace(KvTraceFields.withRecord(TraceEvent.of(FarReachTraceEvents.ADMIT_INSTALL)
                         .with("key", KvTraceFields.key(report.key())), "rec",
                         deleted ? StoredRecord.tombstone(report.seq()) : StoredRecord.value(report.value(), report.seq())));
+                if (knownFloor.isPresent()) {
+                    stage = VALIDATE;
+                } else {
+                    sendProbe();
+                    stage = AWAIT_FLOOR;
+                }
             }
-            case 3 -> {
+            case AWAIT_FLOOR -> {
+                if (probedFloor.isEmpty()) {
+                    return false; // waiting for SEQ_PROBE_REPLY; retransmissions on the retry timer
+                }
+                controller.cancelRetry();
+                long floor = fillFloor(probedFloor.getAsLong());
+                c.registerWrite(FarReachControlNames.RECORD_FILL_FLOOR, index, BigInteger.valueOf(floor));
+                controller.context().trace(TraceEvent.of(FarReachTraceEvents.ADMIT_FLOOR)
+                        .with("key", KvTraceFields.key(report.key())).with("seq", floor));
+                stage = VALIDATE;
+            }
+            case VALIDATE -> {
                 c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ONE);
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.ADMIT_VALIDATE)
                         .with("key", KvTraceFields.key(report.key())));
@@ -68,5 +128,44 @@ public class Admit implements ControlProcedure {
             default -> throw new IllegalStateException("admission past its last stage");
         }
         return false;
+    }
+
+    /** The fill floor written for the probe's answer {@code probed}: itself. A seam for seeded-bug tests. */
+    protected long fillFloor(long probed) {
+        return probed;
+    }
+
+    /** The spec's probe, sent with AdmitInstall: SEQ_PROBE to the key's server under a fresh request id. */
+    private void sendProbe() {
+        probeReqId = controller.nextRequestId();
+        InnetMessage m = new InnetMessage(KvOp.SEQ_PROBE, 0, 0, probeReqId, report.key(), 0, new byte[0], new byte[0]);
+        probe = controller.frameTo(controller.ring().ownerOf(report.key()), m);
+        controller.context().network().send(probe);
+        controller.scheduleRetry(this::retransmit);
+    }
+
+    @Override
+    public boolean onReply(InnetMessage msg) {
+        if (stage != AWAIT_FLOOR || !answersProbe(msg)) {
+            return false;
+        }
+        if (probedFloor.isEmpty()) {
+            probedFloor = OptionalLong.of(msg.seq());
+        }
+        return true;
+    }
+
+    /** Whether {@code msg} answers this admission's probe: only the reply carrying its request id does. */
+    protected boolean answersProbe(InnetMessage msg) {
+        return msg.op() == KvOp.SEQ_PROBE_REPLY && msg.status() == KvStatus.OK && msg.reqId() == probeReqId;
+    }
+
+    /** The spec's {@code ProbeResend}: the probe or its reply was lost. */
+    public void retransmit() {
+        if (stage == AWAIT_FLOOR && probedFloor.isEmpty()) {
+            controller.stats().probeRetries++;
+            controller.context().network().send(probe);
+            controller.scheduleRetry(this::retransmit);
+        }
     }
 }

@@ -59,14 +59,14 @@ public class Evict implements ControlProcedure {
                 controller.context().trace(KvTraceFields.withRecord(TraceEvent.of(FarReachTraceEvents.EVICT_STORE)
                         .with("key", KvTraceFields.key(key)), "rec", storedRecord));
                 controller.context().network().send(evictStore);
-                controller.scheduleEvictRetry(this);
+                controller.scheduleRetry(this::retransmit);
                 stage = 2;
             }
             case 2 -> {
                 if (!acknowledged) {
                     return false; // waiting for EVICT_STORE_REPLY; retransmissions on the retry timer
                 }
-                controller.cancelEvictRetry();
+                controller.cancelRetry();
                 CacheRegisters.deleteLookupEntry(c, key);
                 c.registerWrite(CacheControlNames.RECORD_VALID, index, BigInteger.ZERO);
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ZERO);
@@ -106,7 +106,7 @@ public class Evict implements ControlProcedure {
         if (stage == 2 && !acknowledged) {
             controller.stats().evictStoreRetries++;
             controller.context().network().send(evictStore);
-            controller.scheduleEvictRetry(this);
+            controller.scheduleRetry(this::retransmit);
         }
     }
 }

@@ -49,10 +49,12 @@ public class FarReachController extends CacheController {
     private final Map<String, CachedRecord> originals = new HashMap<>();
     private final TreeMap<String, CachedRecord> evictedSinceSnapshot = new TreeMap<>();
     private long recoveryRound;
-    private Evict retryingEviction;
+    /** The procedure whose request is being retransmitted (an eviction's store, an admission's probe). */
+    private ControlProcedure retrying;
+    private Runnable retransmission;
     /** All 256 sequence ranges are taken (see {@link AdvanceSequenceRange}). */
     private boolean sequenceSpaceExhausted;
-    private long evictRetryTimer;
+    private long retryTimer;
 
     public FarReachController(CacheControllerConfig config, FarReachSettings settings, SwitchHandle handle,
             ControllerHooks hooks) {
@@ -71,6 +73,11 @@ public class FarReachController extends CacheController {
 
     protected Admit newAdmit(int index, InnetMessage report) {
         return new Admit(this, index, report);
+    }
+
+    /** An admission whose fill floor is known without probing the server (preloading, recovery). */
+    protected Admit newAdmit(int index, InnetMessage report, long fillFloor) {
+        return new Admit(this, index, report, fillFloor);
     }
 
     protected Evict newEvict(int index, byte[] key, boolean resumeAtStore) {
@@ -119,6 +126,16 @@ public class FarReachController extends CacheController {
     @Override
     protected ControlProcedure admission(int index, InnetMessage report) {
         return newAdmit(index, report);
+    }
+
+    /**
+     * Preloading runs at the first switch's bring-up, before any GET_FOR_CACHE of the key can exist: every
+     * reply that may reach the record comes from a read sent after the install, so it carries the server's
+     * record at or after the install, and 0 is a sound fill floor (no probe, which could not be waited for).
+     */
+    @Override
+    protected ControlProcedure admissionAtOnce(int index, InnetMessage report) {
+        return newAdmit(index, report, 0);
     }
 
     @Override
@@ -226,8 +243,8 @@ public class FarReachController extends CacheController {
 
     @Override
     protected void onProtocolTimer(long timerId) {
-        if (timerId == evictRetryTimer && retryingEviction != null && currentTask() == retryingEviction) {
-            retryingEviction.retransmit();
+        if (timerId == retryTimer && retrying != null && currentTask() == retrying) {
+            retransmission.run();
         } else if (timerId == snapshotTimer) {
             snapshotDue = true;
             snapshotTimer = ctx.timers().schedule(settings.snapshotPeriodNanos());
@@ -287,14 +304,20 @@ public class FarReachController extends CacheController {
         return ++recoveryRound;
     }
 
-    void scheduleEvictRetry(Evict eviction) {
-        retryingEviction = eviction;
-        evictRetryTimer = ctx.timers().schedule(settings.evictRetryNanos());
+    /**
+     * Runs {@code retransmission} after the retry period ({@code evictRetryNanos}, used for every control
+     * request a procedure waits on), if the procedure running now is still the one that asked.
+     */
+    void scheduleRetry(Runnable retransmission) {
+        this.retrying = currentTask();
+        this.retransmission = retransmission;
+        retryTimer = ctx.timers().schedule(settings.evictRetryNanos());
     }
 
-    void cancelEvictRetry() {
-        ctx.timers().cancel(evictRetryTimer);
-        retryingEviction = null;
+    void cancelRetry() {
+        ctx.timers().cancel(retryTimer);
+        retrying = null;
+        retransmission = null;
     }
 
     /** The record in slot {@code index} as the switch holds it. */
@@ -308,16 +331,15 @@ public class FarReachController extends CacheController {
 
     /**
      * Re-admits {@code r} at once, as a hot report carrying the record would (recovery's re-admission), with
-     * {@code keyBound} as the seq its server's reply must reach to make it latest. Recovery passes the fence:
-     * no write is numbered in the new incarnation before its gate opens, so the key's writes are all still to
-     * come and each will raise the bound as it passes.
+     * {@code fillFloor} as the seq its server's reply must reach to make it latest (FR-11). Recovery passes
+     * the fence: every fenced server reports its records at the fence or above, and no write is numbered in
+     * the new incarnation before its gate opens, so the key's writes are all still to come and each will
+     * pass the switch (record_seen_seq).
      */
-    void admitNow(SwitchControl c, CachedRecord r, long keyBound) {
+    void admitNow(SwitchControl c, CachedRecord r, long fillFloor) {
         admitAtOnce(c, new InnetMessage(KvOp.HOT_REPORT, r.record().deleted() ? KvOp.FLAG_DELETED : 0,
                 r.record().deleted() ? KvStatus.NOT_FOUND : KvStatus.OK, 0, r.key(), r.seq(), new byte[0],
-                r.record().value()));
-        c.registerWrite(CacheControlNames.RECORD_LAST_WRITE_SEQ, CacheRegisters.indexOf(c, r.key()),
-                BigInteger.valueOf(keyBound));
+                r.record().value()), (index, report) -> newAdmit(index, report, fillFloor));
     }
 
     /** Called by recovery before it programs the switch. */

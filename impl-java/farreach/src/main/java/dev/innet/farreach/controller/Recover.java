@@ -196,8 +196,9 @@ public class Recover implements ControlProcedure {
     }
 
     /**
-     * The seq a re-admitted record's server reply must reach to make it latest: the fence, since every write of
-     * its key in this incarnation comes later and raises it as it passes. A seam for seeded-bug tests.
+     * A re-admitted record's fill floor (FR-11), the seq its server's reply must reach to make it latest: the
+     * fence, since every fenced server reports its records at the fence or above, and every write of the key
+     * in this incarnation comes later and passes the switch. No probe is needed. A seam for seeded-bug tests.
      */
     protected long recoveredRecordBound(long fence) {
         return fence;
@@ -208,6 +209,11 @@ public class Recover implements ControlProcedure {
      * A seam for the seeded bug that forgets the base (tests override this and {@link #raiseSequenceCounters}).
      */
     protected long fenceBase() {
+        return incarnationBase();
+    }
+
+    /** This switch incarnation's sequence base: the floor its counters were raised to. */
+    protected final long incarnationBase() {
         return controller.currentSequenceBase();
     }
 

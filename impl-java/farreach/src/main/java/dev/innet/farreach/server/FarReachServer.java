@@ -85,6 +85,9 @@ public class FarReachServer extends StorageServer {
         if (msg.op() == KvOp.SEQ_FENCE) {
             return fence(msg);
         }
+        if (msg.op() == KvOp.SEQ_PROBE) {
+            return probe(msg);
+        }
         if (msg.op() != KvOp.EVICT_STORE && msg.op() != KvOp.RECOVER_STORE) {
             return badOp(msg);
         }
@@ -113,6 +116,20 @@ public class FarReachServer extends StorageServer {
     }
 
     /**
+     * Admission's SEQ_PROBE (the spec's ServerProbe): the seq a read of the key would report now (a fenced
+     * server's records, and keys it lacks, read at least at the fence), the fill floor of the record the
+     * switch just installed. Nothing is stored.
+     */
+    private InnetMessage probe(InnetMessage msg) {
+        if (!ownsKey(msg.key())) {
+            return wrongPartition(msg);
+        }
+        InnetMessage read = readReply(msg, KvOp.SEQ_PROBE_REPLY);
+        return new InnetMessage(KvOp.SEQ_PROBE_REPLY, 0, KvStatus.OK, msg.reqId(), msg.key(), read.seq(), new byte[0],
+                new byte[0]);
+    }
+
+    /**
      * Trace events (docs/conformance.md) for the spec's ServerPut, ServerGet, ServerEvict and recovery's
      * store: what arrived and what the server holds afterwards. Error replies (wrong partition, bad op)
      * are not protocol steps and emit nothing.
@@ -138,6 +155,11 @@ public class FarReachServer extends StorageServer {
                 } else {
                     KvTraceFields.withNoRecord(e, "reply");
                 }
+            }
+            case KvOp.SEQ_PROBE -> {
+                context().trace(TraceEvent.of(FarReachTraceEvents.SERVER_PROBE).with("key", key)
+                        .with("reqId", request.reqId()).with("seq", reply.seq()));
+                return;
             }
             case KvOp.EVICT_STORE, KvOp.RECOVER_STORE -> {
                 e = TraceEvent.of(request.op() == KvOp.EVICT_STORE ? FarReachTraceEvents.SERVER_EVICT_STORE

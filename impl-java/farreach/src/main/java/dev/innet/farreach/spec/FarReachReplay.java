@@ -120,6 +120,8 @@ public final class FarReachReplay implements SpecReplay {
     private final Map<Integer, Map<Long, Long>> opOfRequest = new HashMap<>();
     private final List<Flight> net = new ArrayList<>();
     private final Map<String, Admit> admissions = new HashMap<>();
+    /** The controller's probe request ids -> the spec's admission number of the probe (its field a). */
+    private final Map<Long, Long> admissionOfProbe = new HashMap<>();
     private final Map<String, Evict> evictionsInFlight = new HashMap<>();
     private final Map<String, KvResult> completed = new HashMap<>();
     private ReplayContext serverContext;
@@ -355,6 +357,10 @@ public final class FarReachReplay implements SpecReplay {
             case "SwitchGetReply" -> switchGetReply(before, step);
             case "AdmitInstall" -> admitInstall(step);
             case "AdmitValidate" -> admitValidate(name(step.param("k")));
+            case "ServerProbe" -> serverProbe(step);
+            case "AdmitFloor" -> admitFloor(step);
+            case "DiscardProbeReply" -> discardProbeReply(step);
+            case "ProbeResend" -> probeResend(name(step.param("k")));
             case "DiscardHot" -> takeHotReport(step, false);
             case "EvictStart" -> evictStart(step);
             case "EvictResend" -> evictResend(name(step.param("k")));
@@ -537,10 +543,14 @@ public final class FarReachReplay implements SpecReplay {
     }
 
     private void serverEvict(SpecStep step) {
-        Map<String, Object> m = Map.of("t", "evict", "k", step.param("k"), "rec", step.param("rec"));
+        deliverToServer(step, Map.of("t", "evict", "k", step.param("k"), "rec", step.param("rec")), "ServerEvict");
+    }
+
+    /** The controller's message {@code m} in flight is handed to the server, whose one reply is routed. */
+    private void deliverToServer(SpecStep step, Map<String, Object> m, String action) {
         Flight f = take(step, Route.TO_SERVER, m, dup(step));
         server.onPacket(f.frame());
-        routeServerOutput("ServerEvict");
+        routeServerOutput(action);
     }
 
     /** The server's one reply: through the switch now, unless the switch must act on it later (getRC). */
@@ -609,6 +619,77 @@ public final class FarReachReplay implements SpecReplay {
             }
         }
         admissions.put(k, admit);
+        // the probe of the key's server, sent with the install, is the spec's probe of this admission
+        long a = asLong(((TlaFunction) step.var("probing")).apply(step.param("k")));
+        sendProbe("AdmitInstall", a);
+    }
+
+    /** The controller's SEQ_PROBE of admission {@code a}, through the switch (CPU port in, server port out). */
+    private void sendProbe(String action, long a) {
+        List<byte[]> sent = controllerContext.takeSent();
+        if (sent.size() != 1 || decode(sent.get(0)).message().op() != KvOp.SEQ_PROBE) {
+            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one SEQ_PROBE");
+        }
+        admissionOfProbe.put(decode(sent.get(0)).message().reqId(), a);
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
+        expectOnly(out, SERVER, action + ": the switch must pass SEQ_PROBE to the server");
+        route(out.get(0), Route.TO_SERVER);
+    }
+
+    private void serverProbe(SpecStep step) {
+        deliverToServer(step, Map.of("t", "probe", "k", step.param("k"), "a", step.param("adm")), "ServerProbe");
+    }
+
+    /** The probe's reply reaches the admission in progress, which writes the fill floor (FR-11). */
+    private void admitFloor(SpecStep step) {
+        String k = name(step.param("k"));
+        Map<String, Object> m = Map.of("t", "probeR", "k", step.param("k"), "a", step.param("adm"), "s", step.param("s"));
+        Flight f = take(step, Route.TO_CONTROLLER, m, dup(step));
+        Admit admit = admissions.get(k);
+        if (admit == null) {
+            throw new ReplayException("AdmitFloor: no admission of " + k + " is in progress");
+        }
+        if (!admit.onReply(decode(f.frame()).message())) {
+            throw new ReplayException("AdmitFloor: the admission of " + k + " did not take its probe's reply");
+        }
+        if (admit.step(target.control())) {
+            throw new ReplayException("AdmitFloor: the admission finished before validating the record");
+        }
+        SwitchControl c = target.control();
+        long floor = c.registerRead(FarReachControlNames.RECORD_FILL_FLOOR, indexOf(c, keyBytes.get(k))).longValue();
+        long expected = asLong(((TlaFunction) step.var("fillFloor")).apply(step.param("k")));
+        if (floor == FarReachControlNames.FLOOR_UNKNOWN || specSeq(k, floor) != expected) {
+            throw new ReplayException("AdmitFloor: the switch's fill floor of " + k + " is " + floor + " (spec seq "
+                    + (floor == FarReachControlNames.FLOOR_UNKNOWN ? "unknown" : specSeq(k, floor)) + "), the spec's "
+                    + expected);
+        }
+    }
+
+    /** A probe reply no admission in progress waits for reaches the controller, which must ignore it. */
+    private void discardProbeReply(SpecStep step) {
+        String k = name(step.param("k"));
+        Map<String, Object> m = Map.of("t", "probeR", "k", step.param("k"), "a", step.param("adm"), "s", step.param("s"));
+        Flight f = take(step, Route.TO_CONTROLLER, m, false);
+        Admit admit = admissions.get(k);
+        if (admit != null && admit.onReply(decode(f.frame()).message())) {
+            throw new ReplayException("DiscardProbeReply: the admission of " + k
+                    + " in progress took another admission's probe reply as its own");
+        }
+    }
+
+    private void probeResend(String k) {
+        Admit admit = admissions.get(k);
+        if (admit == null) {
+            throw new ReplayException("ProbeResend: no admission of " + k + " is in progress");
+        }
+        admit.retransmit();
+        List<byte[]> sent = controllerContext.takeSent();
+        if (sent.size() != 1) {
+            throw new ReplayException("ProbeResend: the controller sent " + sent.size() + " frames, the spec one SEQ_PROBE");
+        }
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
+        expectOnly(out, SERVER, "ProbeResend: the switch must pass SEQ_PROBE to the server");
+        route(out.get(0), Route.TO_SERVER);
     }
 
     /**
@@ -1133,6 +1214,19 @@ public final class FarReachReplay implements SpecReplay {
                 m.put("t", "evictAck");
                 m.put("k", k);
                 m.put("s", specSeq(keyName, msg.seq()));
+            }
+            case KvOp.SEQ_PROBE, KvOp.SEQ_PROBE_REPLY -> {
+                Long a = admissionOfProbe.get(msg.reqId());
+                if (a == null) {
+                    throw new ReplayException("a " + KvOp.name(msg.op()) + " with request id " + msg.reqId()
+                            + " answers no probe the controller sent");
+                }
+                m.put("t", msg.op() == KvOp.SEQ_PROBE ? "probe" : "probeR");
+                m.put("k", k);
+                m.put("a", a);
+                if (msg.op() == KvOp.SEQ_PROBE_REPLY) {
+                    m.put("s", specSeq(keyName, msg.seq()));
+                }
             }
             default -> throw new ReplayException("the implementation sent " + KvOp.name(msg.op())
                     + ", which has no counterpart among the spec's messages");

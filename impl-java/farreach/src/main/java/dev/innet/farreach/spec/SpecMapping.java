@@ -36,10 +36,10 @@ public final class SpecMapping {
         m.put("ServerGet", "StorageServer.readReply; FarReachServer.handleProtocolOp for GET_EMBED");
         m.put("ServerEvict", "FarReachServer.handleControl (EVICT_STORE, RECOVER_STORE)");
         m.put("ServerReportHot", "StorageServer.maybeReportHot");
-        m.put("SwitchGetReply", "p4/farreach.p4 FR-11/FR-12 (a server's GET_FOR_CACHE reply refreshes an outdated record)");
+        m.put("SwitchGetReply", "p4/farreach.p4 FR-11/FR-12/FR-18 (a server's GET_FOR_CACHE reply refreshes an outdated record at or above its fill floor and the seq seen; else it is seen, and outdates a latest record older than it)");
         // controller procedures (dev.innet.farreach.controller)
-        m.put("AdmitInstall", "Admit.step stages 0-2");
-        m.put("AdmitValidate", "Admit.step stage 3");
+        m.put("AdmitInstall", "Admit.step stages INVALIDATE, INSTALL_RECORD, INSTALL_KEY (which sends SEQ_PROBE)");
+        m.put("AdmitValidate", "Admit.step stage VALIDATE");
         m.put("DiscardHot", "kv.cache.CacheController.onHotReport (already cached, queued or queue full)");
         m.put("EvictStart", "Evict.step stages 0-1");
         m.put("EvictResend", "Evict.retransmit");
@@ -52,15 +52,11 @@ public final class SpecMapping {
         m.put("SwitchCrash", "environment: Rack.crashSwitch (every table and register lost)");
         m.put("Recover", "Recover.step run to completion (gate, counters raised to the incarnation's base, preserved records collected, replayed to servers, snapshot re-admitted outdated, preserved records released); seqs map by the base (docs/conformance.md)");
         m.put("Lose", "environment: loss of any message (sim LinkFaults)");
-        // FillBySeen's fill-floor probe (a design under check, enabled only in the MCFarReachSeen* models):
-        // farreach.p4 and the controller still use the counter guard (docs/specs/farreach.md, "Filling by
-        // what the switch has seen")
-        String fillBySeen = "not implemented: FillBySeen (MCFarReachSeen* models only) is a design under check; "
-                + "farreach.p4 keeps the counter guard (docs/specs/farreach.md)";
-        m.put("ServerProbe", fillBySeen);
-        m.put("AdmitFloor", fillBySeen);
-        m.put("DiscardProbeReply", fillBySeen);
-        m.put("ProbeResend", fillBySeen);
+        // FillBySeen's fill floor: the admission's probe of the key's server
+        m.put("ServerProbe", "FarReachServer.handleControl (SEQ_PROBE: the seq a read of the key would report)");
+        m.put("AdmitFloor", "Admit.onReply then Admit.step (record_fill_floor := the probe's answer, FR-11)");
+        m.put("DiscardProbeReply", "kv.cache.CacheController.onPacket (a probe reply with another admission's request id is dropped)");
+        m.put("ProbeResend", "Admit.retransmit (the retry timer)");
         return m;
     }
 }

@@ -29,10 +29,14 @@ public final class FarReachTraceEvents {
     public static final String SERVER_EVICT_STORE = "serverEvictStore";
     /** RECOVER_STORE applied: key, the record carried, the stored record. */
     public static final String SERVER_RECOVER_STORE = "serverRecoverStore";
+    /** SEQ_PROBE answered: key, reqId (the admission's), seq (the fill floor it reports). */
+    public static final String SERVER_PROBE = "serverProbe";
 
     // controller (Admit, Evict, Snap, Recover)
     /** Admission step (2): the key and the reported record are installed, invalid and outdated. */
     public static final String ADMIT_INSTALL = "admitInstall";
+    /** Admission: the probe's reply taken; key, seq = the record's fill floor (FR-11). */
+    public static final String ADMIT_FLOOR = "admitFloor";
     /** Admission step (3): the record is valid. */
     public static final String ADMIT_VALIDATE = "admitValidate";
     /** Eviction step (1): the record is marked to-be-evicted. */

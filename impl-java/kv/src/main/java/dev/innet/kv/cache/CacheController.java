@@ -255,6 +255,14 @@ public abstract class CacheController implements Node, NodeCounters {
         }
     }
 
+    /**
+     * The admission preloading runs to completion without waiting for any reply; by default the protocol's
+     * own ({@link #admission}).
+     */
+    protected ControlProcedure admissionAtOnce(int index, InnetMessage report) {
+        return admission(index, report);
+    }
+
     /** Takes a free slot for {@code report}'s key and returns the protocol's admission procedure for it. */
     private ControlProcedure admissionOf(InnetMessage report) {
         return admission(directory.take(report.key()), report);
@@ -262,8 +270,17 @@ public abstract class CacheController implements Node, NodeCounters {
 
     /** Runs an admission's steps back to back (preloading, recovery's re-admission): all are control writes. */
     protected final void admitAtOnce(SwitchControl control, InnetMessage report) {
-        ControlProcedure admission = admissionOf(report);
-        while (!admission.step(control)) {
+        admitAtOnce(control, report, this::admissionAtOnce);
+    }
+
+    /**
+     * The same with the admission procedure {@code admission} makes for the slot taken and the report; it
+     * must finish without waiting for any reply.
+     */
+    protected final void admitAtOnce(SwitchControl control, InnetMessage report,
+            java.util.function.BiFunction<Integer, InnetMessage, ControlProcedure> admission) {
+        ControlProcedure procedure = admission.apply(directory.take(report.key()), report);
+        while (!procedure.step(control)) {
             // nothing to wait for between steps
         }
     }

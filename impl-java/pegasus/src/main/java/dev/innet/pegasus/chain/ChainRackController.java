@@ -46,6 +46,11 @@ public class ChainRackController extends PegasusController {
         super.onPacket(bytes);
     }
 
+    /** The view this controller holds (a spec replay checks every node adopted the service's). */
+    public ChainView view() {
+        return view.view();
+    }
+
     /** Not final: a seeded-bug test replicates keys this rack does not serve (PegasusChainTest). */
     @Override
     protected boolean mayReplicate(byte[] key) {

@@ -35,6 +35,11 @@ public final class PegasusChainClient extends PegasusClient {
         return placement.homeIn(rack, key);
     }
 
+    /** The view this client holds (a spec replay checks every node adopted the service's). */
+    public ChainView view() {
+        return view.view();
+    }
+
     @Override
     protected boolean onControl(InnetPacket packet) {
         PegasusPacket p = PegasusPacket.decodeOrDrop(packet.frame().encode(), f -> true, () -> {});

@@ -30,31 +30,24 @@ public final class PegasusChainConformance implements SpecConformance {
 
     /**
      * The model whose key is not replicated inside racks (2 racks of 1 server, 2 writes, a read, a loss, a
-     * duplicate), and the one whose tail adds the key while its switch stamps other keys' versions (P-20).
-     * The models replicated from the start send a write to any set of a rack's servers, each passing it
-     * down; the implementation's detector alone does (PegasusChainReplay says so per step).
+     * duplicate); the one whose tail adds the key while its switch stamps other keys' versions (P-20); client
+     * write retries with at-most-once at each rack's detector (MCPegasusChainAMO), also across a rack failure
+     * (MCPegasusChainAMOFail); a rack failure and the service's reconfiguration (MCPegasusChainFail); the
+     * tail's MarkRemove and removal (MCPegasusChainRemove), also with a failure (MCPegasusChainFailRemove);
+     * and its virtual write (MCPegasusChainVW). The models replicated from the start send a write to any set
+     * of a rack's servers, each passing it down; the implementation's detector alone does (PegasusChainReplay
+     * says so per step).
      */
     @Override
     public List<String> conformanceModels() {
-        return List.of("MCPegasusChain", "MCPegasusChainAdd");
+        return List.of("MCPegasusChain", "MCPegasusChainAdd", "MCPegasusChainAMO", "MCPegasusChainAMOFail",
+                "MCPegasusChainFail", "MCPegasusChainRemove", "MCPegasusChainFailRemove", "MCPegasusChainVW");
     }
 
-    /**
-     * Rack failure and reconfiguration (RackFail, Reconfigure) are in the spec's failure models only
-     * (MCPegasusChainFail*), and the tail's MarkRemove and virtual write (MarkRemoveAtTail,
-     * VirtualWriteAtTail, ServerVirtualWrite) in MCPegasusChainRemove and MCPegasusChainVW* only, and
-     * client write retries (RetryWrite) in MCPegasusChainAMO and its variants only; none of these is a
-     * conformance model: the replay has no step for them yet.
-     */
+    /** Every action of Next has a replay step; the instances it cannot force are refused per step, with the reason. */
     @Override
     public Map<String, String> notReplayable() {
-        return Map.of(
-                "RackFail", "only the failure models (MCPegasusChainFail*) crash a rack; the replay has no step for it",
-                "Reconfigure", "only the failure models (MCPegasusChainFail*) reconfigure; the replay has no step for it",
-                "MarkRemoveAtTail", "only MCPegasusChainRemove marks the key at the tail; the replay has no step for it",
-                "VirtualWriteAtTail", "only MCPegasusChainVW* issue a virtual write; the replay has no step for it",
-                "ServerVirtualWrite", "only MCPegasusChainVW* issue a virtual write; the replay has no step for it",
-                "RetryWrite", "only MCPegasusChainAMO and its variants retry a write; the replay has no step for it");
+        return Map.of();
     }
 
     @Override

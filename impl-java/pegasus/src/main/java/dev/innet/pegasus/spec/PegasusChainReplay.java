@@ -83,6 +83,17 @@ public final class PegasusChainReplay implements SpecReplay {
     private static final String KEY_STATE = "MyIngress.key_state";
     private static final String VER_COMPLETED = "MyIngress.ver_completed";
     private static final String RSET_BITMAP = "MyIngress.rset_bitmap";
+    private static final String MARK_VER = "MyIngress.mark_ver";
+    private static final String SWITCH_OPEN = "MyIngress.switch_open";
+    private static final int KEY_MARKED = 2;
+    /** The configuration service's timing in the replay: probes, silence before a removal, drain, resends. */
+    private static final ChainConfigService.Settings SERVICE = new ChainConfigService.Settings(100_000, 400_000,
+            200_000, 100_000);
+    private static final int MAX_SERVICE_PERIODS = 64;
+    /** Announcement periods Reconfigure waits, once the service has removed the rack, for nodes that have not adopted it. */
+    private static final int SETTLE_PERIODS = 4;
+    /** A switch's or a server's state a rack failure took (the spec keeps a failed rack's variables as they were). */
+    static final String LOST_WITH_RACK = "lost with its rack";
 
     /** Where a frame in flight is: before a rack's switch (from the core), before a server, or a server's reply before its switch. */
     private enum Route {
@@ -114,12 +125,12 @@ public final class PegasusChainReplay implements SpecReplay {
     private ChainPlacement placement;
     private Topology topology;
     private byte[] key;
-    /** A key the tail rack heads (TailStampsOther), and the host standing for its client. */
-    private byte[] otherKey;
+    /** Writes of keys the tail rack heads (TailStampsOther), sent by a host standing for their client. */
     private long otherRequests;
     private static final int OTHER_CLIENT = 99;
     private final Map<Integer, PegasusServer> servers = new TreeMap<>();
     private final Map<Integer, ReplayContext> serverContexts = new TreeMap<>();
+    private final Map<Integer, ChainRole> roles = new TreeMap<>();
     private final Map<Integer, ChainRackController> controllers = new TreeMap<>();
     private final Map<Integer, ReplayContext> controllerContexts = new TreeMap<>();
     private final SortedMap<Long, Integer> writeHost = new TreeMap<>();
@@ -130,6 +141,19 @@ public final class PegasusChainReplay implements SpecReplay {
     private final Map<Long, Op> reads = new TreeMap<>();
     /** The spec's execs: write w applied at a tail server under version v. */
     private final Set<Object> executions = new LinkedHashSet<>();
+    /** The spec's detExecs: {@code <<rack, w, version>>} a detector executed (not answered from its client table). */
+    private final Set<Object> detectorExecutions = new LinkedHashSet<>();
+    /**
+     * Whether the spec runs §6.4's detectors (EnableAtMostOnce): known from the first step whose client tables
+     * ({@code ctab}) are not empty; from then on {@code ctab} and {@code detExecs} are compared. The
+     * implementation always runs them; a model without them keeps both empty.
+     */
+    private boolean specDetects;
+    /** The variables the trace has (curated traces of an earlier spec lack the later ones). */
+    private final Set<String> traceVariables = new LinkedHashSet<>();
+    /** The configuration service (§7), on the core's CPU port, and its context. */
+    private ChainConfigService service;
+    private ReplayContext serviceContext;
 
     public PegasusChainReplay(ReplayTarget target) {
         this(target, PegasusServer::new);
@@ -151,6 +175,7 @@ public final class PegasusChainReplay implements SpecReplay {
 
     @Override
     public void init(SpecStep initial) {
+        traceVariables.addAll(initial.vars().keySet());
         racks = intDomain(initial.var("verNext")).size();
         perRack = intDomain(atInt(initial.var("store"), 1)).size();
         if (!((Set<?>) atInt(initial.var("rset"), 1)).isEmpty()) {
@@ -179,12 +204,16 @@ public final class PegasusChainReplay implements SpecReplay {
         topology = network.topology(spec);
         placement = new ChainPlacement(network.rackServers(serverHosts));
         key = chainKey();
-        otherKey = keyHeadedBy(racks);
         for (int r = 1; r <= racks; r++) {
             rackSwitches.put(r, r == 1 ? firstTarget : firstTarget.another());
         }
         core = firstTarget.another();
         ChainConfigService.programCore(core.control(), topology);
+        SwitchHandle coreHandle = new SwitchHandle();
+        coreHandle.attach(core.control());
+        service = new ChainConfigService(placement, topology, clientHosts, coreHandle, SERVICE);
+        serviceContext = new ReplayContext(RackPorts.CONTROLLER_HOST, 4);
+        service.onStart(serviceContext);
         PegasusRack whole = new PegasusRack(serverHosts, RackPorts.CONTROLLER_HOST, NEVER_NANOS, CLIENT_ATTEMPTS, 1,
                 2 * STEP_NANOS);
         for (var e : writeHost.entrySet()) {
@@ -197,8 +226,9 @@ public final class PegasusChainReplay implements SpecReplay {
             PegasusRack rack = rackOf(r);
             for (int host : placement.serversOf(r)) {
                 ReplayContext ctx = new ReplayContext(host, 2);
-                PegasusServer server = serverFactory.create(rack, RecordStoreOpener.memory(), new AtMostOnceMonitor(),
-                        new ChainRole(r, placement));
+                ChainRole role = new ChainRole(r, placement);
+                roles.put(host, role);
+                PegasusServer server = serverFactory.create(rack, RecordStoreOpener.memory(), new AtMostOnceMonitor(), role);
                 server.onStart(ctx);
                 servers.put(host, server);
                 serverContexts.put(host, ctx);
@@ -276,6 +306,8 @@ public final class PegasusChainReplay implements SpecReplay {
             for (ReplayTarget.Emitted e : out) {
                 if (e.port() == RackPorts.CPU_PORT) {
                     controllers.get(r).onPacket(e.frame());
+                } else if (serverAtPort(r, e.port()) > 0 && decode(e.frame()).message().op() == PegasusOp.VIRTUAL_WRITE) {
+                    holdVirtualWrite(r, e);
                 } else if (serverAtPort(r, e.port()) > 0) {
                     servers.get(serverAtPort(r, e.port())).onPacket(e.frame());
                 } else {
@@ -286,11 +318,26 @@ public final class PegasusChainReplay implements SpecReplay {
         throw new ReplayException(action + ": rack " + r + "'s controller and servers kept exchanging messages");
     }
 
-    /** A key whose chain starts at {@code rack} (the tail's own keys, for TailStampsOther). */
+    /** A VIRTUAL_WRITE the controller sent home through its switch: the spec's VW, in flight. */
+    private void holdVirtualWrite(int r, ReplayTarget.Emitted e) {
+        PegasusPacket p = decode(e.frame());
+        if (indexInRack(r, serverAtPort(r, e.port())) != 1) {
+            throw new ReplayException("VirtualWriteAtTail: the VIRTUAL_WRITE went to server "
+                    + indexInRack(r, serverAtPort(r, e.port())) + " of rack " + r + ", the spec's goes home (server 1)");
+        }
+        Map<String, Object> vw = new LinkedHashMap<>();
+        vw.put("t", "VW");
+        vw.put("rack", (long) r);
+        vw.put("ver", p.message().seq());
+        vw.put("fwd", serverSet(p.ext().fwd()));
+        net.put(vw, Route.TO_SERVER, e.frame());
+    }
+
+    /** A key other than the spec's whose chain starts at {@code rack} in the current view (for TailStampsOther). */
     private byte[] keyHeadedBy(int rack) {
         for (int i = 0; i < 100_000; i++) {
             byte[] k = InnetMessage.key("other-" + i);
-            if (placement.headOf(k, ChainView.initial(racks)) == rack) {
+            if (placement.headOf(k, view()) == rack && !java.util.Arrays.equals(k, key)) {
                 return k;
             }
         }
@@ -317,19 +364,48 @@ public final class PegasusChainReplay implements SpecReplay {
 
     @Override
     public void perform(SpecStep before, SpecStep step) {
+        if (step.vars().containsKey("ctab") && !specDetects) {
+            specDetects = !isEmptyTables(step.var("ctab"));
+        }
         String a = step.actionName();
         switch (a) {
             case "IssueWrite" -> issueWrite(step);
+            case "RetryWrite" -> retryWrite(step);
             case "SwitchWrite" -> switchWrite(before, step);
-            case "ServerWrite" -> serverWrite(step);
+            case "ServerWrite" -> serverWrite(before, step);
             case "IssueRead" -> issueRead(before, step);
             case "ServerRead" -> serverRead(step);
             case "SwitchReply" -> switchReply(step);
             case "Lose" -> net.lose(asRecord(step.param("m")));
             case "TailStampsOther" -> tailStampsOther(step);
-            case "AddKeyAtTail" -> addKeyAtTail(step);
+            case "AddKeyAtTail" -> tailCommand("AddKeyAtTail", () -> controllers.get(tail()).commandAddKey(key));
+            case "MarkRemoveAtTail" -> tailCommand("MarkRemoveAtTail", () -> controllers.get(tail()).commandMarkRemove(key));
+            case "VirtualWriteAtTail" -> virtualWriteAtTail(before, step);
+            case "ServerVirtualWrite" -> serverVirtualWrite(step);
+            case "RackFail" -> rackFail(step);
+            case "Reconfigure" -> reconfigure(step);
             default -> throw new NotReplayable("no replay of " + a);
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean isEmptyTables(Object ctab) {
+        for (long r : intDomain(ctab)) {
+            if (!((Set<Object>) atInt(ctab, r)).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The chains' view as the configuration service holds it (every node is told it, {@link #reconfigure}). */
+    private ChainView view() {
+        return service.view();
+    }
+
+    /** The key's tail rack in the current view: the spec's {@code Tail}. */
+    private int tail() {
+        return placement.tailOf(key, view());
     }
 
     /** IssueWrite: the client sends write w to the key's home in the head rack; the core passes it on. */
@@ -339,6 +415,30 @@ public final class PegasusChainReplay implements SpecReplay {
         Op op = new Op(0);
         writes.put(w, op);
         clients.get(host).put(key, WriteIds.valueOf(w), r -> op.completed(r, true));
+        sendWrite(step, w, host);
+    }
+
+    /**
+     * RetryWrite: client w's timer fires and the real client resends its pending write, same request id,
+     * addressed under the newest view it holds (after a failover, to the new head).
+     */
+    private void retryWrite(SpecStep step) {
+        long w = asLong(step.param("w"));
+        int host = writeHost.get(w);
+        ReplayContext ctx = clientContexts.get(host);
+        if (!clients.get(host).busy()) {
+            throw new ReplayException("RetryWrite: client " + w + " has no write outstanding");
+        }
+        for (long timer : ctx.pendingTimers()) {
+            if (ctx.fire(timer)) {
+                clients.get(host).onTimer(timer);
+            }
+        }
+        sendWrite(step, w, host);
+    }
+
+    /** The client's one frame, through the core towards the rack it addressed: held as {@code CWREQ(w, rack, 0, 0)}. */
+    private void sendWrite(SpecStep step, long w, int host) {
         byte[] frame = onlyFrame(step, clientContexts.get(host).takeSent(), "the client");
         int rack = rackOfDestination(step, frame);
         byte[] atRack = passed(step, core, portOf(host), frame, coreUplink(rack));
@@ -362,11 +462,6 @@ public final class PegasusChainReplay implements SpecReplay {
         long ver = p.message().seq();
         long hv = asLong(m.get("ver")) == 0 ? ver : asLong(m.get("hv"));
         int dst = indexInRack(rack, serverAtPort(rack, out.get(0).port()));
-        Set<Long> specDst = newDestinations(before, step, "WREQ");
-        if (!specDst.equals(Set.of((long) dst))) {
-            throw new NotReplayable("SwitchWrite: the spec sends the write to servers " + specDst + " of rack " + rack
-                    + "; the implementation's switch sends it to one, the detector its hash picks (" + dst + ")");
-        }
         Map<String, Object> wreq = new LinkedHashMap<>();
         wreq.put("t", "WREQ");
         wreq.put("w", m.get("w"));
@@ -374,35 +469,50 @@ public final class PegasusChainReplay implements SpecReplay {
         wreq.put("ver", ver);
         wreq.put("hv", hv);
         wreq.put("dst", (long) dst);
+        Set<Long> specDst = newDestinations(before, step, "WREQ");
+        // a second copy of a stamped write is the same WREQ again: the spec's network, a set, already holds it
+        boolean sameAgain = specDst.isEmpty() && ((Set<?>) step.var("net")).contains(wreq);
+        if (!specDst.equals(Set.of((long) dst)) && !sameAgain) {
+            throw new NotReplayable("SwitchWrite: the spec sends the write to servers " + specDst + " of rack " + rack
+                    + "; the implementation's switch sends it to one, the detector its hash picks (" + dst + ")");
+        }
         net.put(wreq, Route.TO_SERVER, out.get(0).frame());
     }
 
     /**
      * ServerWrite: the server applies the write if its version is higher and passes it on: at the tail, its
      * reply waits before the switch; elsewhere the write goes through its own switch (which must relay it
-     * untouched, P-19) and the core to the next rack's switch.
+     * untouched, P-19) and the core to the next rack's switch. With at-most-once (§6.4) the server is its
+     * rack's detector: a request its client table records (the spec's {@code DetectorDuplicate}) is neither
+     * executed nor applied, and goes on under the recorded version, which is also the head's stamp it carries.
      */
-    private void serverWrite(SpecStep step) {
+    private void serverWrite(SpecStep before, SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
         long w = asLong(m.get("w"));
         int rack = (int) asLong(m.get("rack"));
         int host = hostOf(rack, (int) asLong(m.get("dst")));
         long ver = asLong(m.get("ver"));
+        boolean specDuplicate = "DetectorDuplicate".equals(step.action().get("via"));
         ClientTable.Entry recorded = recordedWrite(host, w);
-        if (recorded != null && recorded.version() != ver) {
+        if (!specDuplicate && recorded != null && recorded.version() != ver && !specRecords(before, rack, w)) {
             throw new NotReplayable("ServerWrite: write " + w + " reaches server " + host + " again under version " + ver
-                    + " after it executed it under " + recorded.version() + "; the spec has no at-most-once, the "
-                    + "implementation's detector passes on (or answers) the version it recorded");
+                    + " after it executed it under " + recorded.version() + "; this model has no at-most-once "
+                    + "(EnableAtMostOnce = FALSE), the implementation's detector passes on (or answers) the version it recorded");
         }
-        long before = storedVersion(host);
+        long storedBefore = storedVersion(host);
+        long duplicatesBefore = servers.get(host).counters().getOrDefault("duplicates", 0L);
         servers.get(host).onPacket(net.take("ServerWrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
-        long after = storedVersion(host);
-        if (rack == racks && after != before) {
-            executions.add(List.of(w, after));
+        long storedAfter = storedVersion(host);
+        boolean answeredFromTable = servers.get(host).counters().getOrDefault("duplicates", 0L) > duplicatesBefore;
+        if (!answeredFromTable) {
+            detectorExecutions.add(List.of((long) rack, w, ver));
+        }
+        if (rack == tail() && storedAfter != storedBefore) {
+            executions.add(List.of(w, storedAfter));
         }
         byte[] frame = onlyFrame(step, serverContexts.get(host).takeSent(), "server " + host);
         PegasusPacket p = decode(frame);
-        if (rack == racks) {
+        if (rack == tail()) {
             if (p.message().op() != PegasusOp.WRITE_REPLY) {
                 throw new ReplayException("ServerWrite: the tail server sent op " + p.message().op() + ", the spec a reply");
             }
@@ -421,7 +531,24 @@ public final class PegasusChainReplay implements SpecReplay {
         byte[] up = passed(step, rackSwitches.get(rack), portOf(host), frame, ChainNetwork.UPLINK_PORT);
         int next = rackOfDestination(step, up);
         byte[] down = passed(step, core, coreUplink(rack), up, coreUplink(next));
-        net.put(cwreq(w, next, decode(down).message().seq(), asLong(m.get("hv"))), Route.TO_RACK_SWITCH, down);
+        long passedVersion = decode(down).message().seq();
+        // a request answered from the table goes on as the write it recorded: the recorded version is its head stamp
+        net.put(cwreq(w, next, passedVersion, specDuplicate ? passedVersion : asLong(m.get("hv"))), Route.TO_RACK_SWITCH,
+                down);
+    }
+
+    /** Whether the spec's detector of rack r records write w (its client table, {@code ctab}) before the step. */
+    @SuppressWarnings("unchecked")
+    private static boolean specRecords(SpecStep before, int rack, long w) {
+        if (!before.vars().containsKey("ctab")) {
+            return false;
+        }
+        for (Object e : (Set<Object>) atInt(before.var("ctab"), rack)) {
+            if (Long.valueOf(w).equals(((List<Object>) e).get(0))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** IssueRead: the client reads at the key's home in the tail rack: through the core and the tail's switch. */
@@ -434,13 +561,23 @@ public final class PegasusChainReplay implements SpecReplay {
         byte[] frame = onlyFrame(step, clientContexts.get(host).takeSent(), "the client");
         int rack = rackOfDestination(step, frame);
         byte[] atRack = passed(step, core, portOf(host), frame, coreUplink(rack));
+        Set<Long> specDst = newDestinations(before, step, "RREQ");
+        if (isDown(rack) && specDst.size() == 1) {
+            // the tail has failed and the service has not removed it yet: the read waits before its dead switch
+            // for nothing (the spec's RREQ, to the server it names; it is lost with the rack at Reconfigure)
+            Map<String, Object> rreq = new LinkedHashMap<>();
+            rreq.put("t", "RREQ");
+            rreq.put("r", x);
+            rreq.put("dst", specDst.iterator().next());
+            net.put(rreq, Route.TO_RACK_SWITCH, atRack);
+            return;
+        }
         List<ReplayTarget.Emitted> out = rackSwitches.get(rack).inject(ChainNetwork.UPLINK_PORT, atRack);
         if (out.size() != 1 || serverAtPort(rack, out.get(0).port()) < 0) {
             throw new ReplayException("IssueRead: rack " + rack + "'s switch emitted " + describe(out)
                     + ", the spec one read to a server");
         }
         long dst = indexInRack(rack, serverAtPort(rack, out.get(0).port()));
-        Set<Long> specDst = newDestinations(before, step, "RREQ");
         if (!specDst.equals(Set.of(dst))) {
             throw new NotReplayable("IssueRead: the spec reads from server " + specDst + " of the tail; the implementation's "
                     + "switch picks " + dst + " by the members' loads and its round-robin cursor");
@@ -455,7 +592,7 @@ public final class PegasusChainReplay implements SpecReplay {
     /** ServerRead: the tail server answers with its value and version; the reply waits before the switch. */
     private void serverRead(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
-        int host = hostOf(racks, (int) asLong(m.get("dst")));
+        int host = hostOf(tail(), (int) asLong(m.get("dst")));
         servers.get(host).onPacket(net.take("ServerRead", Route.TO_SERVER, m, flag(step, "dup")).frame());
         byte[] frame = onlyFrame(step, serverContexts.get(host).takeSent(), "server " + host);
         PegasusPacket p = decode(frame);
@@ -468,16 +605,54 @@ public final class PegasusChainReplay implements SpecReplay {
         net.put(rrep, Route.SERVER_TO_SWITCH, frame);
     }
 
-    /** SwitchReply: the reply passes the tail's switch (Algorithm 2) and the core, and reaches its client. */
+    /**
+     * SwitchReply: the reply passes the tail's switch (Algorithm 2, and §6.3's removal rule) and goes on: a
+     * client's reply through the core to its client; a virtual write's (write id 0) to whoever asked, the
+     * controller (VIRTUAL_WRITE_REPLY) or home (a copy's REPLICATE_REPLY, ignored there). Exactly one frame
+     * goes on; a removal's KEY_REMOVED report besides it goes to the tail's controller, whose ForgetRemoved
+     * runs in the same step (the spec removes the key atomically).
+     */
     private void switchReply(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
         boolean write = "WREP".equals(m.get("t"));
+        long id = asLong(m.get(write ? "w" : "r"));
+        int t = tail();
         ReplayNetwork.Flight<Route> f = net.take("SwitchReply", Route.SERVER_TO_SWITCH, m, flag(step, "dup"));
         int serverHost = RackAddressing.hostOfIp(decode(f.frame()).frame().srcIp());
-        int clientHost = (write ? writeHost : readHost).get(asLong(m.get(write ? "w" : "r")));
-        byte[] up = passed(step, rackSwitches.get(racks), portOf(serverHost), f.frame(), ChainNetwork.UPLINK_PORT);
-        byte[] atClient = passed(step, core, coreUplink(racks), up, portOf(clientHost));
-        clients.get(clientHost).onPacket(atClient);
+        List<ReplayTarget.Emitted> out = rackSwitches.get(t).inject(portOf(serverHost), f.frame());
+        int onward = 0;
+        boolean removed = false;
+        for (ReplayTarget.Emitted e : out) {
+            PegasusPacket p = decode(e.frame());
+            if (e.port() == RackPorts.CPU_PORT && p.message().op() == PegasusOp.KEY_REMOVED) {
+                removed = true;
+                controllers.get(t).onPacket(e.frame());
+            } else if (id != 0 && e.port() == ChainNetwork.UPLINK_PORT) {
+                int clientHost = (write ? writeHost : readHost).get(id);
+                clients.get(clientHost).onPacket(passed(step, core, coreUplink(t), e.frame(), portOf(clientHost)));
+                onward++;
+            } else if (id == 0 && e.port() == RackPorts.CPU_PORT) {
+                controllers.get(t).onPacket(e.frame());
+                onward++;
+            } else if (id == 0 && serverAtPort(t, e.port()) > 0) {
+                int host = serverAtPort(t, e.port());
+                servers.get(host).onPacket(e.frame());
+                if (!serverContexts.get(host).takeSent().isEmpty()) {
+                    throw new ReplayException("SwitchReply: server " + host + " answered a copy's reply");
+                }
+                onward++;
+            } else {
+                throw new ReplayException("SwitchReply: the tail's switch sent the reply to port " + e.port()
+                        + " (" + describe(out) + ")");
+            }
+        }
+        if (onward != 1) {
+            throw new ReplayException("SwitchReply: the tail's switch emitted " + describe(out)
+                    + ", the spec passes the reply on once");
+        }
+        if (removed) {
+            runController(t, "SwitchReply");
+        }
     }
 
     /**
@@ -486,27 +661,272 @@ public final class PegasusChainReplay implements SpecReplay {
      * only the switch's ver_next change.
      */
     private void tailStampsOther(SpecStep step) {
-        int host = placement.homeIn(racks, otherKey);
+        int t = tail();
+        byte[] otherKey = keyHeadedBy(t);
+        int host = placement.homeIn(t, otherKey);
         InnetMessage m = PegasusPacket.message(PegasusOp.WRITE, 0, 0, ++otherRequests, otherKey, 0, PegasusExt.NONE,
                 WriteIds.valueOf(0));
         byte[] frame = new dev.innet.wire.UdpFrame(RackAddressing.hostMac(host), RackAddressing.hostMac(OTHER_CLIENT),
                 RackAddressing.hostIp(OTHER_CLIENT), RackAddressing.hostIp(host), PegasusChainClient.SOURCE_PORT,
                 PegasusOp.PORT, m.encode()).encode();
-        List<ReplayTarget.Emitted> out = rackSwitches.get(racks).inject(ChainNetwork.UPLINK_PORT, frame);
+        List<ReplayTarget.Emitted> out = rackSwitches.get(t).inject(ChainNetwork.UPLINK_PORT, frame);
         if (out.size() != 1 || out.get(0).port() != portOf(host)) {
             throw new ReplayException("TailStampsOther: the tail's switch emitted " + describe(out)
                     + " for another key's write, the spec one stamped write to its home");
         }
     }
 
-    /** AddKeyAtTail: the tail's controller adds the key (pause, drain, table migration, home's version, ADD_KEY, P-20). */
-    private void addKeyAtTail(SpecStep step) {
+    /**
+     * AddKeyAtTail, MarkRemoveAtTail: the tail's controller runs the procedure for the key (AddKey: pause,
+     * drain, table migration, home's version, ADD_KEY with P-20's flag; MarkRemove: pause, drain, client
+     * tables aggregated at home, MARK_REMOVE, which records mark = ver_next), its traffic routed through the
+     * tail's switch until it is idle.
+     */
+    private void tailCommand(String action, Runnable command) {
         try {
-            controllers.get(racks).commandAddKey(key);
+            command.run();
         } catch (IllegalStateException e) {
-            throw new ReplayException("AddKeyAtTail: the tail's controller refused: " + e.getMessage());
+            throw new ReplayException(action + ": the tail's controller refused: " + e.getMessage());
         }
-        runController(racks, "AddKeyAtTail");
+        runController(tail(), action);
+    }
+
+    /**
+     * VirtualWriteAtTail: the tail's controller's VirtualWrite (pause, drain, checks, VIRTUAL_WRITE to home
+     * with ver_completed); the VIRTUAL_WRITE stays in flight as the spec's VW. The controller copies to
+     * exactly the servers outside rset, the spec to any non-empty set of servers other than home: another
+     * choice is not replayable.
+     */
+    @SuppressWarnings("unchecked")
+    private void virtualWriteAtTail(SpecStep before, SpecStep step) {
+        Set<Object> wanted = null;
+        for (Object o : (Set<Object>) step.var("net")) {
+            Map<String, Object> m = asRecord(o);
+            if ("VW".equals(m.get("t")) && !((Set<Object>) before.var("net")).contains(o)) {
+                wanted = (Set<Object>) m.get("fwd");
+            }
+        }
+        if (wanted == null) {
+            throw new ReplayException("VirtualWriteAtTail: the spec step adds no VW");
+        }
+        SwitchControl c = rackSwitches.get(tail()).control();
+        int slot = slotOf(c, key);
+        long outside = slot < 0 ? 0 : ((1L << perRack) - 1) & ~c.registerRead(RSET_BITMAP, slot).longValue();
+        if (!serverSet(outside).equals(wanted)) {
+            throw new NotReplayable("VirtualWriteAtTail: the spec copies to servers " + wanted + "; the controller copies "
+                    + "to the servers outside rset, " + serverSet(outside));
+        }
+        tailCommand("VirtualWriteAtTail", () -> controllers.get(tail()).commandVirtualWrite(key));
+    }
+
+    /**
+     * ServerVirtualWrite: home gets the VIRTUAL_WRITE (raises its version to the one given, keeps its value),
+     * its copies (REPLICATE) go through the switch to the listed servers and are held as VWCOPY; or a server
+     * gets its copy and stores it if higher. Either reply waits before the switch as {@code WREP} of write 0.
+     */
+    private void serverVirtualWrite(SpecStep step) {
+        Map<String, Object> m = asRecord(step.param("m"));
+        int rack = (int) asLong(m.get("rack"));
+        boolean virtualWrite = "VW".equals(m.get("t"));
+        int host = hostOf(rack, virtualWrite ? 1 : (int) asLong(m.get("dst")));
+        servers.get(host).onPacket(net.take("ServerVirtualWrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
+        int replies = 0;
+        for (byte[] frame : serverContexts.get(host).takeSent()) {
+            PegasusPacket p = decode(frame);
+            int op = p.message().op();
+            if (virtualWrite && op == PegasusOp.REPLICATE) {
+                List<ReplayTarget.Emitted> out = rackSwitches.get(rack).inject(portOf(host), frame);
+                if (out.size() != 1 || serverAtPort(rack, out.get(0).port()) < 0) {
+                    throw new ReplayException("ServerVirtualWrite: home's copy left the switch as " + describe(out)
+                            + ", the spec one copy to a server of the rack");
+                }
+                Map<String, Object> copy = new LinkedHashMap<>();
+                copy.put("t", "VWCOPY");
+                copy.put("rack", (long) rack);
+                copy.put("val", (p.message().flags() & PegasusOp.FLAG_DELETED) != 0 ? 0L
+                        : WriteIds.writeIdOf(p.message().value()));
+                copy.put("ver", p.message().seq());
+                copy.put("dst", (long) indexInRack(rack, serverAtPort(rack, out.get(0).port())));
+                net.put(copy, Route.TO_SERVER, out.get(0).frame());
+            } else if (op == (virtualWrite ? PegasusOp.VIRTUAL_WRITE_REPLY : PegasusOp.REPLICATE_REPLY)) {
+                replies++;
+                Map<String, Object> wrep = new LinkedHashMap<>();
+                wrep.put("t", "WREP");
+                wrep.put("w", 0L);
+                wrep.put("ver", p.message().seq());
+                wrep.put("src", (long) p.ext().server());
+                net.put(wrep, Route.SERVER_TO_SWITCH, frame);
+            } else {
+                throw new ReplayException("ServerVirtualWrite: server " + host + " sent op " + op
+                        + ", which is no message of the spec");
+            }
+        }
+        if (replies != 1) {
+            throw new ReplayException("ServerVirtualWrite: server " + host + " sent " + replies + " replies, the spec one");
+        }
+    }
+
+    // ------------------------------------------------------------------ rack failure and reconfiguration
+
+    /**
+     * RackFail: rack f's switch crashes (the target loses every table and register and stays blank: nothing
+     * reprograms it) and its servers and controller stop: the replay hands them nothing from now on, as the
+     * spec lets nothing happen at a failed rack. Frames on their way to it stay held, waiting for nothing.
+     */
+    private void rackFail(SpecStep step) {
+        int f = (int) asLong(step.param("rack"));
+        if (isDown(f)) {
+            throw new ReplayException("RackFail: rack " + f + " is already down");
+        }
+        rackSwitches.get(f).crash();
+    }
+
+    /** Whether rack r's switch is down (crashed and blank: not open to clients). */
+    private boolean isDown(int r) {
+        return rackSwitches.get(r).control().registerRead(SWITCH_OPEN, 0).intValue() != 1;
+    }
+
+    /**
+     * Reconfigure: the real configuration service removes the failed rack. Its timers fire period by period:
+     * it probes every live rack's servers (MAX_VERSION through the core and each rack's switch; the failed
+     * rack's blank switch drops them), decides once rack f has been silent for its failure timeout, waits its
+     * drain time, and announces the new view (CHAIN_CONFIG) to every client, server and rack controller of the
+     * live racks, each of which adopts it and answers; all this traffic is routed through the switches until
+     * every live node holds the new view. The frames held on their way to the failed rack are gone with it
+     * (the spec's BoundFor). If f was the tail, the writes the new tail's servers hold become what reads see:
+     * the spec's execs gets them.
+     */
+    private void reconfigure(SpecStep step) {
+        int f = (int) asLong(step.param("rack"));
+        if (!isDown(f)) {
+            throw new ReplayException("Reconfigure: rack " + f + " is up; the service removes only failed racks");
+        }
+        boolean wasTail = f == tail();
+        int periodsSinceRemoval = 0;
+        for (int period = 0; period < MAX_SERVICE_PERIODS && periodsSinceRemoval < SETTLE_PERIODS; period++) {
+            serviceContext.advance(Math.min(SERVICE.probeNanos(), SERVICE.retryNanos()));
+            for (long timer : serviceContext.dueTimers()) {
+                if (serviceContext.fire(timer)) {
+                    service.onTimer(timer);
+                }
+            }
+            routeServiceTraffic();
+            if (!view().isLive(f)) {
+                // every live node normally holds the new view at once; one that does not is left to the comparison
+                // (liveRacks is every rack some live node still has in its view) after a few resends
+                periodsSinceRemoval = heldViews().stream().allMatch(view()::equals) ? SETTLE_PERIODS : periodsSinceRemoval + 1;
+            }
+        }
+        if (view().isLive(f)) {
+            throw new ReplayException("Reconfigure: the configuration service still has rack " + f + " in its view "
+                    + view() + " after " + MAX_SERVICE_PERIODS + " probe periods");
+        }
+        net.dropIf(flight -> rackOfFlight(flight) == f);
+        if (wasTail) {
+            for (int host : placement.serversOf(tail())) {
+                servers.get(host).storedRecord(key).filter(rec -> !rec.deleted())
+                        .ifPresent(rec -> executions.add(List.of(WriteIds.writeIdOf(rec.value()), rec.seq())));
+            }
+        }
+    }
+
+    /** The rack a held frame is going to (a switch's or a server's) or, for a reply before its switch, coming from. */
+    private int rackOfFlight(ReplayNetwork.Flight<Route> flight) {
+        var frame = decode(flight.frame()).frame();
+        int host = RackAddressing.hostOfIp(flight.route() == Route.SERVER_TO_SWITCH ? frame.srcIp() : frame.dstIp());
+        return placement.rackOfServer(host);
+    }
+
+    /** The views every client, and every server and controller of a live rack (in the service's view), hold. */
+    private List<ChainView> heldViews() {
+        List<ChainView> out = new ArrayList<>();
+        for (PegasusChainClient c : clients.values()) {
+            out.add(c.view());
+        }
+        for (int r = 1; r <= racks; r++) {
+            if (view().isLive(r)) {
+                out.add(controllers.get(r).view());
+                for (int host : placement.serversOf(r)) {
+                    out.add(roles.get(host).view().view());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The configuration service's traffic and the answers to it, routed through the switches as the network
+     * cables them (a rack's uplink to the core's port 100 + r), until nothing is left. A failed rack's nodes
+     * get nothing (its blank switch has no routes anyway).
+     */
+    private void routeServiceTraffic() {
+        Map<String, Integer> hostAt = new LinkedHashMap<>();
+        topology.hosts().forEach((h, a) -> hostAt.put(a.switchName() + ":" + a.port(), h));
+        for (int round = 0; round < 100; round++) {
+            List<Object[]> arriving = new ArrayList<>(); // {switch name, port, frame}
+            collectSent(arriving, RackPorts.CONTROLLER_HOST, serviceContext);
+            clientContexts.forEach((h, ctx) -> collectSent(arriving, h, ctx));
+            for (int r = 1; r <= racks; r++) {
+                if (!isDown(r)) {
+                    for (int h : placement.serversOf(r)) {
+                        collectSent(arriving, h, serverContexts.get(h));
+                    }
+                    collectSent(arriving, ChainNetwork.controllerOf(r), controllerContexts.get(r));
+                }
+            }
+            if (arriving.isEmpty()) {
+                return;
+            }
+            while (!arriving.isEmpty()) {
+                Object[] a = arriving.remove(0);
+                String sw = (String) a[0];
+                for (ReplayTarget.Emitted e : switchNamed(sw).inject((Integer) a[1], (byte[]) a[2])) {
+                    if (!sw.equals(ChainNetwork.CORE) && e.port() == ChainNetwork.UPLINK_PORT) {
+                        arriving.add(new Object[] {ChainNetwork.CORE, coreUplink(rackNumber(sw)), e.frame()});
+                    } else if (sw.equals(ChainNetwork.CORE) && e.port() > ChainNetwork.UPLINK_PORT) {
+                        arriving.add(new Object[] {ChainNetwork.rackSwitch(e.port() - ChainNetwork.UPLINK_PORT),
+                                ChainNetwork.UPLINK_PORT, e.frame()});
+                    } else {
+                        Integer host = hostAt.get(sw + ":" + e.port());
+                        if (host == null) {
+                            throw new ReplayException("Reconfigure: switch " + sw + " sent the service's traffic to port "
+                                    + e.port() + ", where no host is");
+                        }
+                        deliverServiceFrame(host, e.frame());
+                    }
+                }
+            }
+        }
+        throw new ReplayException("Reconfigure: the configuration service's traffic did not settle");
+    }
+
+    private void collectSent(List<Object[]> arriving, int host, ReplayContext ctx) {
+        Topology.Attachment a = topology.hosts().get(host);
+        for (byte[] frame : ctx.takeSent()) {
+            arriving.add(new Object[] {a.switchName(), a.port(), frame});
+        }
+    }
+
+    private void deliverServiceFrame(int host, byte[] frame) {
+        if (host == RackPorts.CONTROLLER_HOST) {
+            service.onPacket(frame);
+        } else if (clients.containsKey(host)) {
+            clients.get(host).onPacket(frame);
+        } else if (servers.containsKey(host)) {
+            servers.get(host).onPacket(frame);
+        } else if (host > ChainNetwork.RACK_CONTROLLER_BASE && controllers.containsKey(host - ChainNetwork.RACK_CONTROLLER_BASE)) {
+            controllers.get(host - ChainNetwork.RACK_CONTROLLER_BASE).onPacket(frame);
+        } else {
+            throw new ReplayException("Reconfigure: the service's traffic reached host " + host + ", which runs no node");
+        }
+    }
+
+    private ReplayTarget switchNamed(String name) {
+        return name.equals(ChainNetwork.CORE) ? core : rackSwitches.get(rackNumber(name));
+    }
+
+    private static int rackNumber(String switchName) {
+        return Integer.parseInt(switchName.substring("rack".length()));
     }
 
     /** The destinations of the spec messages of type {@code t} the step added to the network. */
@@ -609,10 +1029,17 @@ public final class PegasusChainReplay implements SpecReplay {
     // ------------------------------------------------------------------ the refinement mapping
 
     /**
-     * verNext, rset, verCompleted from each rack's switch (the key's directory slot, if any: none while
-     * the key is not replicated); store from the servers; net from the frames in flight; wr and rd as the
-     * clients show them; execs from the tail servers' stores; tailRepl from the tail's slot. Not compared:
-     * the budgets ({@code used}, {@code otherStamps}) and the history variables {@code hvOf}, {@code lastHv}, {@code inversions}, {@code extVer}, {@code act}.
+     * failedRacks from the racks whose switch is down (blank after its crash); liveRacks from the
+     * configuration service's view and the views the live nodes hold (a rack any of them still has is live
+     * for it: the spec's announcement is instantaneous); verNext, rset, verCompleted from each live rack's switch (the key's
+     * directory slot, if any: none while the key is not replicated), a failed rack's being lost with it
+     * ({@link #LOST_WITH_RACK}: the spec keeps them as they were); store from the servers (a failed rack's
+     * servers keep theirs, unchanged); net from the frames held; wr and rd as the clients show them; execs
+     * from the tail servers' stores; tailRepl and tailMark from the tail's slot (its state and mark_ver);
+     * with at-most-once (once the spec's client tables are not empty) ctab from each rack's home's client
+     * table and detExecs from the executions the replay saw detectors make. Not compared: the budgets
+     * ({@code used}, {@code otherStamps}) and the history variables {@code hvOf}, {@code lastHv},
+     * {@code inversions}, {@code extVer}, {@code act}. A variable an older trace does not have is not compared.
      */
     @Override
     public Map<String, Object> observe() {
@@ -620,16 +1047,17 @@ public final class PegasusChainReplay implements SpecReplay {
         SortedMap<Long, Object> rset = new TreeMap<>();
         SortedMap<Long, Object> verCompleted = new TreeMap<>();
         SortedMap<Long, Object> store = new TreeMap<>();
-        boolean tailReplicated = false;
+        SortedMap<Long, Object> ctab = new TreeMap<>();
+        Set<Object> failed = new LinkedHashSet<>();
+        Set<Object> live = new LinkedHashSet<>();
+        Object tailReplicated = LOST_WITH_RACK;
+        Object tailMark = LOST_WITH_RACK;
+        int t = tail();
         for (int r = 1; r <= racks; r++) {
-            SwitchControl c = rackSwitches.get(r).control();
-            long next = c.registerRead(VER_NEXT, 0).longValue();
-            verNext.put((long) r, next == 0 ? 1L : next);
-            int slot = slotOf(c, key);
-            boolean replicated = slot >= 0 && c.registerRead(KEY_STATE, slot).intValue() != 0;
-            tailReplicated |= r == racks && replicated;
-            rset.put((long) r, replicated ? serverSet(c.registerRead(RSET_BITMAP, slot).longValue()) : Set.of());
-            verCompleted.put((long) r, replicated ? c.registerRead(VER_COMPLETED, slot).longValue() : 0L);
+            int rack = r;
+            if (view().isLive(r) || heldViews().stream().anyMatch(v -> v.isLive(rack))) {
+                live.add((long) r);
+            }
             SortedMap<Long, Object> perServer = new TreeMap<>();
             for (int s = 1; s <= perRack; s++) {
                 StoredRecord rec = servers.get(hostOf(r, s)).storedRecord(key).orElse(null);
@@ -639,8 +1067,30 @@ public final class PegasusChainReplay implements SpecReplay {
                 perServer.put((long) s, v);
             }
             store.put((long) r, intFunction(perServer));
+            ctab.put((long) r, clientTable(hostOf(r, 1)));
+            if (isDown(r)) {
+                failed.add((long) r);
+                verNext.put((long) r, LOST_WITH_RACK);
+                rset.put((long) r, LOST_WITH_RACK);
+                verCompleted.put((long) r, LOST_WITH_RACK);
+                continue;
+            }
+            SwitchControl c = rackSwitches.get(r).control();
+            long next = c.registerRead(VER_NEXT, 0).longValue();
+            verNext.put((long) r, next == 0 ? 1L : next);
+            int slot = slotOf(c, key);
+            int state = slot < 0 ? 0 : c.registerRead(KEY_STATE, slot).intValue();
+            boolean replicated = state != 0;
+            rset.put((long) r, replicated ? serverSet(c.registerRead(RSET_BITMAP, slot).longValue()) : Set.of());
+            verCompleted.put((long) r, replicated ? c.registerRead(VER_COMPLETED, slot).longValue() : 0L);
+            if (r == t) {
+                tailReplicated = replicated;
+                tailMark = state == KEY_MARKED ? c.registerRead(MARK_VER, slot).longValue() : 0L;
+            }
         }
         Map<String, Object> state = new LinkedHashMap<>();
+        state.put("failedRacks", failed); // first: a rack that is down on one side only explains what follows
+        state.put("liveRacks", live);
         state.put("verNext", intFunction(verNext));
         state.put("rset", intFunction(rset));
         state.put("verCompleted", intFunction(verCompleted));
@@ -650,7 +1100,27 @@ public final class PegasusChainReplay implements SpecReplay {
         state.put("rd", intFunction(operations(readHost.keySet(), reads, false)));
         state.put("execs", new LinkedHashSet<>(executions));
         state.put("tailRepl", tailReplicated);
+        state.put("tailMark", tailMark);
+        if (specDetects) {
+            state.put("ctab", intFunction(ctab));
+            state.put("detExecs", new LinkedHashSet<>(detectorExecutions));
+        }
+        state.keySet().retainAll(traceVariables);
         return state;
+    }
+
+    /** Server host's client-table entries for the key, each as the spec's {@code <<write id, version>>}. */
+    private Set<Object> clientTable(int host) {
+        Set<Object> out = new LinkedHashSet<>();
+        for (ClientTable.Entry e : new ClientTable(serverContexts.get(host).durable()).entriesFor(key)) {
+            int client = RackAddressing.hostOfIp(e.clientIp());
+            for (var w : writeHost.entrySet()) {
+                if (w.getValue() == client) {
+                    out.add(List.of(w.getKey(), e.version()));
+                }
+            }
+        }
+        return out;
     }
 
     private static SortedMap<Long, Object> operations(Set<Long> ids, Map<Long, Op> ops, boolean write) {
@@ -675,17 +1145,42 @@ public final class PegasusChainReplay implements SpecReplay {
         return out;
     }
 
+    /**
+     * wr and rd projected on what a client shows; a failed rack's switch state (verNext, rset, verCompleted,
+     * and tailRepl and tailMark while the failed rack is still the tail) as {@link #LOST_WITH_RACK}.
+     */
     @Override
-    public Object projectSpec(String var, Object specValue) {
-        if (!var.equals("wr") && !var.equals("rd")) {
-            return specValue;
+    @SuppressWarnings("unchecked")
+    public Object projectSpec(String var, SpecStep state) {
+        Object specValue = state.var(var);
+        Set<Object> failed = state.vars().containsKey("failedRacks") ? (Set<Object>) state.var("failedRacks") : Set.of();
+        switch (var) {
+            case "wr", "rd" -> {
+                boolean write = var.equals("wr");
+                SortedMap<Long, Object> out = new TreeMap<>();
+                for (long id : intDomain(specValue)) {
+                    Map<String, Object> r = asRecord(atInt(specValue, id));
+                    out.put(id, clientView((String) r.get("st"), asLong(r.get("ver")), write ? 0 : asLong(r.get("val")),
+                            write));
+                }
+                return intFunction(out);
+            }
+            case "verNext", "rset", "verCompleted" -> {
+                SortedMap<Long, Object> out = new TreeMap<>();
+                for (long r : intDomain(specValue)) {
+                    out.put(r, failed.contains(r) ? LOST_WITH_RACK : atInt(specValue, r));
+                }
+                return intFunction(out);
+            }
+            case "tailRepl", "tailMark" -> {
+                long specTail = state.vars().containsKey("liveRacks")
+                        ? ((Set<Object>) state.var("liveRacks")).stream().mapToLong(o -> (Long) o).max().orElseThrow()
+                        : racks;
+                return failed.contains(specTail) ? LOST_WITH_RACK : specValue;
+            }
+            default -> {
+                return specValue;
+            }
         }
-        boolean write = var.equals("wr");
-        SortedMap<Long, Object> out = new TreeMap<>();
-        for (long id : intDomain(specValue)) {
-            Map<String, Object> r = asRecord(atInt(specValue, id));
-            out.put(id, clientView((String) r.get("st"), asLong(r.get("ver")), write ? 0 : asLong(r.get("val")), write));
-        }
-        return intFunction(out);
     }
 }

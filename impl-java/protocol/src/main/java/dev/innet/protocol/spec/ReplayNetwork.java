@@ -75,6 +75,13 @@ public final class ReplayNetwork<R> {
         throw new SpecReplay.ReplayException("Lose: no message " + pattern + " is in flight; in flight: " + messages());
     }
 
+    /** Drops every flight {@code lost} accepts (what was on its way to a node that failed); returns how many. */
+    public int dropIf(Predicate<Flight<R>> lost) {
+        int before = flights.size();
+        flights.removeIf(lost);
+        return before - flights.size();
+    }
+
     /** Drops every flight (a crash that loses what was inside a node). */
     public void clear() {
         flights.clear();

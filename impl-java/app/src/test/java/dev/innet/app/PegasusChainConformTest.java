@@ -70,6 +70,13 @@ class PegasusChainConformTest {
         return Replayer.replay(new PegasusChainConformance(), () -> new P4simReplayTarget(out, program, 1), trace);
     }
 
+    /** The curated trace on pegasus.p4 with {@code rule} replaced must fail at {@code step}, on {@code variable}. */
+    private void assertMutantFailsAt(String traceName, String rule, String replacement, int step, String action,
+            String variable) throws Exception {
+        List<SpecStep> trace = curated(traceName);
+        assertFailedAt(replayOnMutant(trace, rule, replacement), trace, step, action, variable);
+    }
+
     private static void assertFailedAt(Replayer.Result r, List<SpecStep> trace, int step, String action, String variable) {
         Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
         assertEquals(action, trace.get(step).actionName(), "the trace moved");
@@ -115,17 +122,15 @@ class PegasusChainConformTest {
     /** MCPegasusChain_Restamp in pegasus.p4: rack 2's switch stamps w2 with its own ver_next (1) instead of keeping 2. */
     @Test
     void aSwitchStampingPassingWritesFailsAtTheSecondRack() throws Exception {
-        List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
-        assertFailedAt(replayOnMutant(trace, "if (hdr.innet.seq != 0) {", "if (false) { /* seeded bug: every switch stamps */"),
-                trace, 12, "SwitchWrite", "verNext");
+        assertMutantFailsAt("head-versions-order-the-tail.trace", "if (hdr.innet.seq != 0) {",
+                "if (false) { /* seeded bug: every switch stamps */", 12, "SwitchWrite", "verNext");
     }
 
     /** MCPegasusChain_NoBump in pegasus.p4: w2's version 2 passes rack 2 and its ver_next stays 1. */
     @Test
     void aSwitchNotRaisingVerNextFailsWhereTheFirstWritePasses() throws Exception {
-        List<SpecStep> trace = curated("head-versions-order-the-tail.trace");
-        assertFailedAt(replayOnMutant(trace, "if (v >= next) {", "if (hdr.innet.seq == 0) { /* seeded bug: no bump */"),
-                trace, 12, "SwitchWrite", "verNext");
+        assertMutantFailsAt("head-versions-order-the-tail.trace", "if (v >= next) {",
+                "if (hdr.innet.seq == 0) { /* seeded bug: no bump */", 12, "SwitchWrite", "verNext");
     }
 
     /** A server that applies any version: w1, late, overwrites w2 at the head's server. */
@@ -177,17 +182,15 @@ class PegasusChainConformTest {
     /** pegasus.p4 recording mark = ver_next - 1: home's reply at version 1 would then remove the key. */
     @Test
     void aSwitchMarkingBelowItsVerNextFailsAtTheMark() throws Exception {
-        List<SpecStep> trace = curated("mark-above-home-reply-keeps-key.trace");
-        assertFailedAt(replayOnMutant(trace, "mark_ver.write(index, next);", "mark_ver.write(index, next - 1); /* seeded bug */"),
-                trace, 3, "MarkRemoveAtTail", "tailMark");
+        assertMutantFailsAt("mark-above-home-reply-keeps-key.trace", "mark_ver.write(index, next);",
+                "mark_ver.write(index, next - 1); /* seeded bug */", 3, "MarkRemoveAtTail", "tailMark");
     }
 
     /** pegasus.p4 removing a marked key on any reply from home, without comparing its version with the mark. */
     @Test
     void aSwitchRemovingWithoutTheMarksGuardFailsAtHomesReplyBelowTheMark() throws Exception {
-        List<SpecStep> trace = curated("mark-above-home-reply-keeps-key.trace");
-        assertFailedAt(replayOnMutant(trace, "&& s == home && v >= marked) {", "&& s == home) { /* seeded bug: no guard */"),
-                trace, 14, "SwitchReply", "rset");
+        assertMutantFailsAt("mark-above-home-reply-keeps-key.trace", "&& s == home && v >= marked) {",
+                "&& s == home) { /* seeded bug: no guard */", 14, "SwitchReply", "rset");
     }
 
     /** Home ignoring the virtual write's copy list: nothing reaches server 2. */

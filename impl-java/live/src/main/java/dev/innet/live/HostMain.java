@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -85,11 +86,12 @@ public final class HostMain implements Callable<Integer> {
      * kill -9 then loses; {@code stale-restart} (acted on by {@code rack restart}, not by the host) restarts a
      * server program that keeps no data without first making the switch forget what it cached from it
      * (RackUp.forgetLostData), so LaKe serves items memcached lost; {@code server-ignores-seq} makes FarReach's and
-     * NetCache's servers apply numbered writes in arrival order ({@link Protocol#withSeededBug}: what rack
-     * validate must reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
+     * NetCache's servers apply numbered writes in arrival order, {@code data-node-restamps} makes the visibility
+     * layer's data nodes append a retried write again under a new timestamp ({@link Protocol#withSeededBug}: what
+     * rack validate must reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
      */
-    static final List<String> SEEDED_BUGS = List.of("volatile-store", "stale-restart",
-            Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS);
+    static final List<String> SEEDED_BUGS = Stream.concat(Stream.of("volatile-store", "stale-restart"),
+            Protocol.SEEDED_PROTOCOL_BUGS.stream()).toList();
 
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
@@ -120,11 +122,15 @@ public final class HostMain implements Callable<Integer> {
      * bugs are the rack's (volatile-store: the rack spec; stale-restart: rack restart), so {@code p} as it is.
      */
     static Protocol withSeededBug(Protocol p, String bug) {
-        if (!bug.equals(Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
+        if (!Protocol.SEEDED_PROTOCOL_BUGS.contains(bug)) {
             return p;
         }
         return p.withSeededBug(bug).orElseThrow(() -> new IllegalArgumentException("--seeded-bug " + bug
-                + ": " + p.name() + "'s servers do not number writes (FarReach's and NetCache's do)"));
+                + ": " + p.name() + "'s servers cannot have it (" + switch (bug) {
+                    case Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS -> "they do not number writes; FarReach's and NetCache's do";
+                    case Protocol.DATA_NODES_RESTAMPING_RETRIES -> "the visibility layer's data nodes can";
+                    default -> "no server of it has this bug";
+                } + ")"));
     }
 
     /** The shape every process of the rack derives from the same arguments, so they all agree on it. */

@@ -56,7 +56,8 @@ final class LiveRunValidation {
     static Outcome validate(RackLayout layout, TraceConversion conversion, Path specs, Duration limit)
             throws IOException, InterruptedException {
         List<Path> files = TraceEventsMerge.filesOf(layout);
-        boolean switchFrames = files.contains(layout.traceEventsOf(Simulation.ENVIRONMENT_HOST));
+        boolean switchFrames = files.contains(layout.traceEventsOf(Simulation.ENVIRONMENT_HOST))
+                || !TraceEventsMerge.switchFilesOf(layout).isEmpty();
         List<String> merged = TraceEventsMerge.merge(files);
         Path dir = directoryOf(layout);
         deleteTree(dir); // TLC's state directories of an earlier validation would only pile up

@@ -159,6 +159,15 @@ public record RackLayout(String name, Path stateDir, List<Integer> servers, List
         return stateDir.resolve("trace-events").resolve("h" + host + ".ndjson");
     }
 
+    /**
+     * Where switch {@code sw} of a network of several switches (one p4sim each, {@link RackSwitches}) writes its own
+     * trace events (p4sim --trace-frames --trace-switch): one file per switch, since each p4sim appends to its own.
+     */
+    public Path switchTraceEventsOf(String sw) {
+        return stateDir.resolve("trace-events").resolve("h" + dev.innet.sim.simulated.Simulation.ENVIRONMENT_HOST + "-" + sw
+                + ".ndjson");
+    }
+
     public Path historyDir() {
         return stateDir.resolve("history");
     }

@@ -291,12 +291,20 @@ public final class RackUp {
             args.add("-i");
             args.add(port.getKey() + "@" + port.getValue());
         }
-        if (s.traceEvents() && !switches.several()) {
-            // the switch's own events (switchIn/switchOut, host 0): where trace validation places the clients' steps;
-            // a restarted switch appends to the same file (a network of several switches records none: the events
-            // do not name their switch, and no protocol with several switches has trace validation yet)
-            args.addAll(List.of("--trace-frames", layout.traceEventsOf(Simulation.ENVIRONMENT_HOST).toString(),
+        if (s.traceEvents()) {
+            // the switch's own events (host 0): where trace validation places the clients' steps (switchIn/switchOut),
+            // or, for a protocol whose converter reads the switch's UDP frames (Protocol.tracesSwitchUdpFrames), the
+            // steps of the switch themselves; a restarted switch appends to the same file. In a network of several
+            // switches each p4sim writes its own file and names its switch in each line, as the simulator does.
+            args.addAll(List.of("--trace-frames", (switches.several() ? layout.switchTraceEventsOf(sw)
+                            : layout.traceEventsOf(Simulation.ENVIRONMENT_HOST)).toString(),
                     "--trace-clients", String.join(",", layout.clients().stream().map(String::valueOf).toList())));
+            if (s.protocol().tracesSwitchUdpFrames()) {
+                args.add("--trace-udp-frames");
+            }
+            if (switches.several()) {
+                args.addAll(List.of("--trace-switch", sw));
+            }
         }
         if (s.p4runtime()) {
             // the CLI port stays open too: the controller's SwitchWatch tells the switch's death by it

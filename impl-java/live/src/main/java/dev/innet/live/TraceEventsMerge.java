@@ -109,8 +109,8 @@ public final class TraceEventsMerge {
     }
 
     /**
-     * The rack's files: the switch's (p4sim --trace-frames, host 0) first, then the hosts' in host order
-     * (hosts that wrote nothing have none).
+     * The rack's files: the switch's (p4sim --trace-frames, host 0; one per switch of a network of several, by
+     * switch name) first, then the hosts' in host order (hosts that wrote nothing have none).
      */
     public static List<Path> filesOf(RackLayout layout) {
         List<Path> files = new ArrayList<>();
@@ -120,8 +120,26 @@ public final class TraceEventsMerge {
             if (Files.exists(layout.traceEventsOf(h))) {
                 files.add(layout.traceEventsOf(h));
             }
+            if (h == Simulation.ENVIRONMENT_HOST) {
+                files.addAll(switchFilesOf(layout)); // several switches: one file each, right after a one-switch rack's
+            }
         }
         return files;
+    }
+
+    /** The files of a network of several switches ({@link RackLayout#switchTraceEventsOf}), by name. */
+    static List<Path> switchFilesOf(RackLayout layout) {
+        Path dir = layout.traceEventsOf(Simulation.ENVIRONMENT_HOST).getParent();
+        String prefix = "h" + Simulation.ENVIRONMENT_HOST + "-";
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> list = Files.list(dir)) {
+            return list.filter(p -> p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".ndjson"))
+                    .sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("listing " + dir, e);
+        }
     }
 
     private static String abbreviate(String text) {

@@ -2,18 +2,15 @@ package dev.innet.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.innet.live.LiveValidationRacks.down;
+import static dev.innet.live.LiveValidationRacks.switchCommand;
+import static dev.innet.live.LiveValidationRacks.uniqueName;
+import static dev.innet.live.LiveValidationRacks.validate;
 
-import dev.innet.cli.Cli;
 import dev.innet.protocol.Protocol;
-import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.protocol.RackPorts;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,26 +34,17 @@ class LiveTraceValidationTest {
     private static final Pattern SERVER_PUT = Pattern.compile(
             "\"host\":(\\d+),.*\"event\":\"serverPut\".*\"key\":\"([^\"]*)\".*\"recSeq\":(\\d+)");
 
-    private static Path root;
-
     @BeforeAll
     static void requireNamespaces() {
         NetworkNamespaces.assumeAllowed("innet");
-        root = Path.of(System.getProperty("innet.root")).toAbsolutePath().normalize();
     }
-
-    private static String uniqueName(String prefix) {
-        return prefix + (ProcessHandle.current().pid() % 100_000);
-    }
-
-    private record Validation(int exit, String out) {}
 
     @Test
     void serversUnderReorderingAreAcceptedAndServersIgnoringSequenceNumbersRejected() throws Exception {
         // the control: the real servers see the same kind of late writes and are accepted
-        Validation real = validateAfterALateWrite(uniqueName("ltr"), "");
+        LiveValidationRacks.Validation real = validateAfterALateWrite(uniqueName("ltr"), "");
         assertEquals(RackMain.Validate.EXIT_ACCEPTED, real.exit(), real.out());
-        Validation buggy = validateAfterALateWrite(uniqueName("ltb"), Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS);
+        LiveValidationRacks.Validation buggy = validateAfterALateWrite(uniqueName("ltb"), Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS);
         assertEquals(RackMain.Validate.EXIT_REJECTED, buggy.exit(), buggy.out());
         assertTrue(buggy.out().contains("matches event") && buggy.out().contains("(NDJSON line ")
                 && buggy.out().contains(": e=serverPut"), "rejected at the server's event that kept the older write: "
@@ -68,7 +56,7 @@ class LiveTraceValidationTest {
      * the cache's 16 slots, so that writes keep reaching servers) until a numbered write reached its server
      * after a newer one of its key (without that, the seeded bug is invisible), validates, and takes it down.
      */
-    private Validation validateAfterALateWrite(String name, String seededBug) throws Exception {
+    private LiveValidationRacks.Validation validateAfterALateWrite(String name, String seededBug) throws Exception {
         RackLayout layout = up(name, seededBug);
         try {
             // warm the JVMs up first: a fresh rack's first round trips take far longer, and a held frame on top of
@@ -116,40 +104,6 @@ class LiveTraceValidationTest {
 
     /** A FarReach rack with trace events, its state where {@code rack validate --root ROOT} looks for it. */
     private RackLayout up(String name, String seededBug) throws Exception {
-        RackLayout layout = RackLayout.of(name, stateDir(name), 2, 2);
-        new RackUp(new RackUp.Settings(root, layout, ProtocolRegistry.byName("farreach"), 7, 90_000,
-                ProcessHandle.current().info().command().orElseThrow(),
-                RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, true), System.out).up();
-        return layout;
-    }
-
-    /** {@code ./innet rack validate --name NAME}, in this JVM; the rack's state is under the test's root. */
-    private static Validation validate(String name) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int exit = Cli.run("rack", new RackMain(out, out), new String[] {"--root", root.toString(), "validate", "--name", name,
-                "--timeout", "240"}, out, out);
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        System.out.print(text);
-        return new Validation(exit, text);
-    }
-
-    private static Path stateDir(String name) {
-        return root.resolve(".cache/rack").resolve(name);
-    }
-
-    private static void down(String name) throws Exception {
-        List<String> left = RackDown.down(stateDir(name).resolve("plan.txt"), System.out);
-        assertTrue(left.isEmpty(), "rack down left " + left);
-    }
-
-    /** A p4sim control command on its port in the switch's namespace (as the Jepsen nemeses send them). */
-    private static void switchCommand(RackLayout layout, String command) throws Exception {
-        String script = "exec 3<>/dev/tcp/127.0.0.1/" + RackLayout.SWITCH_CONTROL_PORT + " || exit 1; printf '%s\\n' \"$1\" >&3; "
-                + "while IFS= read -r -t 5 l <&3; do echo \"$l\"; case \"$l\" in ok) exit 0;; error*) exit 1;; esac; done; exit 1";
-        Process p = new ProcessBuilder("ip", "netns", "exec", layout.switchNamespace(), "bash", "-c", script, "_", command)
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), command + ": " + output);
+        return LiveValidationRacks.up(name, "farreach", 2, 2, seededBug);
     }
 }

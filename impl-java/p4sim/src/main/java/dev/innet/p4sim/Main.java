@@ -97,6 +97,15 @@ public final class Main implements Callable<Integer> {
             description = "the rack's client hosts (host numbers) whose messages --trace-frames records")
     private List<Integer> traceClients = new ArrayList<>();
 
+    @Option(names = "--trace-udp-frames", description = "with --trace-frames: record every UDP frame between rack hosts "
+            + "instead (switchUdpIn for each frame processed, then switchUdpOut for each sent in that step, with the step's "
+            + "stamp): the protocols whose trace validation reads the switch's UDP frames (LaKe, DistCache, Pegasus, visibility)")
+    private boolean traceUdpFrames;
+
+    @Option(names = "--trace-switch", paramLabel = "NAME", description = "with --trace-frames: write NAME as field "
+            + "switch of every frame event (one p4sim of a network of several switches)")
+    private String traceSwitch;
+
     @Option(names = "--check", description = "only compile the program: print FILE: ok, or the error (exit 1)")
     private boolean checkOnly;
 
@@ -190,7 +199,8 @@ public final class Main implements Callable<Integer> {
             live.attach(p.port(), p.interfaceName());
         }
         dev.innet.p4sim.ports.PortFaults faults = live.enableFaults(seed);
-        FrameTraceWriter frameTrace = traceFrames == null ? null : FrameTraceWriter.appendingTo(traceFrames, traceClients, err);
+        FrameTraceWriter frameTrace = traceFrames == null ? null : FrameTraceWriter.appendingTo(traceFrames,
+                new FrameTraceWriter.Options(traceClients, traceUdpFrames, traceSwitch), err);
         if (frameTrace != null) {
             live.observeFrames(frameTrace);
         }
@@ -219,6 +229,12 @@ public final class Main implements Callable<Integer> {
         }
         if (traceFrames == null && !traceClients.isEmpty()) {
             throw Cli.usageError(spec, "--trace-clients is only used with --trace-frames");
+        }
+        if (traceFrames == null && (traceUdpFrames || traceSwitch != null)) {
+            throw Cli.usageError(spec, (traceUdpFrames ? "--trace-udp-frames" : "--trace-switch") + " is only used with --trace-frames");
+        }
+        if (traceSwitch != null && !traceSwitch.matches("[A-Za-z0-9_-]{1,32}")) {
+            throw Cli.usageError(spec, "--trace-switch must be a switch name (letters, digits, - and _), got '" + traceSwitch + "'");
         }
         for (int h : traceClients) {
             if (h < RackAddressing.MIN_HOST || h > RackAddressing.CPU_HOST) {

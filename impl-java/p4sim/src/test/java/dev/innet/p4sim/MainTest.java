@@ -78,7 +78,7 @@ class MainTest {
         Run r = p4sim("--help");
         assertEquals(0, r.exit(), r.err());
         for (String option : new String[] {"--program", "-I", "--interface", "--control-port", "--thrift-port",
-            "--cpu-port", "--commands", "--seed", "--io", "--trace-frames", "--trace-clients", "--check"}) {
+            "--cpu-port", "--commands", "--seed", "--io", "--trace-frames", "--trace-clients", "--trace-udp-frames", "--trace-switch", "--check"}) {
             assertTrue(r.out().contains(option), option + " missing from the usage: " + r.out());
         }
         assertEquals("", r.err());
@@ -101,6 +101,10 @@ class MainTest {
                 "--trace-clients", "3,0"), "host 0");
         assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-frames", trace.toString(),
                 "--trace-clients", "3,x"), "x");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-udp-frames"), "--trace-frames");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-switch", "leaf1"), "--trace-frames");
+        assertArgumentError(p4sim("--program", uncompilable.toString(), "--trace-frames", trace.toString(),
+                "--trace-clients", "3", "--trace-switch", "a b"), "--trace-switch");
         assertFalse(Files.exists(trace), "nothing may be opened after a bad argument");
     }
 

@@ -117,6 +117,16 @@ public interface Protocol {
     String SERVERS_IGNORING_SEQUENCE_NUMBERS = "server-ignores-seq";
 
     /**
+     * Test-only: the visibility layer's data nodes append a retried or duplicated write again with a new timestamp
+     * instead of answering with the position it already has (Visibility.tla's BugRestamp).
+     */
+    String DATA_NODES_RESTAMPING_RETRIES = "data-node-restamps";
+
+    /** The protocol bugs {@link #withSeededBug} may know (each protocol has at most some of them). */
+    java.util.List<String> SEEDED_PROTOCOL_BUGS = java.util.List.of(SERVERS_IGNORING_SEQUENCE_NUMBERS,
+            DATA_NODES_RESTAMPING_RETRIES);
+
+    /**
      * This protocol with the named test-only bug seeded, if it has that bug (a live rack's hidden
      * --seeded-bug: real processes run it, so the bug is real code, reached only through this); empty by default.
      */

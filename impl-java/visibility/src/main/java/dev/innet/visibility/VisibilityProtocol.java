@@ -76,6 +76,24 @@ public final class VisibilityProtocol implements Protocol {
         return new VisibilityProtocol(hasher, timeoutNanos, batchCapacity, staleScanNanos, dataNodes, metadataNodes, f);
     }
 
+    /**
+     * {@link Protocol#DATA_NODES_RESTAMPING_RETRIES}: data nodes that do not recognise a request they already wrote,
+     * so a retried or duplicated write is appended again under a new timestamp (a live rack's hidden --seeded-bug,
+     * which rack validate must reject).
+     */
+    @Override
+    public java.util.Optional<Protocol> withSeededBug(String bug) {
+        if (!bug.equals(DATA_NODES_RESTAMPING_RETRIES)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(withDataNodes(roles -> new DataNode(roles) {
+            @Override
+            protected long earlierWriteOf(int clientIp, long reqId) {
+                return -1;
+            }
+        }));
+    }
+
     @Override
     public String name() {
         return "visibility";

@@ -39,11 +39,23 @@ public final class FrameTraceWriter implements LiveSwitch.FrameObserver, dev.inn
      */
     public static final String SWITCH_CONTROL_EVENT = "switchControl";
 
+    /** What the lines describe and where they go ({@code --trace-udp-frames}, {@code --trace-switch}). */
+    public record Options(List<Integer> clients, boolean udpFrames, String switchName) {
+        /** The innet messages of {@code clients}, on a one-switch rack: switchIn/switchOut. */
+        public static Options innet(List<Integer> clients) {
+            return new Options(clients, false, null);
+        }
+    }
+
     private final SwitchFrameEvents events;
+    private final boolean udpFrames;
+    private final String switchName;
     private final PrintStream out;
     private final LongSupplier clock;
     private final PrintStream log;
     private boolean failureReported;
+    /** UDP frames: the stamp of the frame being processed, which the frames it sends share. */
+    private long stepStamp;
 
     /**
      * @param out   where the lines go; flushed after each line
@@ -51,7 +63,20 @@ public final class FrameTraceWriter implements LiveSwitch.FrameObserver, dev.inn
      * @param log   where a failed write is reported (once)
      */
     public FrameTraceWriter(PrintStream out, List<Integer> clients, LongSupplier clock, PrintStream log) {
-        this.events = new SwitchFrameEvents(clients, false);
+        this(out, Options.innet(clients), clock, log);
+    }
+
+    /**
+     * @param options {@link Options#udpFrames}: every UDP frame between rack hosts ({@code switchUdpIn} for each frame
+     *                the pipeline processes, then a {@code switchUdpOut} for each it sends in that step, stamped with
+     *                the step's stamp, so that a time-ordered merge keeps a step's lines together as the simulator
+     *                writes them: tracecheck's SwitchUdpSteps); {@link Options#switchName}: written as field
+     *                {@code switch} of every frame event (a network of several switches), or null
+     */
+    public FrameTraceWriter(PrintStream out, Options options, LongSupplier clock, PrintStream log) {
+        this.events = new SwitchFrameEvents(options.clients(), options.udpFrames());
+        this.udpFrames = options.udpFrames();
+        this.switchName = options.switchName();
         this.out = out;
         this.clock = clock;
         this.log = log;
@@ -59,32 +84,44 @@ public final class FrameTraceWriter implements LiveSwitch.FrameObserver, dev.inn
 
     /** Appends to {@code file} (a restarted switch adds to its predecessor's lines), stamped with System.nanoTime. */
     public static FrameTraceWriter appendingTo(Path file, List<Integer> clients, PrintStream log) throws IOException {
+        return appendingTo(file, Options.innet(clients), log);
+    }
+
+    /** Appends to {@code file}, stamped with System.nanoTime. */
+    public static FrameTraceWriter appendingTo(Path file, Options options, PrintStream log) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null) {
             Files.createDirectories(dir);
         }
         PrintStream out = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
                 false, StandardCharsets.UTF_8);
-        return new FrameTraceWriter(out, clients, System::nanoTime, log);
+        return new FrameTraceWriter(out, options, System::nanoTime, log);
     }
 
     @Override
     public void received(int port, byte[] buf, int off, int len) {
-        events.received(Arrays.copyOfRange(buf, off, off + len)).ifPresent(this::write);
+        stepStamp = clock.getAsLong();
+        events.received(Arrays.copyOfRange(buf, off, off + len)).ifPresent(e -> write(named(e), stepStamp));
     }
 
     @Override
     public void emitted(int port, byte[] buf, int off, int len) {
-        events.sent(Arrays.copyOfRange(buf, off, off + len)).ifPresent(this::write);
+        // an innet reply keeps its own stamp (taken before it leaves); a UDP step's frames share the input's
+        events.sent(Arrays.copyOfRange(buf, off, off + len))
+                .ifPresent(e -> write(named(e), udpFrames ? stepStamp : clock.getAsLong()));
     }
 
     @Override
     public void applied(String command) {
-        write(TraceEvent.of(SWITCH_CONTROL_EVENT).with("command", command.strip().split("\\s+", 2)[0]));
+        write(TraceEvent.of(SWITCH_CONTROL_EVENT).with("command", command.strip().split("\\s+", 2)[0]), clock.getAsLong());
     }
 
-    private void write(TraceEvent e) {
-        out.println(e.toJsonLine(clock.getAsLong(), Simulation.ENVIRONMENT_HOST, 0));
+    private TraceEvent named(TraceEvent e) {
+        return switchName == null ? e : e.with("switch", switchName);
+    }
+
+    private void write(TraceEvent e, long stamp) {
+        out.println(e.toJsonLine(stamp, Simulation.ENVIRONMENT_HOST, 0));
         out.flush();
         if (out.checkError() && !failureReported) {
             failureReported = true;

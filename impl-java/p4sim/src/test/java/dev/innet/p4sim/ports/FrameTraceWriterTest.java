@@ -54,8 +54,38 @@ class FrameTraceWriterTest {
         w.received(2, new byte[] {1, 2, 3}, 0, 3);
         assertEquals(List.of(
                         "{\"time\":1001,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":7,\"op\":2}",
-                        "{\"time\":1002,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":7,\"op\":130}"),
+                        "{\"time\":1003,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":7,\"op\":130}"),
                 bytes.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    /**
+     * {@code --trace-udp-frames} (with {@code --trace-switch}): every UDP frame between rack hosts, servers' included,
+     * and the frames sent in a step carry the stamp of the frame processed, so that a merge by time keeps the step
+     * together (tracecheck's SwitchUdpSteps reads a switchUdpIn and the switchUdpOut lines right after it).
+     */
+    @Test
+    void udpFramesOfAStepShareTheInputsStampAndNameTheSwitch() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        AtomicLong clock = new AtomicLong(100);
+        FrameTraceWriter w = new FrameTraceWriter(new PrintStream(bytes, false, StandardCharsets.UTF_8),
+                new FrameTraceWriter.Options(List.of(CLIENT), true, "leaf1"), clock::incrementAndGet, System.err);
+        byte[] reply = frame(SERVER, CLIENT, PUT_REPLY, 7);
+        w.received(1, reply, 0, reply.length);
+        w.emitted(3, reply, 0, reply.length);
+        byte[] toServer = frame(CLIENT, SERVER, PUT_SEQ, 8);
+        w.received(3, toServer, 0, toServer.length);
+        w.emitted(1, toServer, 0, toServer.length);
+        w.received(2, new byte[] {1, 2, 3}, 0, 3); // not a UDP frame: nothing
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(4, lines.size(), lines.toString());
+        assertTrue(lines.get(0).startsWith("{\"time\":101,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpIn\",\"src\":1,\"dst\":3,"),
+                lines.get(0));
+        assertTrue(lines.get(1).startsWith("{\"time\":101,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpOut\",\"src\":1,\"dst\":3,"),
+                lines.get(1));
+        assertTrue(lines.get(2).startsWith("{\"time\":102,") && lines.get(3).startsWith("{\"time\":102,"), lines.toString());
+        for (String l : lines) {
+            assertTrue(l.endsWith(",\"switch\":\"leaf1\"}"), l);
+        }
     }
 
     @Test

@@ -127,7 +127,7 @@ public final class HostMain implements Callable<Integer> {
         }
         return p.withSeededBug(bug).orElseThrow(() -> new IllegalArgumentException("--seeded-bug " + bug
                 + ": " + p.name() + "'s servers cannot have it (" + switch (bug) {
-                    case Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS -> "they do not number writes; FarReach's and NetCache's do";
+                    case Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS -> "they do not number writes; FarReach's, NetCache's and Pegasus's do";
                     case Protocol.DATA_NODES_RESTAMPING_RETRIES -> "the visibility layer's data nodes can";
                     default -> "no server of it has this bug";
                 } + ")"));

@@ -64,6 +64,67 @@ final class LiveValidationRacks {
         assertTrue(left.isEmpty(), "rack down left " + left);
     }
 
+    /** Frames to the servers held back this long, 40 % of them: far below the clients' 200 ms timeout. */
+    static final String SERVER_PORT_FAULT = "reorder=40 hold_us=20000";
+    /** Workload rounds, at most, until a numbered write reached its server after a newer one. */
+    static final int MAX_ROUNDS = 6;
+
+    /**
+     * Brings a rack up, runs 100 operations clean (warming the JVMs up: a fresh rack's first round trips take far
+     * longer, and a held frame on top of one can outlast the client's timeout, a late copy the converters take for a
+     * lost one), then has the switch hold back frames to the servers and runs rounds of 400 operations until a
+     * numbered write reached its server after a newer one of its key (without that, a server ignoring the numbers
+     * is invisible), validates, and takes the rack down.
+     *
+     * @param serverWrite a server's write event, with groups {@code host}, {@code key} and {@code seq} (the number
+     *                    the switch gave the write)
+     */
+    static Validation validateAfterALateWrite(String name, String protocol, int keys, String seededBug,
+            java.util.regex.Pattern serverWrite) throws Exception {
+        RackLayout layout = up(name, protocol, 2, 2, seededBug);
+        try {
+            RackRun.run(layout, 100, keys, 120_000, System.out);
+            long frames = java.nio.file.Files.readAllLines(layout.traceEventsOf(0)).stream()
+                    .filter(l -> l.contains("\"event\":\"switchIn\"") || l.contains("\"event\":\"switchUdpIn\"")).count();
+            assertTrue(frames >= 100, "p4sim recorded a frame event per client request: " + frames);
+            for (int h : layout.servers()) {
+                switchCommand(layout, "p4sim_port_fault " + dev.innet.protocol.RackPorts.portOf(h) + " " + SERVER_PORT_FAULT);
+            }
+            int rounds = 0;
+            while (!aWriteArrivedAfterANewerOne(layout, serverWrite)) {
+                if (++rounds > MAX_ROUNDS) {
+                    throw new AssertionError("no numbered write reached its server after a newer one of its key in "
+                            + MAX_ROUNDS + " workloads of 400 operations; the test proves nothing");
+                }
+                RackRun.run(layout, 400, keys, 120_000, System.out);
+            }
+            return validate(name);
+        } finally {
+            down(name);
+        }
+    }
+
+    private static boolean aWriteArrivedAfterANewerOne(RackLayout layout, java.util.regex.Pattern serverWrite)
+            throws Exception {
+        java.util.Map<String, Long> newest = new java.util.HashMap<>();
+        for (int h : layout.servers()) {
+            if (!java.nio.file.Files.exists(layout.traceEventsOf(h))) {
+                continue;
+            }
+            for (String line : java.nio.file.Files.readAllLines(layout.traceEventsOf(h))) {
+                java.util.regex.Matcher m = serverWrite.matcher(line);
+                if (m.find()) {
+                    long seq = Long.parseLong(m.group("seq"));
+                    Long before = newest.merge(m.group("host") + "/" + m.group("key"), seq, Math::max);
+                    if (before > seq) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** A p4sim control command on its port in the switch's namespace (as the Jepsen nemeses send them). */
     static void switchCommand(RackLayout layout, int controlPort, String command) throws Exception {
         String script = "exec 3<>/dev/tcp/127.0.0.1/" + controlPort + " || exit 1; printf '%s\\n' \"$1\" >&3; "

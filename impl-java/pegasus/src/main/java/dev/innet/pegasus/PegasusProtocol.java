@@ -76,6 +76,24 @@ public final class PegasusProtocol implements Protocol {
         return new PegasusProtocol(servers, controllers, clients, f);
     }
 
+    /**
+     * {@link Protocol#SERVERS_IGNORING_SEQUENCE_NUMBERS}: servers that apply every write whatever the version the
+     * switch stamped on it, so a write that reaches its server after a newer one of its key overwrites it
+     * (Pegasus.tla's BugAcceptLower; a live rack's hidden --seeded-bug, which rack validate must reject).
+     */
+    @Override
+    public java.util.Optional<Protocol> withSeededBug(String bug) {
+        if (!bug.equals(SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(withServers((rack, opener) -> new dev.innet.pegasus.server.PegasusServer(rack, opener) {
+            @Override
+            protected boolean accepts(java.util.Optional<dev.innet.kv.store.StoredRecord> current, long version) {
+                return true;
+            }
+        }));
+    }
+
     @Override
     public String name() {
         return "pegasus";

@@ -111,8 +111,9 @@ public interface Protocol {
 
     /**
      * Test-only bug: servers apply the writes the switch numbered in arrival order, as if sequence numbers
-     * did not exist (the spec's BugServerIgnoresSeq). A live rack seeds it (rack up --seeded-bug) so that
-     * trace validation has a real run to reject.
+     * (Pegasus: the versions the switch stamps) did not exist (FarReach's and NetCache's BugServerIgnoresSeq,
+     * Pegasus's BugAcceptLower). A live rack seeds it (rack up --seeded-bug) so that trace validation has a
+     * real run to reject.
      */
     String SERVERS_IGNORING_SEQUENCE_NUMBERS = "server-ignores-seq";
 

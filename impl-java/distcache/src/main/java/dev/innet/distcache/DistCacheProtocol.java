@@ -64,6 +64,24 @@ public final class DistCacheProtocol implements Protocol {
         return network;
     }
 
+    /**
+     * {@link Protocol#SERVERS_SKIPPING_PHASE_ONE}: servers that apply a write, acknowledge it and send the updates at
+     * once, without invalidating the copies first (DistCache.tla's BugSinglePhase; a live rack's hidden
+     * --seeded-bug, which rack validate must reject).
+     */
+    @Override
+    public java.util.Optional<Protocol> withSeededBug(String bug) {
+        if (!bug.equals(SERVERS_SKIPPING_PHASE_ONE)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(withServers((servers, opener, resend) -> new DistCacheServer(servers, opener, resend) {
+            @Override
+            protected boolean invalidatesBeforeApplying() {
+                return false;
+            }
+        }));
+    }
+
     @Override
     public String name() {
         return "distcache";

@@ -87,8 +87,9 @@ public final class HostMain implements Callable<Integer> {
      * server program that keeps no data without first making the switch forget what it cached from it
      * (RackUp.forgetLostData), so LaKe serves items memcached lost; {@code server-ignores-seq} makes FarReach's and
      * NetCache's servers apply numbered writes in arrival order, {@code data-node-restamps} makes the visibility
-     * layer's data nodes append a retried write again under a new timestamp ({@link Protocol#withSeededBug}: what
-     * rack validate must reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
+     * layer's data nodes append a retried write again under a new timestamp, {@code server-single-phase} makes
+     * DistCache's servers skip the invalidation phase ({@link Protocol#withSeededBug}: what rack validate must
+     * reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
      */
     static final List<String> SEEDED_BUGS = Stream.concat(Stream.of("volatile-store", "stale-restart"),
             Protocol.SEEDED_PROTOCOL_BUGS.stream()).toList();
@@ -129,6 +130,7 @@ public final class HostMain implements Callable<Integer> {
                 + ": " + p.name() + "'s servers cannot have it (" + switch (bug) {
                     case Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS -> "they do not number writes; FarReach's, NetCache's and Pegasus's do";
                     case Protocol.DATA_NODES_RESTAMPING_RETRIES -> "the visibility layer's data nodes can";
+                    case Protocol.SERVERS_SKIPPING_PHASE_ONE -> "DistCache's servers can";
                     default -> "no server of it has this bug";
                 } + ")"));
     }

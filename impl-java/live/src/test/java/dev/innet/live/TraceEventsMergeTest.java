@@ -48,6 +48,33 @@ class TraceEventsMergeTest {
                 TraceEventsMerge.filesOf(layout), "p4sim's --trace-frames file is host 0's");
     }
 
+    /**
+     * A network of several switches (DistCache: one p4sim each, --trace-switch) writes one file per switch, all host
+     * 0's: they come right after where a one-switch rack's would be, by switch name, and a step of one switch (its
+     * input and outputs share a stamp) stays together in the merge even when another switch stamped a step at the
+     * same time.
+     */
+    @Test
+    void theFilesOfSeveralSwitchesComeFirstAndEachStepStaysTogether() throws Exception {
+        RackLayout layout = RackLayout.of("m2", dir, 2, 2);
+        Files.createDirectories(layout.traceEventsOf(0).getParent());
+        Files.writeString(layout.traceEventsOf(1), "{\"time\":6,\"host\":1,\"incarnation\":0,\"event\":\"dcServerWrite\"}\n");
+        Files.writeString(layout.switchTraceEventsOf("spine1"), "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpIn\",\"switch\":\"spine1\"}\n"
+                + "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpOut\",\"switch\":\"spine1\"}\n");
+        Files.writeString(layout.switchTraceEventsOf("ctor"), "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpIn\",\"switch\":\"ctor\"}\n"
+                + "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchUdpOut\",\"switch\":\"ctor\"}\n");
+        List<Path> files = TraceEventsMerge.filesOf(layout);
+        assertEquals(List.of(layout.switchTraceEventsOf("ctor"), layout.switchTraceEventsOf("spine1"), layout.traceEventsOf(1)),
+                files);
+        List<String> merged = TraceEventsMerge.merge(files);
+        assertEquals(5, merged.size());
+        assertTrue(merged.get(0).contains("switchUdpIn") && merged.get(0).contains("ctor")
+                && merged.get(1).contains("switchUdpOut") && merged.get(1).contains("ctor"), merged.toString());
+        assertTrue(merged.get(2).contains("switchUdpIn") && merged.get(3).contains("switchUdpOut")
+                && merged.get(3).contains("spine1"), merged.toString());
+        assertTrue(merged.get(4).contains("dcServerWrite"), merged.toString());
+    }
+
     @Test
     void aLineThatIsNotAnEventIsRefusedNamingFileAndLine() throws Exception {
         Path torn = file("h2.ndjson", "{\"time\":5,\"host\":2,\"incarnation\":0,\"event\":\"serverGet\"}",

@@ -123,9 +123,15 @@ public interface Protocol {
      */
     String DATA_NODES_RESTAMPING_RETRIES = "data-node-restamps";
 
+    /**
+     * Test-only: DistCache's servers apply a write, acknowledge it and update the cached copies at once, without
+     * invalidating the copies first (DistCache.tla's BugSinglePhase).
+     */
+    String SERVERS_SKIPPING_PHASE_ONE = "server-single-phase";
+
     /** The protocol bugs {@link #withSeededBug} may know (each protocol has at most some of them). */
     java.util.List<String> SEEDED_PROTOCOL_BUGS = java.util.List.of(SERVERS_IGNORING_SEQUENCE_NUMBERS,
-            DATA_NODES_RESTAMPING_RETRIES);
+            DATA_NODES_RESTAMPING_RETRIES, SERVERS_SKIPPING_PHASE_ONE);
 
     /**
      * This protocol with the named test-only bug seeded, if it has that bug (a live rack's hidden

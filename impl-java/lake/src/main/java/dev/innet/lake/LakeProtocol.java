@@ -41,6 +41,29 @@ public final class LakeProtocol implements Protocol {
         return "p4/lake.p4";
     }
 
+    /** What lake.p4 does with a slot holding the key of a reply it refuses to fill from (behind the fence). */
+    private static final String INVALIDATE_ON_REJECT = "} else if (key == meta.reply_key) {";
+
+    /**
+     * {@link Protocol#SWITCH_KEEPING_COPIES_ON_REJECT}: both layers keep their copy when a reply behind the fence is
+     * refused (Lake.tla's BugKeepOnReject): a GET's fill taken before a newer SET's reply stays valid after memcached
+     * applied the SET.
+     */
+    @Override
+    public java.util.Optional<String> withSeededProgramBug(String bug, String source) {
+        if (!bug.equals(SWITCH_KEEPING_COPIES_ON_REJECT)) {
+            return java.util.Optional.empty();
+        }
+        int first = source.indexOf(INVALIDATE_ON_REJECT);
+        int second = first < 0 ? -1 : source.indexOf(INVALIDATE_ON_REJECT, first + 1);
+        if (second < 0 || source.indexOf(INVALIDATE_ON_REJECT, second + 1) >= 0) {
+            throw new IllegalArgumentException("lake.p4 no longer has exactly two '" + INVALIDATE_ON_REJECT + "' (one per "
+                    + "layer): the seeded bug " + bug + " must be updated");
+        }
+        return java.util.Optional.of(source.replace(INVALIDATE_ON_REJECT,
+                "} else if (key == meta.reply_key && false) { /* seeded bug: the copy stays */"));
+    }
+
     @Override
     public boolean servesFromSwitch() {
         return true;

@@ -89,10 +89,11 @@ public final class HostMain implements Callable<Integer> {
      * NetCache's servers apply numbered writes in arrival order, {@code data-node-restamps} makes the visibility
      * layer's data nodes append a retried write again under a new timestamp, {@code server-single-phase} makes
      * DistCache's servers skip the invalidation phase ({@link Protocol#withSeededBug}: what rack validate must
-     * reject). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
+     * reject); {@code switch-keeps-on-reject} is in LaKe's switch program ({@link Protocol#withSeededProgramBug}, which
+     * rack up writes and p4sim runs). Hidden: nothing but tests pass them ({@code rack up --seeded-bug}).
      */
-    static final List<String> SEEDED_BUGS = Stream.concat(Stream.of("volatile-store", "stale-restart"),
-            Protocol.SEEDED_PROTOCOL_BUGS.stream()).toList();
+    static final List<String> SEEDED_BUGS = Stream.of(Stream.of("volatile-store", "stale-restart"),
+            Protocol.SEEDED_PROTOCOL_BUGS.stream(), Protocol.SEEDED_PROGRAM_BUGS.stream()).flatMap(b -> b).toList();
 
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";

@@ -55,6 +55,15 @@ final class LiveRunValidation {
      */
     static Outcome validate(RackLayout layout, TraceConversion conversion, Path specs, Duration limit)
             throws IOException, InterruptedException {
+        return validate(layout, conversion, specs, limit, List.of());
+    }
+
+    /**
+     * @param restartedServers server processes the plan records as started again (rack restart): a server program
+     *                         that records no events lost its data then, which no event of the run shows
+     */
+    static Outcome validate(RackLayout layout, TraceConversion conversion, Path specs, Duration limit,
+            List<String> restartedServers) throws IOException, InterruptedException {
         List<Path> files = TraceEventsMerge.filesOf(layout);
         boolean switchFrames = files.contains(layout.traceEventsOf(Simulation.ENVIRONMENT_HOST))
                 || !TraceEventsMerge.switchFilesOf(layout).isEmpty();
@@ -63,9 +72,25 @@ final class LiveRunValidation {
         deleteTree(dir); // TLC's state directories of an earlier validation would only pile up
         Files.createDirectories(dir);
         Path run = dir.resolve("run.ndjson");
+        dev.innet.protocol.Protocol protocol = dev.innet.protocol.ProtocolRegistry.byName(conversion.protocol());
+        if (protocol.externalServer().isPresent()) {
+            // the servers run a program that records nothing (LaKe: memcached): their steps come from the rest of the run
+            Files.write(dir.resolve("merged.ndjson"), merged);
+            if (!restartedServers.isEmpty()) {
+                return new Outcome(TraceValidator.Result.unknown("server program restarted on " + restartedServers
+                        + " (rack restart): it came back empty, which the spec's servers never do, and no event of the "
+                        + "run says when"), files.size(), switchFrames, run);
+            }
+            try {
+                merged = conversion.withServerStepsInferred(merged, java.util.Set.copyOf(layout.servers()),
+                        java.util.Set.copyOf(layout.clients()));
+            } catch (dev.innet.tracecheck.TraceFormatException e) {
+                return new Outcome(TraceValidator.Result.unknown("cannot infer the servers' steps from "
+                        + dir.resolve("merged.ndjson") + ": " + e.getMessage()), files.size(), switchFrames, run);
+            }
+        }
         Files.write(run, merged);
-        TraceSettings settings = TraceSettings.rack(HostMain.rackSpec(layout,
-                dev.innet.protocol.ProtocolRegistry.byName(conversion.protocol())).cacheCapacity());
+        TraceSettings settings = TraceSettings.rack(HostMain.rackSpec(layout, protocol).cacheCapacity());
         TraceValidator.Result r = new TraceValidator(conversion, specs, dir.resolve("tlc"), limit, settings).validate(run);
         return new Outcome(r, files.size(), switchFrames, run);
     }

@@ -194,6 +194,13 @@ public final class RackMain implements Callable<Integer> {
             if (!seededBug.isEmpty() && !HostMain.SEEDED_BUGS.contains(seededBug)) {
                 throw Cli.usageError(spec, "--seeded-bug must be one of " + HostMain.SEEDED_BUGS + ", got '" + seededBug + "'");
             }
+            if (Protocol.SEEDED_PROGRAM_BUGS.contains(seededBug)) {
+                try {
+                    RackUp.seededProgram(p, seededBug, Files.readString(parent.root().resolve(p.p4Program())));
+                } catch (IllegalArgumentException e) {
+                    throw Cli.usageError(spec, e.getMessage());
+                }
+            }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
                     RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2,
                     control.equals("p4runtime"));
@@ -378,7 +385,7 @@ public final class RackMain implements Callable<Integer> {
             LiveRunValidation.Outcome o;
             try {
                 o = LiveRunValidation.validate(layout, conversion, parent.root().resolve(conversion.specDirectory()),
-                        Duration.ofSeconds(timeoutSeconds));
+                        Duration.ofSeconds(timeoutSeconds), restartedServers(recorded));
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 parent.err.println("rack validate: unknown: " + e.getMessage());
                 return EXIT_UNKNOWN;
@@ -401,6 +408,14 @@ public final class RackMain implements Callable<Integer> {
                 case UNKNOWN -> EXIT_UNKNOWN;
             };
         }
+    }
+
+    /** Server processes the plan records more than once: started again by rack restart. */
+    static List<String> restartedServers(RackPlan plan) {
+        java.util.Map<String, Long> starts = plan.processes().stream().filter(p -> p.name().startsWith("server-"))
+                .collect(java.util.stream.Collectors.groupingBy(RackPlan.Process::name, java.util.TreeMap::new,
+                        java.util.stream.Collectors.counting()));
+        return starts.entrySet().stream().filter(e -> e.getValue() > 1).map(java.util.Map.Entry::getKey).toList();
     }
 
     @Command(name = "owners", sortOptions = false, usageHelpAutoWidth = true,

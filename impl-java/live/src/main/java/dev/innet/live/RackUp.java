@@ -284,7 +284,7 @@ public final class RackUp {
         }
         String name = switches.processOf(sw);
         String what = switches.several() ? "the switch " + sw + " (p4sim)" : "the switch (p4sim)";
-        List<String> args = new ArrayList<>(List.of("--program", s.repositoryRoot().resolve(s.protocol().p4Program()).toString(),
+        List<String> args = new ArrayList<>(List.of("--program", program().toString(),
                 "-I", s.repositoryRoot().resolve("p4").toString(),
                 "--control-port", Integer.toString(switches.controlPortOf(sw)), "--seed", Long.toString(s.seed())));
         for (Map.Entry<Integer, String> port : switches.portsOf(sw).entrySet()) {
@@ -327,6 +327,31 @@ public final class RackUp {
             Thread.sleep(100);
         }
         return p;
+    }
+
+    /**
+     * The program p4sim runs: the protocol's, or with a seeded switch bug ({@link Protocol#withSeededProgramBug}) a copy
+     * of it with the bug, written under the rack's state directory (p4sim finds its includes through {@code -I p4}).
+     */
+    private Path program() throws NotUp {
+        Path program = s.repositoryRoot().resolve(s.protocol().p4Program());
+        if (!Protocol.SEEDED_PROGRAM_BUGS.contains(s.seededBug())) {
+            return program;
+        }
+        Path seeded = layout.stateDir().resolve("seeded").resolve(program.getFileName());
+        try {
+            Files.createDirectories(seeded.getParent());
+            Files.writeString(seeded, seededProgram(s.protocol(), s.seededBug(), Files.readString(program)));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new NotUp("writing " + program.getFileName() + " with the seeded bug " + s.seededBug() + ": " + e.getMessage());
+        }
+        return seeded;
+    }
+
+    /** {@code source} with {@code bug} seeded; a protocol whose program cannot have it is refused. */
+    static String seededProgram(Protocol protocol, String bug, String source) {
+        return protocol.withSeededProgramBug(bug, source).orElseThrow(() -> new IllegalArgumentException("--seeded-bug "
+                + bug + ": " + protocol.name() + "'s switch program cannot have it (LaKe's can)"));
     }
 
     /**

@@ -72,6 +72,24 @@ class RackValidateTest {
         assertEquals(3, Files.readAllLines(merged).size(), "the switch's line merged in time order with the host's");
     }
 
+    /**
+     * LaKe's servers are the real memcached, which records nothing; a memcached that rack restart started again came
+     * back empty, which Lake.tla's host never does and no event shows: unknown, naming the process, before any
+     * inference or TLC.
+     */
+    @Test
+    void aLakeRackWhoseMemcachedWasRestartedIsUnknownNamingIt() throws Exception {
+        plan("lake", true);
+        Files.write(layout.stateDir().resolve("plan.down.txt"), List.of(
+                "process server-h1 100 1 " + layout.logOf("server-h1"), "process server-h2 101 1 " + layout.logOf("server-h2"),
+                "process server-h1 102 5 " + layout.logOf("server-h1")), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(layout.traceEventsOf(3), List.of(
+                "{\"time\":10,\"host\":3,\"incarnation\":0,\"event\":\"clientTimeout\",\"op\":\"get\",\"retry\":false}"));
+        Run r = validate();
+        assertEquals(RackMain.Validate.EXIT_UNKNOWN, r.exit(), r.out());
+        assertTrue(r.out().contains("lake run unknown: server program restarted on [server-h1]"), r.out());
+    }
+
     @Test
     void aRackWithoutTraceEventsOrWithoutTraceValidationIsABadArgument() throws Exception {
         plan("farreach", false);

@@ -129,6 +129,25 @@ public interface Protocol {
      */
     String SERVERS_SKIPPING_PHASE_ONE = "server-single-phase";
 
+    /**
+     * Test-only, in the switch: LaKe's lake.p4 leaves a slot's copy of a key valid when a reply behind the slot's fence
+     * is refused, instead of invalidating it (Lake.tla's BugKeepOnReject).
+     */
+    String SWITCH_KEEPING_COPIES_ON_REJECT = "switch-keeps-on-reject";
+
+    /** The switch-program bugs {@link #withSeededProgramBug} may know. */
+    java.util.List<String> SEEDED_PROGRAM_BUGS = java.util.List.of(SWITCH_KEEPING_COPIES_ON_REJECT);
+
+    /**
+     * The source of this protocol's P4 program ({@link #p4Program}) with the named test-only bug seeded, if it has that
+     * bug (a live rack's hidden --seeded-bug that lives in the switch: p4sim runs the changed program); empty by default.
+     *
+     * @throws IllegalArgumentException the source no longer has the text the bug changes
+     */
+    default java.util.Optional<String> withSeededProgramBug(String bug, String source) {
+        return java.util.Optional.empty();
+    }
+
     /** The protocol bugs {@link #withSeededBug} may know (each protocol has at most some of them). */
     java.util.List<String> SEEDED_PROTOCOL_BUGS = java.util.List.of(SERVERS_IGNORING_SEQUENCE_NUMBERS,
             DATA_NODES_RESTAMPING_RETRIES, SERVERS_SKIPPING_PHASE_ONE);

@@ -26,7 +26,8 @@ public final class NdjsonTrace {
         return out;
     }
 
-    static TraceLine parse(int lineNo, String text) {
+    /** One line of a run (its number {@code lineNo}, 1-based, for messages). */
+    public static TraceLine parse(int lineNo, String text) {
         Map<String, Object> fields = new Parser(lineNo, text).object();
         Object time = fields.remove("time");
         Object host = fields.remove("host");

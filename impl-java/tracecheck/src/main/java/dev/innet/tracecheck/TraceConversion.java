@@ -34,6 +34,19 @@ public interface TraceConversion {
         return false;
     }
 
+    /**
+     * A live rack whose servers run an existing program that records no trace events (Protocol.externalServer: LaKe's
+     * memcached): the merged run (NDJSON lines) with those servers' steps added where the rest of the run shows them,
+     * or a refusal saying why they cannot be. By default they cannot: the converter needs the servers' own events.
+     *
+     * @throws TraceFormatException the servers' steps cannot be inferred (the verdict is then "unknown")
+     */
+    default List<String> withServerStepsInferred(List<String> run, java.util.Set<Integer> servers,
+            java.util.Set<Integer> clients) {
+        throw new TraceFormatException(protocol() + "'s converter needs its servers' own trace events, and the rack's "
+                + "servers run a program that records none");
+    }
+
     /** {@code lines} without the simulator's own events unless this conversion reads them. */
     default List<TraceLine> ownEvents(List<TraceLine> lines) {
         return readsEnvironmentEvents() ? lines : lines.stream().filter(l -> l.host() != Simulation.ENVIRONMENT_HOST).toList();

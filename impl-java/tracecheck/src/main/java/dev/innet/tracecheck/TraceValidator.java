@@ -49,6 +49,11 @@ public final class TraceValidator {
                 case UNKNOWN -> "unknown: " + detail;
             };
         }
+
+        /** Unknown before any conversion or TLC run: {@code why}. */
+        public static Result unknown(String why) {
+            return new Result(Verdict.UNKNOWN, 0, 0, 0, "", 0, 0, why, null);
+        }
     }
 
     private final TraceConversion conversion;
@@ -89,7 +94,7 @@ public final class TraceValidator {
         try {
             run = conversion.convert(conversion.ownEvents(NdjsonTrace.read(ndjson)), settings);
         } catch (TraceFormatException e) {
-            return new Result(Verdict.UNKNOWN, 0, 0, 0, "", 0, 0, "cannot convert " + ndjson + ": " + e.getMessage(), null);
+            return Result.unknown("cannot convert " + ndjson + ": " + e.getMessage());
         }
         String name = "MCTrace";
         Files.createDirectories(workDirectory);

@@ -43,6 +43,13 @@ public final class LakeTraceConversion implements TraceConversion {
         return true;
     }
 
+    /** The real memcached's steps, read off the switch's record of its answers ({@link MemcachedStepsFromSwitch}). */
+    @Override
+    public List<String> withServerStepsInferred(List<String> run, java.util.Set<Integer> servers,
+            java.util.Set<Integer> clients) {
+        return MemcachedStepsFromSwitch.infer(run, servers, clients);
+    }
+
     @Override
     public ConvertedTrace convert(List<TraceLine> lines, TraceSettings settings) {
         LakeTraceConverter.Converted run = new LakeTraceConverter().convert(lines);

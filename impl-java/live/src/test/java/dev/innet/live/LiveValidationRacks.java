@@ -104,6 +104,23 @@ final class LiveValidationRacks {
         }
     }
 
+    /**
+     * The real servers' run with late writes ({@link #validateAfterALateWrite}) must be accepted, and the run of servers
+     * seeded with {@code server-ignores-seq} rejected at a server's write event whose converted line contains
+     * {@code rejectedAt} (e.g. ": e=serverPut").
+     */
+    static void lateWritesAcceptedAndServersIgnoringSequenceNumbersRejected(String protocol, int keys,
+            java.util.regex.Pattern serverWrite, String rejectedAt) throws Exception {
+        String prefix = "l" + protocol.charAt(0);
+        Validation real = validateAfterALateWrite(uniqueName(prefix + "r"), protocol, keys, "", serverWrite);
+        assertEquals(RackMain.Validate.EXIT_ACCEPTED, real.exit(), real.out());
+        Validation buggy = validateAfterALateWrite(uniqueName(prefix + "b"), protocol, keys,
+                dev.innet.protocol.Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS, serverWrite);
+        assertEquals(RackMain.Validate.EXIT_REJECTED, buggy.exit(), buggy.out());
+        assertTrue(buggy.out().contains("matches event") && buggy.out().contains("(NDJSON line ")
+                && buggy.out().contains(rejectedAt), "rejected at the server's event that kept the older write: " + buggy.out());
+    }
+
     private static boolean aWriteArrivedAfterANewerOne(RackLayout layout, java.util.regex.Pattern serverWrite)
             throws Exception {
         java.util.Map<String, Long> newest = new java.util.HashMap<>();

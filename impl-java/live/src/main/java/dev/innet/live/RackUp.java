@@ -361,7 +361,7 @@ public final class RackUp {
      * namespace.
      */
     private RackPlan.Process startBmv2Switch(boolean again) throws NotUp, InterruptedException {
-        Path program = s.repositoryRoot().resolve(s.protocol().p4Program());
+        Path program = program();
         Path outDir = layout.stateDir().resolve("bmv2");
         Path json = Bmv2Tools.jsonOf(program, outDir);
         if (!again || !Files.isRegularFile(json)) {

@@ -72,6 +72,31 @@ CONSTANTS
     BugAdmitKeepsSeq     \* admission does not reset record_seq: the slot keeps the seq (and value)
                          \*   a write staged before the key's previous eviction
 
+\* The fill rule (docs/specs/netcache.md, "Filling by what the switch has
+\* seen").  The rules above compare a reply with the key's own counter ctr[k];
+\* netcache.p4 numbers writes in counter slots shared by many keys, so it has
+\* no such counter, and with the slot's counter a key admitted after another
+\* key of its slot was written stays invalid until its own next write.
+\* FillBySeen: the switch keeps, per cached key, seen[k], the highest seq of
+\* the key it has seen pass since admission (the writes it numbers and every
+\* server reply of the key), and fillFloor[k], the key's server record's seq
+\* after the key was installed, which the controller probes (SEQ_PROBE); a
+\* PUT_REPLY commits (NC-7) and a GET_FOR_CACHE_REPLY refills (NC-8) only at
+\* or above both, and a server reply of the key newer than a valid record
+\* invalidates it.  A model sets FillBySeen <- CounterGuard to check the
+\* per-key counter rule (ctr[k]) instead.
+\* BugSeenNoFloor: admission sends no probe and leaves the floor as it was.
+\* BugProbeAnyAdmission: the controller takes a probe reply of an earlier
+\* admission of the key as this admission's floor.
+\* BugSeenNoOutdate: a newer server reply leaves a valid record valid.
+\* These are defined operators (not CONSTANTS) so that the models written
+\* before them need no new lines; a model overrides them in its .cfg.
+FillBySeen == FALSE
+CounterGuard == FALSE
+BugSeenNoFloor == FALSE
+BugProbeAnyAdmission == FALSE
+BugSeenNoOutdate == FALSE
+
 ASSUME Owner \in [Key -> Server]
 ASSUME CacheSize \in Nat \ {0}
 ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxDup, MaxAdmit, MaxEvict, MaxSwitchCrash} : n \in Nat
@@ -85,6 +110,10 @@ Val   == 0..MaxWrites                    \* 0 is every key's initial value
 SeqNo == 0..(MaxWrites + MaxSwitchCrash)
 Rec   == [v : Val, s : SeqNo]            \* a record: value and switch-assigned sequence number
 Init0 == [v |-> 0, s |-> 0]              \* the record every server starts with
+\* FillBySeen: the fill floor of a record whose probe has not returned yet,
+\* above every seq (no reply commits or refills the record); netcache.p4's
+\* FLOOR_UNKNOWN = 0xFFFFFFFF.
+FloorUnknown == MaxWrites + MaxSwitchCrash + 1
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
@@ -99,6 +128,13 @@ VARIABLES
     rrec,      \* rrec[k]: value registers + record_seq of k's slot: the cached record while
                \*   valid, the record staged by the last write while invalid (s = 0: none staged)
     ctr,       \* ctr[k]: seq_counter, the last seq assigned to a write of k (every key, cached or not)
+    seen,      \* seen[k]: highest seq of k seen at the switch since k's admission (FillBySeen;
+               \*   record_seen_seq)
+    fillFloor, \* fillFloor[k]: k's server record's seq after k's install, FloorUnknown until the
+               \*   probe returns (FillBySeen; record_fill_floor)
+    \* ---- controller ----
+    probing,   \* probing[k]: the admission (its number) whose fill-floor probe of k's server the
+               \*   controller waits for, 0 if none (FillBySeen)
     \* ---- servers ----
     store,     \* store[k]: record of k at Owner[k]
     \* ---- clients ----
@@ -115,17 +151,19 @@ VARIABLES
     nCrash,    \* switch crashes so far
     \* ---- history (ghost) variables, used only by invariants and traces ----
     doneMax,   \* doneMax[k]: largest id of a write to k acknowledged to its client
+    obs,       \* obs[k]: highest seq of k a client has learnt from a server's reply (an
+               \*   acknowledgement or a read); kept only with FillBySeen (CacheCoherent)
     lastRead,  \* the most recent completed read: floor = doneMax[key] when it began, value got.
                \* ReadsNotStale is checked in every state, so checking the latest read checks all.
     act        \* the last action and its parameters (for traces; not part of the VIEW)
 
-switchVars == <<cached, valid, rrec, ctr>>
+switchVars == <<cached, valid, rrec, ctr, seen, fillFloor>>
 cntVars    == <<nW, nR, nLoss, nDup, nAdmit, nEvict, nCrash>>
-ghostVars  == <<doneMax, lastRead>>
-vars == <<switchVars, store, pend, net, cntVars, ghostVars, act>>
+ghostVars  == <<doneMax, obs, lastRead>>
+vars == <<switchVars, probing, store, pend, net, cntVars, ghostVars, act>>
 \* Everything but the action label: model files use this as the VIEW so that
 \* `act` does not multiply the number of distinct states.
-viewVars == <<switchVars, store, pend, net, cntVars, ghostVars>>
+viewVars == <<switchVars, probing, store, pend, net, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Messages.  Fields: t = type (names follow docs/wire-format.md §3).        *)
@@ -134,6 +172,8 @@ viewVars == <<switchVars, store, pend, net, cntVars, ghostVars>>
 (*  get    GET / GET_FOR_CACHE  switch -> server        c, k, id, cons        *)
 (*  getR   GET_REPLY            server -> client        c, k, id, rec         *)
 (*  getRC  GET_FOR_CACHE_REPLY  server -> switch/client c, k, id, rec         *)
+(*  probe  SEQ_PROBE            controller -> server    k, a (admission)      *)
+(*  probeR SEQ_PROBE_REPLY      server -> controller    k, a, s (FillBySeen)  *)
 (* HOT_REPORT is abstracted (see the header).                               *)
 -----------------------------------------------------------------------------
 
@@ -141,6 +181,8 @@ Msg ==
          [t : {"put", "putR"}, c : Client, k : Key, id : 1..MaxWrites, s : SeqNo]
     \cup [t : {"get"}, c : Client, k : Key, id : 1..MaxReads, cons : BOOLEAN]
     \cup [t : {"getR", "getRC"}, c : Client, k : Key, id : 1..MaxReads, rec : Rec]
+    \cup [t : {"probe"}, k : Key, a : 1..MaxAdmit]
+    \cup [t : {"probeR"}, k : Key, a : 1..MaxAdmit, s : SeqNo]
 
 OpT == [t : {"w", "r"}, k : Key, id : 0..Max(MaxWrites, MaxReads), floor : Val] \cup {NoOp}
 
@@ -149,6 +191,9 @@ TypeOK ==
     /\ valid \in [Key -> BOOLEAN]
     /\ rrec \in [Key -> Rec]
     /\ ctr \in [Key -> SeqNo]
+    /\ seen \in [Key -> SeqNo]
+    /\ fillFloor \in [Key -> SeqNo \cup {FloorUnknown}]
+    /\ probing \in [Key -> 0..MaxAdmit]
     /\ store \in [Key -> Rec]
     /\ pend \in [Client -> OpT]
     /\ net \subseteq Msg
@@ -156,6 +201,7 @@ TypeOK ==
     /\ nLoss \in 0..MaxLoss /\ nDup \in 0..MaxDup
     /\ nAdmit \in 0..MaxAdmit /\ nEvict \in 0..MaxEvict /\ nCrash \in 0..MaxSwitchCrash
     /\ doneMax \in [Key -> Val]
+    /\ obs \in [Key -> SeqNo]
     /\ lastRead \in [floor : Val, got : Val]
 
 -----------------------------------------------------------------------------
@@ -164,11 +210,15 @@ Init ==
     /\ valid = [k \in Key |-> FALSE]
     /\ rrec = [k \in Key |-> Init0]
     /\ ctr = [k \in Key |-> 0]
+    /\ seen = [k \in Key |-> 0]
+    /\ fillFloor = [k \in Key |-> 0]
+    /\ probing = [k \in Key |-> 0]
     /\ store = [k \in Key |-> Init0]
     /\ pend = [c \in Client |-> NoOp]
     /\ net = {}
     /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nDup = 0 /\ nAdmit = 0 /\ nEvict = 0 /\ nCrash = 0
     /\ doneMax = [k \in Key |-> 0]
+    /\ obs = [k \in Key |-> 0]
     /\ lastRead = NoRead
     /\ act = [a |-> "Init"]
 
@@ -185,6 +235,22 @@ Hit(k)  == cached[k] /\ valid[k]        \* the switch answers reads of k (NC-1)
 SeqCeiling == nW + nCrash
 NCached == Cardinality({k \in Key : cached[k]})
 
+\* The seq a server reply of cached key k must reach to commit (NC-7) or
+\* refill (NC-8): no write of k numbered later can be in flight.  With
+\* FillBySeen (FloorUnknown is above every seq, so a record whose probe has
+\* not returned is never made valid) or the key's own counter.
+RefreshBound(k) == IF FillBySeen THEN Max(fillFloor[k], seen[k]) ELSE ctr[k]
+
+\* FillBySeen: a server reply of k carrying seq s passes the switch on its way
+\* to the client.  If k is cached the switch notes s, and a valid record older
+\* than s becomes invalid: a write numbered before k's admission (so never
+\* staged) has reached the server, and its acknowledgement is this reply or
+\* still to come through the switch.
+SeeReply(k, s) ==
+    /\ seen' = IF FillBySeen /\ cached[k] THEN [seen EXCEPT ![k] = Max(@, s)] ELSE seen
+    /\ valid' = IF FillBySeen /\ ~BugSeenNoOutdate /\ cached[k] /\ valid[k] /\ s > rrec[k].s
+               THEN [valid EXCEPT ![k] = FALSE] ELSE valid
+
 \* Deliver m once (d = FALSE) or deliver a copy and keep m in flight (d = TRUE,
 \* a duplicate).  Client-side receipt of a duplicate changes nothing (the
 \* client ignores replies to operations it no longer waits for), but the
@@ -194,7 +260,8 @@ DupOK(d)    == d => nDup < MaxDup
 CountDup(d) == nDup' = IF d THEN nDup + 1 ELSE nDup
 
 OpMsgInFlight(c) ==
-    \E m \in net : /\ m.c = c /\ m.id = pend[c].id
+    \E m \in net : /\ m.t \notin {"probe", "probeR"}   \* client messages only (probes have no c)
+                   /\ m.c = c /\ m.id = pend[c].id
                    /\ (m.t \in {"put", "putR"}) = (pend[c].t = "w")
 
 -----------------------------------------------------------------------------
@@ -215,10 +282,12 @@ ClientWrite(c, k) ==
              THEN /\ valid' = [valid EXCEPT ![k] = FALSE]
                   /\ rrec' = [rrec EXCEPT ![k] = [v |-> w, s |-> s]]
              ELSE UNCHANGED <<valid, rrec>>
+          \* the switch sees the write of a cached key it numbers (FillBySeen)
+          /\ seen' = IF FillBySeen /\ cached[k] THEN [seen EXCEPT ![k] = Max(@, s)] ELSE seen
           /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
           /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
           /\ act' = [a |-> "ClientWrite", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> cached[k]]
-    /\ UNCHANGED <<cached, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<cached, fillFloor, probing, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 (* Client reads.  A read records its floor: the newest write to the key     *)
 (* acknowledged before the read began (history for ReadsNotStale).          *)
@@ -230,7 +299,7 @@ ClientReadHit(c, k) ==
     /\ nR' = nR + 1
     /\ lastRead' = [floor |-> doneMax[k], got |-> rrec[k].v]
     /\ act' = [a |-> "ClientReadHit", c |-> c, k |-> k, r |-> nR + 1, v |-> rrec[k].v]
-    /\ UNCHANGED <<switchVars, store, pend, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, doneMax>>
+    /\ UNCHANGED <<switchVars, probing, store, pend, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, doneMax, obs>>
 
 \* NC-2: cached and invalid, forwarded as GET_FOR_CACHE (its reply may refill).
 \* NC-3: not cached, forwarded as GET.
@@ -242,7 +311,7 @@ ClientReadForward(c, k) ==
           /\ net' = net \cup {[t |-> "get", c |-> c, k |-> k, id |-> r, cons |-> cached[k]]}
           /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r, floor |-> doneMax[k]]]
           /\ act' = [a |-> "ClientReadForward", c |-> c, k |-> k, r |-> r, cons |-> cached[k]]
-    /\ UNCHANGED <<switchVars, store, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* Timeout: nothing of the operation is in flight any more (a request or reply
 \* was lost), so the client abandons it.  The write may or may not have happened.
@@ -251,18 +320,20 @@ ClientGiveUp(c) ==
     /\ ~OpMsgInFlight(c)
     /\ pend' = [pend EXCEPT ![c] = NoOp]
     /\ act' = [a |-> "ClientGiveUp", c |-> c]
-    /\ UNCHANGED <<switchVars, store, net, cntVars, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, net, cntVars, ghostVars>>
 
 \* A reply completes the client's operation if the client still waits for it.
 Complete(m, isWrite) ==
     IF pend[m.c].t = (IF isWrite THEN "w" ELSE "r") /\ pend[m.c].id = m.id
     THEN /\ pend' = [pend EXCEPT ![m.c] = NoOp]
+         /\ obs' = IF FillBySeen THEN [obs EXCEPT ![m.k] = Max(@, IF isWrite THEN m.s ELSE m.rec.s)]
+                   ELSE obs
          /\ IF isWrite
             THEN /\ doneMax' = [doneMax EXCEPT ![m.k] = Max(@, m.id)]
                  /\ UNCHANGED lastRead
             ELSE /\ lastRead' = [floor |-> pend[m.c].floor, got |-> m.rec.v]
                  /\ UNCHANGED doneMax
-    ELSE UNCHANGED <<pend, doneMax, lastRead>>
+    ELSE UNCHANGED <<pend, doneMax, obs, lastRead>>
 
 -----------------------------------------------------------------------------
 (* Servers (StorageServer): a numbered record replaces the stored one only  *)
@@ -278,7 +349,7 @@ ServerPut(m, d) ==
     /\ net' = Rest(m, d) \cup {[t |-> "putR", c |-> m.c, k |-> m.k, id |-> m.id, s |-> m.s]}
     /\ CountDup(d)
     /\ act' = [a |-> "ServerPut", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
-    /\ UNCHANGED <<switchVars, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* GET / GET_FOR_CACHE: reply with the stored record (and its seq).
 ServerGet(m, d) ==
@@ -287,7 +358,7 @@ ServerGet(m, d) ==
                                  c |-> m.c, k |-> m.k, id |-> m.id, rec |-> store[m.k]]}
     /\ CountDup(d)
     /\ act' = [a |-> "ServerGet", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> store[m.k], dup |-> d]
-    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Switch: server replies (read_seq_bound: seq_bound = ctr[k]), relayed to  *)
@@ -300,44 +371,57 @@ ServerGet(m, d) ==
 \* bound (every write since the admission was staged, the last one last);
 \* the bound is a second defence: it keeps a stale record_seq left by an
 \* admission harmless (BugAdmitKeepsSeq + BugCommitUnguarded fails).
+\* FillBySeen: the reply is seen first; a commit needs m.s >= seen, i.e. no
+\* later write of k has passed, and m.s >= the fill floor (a stale staged
+\* seq, BugAdmitKeepsSeq, is below the floor once a newer write is stored).
 SwitchPutReply(m, d) ==
     /\ m \in net /\ m.t = "putR" /\ DupOK(d)
     /\ LET k == m.k
-       IN IF /\ cached[k] /\ ~valid[k] /\ rrec[k].s /= 0 /\ m.s = rrec[k].s
-             /\ (BugCommitUnguarded \/ m.s >= ctr[k])
-          THEN valid' = [valid EXCEPT ![k] = TRUE]
-          ELSE UNCHANGED valid
+       IN /\ seen' = IF FillBySeen /\ cached[k] THEN [seen EXCEPT ![k] = Max(@, m.s)] ELSE seen
+          /\ IF /\ cached[k] /\ ~valid[k] /\ rrec[k].s /= 0 /\ m.s = rrec[k].s
+                /\ (BugCommitUnguarded \/ m.s >= RefreshBound(k))
+             THEN valid' = [valid EXCEPT ![k] = TRUE]
+             ELSE IF FillBySeen /\ ~BugSeenNoOutdate /\ cached[k] /\ valid[k] /\ m.s > rrec[k].s
+             THEN valid' = [valid EXCEPT ![k] = FALSE]
+             ELSE UNCHANGED valid
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ Complete(m, TRUE)
     /\ act' = [a |-> "SwitchPutReply", c |-> m.c, k |-> m.k, w |-> m.id, s |-> m.s, dup |-> d]
-    /\ UNCHANGED <<cached, rrec, ctr, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+    /\ UNCHANGED <<cached, rrec, ctr, fillFloor, probing, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 \* NC-8: a GET_FOR_CACHE_REPLY refills an invalid cached record if no write
 \* was numbered after the record it carries (seq >= seq_bound); otherwise
 \* (NC-9) the cache is unchanged.  Either way the client gets GET_REPLY.
 \* BugRefillUnguarded drops the seq_bound test.
+\* FillBySeen: the reply is seen first (m.rec.s >= seen' iff m.rec.s >= seen).
 SwitchGetReply(m, d) ==
     /\ m \in net /\ m.t = "getRC" /\ DupOK(d)
     /\ LET k == m.k
-       IN IF cached[k] /\ ~valid[k] /\ (BugRefillUnguarded \/ m.rec.s >= ctr[k])
-          THEN /\ rrec' = [rrec EXCEPT ![k] = m.rec]
-               /\ valid' = [valid EXCEPT ![k] = TRUE]
-          ELSE UNCHANGED <<rrec, valid>>
+       IN /\ seen' = IF FillBySeen /\ cached[k] THEN [seen EXCEPT ![k] = Max(@, m.rec.s)] ELSE seen
+          /\ IF cached[k] /\ ~valid[k] /\ (BugRefillUnguarded \/ m.rec.s >= RefreshBound(k))
+             THEN /\ rrec' = [rrec EXCEPT ![k] = m.rec]
+                  /\ valid' = [valid EXCEPT ![k] = TRUE]
+             ELSE /\ valid' = IF FillBySeen /\ ~BugSeenNoOutdate /\ cached[k] /\ valid[k]
+                                  /\ m.rec.s > rrec[k].s
+                               THEN [valid EXCEPT ![k] = FALSE] ELSE valid
+                  /\ UNCHANGED rrec
     /\ net' = Rest(m, d)
     /\ CountDup(d)
     /\ Complete(m, FALSE)
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<cached, ctr, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+    /\ UNCHANGED <<cached, ctr, fillFloor, probing, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 \* NC-10: a plain GET_REPLY is relayed unchanged.  (A duplicate reaching the
-\* client changes nothing, so no d.)
+\* client changes nothing, so no d.)  With FillBySeen the switch sees it on
+\* the way: the GET was sent while k was uncached, and k may be cached now.
 ClientGetReply(m) ==
     /\ m \in net /\ m.t = "getR"
     /\ net' = net \ {m}
+    /\ SeeReply(m.k, m.rec.s)
     /\ Complete(m, FALSE)
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
-    /\ UNCHANGED <<switchVars, store, cntVars>>
+    /\ UNCHANGED <<cached, rrec, ctr, fillFloor, probing, store, cntVars>>
 
 -----------------------------------------------------------------------------
 (* Controller (NetCacheController).  One procedure at a time, each atomic  *)
@@ -346,27 +430,84 @@ ClientGetReply(m) ==
 (* half set up; Removal deletes the entry before it clears record_valid.   *)
 (* Hence "at most one management operation per key" holds by construction. *)
 
+\* FillBySeen: the controller learns the fill floor by probing the key's
+\* server after the key's lookup entry is installed (SEQ_PROBE, tagged with
+\* the admission's number): the server's record then is at least its record
+\* at the install, and every write numbered after the install passes the
+\* switch and raises seen[k].  Until the reply returns the floor is unknown
+\* and no reply makes the record valid.  The admission is one procedure of
+\* the controller: no other starts before its floor is written (Idle).
+\* BugSeenNoFloor admits without a probe, leaving the floor as it was.
+Probes == FillBySeen /\ ~BugSeenNoFloor
+ProbeOf(k, a) == IF Probes THEN {[t |-> "probe", k |-> k, a |-> a]} ELSE {}
+Idle == \A j \in Key : probing[j] = 0
+
 \* Admission (Admit): record_valid := 0, record_seq := 0 (nothing staged; the
-\* value registers keep whatever they held), then the lookup entry.  The next
-\* GET (NC-2) fetches the server's value and NC-8 validates it.
+\* value registers keep whatever they held), with FillBySeen seen := 0 and
+\* the floor unknown, then the lookup entry and the probe.  The next GET
+\* (NC-2) fetches the server's value and NC-8 validates it.
 Admit(k) ==
-    /\ ~cached[k] /\ NCached < CacheSize /\ nAdmit < MaxAdmit
+    /\ Idle /\ ~cached[k] /\ NCached < CacheSize /\ nAdmit < MaxAdmit
     /\ nAdmit' = nAdmit + 1
     /\ cached' = [cached EXCEPT ![k] = TRUE]
     /\ valid' = [valid EXCEPT ![k] = FALSE]
     /\ rrec' = IF BugAdmitKeepsSeq THEN rrec ELSE [rrec EXCEPT ![k].s = 0]
+    /\ seen' = IF FillBySeen THEN [seen EXCEPT ![k] = 0] ELSE seen
+    /\ fillFloor' = IF Probes THEN [fillFloor EXCEPT ![k] = FloorUnknown] ELSE fillFloor
+    /\ probing' = IF Probes THEN [probing EXCEPT ![k] = nAdmit + 1] ELSE probing
+    /\ net' = net \cup ProbeOf(k, nAdmit + 1)
     /\ act' = [a |-> "Admit", k |-> k]
-    /\ UNCHANGED <<ctr, store, pend, net, nW, nR, nLoss, nDup, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<ctr, store, pend, nW, nR, nLoss, nDup, nEvict, nCrash, ghostVars>>
+
+\* The server answers a probe with the seq of the record it holds.
+ServerProbe(m, d) ==
+    /\ m \in net /\ m.t = "probe" /\ DupOK(d)
+    /\ net' = Rest(m, d) \cup {[t |-> "probeR", k |-> m.k, a |-> m.a, s |-> store[m.k].s]}
+    /\ CountDup(d)
+    /\ act' = [a |-> "ServerProbe", k |-> m.k, s |-> store[m.k].s, dup |-> d]
+    /\ UNCHANGED <<switchVars, probing, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
+
+\* The reply to the probe of k's admission in progress sets k's fill floor.  A
+\* reply to an earlier admission's probe (late or duplicated) does not: that
+\* server record may predate this admission's install (BugProbeAnyAdmission).
+ProbeMatches(m) == probing[m.k] /= 0 /\ (BugProbeAnyAdmission \/ m.a = probing[m.k])
+
+AdmitFloor(m, d) ==
+    /\ m \in net /\ m.t = "probeR" /\ DupOK(d)
+    /\ ProbeMatches(m)
+    /\ net' = Rest(m, d)
+    /\ CountDup(d)
+    /\ fillFloor' = [fillFloor EXCEPT ![m.k] = m.s]
+    /\ probing' = [probing EXCEPT ![m.k] = 0]
+    /\ act' = [a |-> "AdmitFloor", k |-> m.k, s |-> m.s, dup |-> d]
+    /\ UNCHANGED <<cached, valid, rrec, ctr, seen, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
+
+\* A probe reply the controller no longer waits for is dropped.
+DiscardProbeReply(m) ==
+    /\ m \in net /\ m.t = "probeR"
+    /\ ~ProbeMatches(m)
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k]
+    /\ UNCHANGED <<switchVars, probing, store, pend, cntVars, ghostVars>>
+
+\* The controller re-sends the probe when neither it nor its reply is in
+\* flight any more (one was lost).
+ProbeResend(k) ==
+    /\ probing[k] /= 0
+    /\ ~\E m \in net : m.t \in {"probe", "probeR"} /\ m.k = k /\ m.a = probing[k]
+    /\ net' = net \cup ProbeOf(k, probing[k])
+    /\ act' = [a |-> "ProbeResend", k |-> k]
+    /\ UNCHANGED <<switchVars, probing, store, pend, cntVars, ghostVars>>
 
 \* Eviction (Removal): the server has every write, so nothing is stored on
 \* the way out.  Any cached key may be the victim (the policy is abstracted).
 Evict(k) ==
-    /\ cached[k] /\ nEvict < MaxEvict
+    /\ Idle /\ cached[k] /\ nEvict < MaxEvict
     /\ nEvict' = nEvict + 1
     /\ cached' = [cached EXCEPT ![k] = FALSE]
     /\ valid' = [valid EXCEPT ![k] = FALSE]
     /\ act' = [a |-> "Evict", k |-> k]
-    /\ UNCHANGED <<rrec, ctr, store, pend, net, nW, nR, nLoss, nDup, nAdmit, nCrash, ghostVars>>
+    /\ UNCHANGED <<rrec, ctr, seen, fillFloor, probing, store, pend, net, nW, nR, nLoss, nDup, nAdmit, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* Switch crash and restart (Rack.crashSwitch).  Every table and register is *)
@@ -391,6 +532,10 @@ SwitchRestart ==
     /\ valid' = [k \in Key |-> FALSE]
     /\ rrec' = [k \in Key |-> Init0]
     /\ ctr' = [k \in Key |-> IF RestartSeqBase THEN SeqCeiling + 1 ELSE 0]
+    /\ seen' = [k \in Key |-> 0]
+    /\ fillFloor' = [k \in Key |-> 0]
+    \* the controller abandons an admission in progress with the old switch
+    /\ probing' = [k \in Key |-> 0]
     /\ act' = [a |-> "SwitchRestart"]
     /\ UNCHANGED <<store, pend, net, nW, nR, nLoss, nDup, nAdmit, nEvict, ghostVars>>
 
@@ -402,7 +547,7 @@ Lose(m) ==
     /\ net' = net \ {m}
     /\ nLoss' = nLoss + 1
     /\ act' = [a |-> "Lose", m |-> m]
-    /\ UNCHANGED <<switchVars, store, pend, nW, nR, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, pend, nW, nR, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
 Next ==
@@ -410,10 +555,11 @@ Next ==
           ClientWrite(c, k) \/ ClientReadHit(c, k) \/ ClientReadForward(c, k)
     \/ \E c \in Client : ClientGiveUp(c)
     \/ \E m \in net :
-          \/ ClientGetReply(m) \/ Lose(m)
+          \/ ClientGetReply(m) \/ DiscardProbeReply(m) \/ Lose(m)
           \/ \E d \in BOOLEAN : ServerPut(m, d) \/ ServerGet(m, d)
                                 \/ SwitchPutReply(m, d) \/ SwitchGetReply(m, d)
-    \/ \E k \in Key : Admit(k) \/ Evict(k)
+                                \/ ServerProbe(m, d) \/ AdmitFloor(m, d)
+    \/ \E k \in Key : Admit(k) \/ Evict(k) \/ ProbeResend(k)
     \/ SwitchRestart
 
 Spec == Init /\ [][Next]_vars
@@ -431,7 +577,22 @@ ReadsNotStale == lastRead.got >= lastRead.floor
 \* exactly the record its server holds now.  (Stronger than "no older than
 \* the server's": a valid record newer than the server's would be a value
 \* no server has, lost if the write never arrives.)
-CacheCoherent == \A k \in Key : Hit(k) => rrec[k] = store[k]
+\*
+\* With FillBySeen a valid record may be older than its server's for a while:
+\* a write numbered before the key's admission (never staged) may reach the
+\* server after a refill, and the switch invalidates the record only when
+\* that write's reply passes it.  What must hold then: the record is no newer
+\* than the server's (and is the server's record if as new), and no older than
+\* anything a client has learnt of the key from a server (obs).  Since every
+\* server reply passes the switch, a client cannot see a newer value and then
+\* a hit on an older one.
+CacheCoherent ==
+    \A k \in Key : Hit(k) =>
+        IF FillBySeen
+        THEN /\ rrec[k].s <= store[k].s
+             /\ rrec[k].s = store[k].s => rrec[k] = store[k]
+             /\ rrec[k].s >= obs[k]
+        ELSE rrec[k] = store[k]
 
 \* SeqCeiling bounds every seq anywhere (counters, staged and stored records,
 \* messages), so a restart with RestartSeqBase starts the counters above all
@@ -440,5 +601,7 @@ SeqsBelowCeiling ==
     /\ \A k \in Key : ctr[k] <= SeqCeiling /\ rrec[k].s <= SeqCeiling /\ store[k].s <= SeqCeiling
     /\ \A m \in net : m.t \in {"put", "putR"} => m.s <= SeqCeiling
     /\ \A m \in net : m.t \in {"getR", "getRC"} => m.rec.s <= SeqCeiling
+    /\ \A k \in Key : seen[k] <= SeqCeiling
+    /\ \A m \in net : m.t = "probeR" => m.s <= SeqCeiling
 
 =============================================================================

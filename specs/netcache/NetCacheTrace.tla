@@ -68,14 +68,14 @@ UnprocessedWrite(c, k) ==
     /\ nW' = nW + 1
     /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> nW + 1, floor |-> 0]]
     /\ act' = [a |-> "UnprocessedWrite", c |-> c, k |-> k, w |-> nW + 1]
-    /\ UNCHANGED <<switchVars, store, net, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, net, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 UnprocessedRead(c, k) ==
     /\ pend[c] = NoOp /\ nR < MaxReads
     /\ nR' = nR + 1
     /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> nR + 1, floor |-> doneMax[k]]]
     /\ act' = [a |-> "UnprocessedRead", c |-> c, k |-> k, r |-> nR + 1]
-    /\ UNCHANGED <<switchVars, store, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<switchVars, probing, store, net, nW, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* NetCache.tla has no deletes; the trace's deletes are writes (ids in
 \* DeleteIds) whose record the server answers with NOT_FOUND, as it does
@@ -96,28 +96,32 @@ ClientDelete(c, k) ==
              THEN /\ valid' = [valid EXCEPT ![k] = FALSE]
                   /\ rrec' = [rrec EXCEPT ![k].s = 0]
              ELSE UNCHANGED <<valid, rrec>>
+          /\ seen' = IF FillBySeen /\ cached[k] THEN [seen EXCEPT ![k] = Max(@, s)] ELSE seen
           /\ net' = net \cup {[t |-> "put", c |-> c, k |-> k, id |-> w, s |-> s]}
           /\ pend' = [pend EXCEPT ![c] = [t |-> "w", k |-> k, id |-> w, floor |-> 0]]
           /\ act' = [a |-> "ClientDelete", c |-> c, k |-> k, w |-> w, s |-> s, hit |-> cached[k]]
-    /\ UNCHANGED <<cached, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
+    /\ UNCHANGED <<cached, fillFloor, probing, store, nR, nLoss, nDup, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* NC-9 for a NOT_FOUND GET_FOR_CACHE_REPLY (the initial or a deleted record):
-\* relayed, the cache unchanged (SwitchGetReply without its refill branch).
+\* relayed, the cache unchanged (SwitchGetReply without its refill branch)
+\* but for FillBySeen's seeing its seq on the way (SeeReply).
 GetRCNotFound(m, d) ==
     /\ m \in net /\ m.t = "getRC" /\ NotFound(m.rec) /\ DupOK(d)
     /\ net' = Rest(m, d)
     /\ CountDup(d)
+    /\ SeeReply(m.k, m.rec.s)
     /\ Complete(m, FALSE)
     /\ act' = [a |-> "SwitchGetReply", c |-> m.c, k |-> m.k, r |-> m.id, rec |-> m.rec, dup |-> d]
-    /\ UNCHANGED <<switchVars, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+    /\ UNCHANGED <<cached, rrec, ctr, fillFloor, probing, store, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 \* ClientGetReply of a GET_REPLY the network duplicated: the copy stays.
 GetRKeep(m) ==
     /\ m \in net /\ m.t = "getR" /\ DupOK(TRUE)
     /\ CountDup(TRUE)
+    /\ SeeReply(m.k, m.rec.s)
     /\ Complete(m, FALSE)
     /\ act' = [a |-> "ClientGetReply", c |-> m.c, k |-> m.k, r |-> m.id, v |-> m.rec.v]
-    /\ UNCHANGED <<switchVars, store, net, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
+    /\ UNCHANGED <<cached, rrec, ctr, fillFloor, probing, store, net, nW, nR, nLoss, nAdmit, nEvict, nCrash>>
 
 -----------------------------------------------------------------------------
 (* Observed events.  how: "hit" = answered by the switch, "fwd" = seen by  *)
@@ -181,9 +185,23 @@ ObsEvict(e) == e.e = "evict" /\ Evict(e.k)
 
 ObsRestart(e) == e.e = "restart" /\ SwitchRestart
 
+\* FillBySeen: the admission's probe (SEQ_PROBE) answered by the key's server
+\* with the seq it holds; a probe the converter saw answered twice (the
+\* controller resent it after its reply was lost) is delivered and kept the
+\* first time.
+ObsServerProbe(e) ==
+    /\ e.e = "serverProbe"
+    /\ \E m \in net : m.t = "probe" /\ m.k = e.k /\ ServerProbe(m, e.dup) /\ act'.s = e.s
+
+\* The probe's reply sets the record's fill floor.
+ObsAdmitFloor(e) ==
+    /\ e.e = "admitFloor"
+    /\ \E m \in net : m.t = "probeR" /\ m.k = e.k /\ m.s = e.s /\ AdmitFloor(m, FALSE)
+
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsRead(e) \/ ObsGiveUp(e) \/ ObsPutReply(e) \/ ObsGetReply(e)
     \/ ObsServerPut(e) \/ ObsServerGet(e) \/ ObsAdmit(e) \/ ObsEvict(e) \/ ObsRestart(e)
+    \/ ObsServerProbe(e) \/ ObsAdmitFloor(e)
 
 -----------------------------------------------------------------------------
 (* The unobserved step: a loss is visible only through a client giving up, *)
@@ -193,7 +211,8 @@ Observed(e) ==
 (* otherwise reject.                                                       *)
 LossBeforeGiveUp ==
     /\ Ev.e = "giveUp"
-    /\ \E m \in net : /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
+    /\ \E m \in net : /\ m.t \in {"put", "putR", "get", "getR", "getRC"}
+                      /\ m.c = Ev.c /\ m.id = pend[Ev.c].id
                       /\ (m.t \in {"put", "putR"}) = (pend[Ev.c].t = "w")
                       /\ Lose(m)
 

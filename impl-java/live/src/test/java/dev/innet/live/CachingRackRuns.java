@@ -38,8 +38,10 @@ final class CachingRackRuns {
 
     /**
      * Kills the switch (SIGKILL) and restarts it from the plan; then waits until the controller has programmed the
-     * new switch ({@code switch generation 2 programmed}). A controller whose control call was cut by the crash has
-     * stopped, and is restarted as Jepsen's switch-crash heal restarts it. Returns the new switch's pid.
+     * new switch: {@code switch generation 2 programmed}, or, for a protocol that recovers a restarted switch
+     * (FarReach), {@code recovered in}, which recovery logs instead once it has programmed it. A controller whose
+     * control call was cut by the crash has stopped, and is restarted as Jepsen's switch-crash heal restarts it.
+     * Returns the new switch's pid.
      */
     static long crashTheSwitchAndAwaitTheController(RackUp.Settings settings, RackLayout layout, long switchPid,
             PrintStream out) throws Exception {
@@ -52,7 +54,7 @@ final class CachingRackRuns {
         RackPlan.Process ctl = RackPlan.read(layout.planFile()).currentProcesses().stream()
                 .filter(p -> p.name().equals(controller)).findFirst().orElseThrow();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(controllerLog).contains("switch generation 2 programmed")) {
+        while (!programmedAgain(Files.readString(controllerLog))) {
             if (!Pids.alive(ctl.pid(), ctl.startTicks())) {
                 new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), controller);
                 break;
@@ -62,6 +64,11 @@ final class CachingRackRuns {
             Thread.sleep(200);
         }
         return again.pid();
+    }
+
+    /** Whether the controller's log shows the restarted switch programmed (fresh, or by a recovery). */
+    private static boolean programmedAgain(String controllerLog) {
+        return controllerLog.contains("switch generation 2 programmed") || controllerLog.contains(" recovered in ");
     }
 
     /** Porcupine (lincheck) finds the runs' histories, concatenated into {@code all}, linearizable. */

@@ -158,6 +158,35 @@ IsRepl(r) == IF r = Tail THEN tailRepl ELSE Replicated
 \* controller marks, S6.3): its writes then go home.
 Marked(r) == r = Tail /\ tailMark # 0
 
+(***************************************************************************)
+(* Hooks for the liveness models (PegasusChainLive.tla; docs/specs/        *)
+(* pegasus.md section 10).  Each is the protocol's rule, used by the       *)
+(* actions below; a liveness model's .cfg may replace one (Hook <- Other)  *)
+(* by a client policy or a buggy rule, every other model unchanged.        *)
+(*   RetryDue(w)          - when a client may resend pending write w: at   *)
+(*                          any time (a retry may race its first copy).    *)
+(*   ReconfigDrained(f)   - when the service may remove crashed rack f: f  *)
+(*                          is the tail, or no stamped write f passed down *)
+(*                          is still on its way to the next rack           *)
+(*                          (ChainConfigService's drain time).             *)
+(*   PassTarget(r)        - where a server of rack r passes an executed    *)
+(*                          write: the next rack of the current view, or 0 *)
+(*                          (the client: r is the tail).                   *)
+(*   PassOnRecorded(r)    - whether a non-tail detector passes a request   *)
+(*                          its client table records down again (S6.4     *)
+(*                          with S7: the copy passed down may be lost).    *)
+(*   TailRemovalCovers(v, mark) - whether a home WRITE-REPLY of version v  *)
+(*                          ends the removal of a key marked at mark.      *)
+(***************************************************************************)
+RetryDue(w) == TRUE
+\* (IF, not \/: TLC splits an action's disjunctions, and NextRack(Tail) is empty.)
+ReconfigDrained(f) ==
+  IF f = Tail THEN TRUE
+  ELSE ~\E m \in net : m.t = "CWREQ" /\ m.rack = NextRack(f) /\ m.ver # 0
+PassTarget(r) == IF r = Tail THEN 0 ELSE NextRack(r)
+PassOnRecorded(r) == TRUE
+TailRemovalCovers(v, mark) == v >= mark
+
 -----------------------------------------------------------------------------
 (* Packets.  CWREQ: a write arriving at rack r's switch (from the client,  *)
 (* or forwarded by a server of rack r - 1); ver = 0 means not stamped.     *)
@@ -305,10 +334,13 @@ ServerWrite(m) ==
          isDup  == det /\ cached # {} /\ ~BugIgnoreTable
          rv     == IF isDup THEN (CHOOSE e \in cached : TRUE)[2] ELSE m.ver
          apply  == ~isDup /\ m.ver > store[r][s].ver
-         out    == IF r = Tail THEN WRep(m.w, rv, s)
+         to     == PassTarget(r)
+         out    == IF to = 0 THEN WRep(m.w, rv, s)
                    \* BUG (BugPassDownFresh): the head's fresh stamp goes on.
-                   ELSE IF isDup /\ BugPassDownFresh THEN CWReq(m.w, NextRack(r), m.ver, m.ver)
-                   ELSE CWReq(m.w, NextRack(r), rv, IF isDup THEN rv ELSE m.hv)
+                   ELSE IF isDup /\ BugPassDownFresh THEN CWReq(m.w, to, m.ver, m.ver)
+                   ELSE CWReq(m.w, to, rv, IF isDup THEN rv ELSE m.hv)
+         \* A recorded request a non-tail detector does not pass on is dropped.
+         sent   == IF isDup /\ to # 0 /\ ~PassOnRecorded(r) THEN {} ELSE {out}
      IN /\ ctab' = IF det /\ ~isDup THEN [ctab EXCEPT ![r] = @ \cup {<<m.w, m.ver>>}] ELSE ctab
         /\ detExecs' = IF TrackExecs /\ ~isDup THEN detExecs \cup {<<r, m.w, m.ver>>}
                        ELSE detExecs
@@ -320,7 +352,7 @@ ServerWrite(m) ==
         /\ execs' = IF apply /\ r = Tail THEN execs \cup {<<m.w, m.ver>>} ELSE execs
         \* With BugRestamp a server may also forward with its rack's own
         \* version; the next switch restamps anyway.
-        /\ net' = Remaining(m, dup) \cup {out}
+        /\ net' = Remaining(m, dup) \cup sent
         /\ used' = CountDup(dup)
         /\ IF isDup
              THEN act' = [a |-> "ServerWrite", via |-> "DetectorDuplicate", m |-> m, dup |-> dup]
@@ -333,6 +365,7 @@ ServerWrite(m) ==
 (* again (MCPegasusChain_NoAMO).                                           *)
 RetryWrite(w) ==
   /\ wr[w].st = "pend"
+  /\ RetryDue(w)
   /\ used.retry < MaxRetry
   /\ net' = net \cup {CWReq(w, HeadRack, 0, 0)}
   /\ used' = [used EXCEPT !.retry = @ + 1]
@@ -386,7 +419,7 @@ SwitchReply(m) ==
   /\ \E dup \in DupChoices :
      LET a == Alg2(m.ver, m.src)
          removeNow == /\ m.t = "WREP" /\ m.w # 0 /\ tailRepl /\ tailMark # 0
-                      /\ m.src = Home /\ m.ver >= tailMark
+                      /\ m.src = Home /\ TailRemovalCovers(m.ver, tailMark)
          client == ~(m.t = "WREP" /\ m.w = 0)
      IN
      /\ IF removeNow
@@ -579,8 +612,7 @@ BoundFor(m, f) ==
 Reconfigure(f) ==
   /\ f \in failedRacks \cap liveRacks
   \* BUG (BugReconfigNoDrain): no wait for the crashed rack's writes.
-  /\ IF BugReconfigNoDrain \/ f = Tail THEN TRUE
-     ELSE ~\E m \in net : m.t = "CWREQ" /\ m.rack = NextRack(f) /\ m.ver # 0
+  /\ IF BugReconfigNoDrain THEN TRUE ELSE ReconfigDrained(f)
   /\ liveRacks' = liveRacks \ {f}
   /\ net' = {m \in net : ~BoundFor(m, f)}
   /\ LET nt == SetMax(liveRacks \ {f}) IN

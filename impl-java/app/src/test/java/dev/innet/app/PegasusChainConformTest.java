@@ -114,8 +114,8 @@ class PegasusChainConformTest {
         }
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, text);
-        // 10 curated traces and 8 behaviours of each of the 8 conformance models
-        assertTrue(text.contains("74 traces: ") && text.contains(" 0 failed"), text);
+        // 10 curated traces and 8 behaviours of each of the 9 conformance models
+        assertTrue(text.contains("82 traces: ") && text.contains(" 0 failed"), text);
         assertTrue(text.contains("spec actions replayed: 15 of 15"), text);
     }
 

@@ -34,14 +34,15 @@ public final class PegasusChainConformance implements SpecConformance {
      * write retries with at-most-once at each rack's detector (MCPegasusChainAMO), also across a rack failure
      * (MCPegasusChainAMOFail); a rack failure and the service's reconfiguration (MCPegasusChainFail); the
      * tail's MarkRemove and removal (MCPegasusChainRemove), also with a failure (MCPegasusChainFailRemove);
-     * and its virtual write (MCPegasusChainVW). The models replicated from the start send a write to any set
+     * and its virtual write (MCPegasusChainVW), also with a failure (MCPegasusChainFailVW). The models replicated from the start send a write to any set
      * of a rack's servers, each passing it down; the implementation's detector alone does (PegasusChainReplay
      * says so per step).
      */
     @Override
     public List<String> conformanceModels() {
         return List.of("MCPegasusChain", "MCPegasusChainAdd", "MCPegasusChainAMO", "MCPegasusChainAMOFail",
-                "MCPegasusChainFail", "MCPegasusChainRemove", "MCPegasusChainFailRemove", "MCPegasusChainVW");
+                "MCPegasusChainFail", "MCPegasusChainRemove", "MCPegasusChainFailRemove", "MCPegasusChainVW",
+                "MCPegasusChainFailVW");
     }
 
     /** Every action of Next has a replay step; the instances it cannot force are refused per step, with the reason. */

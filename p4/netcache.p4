@@ -14,10 +14,12 @@
  *   - a read of an invalid cached key goes to the server as GET_FOR_CACHE and
  *     the GET_FOR_CACHE_REPLY refills the record (after a DEL, a value above
  *     128 bytes, a lost reply, or admission).
- * Both only when no write of the key numbered later than the reply's seq is
- * in flight: the reply's seq must reach the seq of the key's last write seen
- * while cached (record_last_write_seq), or, if none was seen since admission,
- * its slot's seq_bound (include/ingress_cache.p4, read_seq_bound).
+ * Both only when no write of the key numbered later than the reply's seq can
+ * be in flight: the reply's seq must reach everything of the key the switch
+ * has seen since its admission (record_seen_seq) and the key's server record
+ * at its admission (record_fill_floor, probed by the controller); a server
+ * reply newer than a valid record invalidates it (NC-11). NetCache.tla's
+ * FillBySeen.
  *
  * NetCache proper has the switch report hot keys to the controller through a
  * Bloom filter; here the switch only flags the forwarded request (FLAG_HOT)
@@ -64,17 +66,25 @@ control MyIngress(inout headers_t hdr,
     register<seq_t>(CACHE_CAPACITY) record_seq;
     /* value length in bytes, <= 128; the value is in value_word_00..15 */
     register<vallen_t>(CACHE_CAPACITY) record_vallen;
-    /* seq of the last write of this key numbered while it was cached (0 = none
-     * since admission). Keys share seq_counter slots, so the slot's counter
-     * (seq_bound) also counts other keys' writes: a reply of this key below it
-     * may still be the latest for this key, and with only seq_bound to go by,
-     * one write of another key in the slot kept a cached key invalid until its
-     * own next write (for good in a read-only phase). Once the switch has
-     * numbered a write of the key itself, that write's seq is the exact bound:
-     * every later write of the key passes here too and raises it. Before that
-     * (just admitted), writes numbered before the cache_lookup entry existed
-     * are known only to the slot's counter, which stays the bound. */
-    register<seq_t>(CACHE_CAPACITY) record_last_write_seq;
+    /* The fill rule of NC-7/NC-8, which needs no per-key counter
+     * (NetCache.tla's FillBySeen; docs/specs/netcache.md §4a). Keys share
+     * seq_counter slots, and a slot's counter also counts other keys' writes,
+     * so it bounds no single key: with it, a key admitted after another key
+     * of its slot was written stayed invalid until its own next write, for
+     * good in a read-only phase (NetCacheSharedSeqSlotTest). Instead:
+     *   - record_seen_seq: the highest seq of the key seen pass since its
+     *     admission: every write numbered while its lookup entry exists and
+     *     every server reply of the key;
+     *   - record_fill_floor: the seq of the key's server record after the
+     *     entry was installed, which the controller learns by probing the
+     *     server (SEQ_PROBE); FLOOR_UNKNOWN until then (nothing validates the
+     *     record).
+     * A reply validates only at or above both. A write numbered before the
+     * admission may still reach the server after a refill: its reply passes
+     * here with a seq above the record's and invalidates it (NC-11) before
+     * its client can know the write completed. */
+    register<seq_t>(CACHE_CAPACITY) record_seen_seq;
+    register<seq_t>(CACHE_CAPACITY) record_fill_floor;
 
     action answer_get(seq_t seq, vallen_t vallen) {
         hdr.innet.op = OP_GET_REPLY;
@@ -113,8 +123,6 @@ control MyIngress(inout headers_t hdr,
             /* ---- 4 sequence numbers -------------------------------------- */
             if (meta.is_write) {
                 assign_seq();          /* now PUT_SEQ / DEL_SEQ with its seq */
-            } else if (meta.is_server_reply) {
-                read_seq_bound();
             }
 
             /* ---- 5 NetCache record decisions ----------------------------- */
@@ -125,28 +133,34 @@ control MyIngress(inout headers_t hdr,
                 meta.cached = true;
                 bit<1> valid;
                 record_valid.read(valid, index);
-                /* the seq a reply must reach to make the record valid: see
-                 * record_last_write_seq */
-                seq_t last_write_seq;
-                record_last_write_seq.read(last_write_seq, index);
-                seq_t refresh_bound = (last_write_seq != 0) ? last_write_seq : meta.seq_bound;
+                /* what the switch has seen of the key, before this packet,
+                 * and this packet's seq seen (see record_seen_seq) */
+                seq_t seen_before;
+                record_seen_seq.read(seen_before, index);
+                if ((meta.is_write || meta.is_server_reply) && hdr.innet.seq > seen_before) {
+                    record_seen_seq.write(index, hdr.innet.seq);
+                }
+                /* the seq a reply must reach to make the record valid
+                 * (FLOOR_UNKNOWN, above every seq, until the probe returns) */
+                seq_t fill_floor;
+                record_fill_floor.read(fill_floor, index);
+                seq_t refresh_bound = (fill_floor > seen_before) ? fill_floor : seen_before;
+                seq_t cached_seq;
+                record_seq.read(cached_seq, index);
 
                 if (meta.is_client_request && hdr.innet.op == OP_GET) {
                     if (!meta.value_parsed) {
                         /* a GET carrying a value above 128 bytes: relayed */
                     } else if (valid == 1) {
-                        seq_t seq;
                         vallen_t vallen;
-                        record_seq.read(seq, index);
                         record_vallen.read(vallen, index);
-                        answer_get(seq, vallen);
+                        answer_get(cached_seq, vallen);
                     } else {
                         forward_refresh_read();
                     }
                 } else if (meta.is_write) {
                     /* write-through: invalidate, then forward */
                     record_valid.write(index, 0);
-                    record_last_write_seq.write(index, hdr.innet.seq);
                     if (hdr.innet.op == OP_PUT_SEQ && meta.value_parsed) {
                         /* stage the value; the server's acknowledgement commits it */
                         record_seq.write(index, hdr.innet.seq);
@@ -156,16 +170,22 @@ control MyIngress(inout headers_t hdr,
                         /* DEL, or a value too large to cache: nothing to commit */
                         record_seq.write(index, 0);
                     }
+                } else if (meta.is_server_reply && valid == 1) {
+                    /* NC-11: the server holds a newer record than the valid
+                     * cached one (a write numbered before the admission landed
+                     * after a refill): reads go to the server again */
+                    if (hdr.innet.seq > cached_seq) {
+                        record_valid.write(index, 0);
+                    }
                 } else if (meta.is_server_reply && hdr.innet.op == OP_PUT_REPLY) {
-                    seq_t staged_seq;
-                    record_seq.read(staged_seq, index);
-                    if (valid == 0 && hdr.innet.status == STATUS_OK
-                        && staged_seq != 0 && hdr.innet.seq == staged_seq
+                    /* NC-7: record_seq is the staged seq while invalid */
+                    if (hdr.innet.status == STATUS_OK
+                        && cached_seq != 0 && hdr.innet.seq == cached_seq
                         && hdr.innet.seq >= refresh_bound) {
                         record_valid.write(index, 1);
                     }
                 } else if (meta.is_server_reply && hdr.innet.op == OP_GET_FOR_CACHE_REPLY) {
-                    if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed
+                    if (hdr.innet.status == STATUS_OK && meta.value_parsed
                         && hdr.innet.seq >= refresh_bound) {
                         record_seq.write(index, hdr.innet.seq);
                         record_vallen.write(index, hdr.innet.vallen);

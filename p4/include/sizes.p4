@@ -50,8 +50,8 @@ const bit<32> CLIENT_SLOTS = 256;
 const bit<32> SEQ_RANGE_MASK = 0x00FFFFFF;
 const bit<32> SEQ_RANGE_LAST = 0x00FFFFFF;
 const bit<32> SEQ_HIGH_WATER = 0x00FFF000;
-/* farreach.p4's record_fill_floor before the controller's probe returns: no
- * reply fills the record. No seq reaches it: the last range's slots stop at
+/* farreach.p4's and netcache.p4's record_fill_floor before the controller's
+ * probe returns: no reply fills the record. No seq reaches it: the last range's slots stop at
  * base + SEQ_RANGE_LAST - 1 = 0xFFFFFFFE. */
 const bit<32> FLOOR_UNKNOWN = 0xFFFFFFFF;
 

@@ -6,4 +6,5 @@ CONSTANTS k1, s1
 OwnerMap == [k \in Key |-> s1]
 \* Clients are interchangeable (write and read ids are global, not per client).
 ClientSymmetry == Permutations(Client)
+BugOn == TRUE
 ====

@@ -91,7 +91,7 @@ CONSTANTS
 \* BugSeenNoOutdate: a newer server reply leaves a valid record valid.
 \* These are defined operators (not CONSTANTS) so that the models written
 \* before them need no new lines; a model overrides them in its .cfg.
-FillBySeen == FALSE
+FillBySeen == TRUE
 CounterGuard == FALSE
 BugSeenNoFloor == FALSE
 BugProbeAnyAdmission == FALSE

@@ -179,7 +179,24 @@ ObsServerGet(e) ==
                       /\ store[m.k] = TRec(e.sv, e.ss)
                       /\ ServerGet(m, e.dup)
 
-ObsAdmit(e) == e.e = "admit" /\ Admit(e.k)
+\* Preloading (the controller's admissions when it programs a fresh switch,
+\* in the same step as forwarding) knows the fill floor without a probe: the
+\* switch incarnation's sequence base, below every seq the switch will number
+\* and above every earlier one (floor >= 0; -1: an admission that probes).
+AdmitKnownFloor(k, floor) ==
+    /\ Idle /\ ~cached[k] /\ NCached < CacheSize /\ nAdmit < MaxAdmit
+    /\ nAdmit' = nAdmit + 1
+    /\ cached' = [cached EXCEPT ![k] = TRUE]
+    /\ valid' = [valid EXCEPT ![k] = FALSE]
+    /\ rrec' = [rrec EXCEPT ![k].s = 0]
+    /\ seen' = [seen EXCEPT ![k] = 0]
+    /\ fillFloor' = [fillFloor EXCEPT ![k] = floor]
+    /\ act' = [a |-> "Admit", k |-> k]
+    /\ UNCHANGED <<ctr, probing, store, pend, net, nW, nR, nLoss, nDup, nEvict, nCrash, ghostVars>>
+
+ObsAdmit(e) ==
+    /\ e.e = "admit"
+    /\ IF e.floor < 0 \/ ~FillBySeen THEN Admit(e.k) ELSE AdmitKnownFloor(e.k, e.floor)
 
 ObsEvict(e) == e.e = "evict" /\ Evict(e.k)
 

@@ -1,10 +1,10 @@
 package dev.innet.farreach;
 
+import dev.innet.kv.cache.CacheControlNames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.farreach.controller.Admit;
-import dev.innet.farreach.controller.FarReachControlNames;
 import dev.innet.farreach.controller.FarReachController;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.protocol.KvResult;
@@ -83,7 +83,7 @@ class FarReachSharedSeqSlotTest {
                         return new Admit(this, index, report) {
                             @Override
                             protected long fillFloor(long probed) {
-                                return FarReachControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer is dropped
+                                return CacheControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer is dropped
                             }
                         };
                     }

@@ -14,8 +14,9 @@ import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 
 /**
- * NetCache's storage server: the family's server (numbered writes keep the higher sequence number), plus
- * the trace events of the spec's ServerPut and ServerGet: what arrived, what was answered and what the
+ * NetCache's storage server: the family's server (numbered writes keep the higher sequence number; an
+ * admission's SEQ_PROBE answered by {@link StorageServer#seqProbe}), plus the trace events of the spec's
+ * ServerPut, ServerGet and ServerProbe: what arrived, what was answered and what the
  * server holds afterwards. Not final: tests inject seeded bugs as subclasses.
  */
 public class NetCacheServer extends StorageServer {
@@ -35,6 +36,12 @@ public class NetCacheServer extends StorageServer {
                 e = TraceEvent.of(NetCacheTraceEvents.SERVER_PUT);
                 requestFields(e, frame, request);
                 KvTraceFields.withRecord(e, "rec", StoredRecord.carriedBy(request));
+            }
+            case KvOp.SEQ_PROBE -> {
+                context().trace(TraceEvent.of(NetCacheTraceEvents.SERVER_PROBE)
+                        .with("key", KvTraceFields.key(request.key())).with("reqId", request.reqId())
+                        .with("seq", reply.seq()));
+                return;
             }
             case KvOp.GET, KvOp.GET_FOR_CACHE -> {
                 e = TraceEvent.of(NetCacheTraceEvents.SERVER_GET);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.protocol.KvResult;
 import dev.innet.rack.Rack;
@@ -59,6 +60,76 @@ class NetCacheSharedSeqSlotTest {
         // driver clients count nothing in the workload stats, which assertSafe requires: check the history
         RunVerdict verdict = RackRuns.verdict(rack, "netcache-shared-seq-slot");
         assertTrue(verdict.safe(), verdict.describe());
+    }
+
+    private static final int READS = 200;
+
+    /**
+     * A key written once while uncached, then writes of another key in its counter slot, then only reads of
+     * it until it is hot and admitted. The slot's counter is then above the key's own last write, which the
+     * server holds and every GET_FOR_CACHE reply carries, and no write of the key passes the switch again:
+     * with the slot's counter as the bound (netcache.p4 before the fill floor) the record never became valid,
+     * 0 of 200 reads served by the switch. With the probed fill floor it is filled by the first read after the
+     * probe returned.
+     */
+    @Test
+    void aFreshlyAdmittedKeyIsFilledDespiteWritesOfAnotherKeyInItsSlot() throws Exception {
+        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(new NetCacheProtocol());
+        long fromSwitch = reads.stream().filter(KvResult::fromSwitch).count();
+        assertTrue(fromSwitch > READS / 2, "only " + fromSwitch + " of " + READS + " reads served by the switch");
+    }
+
+    @Test
+    void seededBugAnAdmissionThatLeavesTheFloorUnknownKeepsTheKeyInvalid() throws Exception {
+        NetCacheProtocol noFloor = new NetCacheProtocol().withControllers((config, handle) ->
+                new NetCacheController(config, handle) {
+                    @Override
+                    protected Admit newAdmit(int index, byte[] key) {
+                        return new Admit(this, index, key) {
+                            @Override
+                            protected long fillFloor(long probed) {
+                                return CacheControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer is dropped
+                            }
+                        };
+                    }
+                });
+        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(noFloor);
+        assertTrue(reads.stream().noneMatch(KvResult::fromSwitch), "a read was served by the switch: " + reads);
+    }
+
+    /** The reads of the scenario above, each checked to return the key's value, the run checked safe. */
+    private static List<KvResult> readsOfAKeyAdmittedAfterWritesInItsSlot(NetCacheProtocol protocol) throws Exception {
+        byte[] hot = InnetMessage.key("user0");
+        byte[] sameSlot = keyInTheSlotOf(hot);
+        Rack rack = Rack.builder(RackRuns.root(), 11).protocol(protocol).driverClients().hotThreshold(8)
+                .out(RackRuns.QUIET).build();
+        rack.advance(1_000_000); // the controller programs the switch
+        List<KvResult> writes = new ArrayList<>();
+        rack.submit(rack.clients().get(0), DriverClient.Kind.PUT, hot, "hot".getBytes(StandardCharsets.UTF_8),
+                writes::add);
+        rack.advance(500_000);
+        for (int i = 0; i < 3; i++) { // the slot's counter moves past the hot key's own write
+            rack.submit(rack.clients().get(1), DriverClient.Kind.PUT, sameSlot,
+                    ("other" + i).getBytes(StandardCharsets.UTF_8), writes::add);
+            rack.advance(500_000);
+        }
+        assertEquals(4, writes.size(), "every write acknowledged: " + writes);
+        assertTrue(writes.get(3).seq() > writes.get(0).seq(), "the other key's writes are numbered after the hot key's");
+
+        List<KvResult> reads = new ArrayList<>();
+        for (int i = 0; i < READS; i++) {
+            rack.submit(rack.clients().get(0), DriverClient.Kind.GET, hot, null, reads::add);
+            rack.advance(100_000);
+        }
+        assertEquals(READS, reads.size(), "every read completed");
+        for (KvResult r : reads) {
+            assertEquals(KvResult.Outcome.OK, r.outcome(), "read " + r);
+            assertEquals("hot", new String(r.value(), StandardCharsets.UTF_8), "read " + r);
+        }
+        assertTrue(rack.controllerCounters().get("admissions") >= 1, "the key was admitted: " + rack.controllerCounters());
+        RunVerdict verdict = RackRuns.verdict(rack, "netcache-shared-seq-slot-admission");
+        assertTrue(verdict.safe(), verdict.describe());
+        return reads;
     }
 
     /** A key other than {@code key} whose writes are numbered in the same counter slot. */

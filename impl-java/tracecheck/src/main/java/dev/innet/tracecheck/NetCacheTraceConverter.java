@@ -112,6 +112,8 @@ public final class NetCacheTraceConverter {
         String identity;
         /** An implementation seq to map to the spec's once the restarts are placed. */
         long implSeq = -1;
+        /** An admission's known fill floor (an implementation seq) to map the same way. */
+        long implFloor = -1;
 
         Step(long time, int order, String kind, int line) {
             this.time = time;
@@ -228,6 +230,9 @@ public final class NetCacheTraceConverter {
             }
             if (s.implSeq >= 0) {
                 f.put("s", specSeq(s.implSeq, specBase));
+            }
+            if (s.implFloor >= 0) {
+                f.put("floor", specSeq(s.implFloor, specBase));
             }
             for (String valueField : List.of("v", "sv")) {
                 Object value = f.get(valueField);
@@ -447,9 +452,32 @@ public final class NetCacheTraceConverter {
                 // one request message: a PUT_SEQ carries its seq; a GET delivered twice may be answered differently
                 s.identity = (put ? "put/" + line.number("recSeq") + "/" : "get/") + client + "/" + a.serial;
             }
-            case NetCacheTraceEvents.ADMIT, NetCacheTraceEvents.EVICT ->
-                    step(t, line.event().equals(NetCacheTraceEvents.ADMIT) ? "admit" : "evict", line).fields
-                            .put("k", key(line));
+            case NetCacheTraceEvents.ADMIT -> {
+                Step s = step(t, "admit", line);
+                s.fields.put("k", key(line));
+                // a preloaded record's fill floor is known without a probe (the incarnation's base); -1: probed
+                long floor = line.has("floor") ? line.number("floor") : -1;
+                s.fields.put("floor", floor);
+                if (floor > 0) {
+                    s.implFloor = floor;
+                }
+            }
+            case NetCacheTraceEvents.EVICT -> step(t, "evict", line).fields.put("k", key(line));
+            case NetCacheTraceEvents.SERVER_PROBE -> {
+                servers.add(host);
+                String k = key(line);
+                owner.put(k, host);
+                Step s = step(t, "serverProbe", line);
+                s.fields.put("k", k);
+                s.implSeq = line.number("seq");
+                // the controller resends the same probe (same request id) when its reply is lost
+                s.identity = "probe/" + k + "/" + line.number("reqId");
+            }
+            case NetCacheTraceEvents.ADMIT_FLOOR -> {
+                Step s = step(t, "admitFloor", line);
+                s.fields.put("k", key(line));
+                s.implSeq = line.number("seq");
+            }
             case NetCacheTraceEvents.SWITCH_PROGRAMMED -> {
                 long bringUp = line.number("bringUp");
                 if (bringUp > 1) {

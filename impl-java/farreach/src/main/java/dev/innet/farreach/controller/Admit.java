@@ -4,14 +4,13 @@ import dev.innet.kv.KvTraceFields;
 import dev.innet.farreach.trace.FarReachTraceEvents;
 import dev.innet.sim.TraceEvent;
 import dev.innet.kv.store.StoredRecord;
-import dev.innet.kv.KvOp;
 import dev.innet.kv.KvStatus;
 import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.CacheRegisters;
 import dev.innet.kv.cache.ControlProcedure;
+import dev.innet.kv.cache.SeqProbe;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.wire.InnetMessage;
-import dev.innet.wire.UdpFrame;
 import java.math.BigInteger;
 import java.util.OptionalLong;
 
@@ -46,10 +45,7 @@ public class Admit implements ControlProcedure {
     /** The floor given up front (no probe), or empty: probe the server. */
     private final OptionalLong knownFloor;
     private int stage = INVALIDATE;
-    private UdpFrame probe;
-    private long probeReqId;
-    /** The probe's answer, once it arrived. */
-    private OptionalLong probedFloor = OptionalLong.empty();
+    private final SeqProbe probe;
 
     protected Admit(FarReachController controller, int index, InnetMessage report) {
         this(controller, index, report, OptionalLong.empty());
@@ -65,6 +61,7 @@ public class Admit implements ControlProcedure {
         this.index = index;
         this.report = report;
         this.knownFloor = knownFloor;
+        this.probe = new SeqProbe(controller, report.key());
     }
 
     @Override
@@ -84,9 +81,9 @@ public class Admit implements ControlProcedure {
                 c.registerWrite(FarReachControlNames.RECORD_LATEST, index, BigInteger.ZERO);
                 c.registerWrite(FarReachControlNames.RECORD_EVICTING, index, BigInteger.ZERO);
                 // nothing of the key seen yet; no reply may fill the record before the floor is known
-                c.registerWrite(FarReachControlNames.RECORD_SEEN_SEQ, index, BigInteger.ZERO);
-                c.registerWrite(FarReachControlNames.RECORD_FILL_FLOOR, index,
-                        BigInteger.valueOf(knownFloor.orElse(FarReachControlNames.FLOOR_UNKNOWN)));
+                c.registerWrite(CacheControlNames.RECORD_SEEN_SEQ, index, BigInteger.ZERO);
+                c.registerWrite(CacheControlNames.RECORD_FILL_FLOOR, index,
+                        BigInteger.valueOf(knownFloor.orElse(CacheControlNames.FLOOR_UNKNOWN)));
                 c.registerWrite(CacheControlNames.CACHED_FREQUENCY, index, BigInteger.ZERO);
                 // a record admitted during snapshot e is not part of it (§3.4): mark it as saved
                 c.registerWrite(FarReachControlNames.RECORD_SAVED_EPOCH, index,
@@ -108,12 +105,12 @@ public class Admit implements ControlProcedure {
                 }
             }
             case AWAIT_FLOOR -> {
-                if (probedFloor.isEmpty()) {
+                if (probe.answer().isEmpty()) {
                     return false; // waiting for SEQ_PROBE_REPLY; retransmissions on the retry timer
                 }
                 controller.cancelRetry();
-                long floor = fillFloor(probedFloor.getAsLong());
-                c.registerWrite(FarReachControlNames.RECORD_FILL_FLOOR, index, BigInteger.valueOf(floor));
+                long floor = fillFloor(probe.answer().getAsLong());
+                c.registerWrite(CacheControlNames.RECORD_FILL_FLOOR, index, BigInteger.valueOf(floor));
                 controller.context().trace(TraceEvent.of(FarReachTraceEvents.ADMIT_FLOOR)
                         .with("key", KvTraceFields.key(report.key())).with("seq", floor));
                 stage = VALIDATE;
@@ -137,34 +134,24 @@ public class Admit implements ControlProcedure {
 
     /** The spec's probe, sent with AdmitInstall: SEQ_PROBE to the key's server under a fresh request id. */
     private void sendProbe() {
-        probeReqId = controller.nextRequestId();
-        InnetMessage m = new InnetMessage(KvOp.SEQ_PROBE, 0, 0, probeReqId, report.key(), 0, new byte[0], new byte[0]);
-        probe = controller.frameTo(controller.ring().ownerOf(report.key()), m);
-        controller.context().network().send(probe);
+        probe.send();
         controller.scheduleRetry(this::retransmit);
     }
 
     @Override
     public boolean onReply(InnetMessage msg) {
-        if (stage != AWAIT_FLOOR || !answersProbe(msg)) {
+        if (stage != AWAIT_FLOOR || !probe.answers(msg)) {
             return false;
         }
-        if (probedFloor.isEmpty()) {
-            probedFloor = OptionalLong.of(msg.seq());
-        }
+        probe.take(msg);
         return true;
-    }
-
-    /** Whether {@code msg} answers this admission's probe: only the reply carrying its request id does. */
-    protected boolean answersProbe(InnetMessage msg) {
-        return msg.op() == KvOp.SEQ_PROBE_REPLY && msg.status() == KvStatus.OK && msg.reqId() == probeReqId;
     }
 
     /** The spec's {@code ProbeResend}: the probe or its reply was lost. */
     public void retransmit() {
-        if (stage == AWAIT_FLOOR && probedFloor.isEmpty()) {
+        if (stage == AWAIT_FLOOR && probe.answer().isEmpty()) {
             controller.stats().probeRetries++;
-            controller.context().network().send(probe);
+            probe.resend();
             controller.scheduleRetry(this::retransmit);
         }
     }

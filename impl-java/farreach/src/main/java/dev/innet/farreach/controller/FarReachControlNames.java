@@ -14,12 +14,6 @@ public final class FarReachControlNames {
     public static final String SEQ_RANGE_EXHAUSTED = "MyIngress.seq_range_exhausted";
     public static final String CLIENT_WRITE_REQ_ID = "MyIngress.client_write_req_id";
     public static final String CLIENT_WRITE_SEQ = "MyIngress.client_write_seq";
-    /** FR-11/FR-18: the highest seq of the key seen since its admission. */
-    public static final String RECORD_SEEN_SEQ = "MyIngress.record_seen_seq";
-    /** FR-11: the key's server record's seq after the install (the probe), or {@link #FLOOR_UNKNOWN}. */
-    public static final String RECORD_FILL_FLOOR = "MyIngress.record_fill_floor";
-    /** p4/include/sizes.p4 FLOOR_UNKNOWN: no reply fills the record until the probe returns. */
-    public static final long FLOOR_UNKNOWN = 0xFFFFFFFFL;
     public static final int CPU_CLONE_SESSION = 100;
 
     private FarReachControlNames() {}

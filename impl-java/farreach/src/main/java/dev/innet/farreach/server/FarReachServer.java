@@ -86,7 +86,7 @@ public class FarReachServer extends StorageServer {
             return fence(msg);
         }
         if (msg.op() == KvOp.SEQ_PROBE) {
-            return probe(msg);
+            return seqProbe(msg);
         }
         if (msg.op() != KvOp.EVICT_STORE && msg.op() != KvOp.RECOVER_STORE) {
             return badOp(msg);
@@ -113,20 +113,6 @@ public class FarReachServer extends StorageServer {
             context().log("fenced at seq " + msg.seq() + ": records numbered below it are refused");
         }
         return msg.reply(KvStatus.OK, store.fence(), new byte[0]);
-    }
-
-    /**
-     * Admission's SEQ_PROBE (the spec's ServerProbe): the seq a read of the key would report now (a fenced
-     * server's records, and keys it lacks, read at least at the fence), the fill floor of the record the
-     * switch just installed. Nothing is stored.
-     */
-    private InnetMessage probe(InnetMessage msg) {
-        if (!ownsKey(msg.key())) {
-            return wrongPartition(msg);
-        }
-        InnetMessage read = readReply(msg, KvOp.SEQ_PROBE_REPLY);
-        return new InnetMessage(KvOp.SEQ_PROBE_REPLY, 0, KvStatus.OK, msg.reqId(), msg.key(), read.seq(), new byte[0],
-                new byte[0]);
     }
 
     /**

@@ -656,11 +656,11 @@ public final class FarReachReplay implements SpecReplay {
             throw new ReplayException("AdmitFloor: the admission finished before validating the record");
         }
         SwitchControl c = target.control();
-        long floor = c.registerRead(FarReachControlNames.RECORD_FILL_FLOOR, indexOf(c, keyBytes.get(k))).longValue();
+        long floor = c.registerRead(CacheControlNames.RECORD_FILL_FLOOR, indexOf(c, keyBytes.get(k))).longValue();
         long expected = asLong(((TlaFunction) step.var("fillFloor")).apply(step.param("k")));
-        if (floor == FarReachControlNames.FLOOR_UNKNOWN || specSeq(k, floor) != expected) {
+        if (floor == CacheControlNames.FLOOR_UNKNOWN || specSeq(k, floor) != expected) {
             throw new ReplayException("AdmitFloor: the switch's fill floor of " + k + " is " + floor + " (spec seq "
-                    + (floor == FarReachControlNames.FLOOR_UNKNOWN ? "unknown" : specSeq(k, floor)) + "), the spec's "
+                    + (floor == CacheControlNames.FLOOR_UNKNOWN ? "unknown" : specSeq(k, floor)) + "), the spec's "
                     + expected);
         }
     }

@@ -15,11 +15,14 @@ public final class CacheControlNames {
     public static final String RECORD_SEQ = "MyIngress.record_seq";
     public static final String RECORD_VALLEN = "MyIngress.record_vallen";
     /**
-     * The seq of the key's last write numbered while it was cached (0 = none yet: the slot's counter is the
-     * bound). Keys share sequence-counter slots, so the slot's counter also counts other keys' writes; this
-     * is the key's own bound for a reply that makes the record valid/latest again.
+     * FarReach's FR-11 and NetCache's NC-7/NC-8 fill rule (the specs' FillBySeen): the highest seq of the cached
+     * key seen pass since its admission.
      */
-    public static final String RECORD_LAST_WRITE_SEQ = "MyIngress.record_last_write_seq";
+    public static final String RECORD_SEEN_SEQ = "MyIngress.record_seen_seq";
+    /** The same rule: the key's server record's seq after the install (the probe), or {@link #FLOOR_UNKNOWN}. */
+    public static final String RECORD_FILL_FLOOR = "MyIngress.record_fill_floor";
+    /** p4/include/sizes.p4 FLOOR_UNKNOWN: no reply makes the record valid/latest until the probe returns. */
+    public static final long FLOOR_UNKNOWN = 0xFFFFFFFFL;
     public static final String CACHED_FREQUENCY = "MyIngress.cached_frequency";
     public static final String HOT_THRESHOLD = "MyIngress.hot_threshold";
     public static final int VALUE_WORDS = 16;

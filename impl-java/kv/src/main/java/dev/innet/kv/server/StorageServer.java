@@ -124,9 +124,26 @@ public class StorageServer implements Node, NodeCounters {
         return badOp(msg);
     }
 
-    /** A request on the control port. The default answers BAD_OP; protocols with control messages override it. */
+    /**
+     * A request on the control port. The default answers an admission's SEQ_PROBE ({@link #seqProbe}) and BAD_OP
+     * to anything else; protocols with more control messages override it.
+     */
     protected InnetMessage handleControl(InnetMessage msg) {
-        return badOp(msg);
+        return msg.op() == KvOp.SEQ_PROBE ? seqProbe(msg) : badOp(msg);
+    }
+
+    /**
+     * An admission's SEQ_PROBE (the specs' ServerProbe): the seq a read of the key would report now (for a
+     * store that fences, records and absent keys read at least at the fence), the fill floor of the record the
+     * switch just installed. Nothing is stored.
+     */
+    protected final InnetMessage seqProbe(InnetMessage msg) {
+        if (!ownsKey(msg.key())) {
+            return wrongPartition(msg);
+        }
+        InnetMessage read = readReply(msg, KvOp.SEQ_PROBE_REPLY);
+        return new InnetMessage(KvOp.SEQ_PROBE_REPLY, 0, KvStatus.OK, msg.reqId(), msg.key(), read.seq(), new byte[0],
+                new byte[0]);
     }
 
     /** How records the switch or the controller numbered are ordered: by sequence number (§3.3). */

@@ -28,15 +28,22 @@ public final class NetCacheTraceEvents {
     /** The operation abandoned after its last timeout: op, key, reqId. */
     public static final String CLIENT_GAVE_UP = "clientGaveUp";
 
-    // servers (NetCacheServer): ServerPut, ServerGet
+    // servers (NetCacheServer): ServerPut, ServerGet, ServerProbe
     /** PUT_SEQ handled: client, reqId, key, the record carried (rec*), the record stored afterwards (stored*). */
     public static final String SERVER_PUT = "serverPut";
     /** GET / GET_FOR_CACHE answered: client, reqId, key, op, the record returned (reply*), stored*. */
     public static final String SERVER_GET = "serverGet";
+    /** An admission's SEQ_PROBE answered (the spec's ServerProbe): key, reqId, seq (the record's seq held). */
+    public static final String SERVER_PROBE = "serverProbe";
 
-    // controller (NetCacheController): Admit, Evict, SwitchRestart
-    /** Admission's last step: the key's lookup entry installed (slot invalid, record_seq 0): key, index. */
+    // controller (NetCacheController): Admit, AdmitFloor, Evict, SwitchRestart
+    /**
+     * The key's lookup entry installed (slot invalid, record_seq 0, nothing seen): key, index, floor (the fill
+     * floor known without a probe, for a preloaded record; -1: the admission probes the server).
+     */
     public static final String ADMIT = "admit";
+    /** The probe's answer written as the record's fill floor (the spec's AdmitFloor): key, seq. */
+    public static final String ADMIT_FLOOR = "admitFloor";
     /** Eviction: the key's lookup entry deleted: key, index. */
     public static final String EVICT = "evict";
     /**

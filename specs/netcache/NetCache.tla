@@ -464,7 +464,7 @@ ServerProbe(m, d) ==
     /\ m \in net /\ m.t = "probe" /\ DupOK(d)
     /\ net' = Rest(m, d) \cup {[t |-> "probeR", k |-> m.k, a |-> m.a, s |-> store[m.k].s]}
     /\ CountDup(d)
-    /\ act' = [a |-> "ServerProbe", k |-> m.k, s |-> store[m.k].s, dup |-> d]
+    /\ act' = [a |-> "ServerProbe", k |-> m.k, adm |-> m.a, s |-> store[m.k].s, dup |-> d]
     /\ UNCHANGED <<switchVars, probing, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* The reply to the probe of k's admission in progress sets k's fill floor.  A
@@ -479,7 +479,7 @@ AdmitFloor(m, d) ==
     /\ CountDup(d)
     /\ fillFloor' = [fillFloor EXCEPT ![m.k] = m.s]
     /\ probing' = [probing EXCEPT ![m.k] = 0]
-    /\ act' = [a |-> "AdmitFloor", k |-> m.k, s |-> m.s, dup |-> d]
+    /\ act' = [a |-> "AdmitFloor", k |-> m.k, adm |-> m.a, s |-> m.s, dup |-> d]
     /\ UNCHANGED <<cached, valid, rrec, ctr, seen, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 \* A probe reply the controller no longer waits for is dropped.
@@ -487,7 +487,7 @@ DiscardProbeReply(m) ==
     /\ m \in net /\ m.t = "probeR"
     /\ ~ProbeMatches(m)
     /\ net' = net \ {m}
-    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k]
+    /\ act' = [a |-> "DiscardProbeReply", k |-> m.k, adm |-> m.a, s |-> m.s]
     /\ UNCHANGED <<switchVars, probing, store, pend, cntVars, ghostVars>>
 
 \* The controller re-sends the probe when neither it nor its reply is in

@@ -113,7 +113,7 @@ class ConformBmv2Test {
     @Test
     void netCacheRestartTraceGivesTheSameVerdictOnTheBmv2DriverAsOnP4sim() throws Exception {
         requireNamespaces();
-        String[] traces = {"--protocol", "netcache", "--traces", trace("netcache", "restart-refuses-old-refill.trace")};
+        String[] traces = {"--protocol", "netcache", "--traces", trace("netcache", "restart-old-record-refills-at-floor.trace")};
         Run bmv2 = conform(STAND_INS.toString(), concat(traces, "--target", "bmv2"));
         assertEquals(0, bmv2.code(), bmv2.out() + bmv2.err());
         assertTrue(bmv2.out().contains("1 traces: 1 passed, 0 failed, 0 not fully replayed"), bmv2.out());

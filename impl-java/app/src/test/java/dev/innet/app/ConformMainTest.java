@@ -57,9 +57,9 @@ class ConformMainTest {
     void netCacheCuratedTracesAndSimulatedBehavioursReplay() {
         Run r = conform("--protocol", "netcache", "--simulate", "3", "--seed", "1", "--model", "MCNetCacheConform");
         assertEquals(0, r.code(), r.out());
-        // 6 curated + 3 simulated, every one to its end (restarts included: spec and implementation agree)
-        assertTrue(r.out().contains("9 traces: 9 passed, 0 failed, 0 not fully replayed"), r.out());
-        assertTrue(r.out().contains("spec actions replayed: 13 of 13"), r.out());
+        // 7 curated + 3 simulated, every one to its end (restarts and the admission's probe included)
+        assertTrue(r.out().contains("10 traces: 10 passed, 0 failed, 0 not fully replayed"), r.out());
+        assertTrue(r.out().contains("spec actions replayed: 17 of 17"), r.out());
     }
 
     @Test

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.innet.kv.KvOp;
+import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.server.StorageServer;
 import dev.innet.kv.store.RecordStore;
+import dev.innet.netcache.Admit;
 import dev.innet.netcache.spec.NetCacheConformance;
 import dev.innet.netcache.spec.NetCacheReplay;
 import dev.innet.protocol.spec.ReplayTarget;
@@ -15,9 +18,11 @@ import dev.innet.protocol.spec.SpecStep;
 import dev.innet.protocol.spec.TlaValues;
 import dev.innet.switchapi.SwitchControl;
 import dev.innet.tracegen.TraceCase;
+import dev.innet.wire.InnetMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,26 +66,101 @@ class NetCacheReplayTest {
             assertEquals(trace.size(), r.steps());
             passed++;
         }
-        assertEquals(6, passed, "the six curated traces");
+        assertEquals(7, passed, "the seven curated traces");
     }
 
     /**
-     * After a switch restart the spec, like the implementation, refuses to refill from a record numbered
-     * before it, and refills once the key is written again: the trace shows both, and the replay checks
-     * valid[k] after each reply.
+     * A record numbered before a switch restart refills a key admitted after it once the admission's probe
+     * has answered: the fill floor is the server's record, whichever switch numbered it (under the counter
+     * rule the restarted switch refused it until the key's next write). The write after it refills again.
+     * The replay checks valid[k] and fillFloor[k] after each step.
      */
     @Test
-    void theRestartedSwitchRefusesTheOldRecordAndRefillsAfterTheNextWrite() throws Exception {
-        List<SpecStep> trace = curated("restart-refuses-old-refill.trace");
+    void aRecordNumberedBeforeARestartRefillsOnceTheProbeHasAnswered() throws Exception {
+        List<SpecStep> trace = curated("restart-old-record-refills-at-floor.trace");
         int restart = firstStep(trace, "SwitchRestart", i -> true);
-        int refused = firstStep(trace, "SwitchGetReply", i -> i > restart
-                && Boolean.FALSE.equals(TlaValues.at(trace.get(i), "valid", "k2")));
-        int refilled = firstStep(trace, "SwitchGetReply", i -> i > refused
+        long restartedCounter = ((Number) TlaValues.at(trace.get(restart), "ctr", "k2")).longValue();
+        int floor = firstStep(trace, "AdmitFloor", i -> i > restart);
+        int refilled = firstStep(trace, "SwitchGetReply", i -> i > floor
+                && Boolean.TRUE.equals(TlaValues.at(trace.get(i), "valid", "k2"))
+                && ((Number) TlaValues.asRecord(trace.get(i).param("rec")).get("s")).longValue() < restartedCounter);
+        int written = firstStep(trace, "ClientWrite", i -> i > refilled);
+        firstStep(trace, "SwitchGetReply", i -> i > written
                 && Boolean.TRUE.equals(TlaValues.at(trace.get(i), "valid", "k2")));
-        assertTrue(firstStep(trace, "ClientWrite", i -> i > refused) < refilled, "a write between the two replies");
         Replayer.Result r = replay(trace);
         assertInstanceOf(Replayer.Result.Passed.class, r, r.toString());
         assertEquals(trace.size(), r.steps());
+    }
+
+    /**
+     * A seeded bug in the controller: the admission writes FLOOR_UNKNOWN whatever its probe answered (the
+     * answer dropped; a test-only Admit). The replay fails at the first AdmitFloor, variable fillFloor.
+     */
+    @Test
+    void aControllerThatDropsTheProbesAnswerFailsAtAdmitFloor() throws Exception {
+        List<SpecStep> trace = curated("invalidate-then-refill.trace");
+        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
+                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+                    @Override
+                    protected Admit newAdmit(int index, byte[] key) {
+                        return new Admit(this, index, key) {
+                            @Override
+                            protected long fillFloor(long probed) {
+                                return CacheControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer dropped
+                            }
+                        };
+                    }
+                });
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
+                Replayer.replay(conformance(buggy), NETCACHE, trace));
+        assertEquals(firstStep(trace, "AdmitFloor", i -> true), f.step(), f.toString());
+        assertEquals("fillFloor", f.variable());
+    }
+
+    /**
+     * A seeded bug in the controller: the admission takes any SEQ_PROBE_REPLY of its key as its own
+     * (NetCache.tla's BugProbeAnyAdmission; a test-only Admit). After a restart abandoned admission 1, its
+     * probe's reply reaches admission 2, which takes it: the replay fails at that DiscardProbeReply.
+     */
+    @Test
+    void aControllerThatTakesAnEarlierAdmissionsProbeReplyFailsAtDiscardProbeReply() throws Exception {
+        List<SpecStep> trace = curated("stale-probe-reply-discarded.trace");
+        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
+                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+                    @Override
+                    protected Admit newAdmit(int index, byte[] key) {
+                        return new Admit(this, index, key) {
+                            @Override
+                            protected boolean answersProbe(InnetMessage msg) {
+                                // seeded bug: the request id is not compared
+                                return msg.op() == KvOp.SEQ_PROBE_REPLY && Arrays.equals(msg.key(), key());
+                            }
+                        };
+                    }
+                });
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
+                Replayer.replay(conformance(buggy), NETCACHE, trace));
+        assertEquals(firstStep(trace, "DiscardProbeReply", i -> true), f.step(), f.toString());
+        assertTrue(f.message().contains("another admission"), f.toString());
+    }
+
+    /**
+     * A seeded bug in the controller: the probe's retry timer resends nothing (a test-only controller).
+     * The replay fails at ProbeResend, where the spec resends the lost probe.
+     */
+    @Test
+    void aControllerThatNeverResendsTheProbeFailsAtProbeResend() throws Exception {
+        List<SpecStep> trace = curated("stale-probe-reply-discarded.trace");
+        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
+                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+                    @Override
+                    protected void onProtocolTimer(long timerId) {
+                        // seeded bug: a lost probe is never resent
+                    }
+                });
+        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
+                Replayer.replay(conformance(buggy), NETCACHE, trace));
+        assertEquals(firstStep(trace, "ProbeResend", i -> true), f.step(), f.toString());
     }
 
     @Test
@@ -129,7 +209,7 @@ class NetCacheReplayTest {
      */
     @Test
     void aControllerThatDoesNotRaiseTheCountersFailsAtTheRestart() throws Exception {
-        List<SpecStep> trace = curated("restart-refuses-old-refill.trace");
+        List<SpecStep> trace = curated("restart-old-record-refills-at-floor.trace");
         Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
                 (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
                     @Override
@@ -166,11 +246,11 @@ class NetCacheReplayTest {
         }
         Path program = p4.resolve("netcache.p4");
         String source = Files.readString(program);
-        String guard = "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed\n"
+        String guard = "if (hdr.innet.status == STATUS_OK && meta.value_parsed\n"
                 + "                        && hdr.innet.seq >= refresh_bound) {";
         assertEquals(1, source.split(java.util.regex.Pattern.quote(guard), -1).length - 1, "the mutated rule moved");
         Files.writeString(program, source.replace(guard,
-                "if (valid == 0 && hdr.innet.status == STATUS_OK && meta.value_parsed) { /* seeded bug */"));
+                "if (hdr.innet.status == STATUS_OK && meta.value_parsed) { /* seeded bug */"));
         List<SpecStep> trace = curated("stale-refill-dropped.trace");
         Replayer.Result r = Replayer.replay(new NetCacheConformance(),
                 () -> new P4simReplayTarget(mutantRoot, program, 1), trace);

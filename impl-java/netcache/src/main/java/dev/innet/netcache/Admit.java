@@ -108,11 +108,29 @@ public class Admit implements ControlProcedure {
 
     @Override
     public boolean onReply(InnetMessage msg) {
-        if (stage != AWAIT_FLOOR || !probe.answers(msg)) {
+        if (stage != AWAIT_FLOOR || !answersProbe(msg)) {
             return false;
         }
         probe.take(msg);
         return true;
+    }
+
+    /**
+     * Whether {@code msg} is the reply to this admission's probe (its request id); a reply to an earlier
+     * admission's probe of the key may predate the install. A seam for seeded-bug tests.
+     */
+    protected boolean answersProbe(InnetMessage msg) {
+        return probe.answers(msg);
+    }
+
+    /** The key admitted. */
+    public byte[] key() {
+        return key.clone();
+    }
+
+    /** Whether the admission has sent its probe and no reply to it has arrived yet (the spec's probing[k] /= 0). */
+    public boolean awaitingFloor() {
+        return stage == AWAIT_FLOOR && probe.answer().isEmpty();
     }
 
     /** The spec's {@code ProbeResend}: the probe or its reply was lost. Returns whether it was resent. */

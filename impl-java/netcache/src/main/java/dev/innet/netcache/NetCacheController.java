@@ -57,6 +57,14 @@ public class NetCacheController extends CacheController {
         probeRetryTimer = context().timers().schedule(PROBE_RETRY_NANOS);
     }
 
+    /**
+     * The timer of the latest admission's probe retry (pending or not). The spec replay fires it only for the
+     * spec's ProbeResend, never while it runs the loop's own timers.
+     */
+    protected final long probeRetryTimer() {
+        return probeRetryTimer;
+    }
+
     /** The probe's retry timer: the spec's ProbeResend, if the admission that set it still waits. */
     @Override
     protected void onProtocolTimer(long timerId) {

@@ -24,6 +24,7 @@ import dev.innet.kv.store.MemoryRecordStore;
 import dev.innet.kv.store.RecordStore;
 import dev.innet.kv.store.RecordStoreOpener;
 import dev.innet.kv.store.StoredRecord;
+import dev.innet.netcache.Admit;
 import dev.innet.netcache.NetCacheController;
 import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackPorts;
@@ -42,6 +43,7 @@ import dev.innet.wire.InnetPacket;
 import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -77,13 +79,20 @@ public final class NetCacheReplay implements SpecReplay {
     private static final int MAX_CONTROL_STEPS = 16;
     /** A cached record's register content the spec leaves unspecified (invalid, nothing staged). */
     private static final String UNCACHED = "not cached";
+    /** A cached record's fill floor before its probe returned (the spec's FloorUnknown, the switch's FLOOR_UNKNOWN). */
+    private static final String FLOOR_UNKNOWN = "unknown";
 
     /** Where a frame in flight is going. */
     private enum Route {
         /** Through the switch to the server (a forwarded request). */
         TO_SERVER,
         /** A server's reply, not yet through the switch (the switch acts on it in the step that delivers it). */
-        SERVER_TO_SWITCH
+        SERVER_TO_SWITCH,
+        /**
+         * A server's SEQ_PROBE_REPLY, already through the switch (control traffic, which the switch only
+         * forwards), on its way to the controller.
+         */
+        TO_CONTROLLER
     }
 
     /** Builds the storage server the replay runs (tests substitute one with a seeded bug). */
@@ -110,6 +119,15 @@ public final class NetCacheReplay implements SpecReplay {
         ControlProcedure evict(int index, byte[] key) {
             return eviction(index, key);
         }
+
+        /** The admission the loop is running now, or null. */
+        Admit currentAdmission() {
+            return currentTask() instanceof Admit admit ? admit : null;
+        }
+
+        long probeRetryTimerId() {
+            return probeRetryTimer();
+        }
     }
 
     /** Builds the controller the replay runs (tests substitute one with a seeded bug). */
@@ -130,6 +148,8 @@ public final class NetCacheReplay implements SpecReplay {
     private final Map<String, KvClient> clients = new HashMap<>();
     /** Per client host: request id -> the spec's write or read id of that operation. */
     private final Map<Integer, Map<Long, Long>> opOfRequest = new HashMap<>();
+    /** The controller's probe request ids -> the spec's admission number of the probe (its field a). */
+    private final Map<Long, Long> admissionOfProbe = new HashMap<>();
     private final Map<String, Op> outstanding = new HashMap<>();
     private final ReplayNetwork<Route> net = new ReplayNetwork<>();
     private final List<Incarnation> incarnations = new ArrayList<>();
@@ -232,10 +252,13 @@ public final class NetCacheReplay implements SpecReplay {
         incarnations.add(new Incarnation(SequenceBase.of(controller.bringUps()), writesIssued + restartsBefore));
     }
 
-    /** One round of the controller's pending timers (its control-step tick and its counter reset). */
+    /**
+     * One round of the controller's pending timers (its control-step tick and its counter reset). The
+     * probe's retry timer is left pending: a resent probe is the spec's ProbeResend, a step of its own.
+     */
     private void crankController() {
         for (long timer : controllerContext.pendingTimers()) {
-            if (controllerContext.fire(timer)) {
+            if (timer != controller.probeRetryTimerId() && controllerContext.fire(timer)) {
                 controller.onTimer(timer);
             }
         }
@@ -264,7 +287,11 @@ public final class NetCacheReplay implements SpecReplay {
                     "id", step.param("w"), "s", step.param("s")), dup(step));
             case "SwitchGetReply" -> switchGetReply(step);
             case "ClientGetReply" -> switchReply(step, getR(step), false);
-            case "Admit" -> admit(name(step.param("k")));
+            case "Admit" -> admit(step);
+            case "ServerProbe" -> serverProbe(step);
+            case "AdmitFloor" -> admitFloor(step);
+            case "DiscardProbeReply" -> discardProbeReply(step);
+            case "ProbeResend" -> probeResend(step);
             case "Evict" -> evict(name(step.param("k")));
             case "SwitchRestart" -> restartSwitch();
             case "Lose" -> net.lose(asRecord(step.param("m")));
@@ -368,6 +395,12 @@ public final class NetCacheReplay implements SpecReplay {
         if (type.equals("put")) {
             m.put("s", step.param("s"));
         }
+        byte[] reply = serve(step, m);
+        net.put(specMessageOf(reply), Route.SERVER_TO_SWITCH, reply);
+    }
+
+    /** The message {@code m} in flight is handed to the server; returns its one reply. */
+    private byte[] serve(SpecStep step, Map<String, Object> m) {
         ReplayNetwork.Flight<Route> f = net.take(step.actionName(), Route.TO_SERVER, m, dup(step));
         server.onPacket(f.frame());
         List<byte[]> sent = serverContext.takeSent();
@@ -375,7 +408,7 @@ public final class NetCacheReplay implements SpecReplay {
             throw new ReplayException(step.actionName() + ": the server sent " + sent.size()
                     + " frames, the spec one reply");
         }
-        net.put(specMessageOf(sent.get(0)), Route.SERVER_TO_SWITCH, sent.get(0));
+        return sent.get(0);
     }
 
     /** The plain GET_REPLY the spec delivers (picked by the value it carries, as two may differ only there). */
@@ -442,9 +475,12 @@ public final class NetCacheReplay implements SpecReplay {
     /**
      * The spec abstracts hotness: any uncached key may be admitted. The replay sends the report the
      * server would send (its record of k) through the switch to the controller, whose loop then admits
-     * k in its own control steps (Admit: registers, then the key-table entry).
+     * k in its own control steps (Admit: registers, then the key-table entry, then the SEQ_PROBE of k's
+     * server, which the switch passes on: the spec's probe of this admission, numbered probing'[k]).
+     * The admission then waits for the probe's reply (AdmitFloor).
      */
-    private void admit(String k) {
+    private void admit(SpecStep step) {
+        String k = name(step.param("k"));
         byte[] key = keyBytes.get(k);
         StoredRecord r = server.storedRecord(key).orElse(null);
         int status = r == null || r.deleted() ? KvStatus.NOT_FOUND : KvStatus.OK;
@@ -456,14 +492,119 @@ public final class NetCacheReplay implements SpecReplay {
         List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), frame.encode());
         expectOnly(out, CONTROLLER, "Admit: the switch must pass the hot report to the controller");
         controller.onPacket(out.get(0).frame());
+        long a = probingOf(step, k);
         for (int i = 0; i < MAX_CONTROL_STEPS; i++) {
             crankController();
+            List<byte[]> sent = controllerContext.takeSent();
+            if (!sent.isEmpty()) {
+                if (a == 0) {
+                    throw new ReplayException("Admit: the controller sent " + sent.size()
+                            + " frames; the spec's admission sends no probe");
+                }
+                sendProbe("Admit", sent, a);
+                return;
+            }
             if (controller.directory().contains(key) && controller.currentProcedure().equals("idle")) {
+                if (a != 0) {
+                    throw new ReplayException("Admit: the controller admitted " + k + " without probing its server");
+                }
                 return;
             }
         }
         throw new ReplayException("Admit: the controller did not admit " + k + " within " + MAX_CONTROL_STEPS
                 + " control steps (now: " + controller.currentProcedure() + ")");
+    }
+
+    /** The spec's probing[k] in {@code step}: the admission whose probe the controller waits for, 0 if none. */
+    private static long probingOf(SpecStep step, String k) {
+        return asLong(((TlaFunction) step.var("probing")).apply(new ModelValue(k)));
+    }
+
+    /**
+     * The controller's one SEQ_PROBE of admission {@code a} (sent now, or resent) through the switch (CPU port
+     * in, server port out).
+     */
+    private void sendProbe(String action, List<byte[]> sent, long a) {
+        if (sent.size() != 1 || decode(sent.get(0)).message().op() != KvOp.SEQ_PROBE) {
+            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one SEQ_PROBE");
+        }
+        Long before = admissionOfProbe.putIfAbsent(decode(sent.get(0)).message().reqId(), a);
+        if (before != null && before != a) {
+            throw new ReplayException(action + ": the controller's probe for admission " + a
+                    + " carries the request id of admission " + before + "'s");
+        }
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
+        expectOnly(out, SERVER, action + ": the switch must pass SEQ_PROBE to the server");
+        net.put(specMessageOf(out.get(0).frame()), Route.TO_SERVER, out.get(0).frame());
+    }
+
+    /** The server answers the probe (StorageServer.seqProbe); its reply passes the switch towards the controller. */
+    private void serverProbe(SpecStep step) {
+        byte[] reply = serve(step, Map.of("t", "probe", "k", step.param("k"), "a", step.param("adm")));
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(SERVER), reply);
+        expectOnly(out, CONTROLLER, "ServerProbe: the switch must pass SEQ_PROBE_REPLY to the controller");
+        net.put(specMessageOf(out.get(0).frame()), Route.TO_CONTROLLER, out.get(0).frame());
+    }
+
+    /** The probe reply {@code step} names, taken from the network (a copy with {@code dup}). */
+    private byte[] probeReply(SpecStep step, boolean duplicate) {
+        Map<String, Object> m = Map.of("t", "probeR", "k", step.param("k"), "a", step.param("adm"), "s", step.param("s"));
+        return net.take(step.actionName(), Route.TO_CONTROLLER, m, duplicate).frame();
+    }
+
+    /**
+     * The probe's reply reaches the admission in progress, which writes it as the record's fill floor and
+     * finishes in the loop's next control step. The floor itself is compared through {@code fillFloor}.
+     */
+    private void admitFloor(SpecStep step) {
+        String k = name(step.param("k"));
+        byte[] reply = probeReply(step, dup(step));
+        Admit admit = controller.currentAdmission();
+        if (admit == null || !admit.awaitingFloor() || !Arrays.equals(admit.key(), keyBytes.get(k))) {
+            throw new ReplayException("AdmitFloor: no admission of " + k + " waits for its probe's reply (now: "
+                    + controller.currentProcedure() + ")");
+        }
+        controller.onPacket(reply);
+        if (admit.awaitingFloor()) {
+            throw new ReplayException("AdmitFloor: the admission of " + k + " did not take its probe's reply");
+        }
+        for (int i = 0; i < MAX_CONTROL_STEPS && !controller.currentProcedure().equals("idle"); i++) {
+            crankController();
+        }
+        if (!controller.currentProcedure().equals("idle") || !controllerContext.takeSent().isEmpty()) {
+            throw new ReplayException("AdmitFloor: the admission of " + k + " did not finish quietly (now: "
+                    + controller.currentProcedure() + ")");
+        }
+    }
+
+    /** A probe reply no admission in progress waits for reaches the controller, which must ignore it. */
+    private void discardProbeReply(SpecStep step) {
+        String k = name(step.param("k"));
+        byte[] reply = probeReply(step, false);
+        Admit admit = controller.currentAdmission();
+        boolean waiting = admit != null && admit.awaitingFloor();
+        controller.onPacket(reply);
+        if (waiting && !admit.awaitingFloor()) {
+            throw new ReplayException("DiscardProbeReply: the admission in progress took a probe reply of " + k
+                    + " for another admission as its own");
+        }
+        if (!controllerContext.takeSent().isEmpty()) {
+            throw new ReplayException("DiscardProbeReply: the controller answered a stray probe reply");
+        }
+    }
+
+    /**
+     * The probe's retry timer fires (the probe or its reply was lost) and the admission in progress sends
+     * the same SEQ_PROBE again.
+     */
+    private void probeResend(SpecStep step) {
+        String k = name(step.param("k"));
+        long timer = controller.probeRetryTimerId();
+        if (!controllerContext.fire(timer)) {
+            throw new ReplayException("ProbeResend: the controller has no probe retry pending for " + k);
+        }
+        controller.onTimer(timer);
+        sendProbe("ProbeResend", controllerContext.takeSent(), probingOf(step, k));
     }
 
     /** Removal of exactly k (the spec's victim), run to completion: one control step. */
@@ -493,10 +634,16 @@ public final class NetCacheReplay implements SpecReplay {
 
     // ------------------------------------------------------------------ frames and spec messages
 
-    /** The spec message a frame in flight is: put, putR, get (cons = GET_FOR_CACHE), getR, getRC. */
+    /**
+     * The spec message a frame in flight is: put, putR, get (cons = GET_FOR_CACHE), getR, getRC, or the
+     * admission's probe and probeR (its admission number from the controller's request id).
+     */
     private Map<String, Object> specMessageOf(byte[] frame) {
         InnetPacket p = decode(frame);
         InnetMessage msg = p.message();
+        if (msg.op() == KvOp.SEQ_PROBE || msg.op() == KvOp.SEQ_PROBE_REPLY) {
+            return probeMessageOf(msg);
+        }
         int clientHost = RackAddressing.hostOfIp(msg.isReply() ? p.frame().dstIp() : p.frame().srcIp());
         String client = clientOfHost.get(clientHost);
         Map<String, Object> m = new LinkedHashMap<>();
@@ -521,6 +668,22 @@ public final class NetCacheReplay implements SpecReplay {
             case KvOp.PUT_SEQ, KvOp.PUT_REPLY -> m.put("s", specSeq(msg.seq()));
             case KvOp.GET, KvOp.GET_FOR_CACHE -> m.put("cons", msg.op() == KvOp.GET_FOR_CACHE);
             default -> m.put("rec", recOf(StoredRecord.carriedBy(msg)));
+        }
+        return m;
+    }
+
+    private Map<String, Object> probeMessageOf(InnetMessage msg) {
+        Long a = admissionOfProbe.get(msg.reqId());
+        if (a == null) {
+            throw new ReplayException("a " + KvOp.name(msg.op()) + " with request id " + msg.reqId()
+                    + " belongs to no probe the controller sent");
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", msg.op() == KvOp.SEQ_PROBE ? "probe" : "probeR");
+        m.put("k", new ModelValue(keyOfHex.getOrDefault(hex(msg.key()), "?" + hex(msg.key()))));
+        m.put("a", a);
+        if (msg.op() == KvOp.SEQ_PROBE_REPLY) {
+            m.put("s", specSeq(msg.seq()));
         }
         return m;
     }
@@ -560,6 +723,10 @@ public final class NetCacheReplay implements SpecReplay {
         Map<Object, Object> ctr = new LinkedHashMap<>();
         Map<Object, Object> store = new LinkedHashMap<>();
         Map<Object, Object> doneMax = new LinkedHashMap<>();
+        Map<Object, Object> seen = new LinkedHashMap<>();
+        Map<Object, Object> fillFloor = new LinkedHashMap<>();
+        Map<Object, Object> probing = new LinkedHashMap<>();
+        Admit admitting = controller.currentAdmission();
         for (var e : keyBytes.entrySet()) {
             ModelValue k = new ModelValue(e.getKey());
             int index = indexOf(c, e.getValue());
@@ -572,6 +739,13 @@ public final class NetCacheReplay implements SpecReplay {
             ctr.put(k, specSeq(c.registerRead(SequenceBase.SEQ_COUNTER, SequenceBase.slotOf(e.getValue())).longValue()));
             store.put(k, server.storedRecord(e.getValue()).map(this::recOf).orElse(WriteIds.rec(-1, -1)));
             doneMax.put(k, acknowledged.get(e.getKey()));
+            seen.put(k, isCached ? specSeq(c.registerRead(CacheControlNames.RECORD_SEEN_SEQ, index).longValue())
+                    : UNCACHED);
+            long floor = isCached ? c.registerRead(CacheControlNames.RECORD_FILL_FLOOR, index).longValue() : 0;
+            fillFloor.put(k, !isCached ? UNCACHED : floor == CacheControlNames.FLOOR_UNKNOWN ? FLOOR_UNKNOWN
+                    : specSeq(floor));
+            probing.put(k, admitting != null && admitting.awaitingFloor()
+                    && Arrays.equals(admitting.key(), e.getValue()));
         }
         Map<Object, Object> busy = new LinkedHashMap<>();
         for (String client : hostOfClient.keySet()) {
@@ -582,6 +756,9 @@ public final class NetCacheReplay implements SpecReplay {
         state.put("valid", new TlaFunction(valid));
         state.put("rrec", new TlaFunction(rrec));
         state.put("ctr", new TlaFunction(ctr));
+        state.put("seen", new TlaFunction(seen));
+        state.put("fillFloor", new TlaFunction(fillFloor));
+        state.put("probing", new TlaFunction(probing));
         state.put("store", new TlaFunction(store));
         state.put("pend", new TlaFunction(busy));
         state.put("net", net.messages());
@@ -625,6 +802,25 @@ public final class NetCacheReplay implements SpecReplay {
                             ? registers(Boolean.TRUE.equals(valid.apply(e.getKey())), asRecord(e.getValue())) : UNCACHED);
                 }
                 yield new TlaFunction(shown);
+            }
+            case "seen", "fillFloor" -> {
+                // only a cached key's registers exist; the floor is unknown exactly while its probe is awaited
+                Map<Object, Object> shown = new LinkedHashMap<>();
+                TlaFunction cached = (TlaFunction) state.var("cached");
+                TlaFunction probing = (TlaFunction) state.var("probing");
+                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
+                    boolean awaited = var.equals("fillFloor") && asLong(probing.apply(e.getKey())) != 0;
+                    shown.put(e.getKey(), !Boolean.TRUE.equals(cached.apply(e.getKey())) ? UNCACHED
+                            : awaited ? FLOOR_UNKNOWN : e.getValue());
+                }
+                yield new TlaFunction(shown);
+            }
+            case "probing" -> {
+                Map<Object, Object> waits = new LinkedHashMap<>();
+                for (var e : ((TlaFunction) specValue).mapping().entrySet()) {
+                    waits.put(e.getKey(), asLong(e.getValue()) != 0);
+                }
+                yield new TlaFunction(waits);
             }
             default -> specValue;
         };

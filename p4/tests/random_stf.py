@@ -44,6 +44,22 @@ class Record:
         self.floor = 0        # record_fill_floor: the probed server seq, FLOOR_UNKNOWN before the probe
 
 
+class NetCacheRecord:
+    """netcache.p4's registers of a cached key (p4-programs.md NC-*): record_seq is the cached seq while
+    valid and the staged write's seq while invalid (0: nothing staged)."""
+    def __init__(self, floor):
+        self.valid = False
+        self.seq = 0
+        self.value = b""
+        self.seen = 0         # record_seen_seq: every write numbered and every server reply since admission
+        self.floor = floor    # record_fill_floor: the probed server seq, FLOOR_UNKNOWN before the probe
+
+    def refresh_bound(self, seen_before):
+        """NC-7/NC-8: a reply makes the record valid only at or above the fill floor and everything seen
+        of the key before it (FLOOR_UNKNOWN is above every seq)."""
+        return max(self.floor, seen_before)
+
+
 FLOOR_UNKNOWN = 0xFFFFFFFF
 
 
@@ -53,11 +69,10 @@ class Model:
         self.rnd = rnd
         self.t = stf
         # "k0-slot78239" shares k0's sequence-counter slot: another key's writes then raise the slot's
-        # counter above k0's own writes; farreach.p4's fill rule must not depend on the slot's counter
-        # (netcache.p4's record_last_write_seq tells them apart)
+        # counter above k0's own writes; neither program's fill rule may depend on the slot's counter
         self.keys = [g.key(n) for n in ("k0", "k1", "k2", "k3", "k4", "k5", "k0-slot78239")]
         self.index = {}           # key -> cache index (lookup entries)
-        self.rec = {}             # key -> Record (farreach) / dict (netcache)
+        self.rec = {}             # key -> Record (farreach) / NetCacheRecord (netcache)
         self.ctr = {}             # seq slot -> last assigned
         self.cms = {}             # (row, cell) -> count
         self.epoch = 0
@@ -88,6 +103,10 @@ class Model:
         seq = self.rnd.choice([0, self.ctr.get(slot(k), 0)])
         t = self.t
         t.comment("admit %s at %d" % (k.rstrip(b"\0").decode(), idx))
+        # the fill floor as the probe (or farreach's recovery, or a preload) leaves it: a server seq around
+        # the slot's counter, or still unknown (the probe has not returned)
+        floor = self.rnd.choice([0, max(0, self.ctr.get(slot(k), 0) - 1), self.ctr.get(slot(k), 0),
+                                 FLOOR_UNKNOWN])
         if self.program == "farreach":
             latest = self.rnd.random() < 0.5
             t.reg("record_valid", idx, 0)
@@ -97,10 +116,6 @@ class Model:
             t.reg("record_deleted", idx, 0)
             t.reg("record_evicting", idx, 0)
             t.reg("record_saved_epoch", idx, self.epoch)
-            # the fill floor as the probe or recovery leaves it (a server seq around the slot's counter),
-            # or still unknown (the probe has not returned)
-            floor = self.rnd.choice([0, max(0, self.ctr.get(slot(k), 0) - 1), self.ctr.get(slot(k), 0),
-                                     FLOOR_UNKNOWN])
             t.reg("record_seen_seq", idx, 0)
             t.reg("record_fill_floor", idx, floor)
             t.lookup(k, idx)
@@ -112,9 +127,10 @@ class Model:
         else:
             t.reg("record_valid", idx, 0)
             t.reg("record_seq", idx, 0)
-            t.reg("record_last_write_seq", idx, 0)
+            t.reg("record_seen_seq", idx, 0)
+            t.reg("record_fill_floor", idx, floor)
             t.lookup(k, idx)
-            self.rec[k] = {"valid": False, "seq": 0, "value": b"", "last_write": 0}
+            self.rec[k] = NetCacheRecord(floor)
         self.index[k] = idx
 
     def control_step(self):
@@ -130,6 +146,12 @@ class Model:
         elif self.program == "farreach":
             self.epoch = self.rnd.choice([0, self.epoch + 1])
             self.t.reg("snapshot_epoch", 0, self.epoch)
+        elif self.index:
+            # netcache: an admission's probe returns and the controller writes the fill floor
+            k = self.rnd.choice(list(self.index))
+            floor = self.rnd.choice([0, max(0, self.ctr.get(slot(k), 0) - 1), self.ctr.get(slot(k), 0)])
+            self.t.reg("record_fill_floor", self.index[k], floor)
+            self.rec[k].floor = floor
 
     # ---- packets ----------------------------------------------------------------------------
     def client_step(self):
@@ -212,17 +234,18 @@ class Model:
             self.forward(host, op, k, req, seq, value)
             return
         if op == g.GET:
-            if r["valid"]:
-                self.answer(host, g.innet(g.GET_REPLY, k, req, seq=r["seq"], value=r["value"], flags=g.FROM_SWITCH))
+            if r.valid:
+                self.answer(host, g.innet(g.GET_REPLY, k, req, seq=r.seq, value=r.value, flags=g.FROM_SWITCH))
             else:
                 self.forward(host, g.GET_FOR_CACHE, k, req, count=False)
             return
-        r["valid"] = False
-        r["last_write"] = seq
+        # NC-4/NC-6: invalidate, stage (nothing for a DEL or a value above 128 bytes), and see the write
+        r.valid = False
+        r.seen = max(r.seen, seq)
         if op == g.PUT_SEQ and len(value) <= 128:
-            r["seq"], r["value"] = seq, value
+            r.seq, r.value = seq, value
         else:
-            r["seq"] = 0
+            r.seq = 0
         self.forward(host, op, k, req, seq, value, count=False)
 
     def server_step(self):
@@ -245,15 +268,11 @@ class Model:
             self.t.packet(2, self.reply_frame(host, g.innet(reply_op, k, req, seq=seq)))
             if self.program == "farreach":
                 self.farreach_sees_reply(k, seq)
-            if self.program == "netcache" and reply_op == g.PUT_REPLY:
-                r = self.rec.get(k)
-                if (r is not None and not r["valid"] and r["seq"] != 0 and seq == r["seq"]
-                        and seq >= refresh_bound(r["last_write"], bound)):
-                    r["valid"] = True
+            else:
+                self.netcache_sees_reply(k, reply_op, seq, g.OK, b"")
             self.answer(host, g.innet(reply_op, k, req, seq=seq))
 
     def get_for_cache_reply(self, k, req, seq, status, value):
-        bound = self.ctr.get(slot(k), 0)
         parsed = len(value) <= 128
         r = self.rec.get(k)
         if self.program == "farreach":
@@ -269,9 +288,27 @@ class Model:
             else:
                 self.farreach_sees_reply(k, seq)
         else:
-            if (r is not None and not r["valid"] and status == g.OK and parsed
-                    and seq >= refresh_bound(r["last_write"], bound)):
-                r["valid"], r["seq"], r["value"] = True, seq, value
+            self.netcache_sees_reply(k, g.GET_FOR_CACHE_REPLY, seq, status, value)
+
+    def netcache_sees_reply(self, k, op, seq, status, value):
+        """A server reply of a cached key passes netcache.p4: it is seen; a newer reply invalidates a valid
+        record (NC-11); an invalid record is committed by its staged write's PUT_REPLY (NC-7) or refilled
+        by a GET_FOR_CACHE_REPLY (NC-8), either only at or above the refresh bound."""
+        r = self.rec.get(k)
+        if r is None:
+            return
+        seen_before = r.seen
+        r.seen = max(r.seen, seq)
+        bound = r.refresh_bound(seen_before)
+        if r.valid:
+            if seq > r.seq:
+                r.valid = False
+        elif op == g.PUT_REPLY:
+            if status == g.OK and r.seq != 0 and seq == r.seq and seq >= bound:
+                r.valid = True
+        elif op == g.GET_FOR_CACHE_REPLY:
+            if status == g.OK and len(value) <= 128 and seq >= bound:
+                r.valid, r.seq, r.value = True, seq, value
 
 
     def farreach_sees_reply(self, k, seq):
@@ -283,12 +320,6 @@ class Model:
         r.seen = max(r.seen, seq)
         if r.valid and r.latest and seq > r.seq:
             r.latest = False
-
-
-def refresh_bound(last_write, slot_bound):
-    """netcache.p4: the seq a reply must reach to refill a record: the key's last write numbered while
-    cached, else its slot's counter (p4-programs.md NC-7/NC-8, record_last_write_seq)."""
-    return last_write if last_write != 0 else slot_bound
 
 
 def g_threshold():

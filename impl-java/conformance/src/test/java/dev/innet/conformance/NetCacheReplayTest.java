@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.kv.KvOp;
 import dev.innet.kv.cache.CacheControlNames;
+import dev.innet.kv.cache.SeqProbe;
 import dev.innet.kv.server.StorageServer;
 import dev.innet.kv.store.RecordStore;
 import dev.innet.netcache.Admit;
+import dev.innet.netcache.NetCacheController;
 import dev.innet.netcache.spec.NetCacheConformance;
 import dev.innet.netcache.spec.NetCacheReplay;
 import dev.innet.protocol.spec.ReplayTarget;
@@ -99,20 +101,12 @@ class NetCacheReplayTest {
     @Test
     void aControllerThatDropsTheProbesAnswerFailsAtAdmitFloor() throws Exception {
         List<SpecStep> trace = curated("invalidate-then-refill.trace");
-        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
-                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
-                    @Override
-                    protected Admit newAdmit(int index, byte[] key) {
-                        return new Admit(this, index, key) {
-                            @Override
-                            protected long fillFloor(long probed) {
-                                return CacheControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer dropped
-                            }
-                        };
-                    }
-                });
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
-                Replayer.replay(conformance(buggy), NETCACHE, trace));
+        Replayer.Result.Failed f = failsWith(trace, admissions((controller, index, key) -> new Admit(controller, index, key) {
+            @Override
+            protected long fillFloor(long probed) {
+                return CacheControlNames.FLOOR_UNKNOWN; // seeded bug: the probe's answer dropped
+            }
+        }));
         assertEquals(firstStep(trace, "AdmitFloor", i -> true), f.step(), f.toString());
         assertEquals("fillFloor", f.variable());
     }
@@ -125,21 +119,18 @@ class NetCacheReplayTest {
     @Test
     void aControllerThatTakesAnEarlierAdmissionsProbeReplyFailsAtDiscardProbeReply() throws Exception {
         List<SpecStep> trace = curated("stale-probe-reply-discarded.trace");
-        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
-                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+        Replayer.Result.Failed f = failsWith(trace, admissions((controller, index, key) -> new Admit(controller, index, key) {
+            @Override
+            protected SeqProbe newProbe() {
+                return new SeqProbe(controller, key) {
                     @Override
-                    protected Admit newAdmit(int index, byte[] key) {
-                        return new Admit(this, index, key) {
-                            @Override
-                            protected boolean answersProbe(InnetMessage msg) {
-                                // seeded bug: the request id is not compared
-                                return msg.op() == KvOp.SEQ_PROBE_REPLY && Arrays.equals(msg.key(), key());
-                            }
-                        };
+                    public boolean answers(InnetMessage msg) {
+                        // seeded bug: the request id is not compared
+                        return msg.op() == KvOp.SEQ_PROBE_REPLY && Arrays.equals(msg.key(), key);
                     }
-                });
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
-                Replayer.replay(conformance(buggy), NETCACHE, trace));
+                };
+            }
+        }));
         assertEquals(firstStep(trace, "DiscardProbeReply", i -> true), f.step(), f.toString());
         assertTrue(f.message().contains("another admission"), f.toString());
     }
@@ -151,16 +142,36 @@ class NetCacheReplayTest {
     @Test
     void aControllerThatNeverResendsTheProbeFailsAtProbeResend() throws Exception {
         List<SpecStep> trace = curated("stale-probe-reply-discarded.trace");
-        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
-                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
-                    @Override
-                    protected void onProtocolTimer(long timerId) {
-                        // seeded bug: a lost probe is never resent
-                    }
-                });
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class,
-                Replayer.replay(conformance(buggy), NETCACHE, trace));
+        Replayer.Result.Failed f = failsWith(trace, (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+            @Override
+            protected void onProtocolTimer(long timerId) {
+                // seeded bug: a lost probe is never resent
+            }
+        });
         assertEquals(firstStep(trace, "ProbeResend", i -> true), f.step(), f.toString());
+    }
+
+    /** A test-only admission of a seeded controller. */
+    @FunctionalInterface
+    private interface SeededAdmit {
+        Admit create(NetCacheController controller, int index, byte[] key);
+    }
+
+    /** The replay's controller, its admissions made by {@code seeded}. */
+    private static NetCacheReplay.ControllerFactory admissions(SeededAdmit seeded) {
+        return (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+            @Override
+            protected Admit newAdmit(int index, byte[] key) {
+                return seeded.create(this, index, key);
+            }
+        };
+    }
+
+    /** {@code trace} replayed with a seeded controller, which must make the replay fail. */
+    private static Replayer.Result.Failed failsWith(List<SpecStep> trace, NetCacheReplay.ControllerFactory controllers) {
+        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new, controllers);
+        Replayer.Result r = Replayer.replay(conformance(buggy), NETCACHE, trace);
+        return assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
     }
 
     @Test
@@ -210,15 +221,12 @@ class NetCacheReplayTest {
     @Test
     void aControllerThatDoesNotRaiseTheCountersFailsAtTheRestart() throws Exception {
         List<SpecStep> trace = curated("restart-old-record-refills-at-floor.trace");
-        Function<ReplayTarget, SpecReplay> buggy = target -> new NetCacheReplay(target, StorageServer::new,
-                (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
-                    @Override
-                    protected long raiseSequenceCounters(SwitchControl control, long base) {
-                        return 0; // seeded bug: the fresh switch numbers from 0 again
-                    }
-                });
-        Replayer.Result r = Replayer.replay(conformance(buggy), NETCACHE, trace);
-        Replayer.Result.Failed f = assertInstanceOf(Replayer.Result.Failed.class, r, r.toString());
+        Replayer.Result.Failed f = failsWith(trace, (config, handle) -> new NetCacheReplay.ReplayController(config, handle) {
+            @Override
+            protected long raiseSequenceCounters(SwitchControl control, long base) {
+                return 0; // seeded bug: the fresh switch numbers from 0 again
+            }
+        });
         assertEquals(firstStep(trace, "SwitchRestart", i -> true), f.step(), f.toString());
         assertEquals("ctr", f.variable());
     }

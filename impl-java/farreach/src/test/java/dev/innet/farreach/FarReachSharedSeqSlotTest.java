@@ -1,15 +1,16 @@
 package dev.innet.farreach;
 
-import dev.innet.kv.cache.CacheControlNames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.farreach.controller.Admit;
 import dev.innet.farreach.controller.FarReachController;
+import dev.innet.kv.cache.CacheControlNames;
 import dev.innet.kv.cache.SequenceBase;
 import dev.innet.protocol.KvResult;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
+import dev.innet.rack.SharedSeqSlotScenario;
 import dev.innet.rack.check.RunVerdict;
 import dev.innet.rack.workload.DriverClient;
 import dev.innet.wire.InnetMessage;
@@ -29,47 +30,10 @@ import org.junit.jupiter.api.Test;
 class FarReachSharedSeqSlotTest {
     private static final long CRASH = 6_000_000;
     private static final long RESTART = 7_000_000;
-    private static final int READS = 200;
-
-    /**
-     * A key written once while uncached, then writes of another key in its slot, then only reads of it until
-     * it is hot, admitted, probed and filled. Returns the reads.
-     */
-    private static List<KvResult> readsOfAKeyAdmittedAfterWritesInItsSlot(FarReachProtocol protocol) throws Exception {
-        byte[] hot = InnetMessage.key("user0");
-        byte[] sameSlot = keyInTheSlotOf(hot);
-        Rack rack = Rack.builder(RackRuns.root(), 11).protocol(protocol).driverClients().hotThreshold(8)
-                .out(RackRuns.QUIET).build();
-        rack.advance(1_000_000); // the controller programs the switch
-        List<KvResult> writes = new ArrayList<>();
-        rack.submit(rack.clients().get(0), DriverClient.Kind.PUT, hot, bytes("hot"), writes::add);
-        rack.advance(500_000);
-        for (int i = 0; i < 3; i++) { // the slot's counter moves past the hot key's own last write
-            rack.submit(rack.clients().get(1), DriverClient.Kind.PUT, sameSlot, bytes("other" + i), writes::add);
-            rack.advance(500_000);
-        }
-        assertEquals(4, writes.size(), "every write acknowledged: " + writes);
-        assertTrue(writes.get(3).seq() > writes.get(0).seq(), "the other key's writes are numbered after the hot key's");
-
-        List<KvResult> reads = new ArrayList<>();
-        for (int i = 0; i < READS; i++) {
-            rack.submit(rack.clients().get(0), DriverClient.Kind.GET, hot, null, reads::add);
-            rack.advance(100_000);
-        }
-        assertEquals(READS, reads.size(), "every read completed");
-        for (KvResult r : reads) {
-            assertEquals(KvResult.Outcome.OK, r.outcome(), "read " + r);
-            assertEquals("hot", new String(r.value(), StandardCharsets.UTF_8), "read " + r);
-        }
-        assertTrue(rack.controllerCounters().get("admissions") >= 1, "the key was admitted: " + rack.controllerCounters());
-        RunVerdict verdict = RackRuns.verdict(rack, "farreach-shared-seq-slot-admission");
-        assertTrue(verdict.safe(), verdict.describe());
-        return reads;
-    }
-
+    private static final int READS = SharedSeqSlotScenario.READS;
     @Test
     void aFreshlyAdmittedKeyIsFilledDespiteWritesOfAnotherKeyInItsSlot() throws Exception {
-        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(new FarReachProtocol());
+        List<KvResult> reads = scenario(new FarReachProtocol());
         long fromSwitch = reads.stream().filter(KvResult::fromSwitch).count();
         assertTrue(fromSwitch > READS / 2, "only " + fromSwitch + " of " + READS + " reads served by the switch");
     }
@@ -88,14 +52,14 @@ class FarReachSharedSeqSlotTest {
                         };
                     }
                 });
-        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(noFloor);
+        List<KvResult> reads = scenario(noFloor);
         assertTrue(reads.stream().noneMatch(KvResult::fromSwitch), "a read was served by the switch: " + reads);
     }
 
     @Test
     void aRecoveredRecordIsMadeLatestDespiteAWriteOfAnotherKeyInItsSlot() throws Exception {
         byte[] hot = InnetMessage.key("user0");
-        byte[] sameSlot = keyInTheSlotOf(hot);
+        byte[] sameSlot = SharedSeqSlotScenario.keyInTheSlotOf(hot, SequenceBase::slotOf);
         Rack rack = Rack.builder(RackRuns.root(), 7).protocol(new FarReachProtocol().withSnapshotPeriodNanos(2_000_000))
                 .driverClients().preload(List.of(hot)).out(RackRuns.QUIET).build();
         rack.advance(1_000_000); // the controller programs the switch and admits the key
@@ -128,13 +92,9 @@ class FarReachSharedSeqSlotTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A key other than {@code key} whose writes are numbered in the same counter slot. */
-    private static byte[] keyInTheSlotOf(byte[] key) {
-        for (int i = 0; ; i++) {
-            byte[] candidate = InnetMessage.key("other" + i);
-            if (SequenceBase.slotOf(candidate) == SequenceBase.slotOf(key)) {
-                return candidate;
-            }
-        }
+    /** SharedSeqSlotScenario's read-only phase of a key admitted after writes of another key in its slot. */
+    private static List<KvResult> scenario(FarReachProtocol protocol) throws Exception {
+        return SharedSeqSlotScenario.readsOfAKeyAdmittedAfterWritesInItsSlot(protocol, SequenceBase::slotOf,
+                "farreach-shared-seq-slot-admission");
     }
 }

@@ -37,7 +37,8 @@ public class Admit implements ControlProcedure {
     private final byte[] key;
     /** The floor given up front (no probe), or empty: probe the server. */
     private final OptionalLong knownFloor;
-    private final SeqProbe probe;
+    /** The probe, once sent (none for a known floor). */
+    private SeqProbe probe;
     private int stage = INVALIDATE;
 
     protected Admit(NetCacheController controller, int index, byte[] key) {
@@ -54,7 +55,6 @@ public class Admit implements ControlProcedure {
         this.index = index;
         this.key = key;
         this.knownFloor = knownFloor;
-        this.probe = new SeqProbe(controller, key);
     }
 
     @Override
@@ -81,6 +81,7 @@ public class Admit implements ControlProcedure {
                     controller.admitted();
                     return true;
                 }
+                probe = newProbe();
                 probe.send();
                 controller.scheduleProbeRetry();
                 stage = AWAIT_FLOOR;
@@ -108,19 +109,12 @@ public class Admit implements ControlProcedure {
 
     @Override
     public boolean onReply(InnetMessage msg) {
-        if (stage != AWAIT_FLOOR || !answersProbe(msg)) {
-            return false;
-        }
-        probe.take(msg);
-        return true;
+        return probe != null && probe.offer(msg);
     }
 
-    /**
-     * Whether {@code msg} is the reply to this admission's probe (its request id); a reply to an earlier
-     * admission's probe of the key may predate the install. A seam for seeded-bug tests.
-     */
-    protected boolean answersProbe(InnetMessage msg) {
-        return probe.answers(msg);
+    /** The probe of the key's server this admission sends. A seam for seeded-bug tests (its matching). */
+    protected SeqProbe newProbe() {
+        return new SeqProbe(controller, key);
     }
 
     /** The key admitted. */
@@ -130,15 +124,11 @@ public class Admit implements ControlProcedure {
 
     /** Whether the admission has sent its probe and no reply to it has arrived yet (the spec's probing[k] /= 0). */
     public boolean awaitingFloor() {
-        return stage == AWAIT_FLOOR && probe.answer().isEmpty();
+        return probe != null && probe.awaited();
     }
 
     /** The spec's {@code ProbeResend}: the probe or its reply was lost. Returns whether it was resent. */
     boolean retransmit() {
-        if (stage != AWAIT_FLOOR || probe.answer().isPresent()) {
-            return false;
-        }
-        probe.resend();
-        return true;
+        return probe != null && probe.resendIfAwaited();
     }
 }

@@ -1,7 +1,6 @@
 package dev.innet.netcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.kv.cache.CacheControlNames;
@@ -9,6 +8,7 @@ import dev.innet.kv.cache.SequenceBase;
 import dev.innet.protocol.KvResult;
 import dev.innet.rack.Rack;
 import dev.innet.rack.RackRuns;
+import dev.innet.rack.SharedSeqSlotScenario;
 import dev.innet.rack.check.RunVerdict;
 import dev.innet.rack.workload.DriverClient;
 import dev.innet.wire.InnetMessage;
@@ -33,7 +33,7 @@ class NetCacheSharedSeqSlotTest {
     @Test
     void aWriteOfAnotherKeyInTheSameSlotDoesNotKeepTheCachedKeyInvalid() throws Exception {
         byte[] cached = InnetMessage.key("user0");
-        byte[] sameSlot = keyInTheSlotOf(cached);
+        byte[] sameSlot = SharedSeqSlotScenario.keyInTheSlotOf(cached, SequenceBase::slotOf);
         Rack rack = Rack.builder(RackRuns.root(), 7).protocol(new NetCacheProtocol()).driverClients()
                 .preload(List.of(cached)).out(RackRuns.QUIET).build();
         rack.advance(1_000_000); // the controller programs the switch and admits the key
@@ -62,7 +62,7 @@ class NetCacheSharedSeqSlotTest {
         assertTrue(verdict.safe(), verdict.describe());
     }
 
-    private static final int READS = 200;
+    private static final int READS = SharedSeqSlotScenario.READS;
 
     /**
      * A key written once while uncached, then writes of another key in its counter slot, then only reads of
@@ -74,7 +74,7 @@ class NetCacheSharedSeqSlotTest {
      */
     @Test
     void aFreshlyAdmittedKeyIsFilledDespiteWritesOfAnotherKeyInItsSlot() throws Exception {
-        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(new NetCacheProtocol());
+        List<KvResult> reads = scenario(new NetCacheProtocol());
         long fromSwitch = reads.stream().filter(KvResult::fromSwitch).count();
         assertTrue(fromSwitch > READS / 2, "only " + fromSwitch + " of " + READS + " reads served by the switch");
     }
@@ -93,53 +93,13 @@ class NetCacheSharedSeqSlotTest {
                         };
                     }
                 });
-        List<KvResult> reads = readsOfAKeyAdmittedAfterWritesInItsSlot(noFloor);
+        List<KvResult> reads = scenario(noFloor);
         assertTrue(reads.stream().noneMatch(KvResult::fromSwitch), "a read was served by the switch: " + reads);
     }
 
-    /** The reads of the scenario above, each checked to return the key's value, the run checked safe. */
-    private static List<KvResult> readsOfAKeyAdmittedAfterWritesInItsSlot(NetCacheProtocol protocol) throws Exception {
-        byte[] hot = InnetMessage.key("user0");
-        byte[] sameSlot = keyInTheSlotOf(hot);
-        Rack rack = Rack.builder(RackRuns.root(), 11).protocol(protocol).driverClients().hotThreshold(8)
-                .out(RackRuns.QUIET).build();
-        rack.advance(1_000_000); // the controller programs the switch
-        List<KvResult> writes = new ArrayList<>();
-        rack.submit(rack.clients().get(0), DriverClient.Kind.PUT, hot, "hot".getBytes(StandardCharsets.UTF_8),
-                writes::add);
-        rack.advance(500_000);
-        for (int i = 0; i < 3; i++) { // the slot's counter moves past the hot key's own write
-            rack.submit(rack.clients().get(1), DriverClient.Kind.PUT, sameSlot,
-                    ("other" + i).getBytes(StandardCharsets.UTF_8), writes::add);
-            rack.advance(500_000);
-        }
-        assertEquals(4, writes.size(), "every write acknowledged: " + writes);
-        assertTrue(writes.get(3).seq() > writes.get(0).seq(), "the other key's writes are numbered after the hot key's");
-
-        List<KvResult> reads = new ArrayList<>();
-        for (int i = 0; i < READS; i++) {
-            rack.submit(rack.clients().get(0), DriverClient.Kind.GET, hot, null, reads::add);
-            rack.advance(100_000);
-        }
-        assertEquals(READS, reads.size(), "every read completed");
-        for (KvResult r : reads) {
-            assertEquals(KvResult.Outcome.OK, r.outcome(), "read " + r);
-            assertEquals("hot", new String(r.value(), StandardCharsets.UTF_8), "read " + r);
-        }
-        assertTrue(rack.controllerCounters().get("admissions") >= 1, "the key was admitted: " + rack.controllerCounters());
-        RunVerdict verdict = RackRuns.verdict(rack, "netcache-shared-seq-slot-admission");
-        assertTrue(verdict.safe(), verdict.describe());
-        return reads;
-    }
-
-    /** A key other than {@code key} whose writes are numbered in the same counter slot. */
-    private static byte[] keyInTheSlotOf(byte[] key) {
-        for (int i = 0; ; i++) {
-            byte[] candidate = InnetMessage.key("other" + i);
-            if (SequenceBase.slotOf(candidate) == SequenceBase.slotOf(key)) {
-                assertNotEquals(new String(key, StandardCharsets.UTF_8), new String(candidate, StandardCharsets.UTF_8));
-                return candidate;
-            }
-        }
+    /** SharedSeqSlotScenario's read-only phase of a key admitted after writes of another key in its slot. */
+    private static List<KvResult> scenario(NetCacheProtocol protocol) throws Exception {
+        return SharedSeqSlotScenario.readsOfAKeyAdmittedAfterWritesInItsSlot(protocol, SequenceBase::slotOf,
+                "netcache-shared-seq-slot-admission");
     }
 }

@@ -140,18 +140,13 @@ public class Admit implements ControlProcedure {
 
     @Override
     public boolean onReply(InnetMessage msg) {
-        if (stage != AWAIT_FLOOR || !probe.answers(msg)) {
-            return false;
-        }
-        probe.take(msg);
-        return true;
+        return probe.offer(msg);
     }
 
     /** The spec's {@code ProbeResend}: the probe or its reply was lost. */
     public void retransmit() {
-        if (stage == AWAIT_FLOOR && probe.answer().isEmpty()) {
+        if (probe.resendIfAwaited()) {
             controller.stats().probeRetries++;
-            probe.resend();
             controller.scheduleRetry(this::retransmit);
         }
     }

@@ -361,8 +361,8 @@ ServerGet(m, d) ==
     /\ UNCHANGED <<switchVars, probing, store, pend, nW, nR, nLoss, nAdmit, nEvict, nCrash, ghostVars>>
 
 -----------------------------------------------------------------------------
-(* Switch: server replies (read_seq_bound: seq_bound = ctr[k]), relayed to  *)
-(* the client in the same step.                                             *)
+(* Switch: server replies, relayed to the client in the same step; bounded *)
+(* by RefreshBound (FillBySeen; with CounterGuard seq_bound = ctr[k]).      *)
 
 \* NC-7: a PUT_REPLY commits the staged record if the key is cached and
 \* invalid, the reply is for the staged write (seq = record_seq /= 0) and no

@@ -58,7 +58,9 @@ import java.util.function.Predicate;
  * through its own loop (a hot report, then control steps until it is idle) or, for the spec's
  * {@code Evict(k)}, through its eviction procedure of exactly k. Every frame between them is routed by
  * this class, so the spec's choice of which message is delivered, lost or duplicated next is followed
- * exactly (docs/conformance.md, "NetCache").
+ * exactly (docs/conformance.md, "NetCache"). The admission's probe of the key's server (NetCache.tla's
+ * FillBySeen) is replayed too: its SEQ_PROBE and reply are the spec's probe and probeR, numbered by the
+ * admission, and the switch's record_seen_seq and record_fill_floor are compared with seen and fillFloor.
  *
  * <p>The refinement mapping ({@link #observe}) reads the switch through the control API (key table,
  * record registers, sequence counters), the server's store, the clients' outstanding operations, the

@@ -38,10 +38,9 @@ final class CachingRackRuns {
 
     /**
      * Kills the switch (SIGKILL) and restarts it from the plan; then waits until the controller has programmed the
-     * new switch: {@code switch generation 2 programmed}, or, for a protocol that recovers a restarted switch
-     * (FarReach), {@code recovered in}, which recovery logs instead once it has programmed it. A controller whose
-     * control call was cut by the crash has stopped, and is restarted as Jepsen's switch-crash heal restarts it.
-     * Returns the new switch's pid.
+     * new switch ({@code switch generation 2 programmed}, which a controller also logs when a procedure of its
+     * protocol programmed it: FarReach's recovery). A controller whose control call was cut by the crash has
+     * stopped, and is restarted as Jepsen's switch-crash heal restarts it. Returns the new switch's pid.
      */
     static long crashTheSwitchAndAwaitTheController(RackUp.Settings settings, RackLayout layout, long switchPid,
             PrintStream out) throws Exception {
@@ -54,7 +53,7 @@ final class CachingRackRuns {
         RackPlan.Process ctl = RackPlan.read(layout.planFile()).currentProcesses().stream()
                 .filter(p -> p.name().equals(controller)).findFirst().orElseThrow();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!programmedAgain(Files.readString(controllerLog))) {
+        while (!Files.readString(controllerLog).contains("switch generation 2 programmed")) {
             if (!Pids.alive(ctl.pid(), ctl.startTicks())) {
                 new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), controller);
                 break;
@@ -64,11 +63,6 @@ final class CachingRackRuns {
             Thread.sleep(200);
         }
         return again.pid();
-    }
-
-    /** Whether the controller's log shows the restarted switch programmed (fresh, or by a recovery). */
-    private static boolean programmedAgain(String controllerLog) {
-        return controllerLog.contains("switch generation 2 programmed") || controllerLog.contains(" recovered in ");
     }
 
     /** Porcupine (lincheck) finds the runs' histories, concatenated into {@code all}, linearizable. */

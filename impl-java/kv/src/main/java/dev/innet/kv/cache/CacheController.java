@@ -55,6 +55,8 @@ public abstract class CacheController implements Node, NodeCounters {
     /** Procedures a switch adoption found half done; they run before any new work. */
     protected final ArrayDeque<ControlProcedure> resumed = new ArrayDeque<>();
     private ControlProcedure task;
+    /** The protocol's procedure that programs a fresh switch (FarReach's recovery), while it runs. */
+    private ControlProcedure bringUp;
     private long tickTimer;
     private long resetTimer;
     private long nextRequestId = 1;
@@ -204,6 +206,10 @@ public abstract class CacheController implements Node, NodeCounters {
             }
         }
         if (task != null && task.step(control)) {
+            if (task == bringUp) {
+                bringUp = null;
+                ctx.log("switch generation " + seenGeneration + " programmed");
+            }
             task = null;
         }
         boolean busy = task != null || !admissions.isEmpty() || !resumed.isEmpty() || protocolWorkPending();
@@ -220,6 +226,7 @@ public abstract class CacheController implements Node, NodeCounters {
         directory.clear();
         resumed.clear();
         task = null;
+        bringUp = null;
         if (Forwarding.installed(control)) {
             relearn(control, restartedController);
             return;
@@ -233,6 +240,7 @@ public abstract class CacheController implements Node, NodeCounters {
         ControlProcedure first = freshSwitchProcedure(control, bringUps);
         if (first != null) {
             task = first;
+            bringUp = first;
             return;
         }
         programFreshSwitch(control);

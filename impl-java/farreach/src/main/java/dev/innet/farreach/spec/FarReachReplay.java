@@ -360,7 +360,7 @@ public final class FarReachReplay implements SpecReplay {
             case "ServerProbe" -> serverProbe(step);
             case "AdmitFloor" -> admitFloor(step);
             case "DiscardProbeReply" -> discardProbeReply(step);
-            case "ProbeResend" -> probeResend(name(step.param("k")));
+            case "ProbeResend" -> probeResend(step);
             case "DiscardHot" -> takeHotReport(step, false);
             case "EvictStart" -> evictStart(step);
             case "EvictResend" -> evictResend(name(step.param("k")));
@@ -624,16 +624,15 @@ public final class FarReachReplay implements SpecReplay {
         sendProbe("AdmitInstall", a);
     }
 
-    /** The controller's SEQ_PROBE of admission {@code a}, through the switch (CPU port in, server port out). */
+    /** The controller's SEQ_PROBE (sent or resent) of admission {@code a}, through the switch to the server. */
     private void sendProbe(String action, long a) {
-        List<byte[]> sent = controllerContext.takeSent();
-        if (sent.size() != 1 || decode(sent.get(0)).message().op() != KvOp.SEQ_PROBE) {
-            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one SEQ_PROBE");
+        byte[] probe = controllersOneFrame(action, "SEQ_PROBE");
+        if (decode(probe).message().op() != KvOp.SEQ_PROBE) {
+            throw new ReplayException(action + ": the controller sent " + KvOp.name(decode(probe).message().op())
+                    + ", the spec a SEQ_PROBE");
         }
-        admissionOfProbe.put(decode(sent.get(0)).message().reqId(), a);
-        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
-        expectOnly(out, SERVER, action + ": the switch must pass SEQ_PROBE to the server");
-        route(out.get(0), Route.TO_SERVER);
+        admissionOfProbe.put(decode(probe).message().reqId(), a);
+        throughSwitchToServer(probe, action, "SEQ_PROBE");
     }
 
     private void serverProbe(SpecStep step) {
@@ -677,19 +676,14 @@ public final class FarReachReplay implements SpecReplay {
         }
     }
 
-    private void probeResend(String k) {
+    private void probeResend(SpecStep step) {
+        String k = name(step.param("k"));
         Admit admit = admissions.get(k);
         if (admit == null) {
             throw new ReplayException("ProbeResend: no admission of " + k + " is in progress");
         }
         admit.retransmit();
-        List<byte[]> sent = controllerContext.takeSent();
-        if (sent.size() != 1) {
-            throw new ReplayException("ProbeResend: the controller sent " + sent.size() + " frames, the spec one SEQ_PROBE");
-        }
-        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
-        expectOnly(out, SERVER, "ProbeResend: the switch must pass SEQ_PROBE to the server");
-        route(out.get(0), Route.TO_SERVER);
+        sendProbe("ProbeResend", asLong(((TlaFunction) step.var("probing")).apply(step.param("k"))));
     }
 
     /**
@@ -750,12 +744,22 @@ public final class FarReachReplay implements SpecReplay {
 
     /** The controller's EVICT_STORE, through the switch (CPU port in, server port out). */
     private void sendFromController(String action) {
+        throughSwitchToServer(controllersOneFrame(action, "EVICT_STORE"), action, "EVICT_STORE");
+    }
+
+    /** The one frame the controller sent in this step (the spec's one message {@code what}). */
+    private byte[] controllersOneFrame(String action, String what) {
         List<byte[]> sent = controllerContext.takeSent();
         if (sent.size() != 1) {
-            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one EVICT_STORE");
+            throw new ReplayException(action + ": the controller sent " + sent.size() + " frames, the spec one " + what);
         }
-        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, sent.get(0));
-        expectOnly(out, SERVER, action + ": the switch must pass EVICT_STORE to the server");
+        return sent.get(0);
+    }
+
+    /** A controller's frame through the switch (CPU port in), which must pass it to the server alone. */
+    private void throughSwitchToServer(byte[] frame, String action, String what) {
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.CPU_PORT, frame);
+        expectOnly(out, SERVER, action + ": the switch must pass " + what + " to the server");
         route(out.get(0), Route.TO_SERVER);
     }
 

@@ -26,6 +26,22 @@ public final class LakeProtocol implements Protocol {
     static final long SWITCH_OS_POLL_NANOS = 200_000;
     static final int CACHEABLE_VALUE_BYTES = 32;
 
+    /** Whether the simulated switch takes the paper's per-layer latencies ({@link #switchMemoryNanos}). */
+    private final boolean switchTiming;
+
+    public LakeProtocol() {
+        this(true);
+    }
+
+    private LakeProtocol(boolean switchTiming) {
+        this.switchTiming = switchTiming;
+    }
+
+    /** LaKe on a simulated switch that takes no time, as every other protocol's (a baseline for the timing). */
+    public static LakeProtocol withoutSwitchTiming() {
+        return new LakeProtocol(false);
+    }
+
     @Override
     public String name() {
         return "lake";
@@ -101,6 +117,22 @@ public final class LakeProtocol implements Protocol {
     @Override
     public int workloadValueBytes() {
         return CACHEABLE_VALUE_BYTES;
+    }
+
+    /**
+     * lake.p4's first layer lives in the memory "onchip" and its second layer in "dram"
+     * ({@code @innet_memory}). A pass that touches only the first layer (a first-layer hit) takes the
+     * paper's hit latency; one that also touches the second (a second-layer hit, a miss looked up there
+     * before it goes to memcached, a fill) takes the paper's DRAM-hit latency. Traffic that touches
+     * neither (not memcached, or keys LaKe does not cache) is not delayed: the NIC's own path is not
+     * modelled.
+     */
+    @Override
+    public java.util.Map<String, Long> switchMemoryNanos() {
+        if (!switchTiming) {
+            return java.util.Map.of();
+        }
+        return java.util.Map.of("onchip", PaperLatency.L1_HIT_NANOS, "dram", PaperLatency.L2_HIT_NANOS - PaperLatency.L1_HIT_NANOS);
     }
 
     /** Lake.tla replayed on lake.p4, the simulator's memcached, LaKe clients and the switch OS (docs/conformance.md). */

@@ -102,6 +102,18 @@ public interface Protocol {
     }
 
     /**
+     * The simulator's timing of the switch: for each memory the P4 program places register arrays in
+     * ({@code @innet_memory("NAME")}), the nanoseconds a packet's pass takes when it touches that memory
+     * (LaKe: its on-chip first layer and the second layer standing in for NetFPGA's DRAM). A pass is
+     * delayed by the sum over the memories it touched; a port's frames keep their order. Empty (the
+     * default): the switch takes no time, as every other protocol's. Live racks ignore it: p4sim on
+     * real interfaces takes the time it takes.
+     */
+    default java.util.Map<String, Long> switchMemoryNanos() {
+        return java.util.Map.of();
+    }
+
+    /**
      * The value length workloads should write for the switch to act on them (LaKe caches 32-byte values
      * only); 0: any length. Live workloads pad their unique values to it.
      */

@@ -18,6 +18,8 @@ public final class P4SwitchDevice implements SwitchDevice {
     private final P4Switch sw;
     private final SwitchTraffic traffic;
     private final SwitchFrameTrace frames;
+    /** The switch's processing time per packet, or null: it takes none. */
+    private final SwitchMemoryTiming timing;
 
     public P4SwitchDevice(P4Switch sw) {
         this(sw, null);
@@ -30,16 +32,31 @@ public final class P4SwitchDevice implements SwitchDevice {
 
     /** @param frames records the clients' frames as trace events (trace validation), or null */
     P4SwitchDevice(P4Switch sw, SwitchTraffic traffic, SwitchFrameTrace frames) {
+        this(sw, traffic, frames, java.util.Map.of());
+    }
+
+    /** @param memoryNanos the latency of each memory a pass touches ({@code Protocol#switchMemoryNanos}); empty: none */
+    P4SwitchDevice(P4Switch sw, SwitchTraffic traffic, SwitchFrameTrace frames, java.util.Map<String, Long> memoryNanos) {
         this.sw = sw;
         this.traffic = traffic;
         this.frames = frames;
+        this.timing = memoryNanos.isEmpty() ? null : new SwitchMemoryTiming(sw.memoryAccesses(), memoryNanos);
     }
 
     @Override
     public List<SwitchOutput> receive(int ingressPort, byte[] frame) {
         List<SwitchOutput> out = new ArrayList<>(2);
+        if (timing != null) {
+            sw.memoryAccesses().clear();
+        }
         sw.process(ingressPort, frame, 0, frame.length,
                 (port, buf, off, len) -> out.add(new SwitchOutput(port, Arrays.copyOfRange(buf, off, off + len))));
+        if (timing != null) {
+            long delay = timing.delayNanos(sw.memoryAccesses());
+            if (delay > 0) {
+                out.replaceAll(o -> new SwitchOutput(o.egressPort(), o.frame(), delay));
+            }
+        }
         if (frames != null) {
             frames.processed(frame, out);
         }

@@ -91,7 +91,8 @@ public final class Rack {
                         .withClock(() -> sim.now() / 1_000));
                 h.attach(p4.control());
                 return new P4SwitchDevice(p4, b.traffic, sim.recordsTraceEvents() ? new SwitchFrameTrace(sim, clients,
-                        b.protocol.tracesSwitchUdpFrames(), topology.switches().size() > 1 ? name : null) : null);
+                        b.protocol.tracesSwitchUdpFrames(), topology.switches().size() > 1 ? name : null) : null,
+                        b.protocol.switchMemoryNanos());
             });
             switches.put(name, s);
             handles.put(name, h);

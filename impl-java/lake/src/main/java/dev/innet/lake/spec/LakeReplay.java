@@ -4,6 +4,7 @@ import static dev.innet.protocol.spec.TlaValues.asLong;
 import static dev.innet.protocol.spec.TlaValues.asRecord;
 import static dev.innet.protocol.spec.TlaValues.name;
 
+import dev.innet.lake.LakeSlots;
 import dev.innet.lake.client.LakeClient;
 import dev.innet.lake.controller.LakeSwitchOs;
 import dev.innet.lake.host.MemcachedBackend;
@@ -43,7 +44,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import java.util.zip.CRC32;
 
 /**
  * Lake.tla replayed on the implementation: p4/lake.p4 on the replay target, one {@link MemcachedHost}
@@ -75,11 +75,7 @@ public final class LakeReplay implements SpecReplay {
     private static final int KEY_BYTES = 16;
     private static final int VALUE_BYTES = 32;
     private static final String VALUE_PREFIX = "lake-write-";
-    private static final int L1_SLOTS = 256;
-    private static final int L2_SLOTS = 4096;
     private static final int LUT_SLOTS = 1024;
-    /** p4/lake.p4's L2_SALT ("LaKe"), hashed after the key for the second layer. */
-    private static final byte[] L2_SALT = {0x4c, 0x61, 0x4b, 0x65};
     /** Candidate key bytes tried per key before the replay gives up finding the spec's slot sharing. */
     private static final int MAX_KEY_CANDIDATES = 50_000_000;
     private static final long CLIENT_TIMEOUT_NANOS = 1_000_000;
@@ -224,7 +220,7 @@ public final class LakeReplay implements SpecReplay {
             boolean found = false;
             for (int n = 0; n < MAX_KEY_CANDIDATES && !found; n++) {
                 byte[] key = String.format("%s-%0" + room + "d", k, n).getBytes(StandardCharsets.US_ASCII);
-                int[] slots = {l1Slot(key), l2Slot(key)};
+                int[] slots = {LakeSlots.l1Slot(key), LakeSlots.l2Slot(key)};
                 boolean fits = true;
                 for (int j = 0; j < chosen.size() && fits; j++) {
                     fits = (i % l1Size == j % l1Size) == (slots[0] == chosen.get(j)[0])
@@ -243,21 +239,6 @@ public final class LakeReplay implements SpecReplay {
                 throw new NotReplayable("no 16-byte key for " + k + " shares the data plane's slots as the spec's");
             }
         }
-    }
-
-    /** p4/lake.p4's compute_slots: CRC-32 of the key over the first layer's slots. */
-    static int l1Slot(byte[] key) {
-        CRC32 crc = new CRC32();
-        crc.update(key);
-        return (int) (crc.getValue() % L1_SLOTS);
-    }
-
-    /** ... and of the key followed by L2_SALT over the second layer's. */
-    static int l2Slot(byte[] key) {
-        CRC32 crc = new CRC32();
-        crc.update(key);
-        crc.update(L2_SALT);
-        return (int) (crc.getValue() % L2_SLOTS);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.innet.lake.trace;
 
+import dev.innet.lake.LakeSlots;
 import dev.innet.tracecheck.ConvertedTrace;
 import dev.innet.tracecheck.TraceConversion;
 import dev.innet.tracecheck.TraceFormatException;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.zip.CRC32;
 
 /**
  * Turns one LaKe run's trace events into the event sequence specs/lake/LakeTrace.tla walks
@@ -48,10 +48,6 @@ import java.util.zip.CRC32;
  * request without a 16-byte key (lake.p4 only relays those), opcodes other than GET, SET and DELETE.
  */
 public final class LakeTraceConverter {
-    /** lake.p4's layers and hashes (compute_slots). */
-    static final int L1_SLOTS = 256;
-    static final int L2_SLOTS = 4096;
-    static final byte[] L2_SALT = {0x4c, 0x61, 0x4b, 0x65};
     static final int KEY_BYTES = 16;
     static final int VALUE_BYTES = 32;
 
@@ -272,14 +268,10 @@ public final class LakeTraceConverter {
         return step;
     }
 
-    /** lake.p4's compute_slots: CRC-32 of the key (L2: salted) over each layer's slots. */
+    /** lake.p4's slot of a key (L2: salted), {@link LakeSlots}. */
     static int slot(String keyHex, boolean secondLayer) {
-        CRC32 crc = new CRC32();
-        crc.update(HexFormat.of().parseHex(keyHex));
-        if (secondLayer) {
-            crc.update(L2_SALT);
-        }
-        return (int) (crc.getValue() % (secondLayer ? L2_SLOTS : L1_SLOTS));
+        byte[] key = HexFormat.of().parseHex(keyHex);
+        return secondLayer ? LakeSlots.l2Slot(key) : LakeSlots.l1Slot(key);
     }
 
     /** Each key's data-plane slot, renumbered 0.. over the slots the run's keys use (sharing kept). */

@@ -138,7 +138,7 @@ final class CallCompiler {
                 if (ext.equals("register") && em.method().name.equals("read")) {
                     RegisterArray r = register(m.target);
                     LExpr idx = ex.narrow(c.args.get(0));
-                    return f -> r.read(idx.eval(f));
+                    return touching(r, (LExpr) f -> r.read(idx.eval(f)));
                 }
                 if (ext.equals("packet_in") && em.method().name.equals("lookahead")) {
                     int w = ExprCompiler.width(c.type);
@@ -174,7 +174,7 @@ final class CallCompiler {
             if (ext.equals("register") && em.method().name.equals("read")) {
                 RegisterArray r = register(m.target);
                 LExpr idx = ex.narrow(c.args.get(0));
-                return (f, d, o) -> r.readWide(idx.eval(f), d, o);
+                return touching(r, (WExpr) (f, d, o) -> r.readWide(idx.eval(f), d, o));
             }
             if (ext.equals("packet_in") && em.method().name.equals("lookahead")) {
                 int w = ExprCompiler.width(c.type);
@@ -278,6 +278,68 @@ final class CallCompiler {
             call.run(f);
             return 0;
         }, fn.ret);
+    }
+
+    /** {@code r.read(dst, index)} as a statement. */
+    private Exec registerRead(Call c, RegisterArray r) {
+        Place dst = ex.place(c.args.get(0));
+        LExpr idx = ex.narrow(c.args.get(1));
+        if (r.words == 1) {
+            int is = ex.staticSlotThroughWidening(c.args.get(1));
+            if (dst.isStatic() && is >= 0) {
+                // the common shape (register.read(meta.x, (bit<32>) meta.i)) as one leaf closure
+                int d = dst.base();
+                long mask = dst.type() instanceof Type.Bits b ? BitIO.mask(b.width()) : -1L;
+                return f -> f.s[d] = r.read(f.s[is]) & mask;
+            }
+            ExprCompiler.Storer st = ex.storer(dst);
+            return f -> st.store(f, r.read(idx.eval(f)));
+        }
+        return f -> r.readWide(idx.eval(f), f.s, dst.slot(f));
+    }
+
+    /** {@code r.write(index, value)}. */
+    private Exec registerWrite(Call c, RegisterArray r) {
+        LExpr idx = ex.narrow(c.args.get(0));
+        Expr value = c.args.get(1);
+        if (r.words == 1) {
+            int is = ex.staticSlotThroughWidening(c.args.get(0));
+            int vs = ex.staticSlotThroughWidening(value);
+            if (is >= 0 && vs >= 0) {
+                return f -> r.write(f.s[is], f.s[vs]);
+            }
+            LExpr v = ex.narrow(value);
+            return f -> r.write(idx.eval(f), v.eval(f));
+        }
+        WExpr v = ex.wide(value);
+        int tmp = cx.layout.allocRaw(r.words);
+        return f -> {
+            v.eval(f, f.s, tmp);
+            r.writeWide(idx.eval(f), f.s, tmp);
+        };
+    }
+
+    /**
+     * {@code access} preceded by the mark of the memory {@code r} lives in ({@code @innet_memory},
+     * {@link dev.innet.p4sim.runtime.MemoryAccesses}); {@code access} itself when it lives in none, so
+     * programs without the annotation compile exactly as before. One overload per closure type.
+     */
+    private Exec touching(RegisterArray r, Exec access) {
+        int id = cx.registerMemory.getOrDefault(r, -1);
+        dev.innet.p4sim.runtime.MemoryAccesses m = cx.memories;
+        return id < 0 ? access : f -> { m.touch(id); access.run(f); };
+    }
+
+    private LExpr touching(RegisterArray r, LExpr access) {
+        int id = cx.registerMemory.getOrDefault(r, -1);
+        dev.innet.p4sim.runtime.MemoryAccesses m = cx.memories;
+        return id < 0 ? access : f -> { m.touch(id); return access.eval(f); };
+    }
+
+    private WExpr touching(RegisterArray r, WExpr access) {
+        int id = cx.registerMemory.getOrDefault(r, -1);
+        dev.innet.p4sim.runtime.MemoryAccesses m = cx.memories;
+        return id < 0 ? access : (f, d, o) -> { m.touch(id); access.eval(f, d, o); };
     }
 
     RegisterArray register(Expr target) {
@@ -682,40 +744,11 @@ final class CallCompiler {
                     LExpr v = narrowCall(c);
                     return f -> v.eval(f);
                 }
-                Place dst = ex.place(c.args.get(0));
-                LExpr idx = ex.narrow(c.args.get(1));
-                if (r.words == 1) {
-                    int is = ex.staticSlotThroughWidening(c.args.get(1));
-                    if (dst.isStatic() && is >= 0) {
-                        // the common shape (register.read(meta.x, (bit<32>) meta.i)) as one leaf closure
-                        int d = dst.base();
-                        long mask = dst.type() instanceof Type.Bits b ? BitIO.mask(b.width()) : -1L;
-                        return f -> f.s[d] = r.read(f.s[is]) & mask;
-                    }
-                    ExprCompiler.Storer st = ex.storer(dst);
-                    return f -> st.store(f, r.read(idx.eval(f)));
-                }
-                return f -> r.readWide(idx.eval(f), f.s, dst.slot(f));
+                return touching(r, registerRead(c, r));
             }
             case "register.write" -> {
                 RegisterArray r = register(m.target);
-                LExpr idx = ex.narrow(c.args.get(0));
-                Expr value = c.args.get(1);
-                if (r.words == 1) {
-                    int is = ex.staticSlotThroughWidening(c.args.get(0));
-                    int vs = ex.staticSlotThroughWidening(value);
-                    if (is >= 0 && vs >= 0) {
-                        return f -> r.write(f.s[is], f.s[vs]);
-                    }
-                    LExpr v = ex.narrow(value);
-                    return f -> r.write(idx.eval(f), v.eval(f));
-                }
-                WExpr v = ex.wide(value);
-                int tmp = cx.layout.allocRaw(r.words);
-                return f -> {
-                    v.eval(f, f.s, tmp);
-                    r.writeWide(idx.eval(f), f.s, tmp);
-                };
+                return touching(r, registerWrite(c, r));
             }
             case "counter.count" -> {
                 CounterArray ctr = (CounterArray) cx.externs.get(((Name) m.target).decl);

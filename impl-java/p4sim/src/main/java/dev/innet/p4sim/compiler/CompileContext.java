@@ -32,6 +32,10 @@ final class CompileContext {
     /** Extern instances by declaration: RegisterArray, CounterArray or DirectCounter marker. */
     final Map<Object, Object> externs = new IdentityHashMap<>();
     final Map<String, RegisterArray> registersByName = new LinkedHashMap<>();
+    /** The memories named by {@code @innet_memory} and what each packet touched of them. */
+    final dev.innet.p4sim.runtime.MemoryAccesses memories = new dev.innet.p4sim.runtime.MemoryAccesses();
+    /** The memory id of each register array placed in a named memory (arrays without one are absent). */
+    final Map<RegisterArray, Integer> registerMemory = new IdentityHashMap<>();
     final Map<String, CounterArray> countersByName = new LinkedHashMap<>();
     final Map<String, dev.innet.p4sim.runtime.MeterArray> metersByName = new LinkedHashMap<>();
     final Map<String, TableRuntime> tablesByName = new LinkedHashMap<>();

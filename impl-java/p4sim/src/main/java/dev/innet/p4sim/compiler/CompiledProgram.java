@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * One executable instance of a v1model program: the six compiled blocks, the frame layout, and the
  * run-time objects (tables, registers, counters) the control plane manipulates. {@code coverage}: the
- * instance's coverage counters, or null if it was compiled without them.
+ * instance's coverage counters, or null if it was compiled without them. {@code memories}: which
+ * {@code @innet_memory} memories a packet touched (none declared: never marked).
  */
 public record CompiledProgram(
         int slots,
@@ -35,7 +36,8 @@ public record CompiledProgram(
         Map<String, dev.innet.p4sim.runtime.MeterArray> meters,
         Map<Integer, List<int[]>> fieldLists,
         List<String> errorNames,
-        dev.innet.p4sim.coverage.CoverageRecorder coverage) {
+        dev.innet.p4sim.coverage.CoverageRecorder coverage,
+        dev.innet.p4sim.runtime.MemoryAccesses memories) {
 
     public int sm(String field) {
         Integer off = smFields.get(field);

@@ -112,7 +112,26 @@ public final class Compiler {
                 Layout.slots(p.metadataType()), cx.smBase, Layout.slots(cx.sm), smFields,
                 parser, verify, ingress, egress, compute, deparser, cx.arch,
                 publicNames(cx.tablesByName), publicNames(cx.registersByName), publicNames(cx.countersByName), publicNames(cx.metersByName),
-                allFieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage);
+                allFieldLists(p.metadataType()), List.copyOf(p.errorType().members()), cx.coverage, cx.memories);
+    }
+
+    /** The memory an {@code @innet_memory("NAME")} annotation places a register array in, or null. */
+    private static String memoryIn(List<Ast.Annotation> annotations) {
+        String memory = null;
+        for (Ast.Annotation a : annotations) {
+            if (!a.name().equals("innet_memory")) {
+                continue;
+            }
+            if (memory != null) {
+                throw new CompileError(a.pos(), "@innet_memory given twice on one register");
+            }
+            if (a.body().size() != 1 || a.body().get(0).kind() != Token.Kind.STRING
+                    || a.body().get(0).text().isEmpty()) {
+                throw new CompileError(a.pos(), "@innet_memory takes one non-empty string, the memory's name");
+            }
+            memory = a.body().get(0).text();
+        }
+        return memory;
     }
 
     /**
@@ -301,6 +320,10 @@ public final class Compiler {
                 RegisterArray r = new RegisterArray(name, width, size);
                 cx.externs.put(inst, r);
                 cx.registersByName.put(name, r);
+                String memory = memoryIn(inst.annotations);
+                if (memory != null) {
+                    cx.registerMemory.put(r, cx.memories.idOf(memory));
+                }
             }
             case "counter" -> {
                 int size = ex.constant(inst.args.get(0)).intValue();

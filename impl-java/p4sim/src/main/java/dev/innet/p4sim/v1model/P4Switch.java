@@ -150,6 +150,15 @@ public final class P4Switch {
         return r::snapshot;
     }
 
+    /**
+     * The memories the program places register arrays in with {@code @innet_memory("NAME")}, and which
+     * of them the packets since the last {@link dev.innet.p4sim.runtime.MemoryAccesses#clear} touched
+     * (a simulator's timing model reads them; p4sim gives memories no timing of its own).
+     */
+    public dev.innet.p4sim.runtime.MemoryAccesses memoryAccesses() {
+        return prog.memories();
+    }
+
     private CoverageRecorder coverageRecorder() {
         if (prog.coverage() == null) {
             throw new IllegalStateException("this switch counts no coverage: instantiate it with SwitchConfig.withCoverage(true)");

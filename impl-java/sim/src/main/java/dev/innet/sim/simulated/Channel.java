@@ -20,6 +20,11 @@ public final class Channel {
     long cutsBegun;
     /** Frames on the wire now, bounded like a real port buffer. */
     int inFlight;
+    /**
+     * For a switch's egress: the time its last frame left. A switch that takes longer over one frame
+     * than over the next does not let the next overtake it on the same port (an in-order pipeline).
+     */
+    long lastDeparture;
 
     Channel(Simulation simulation, String name, Endpoint from, Endpoint to, RandomSource random, LinkFaults faults) {
         this.simulation = simulation;

@@ -802,13 +802,21 @@ public final class Simulation {
             if (egress == null) {
                 log.record(now, EventKind.DROP, sw.name + ":" + o.egressPort(), "no link on port", frame);
             } else {
-                transmit(egress, frame, a.originHost);
+                long departure = now;
+                if (o.delayNanos() > 0 || egress.lastDeparture > now) {
+                    departure = Math.max(now + o.delayNanos(), egress.lastDeparture);
+                    egress.lastDeparture = departure;
+                }
+                transmit(egress, frame, a.originHost, departure - now);
             }
         }
     }
 
-    /** Puts a frame on a channel, applying its fault policy. The frame array is owned by the simulator. */
-    private void transmit(Channel ch, byte[] frame, int originHost) {
+    /**
+     * Puts a frame on a channel, applying its fault policy; it enters the wire {@code notBeforeNanos}
+     * from now (a switch's processing time). The frame array is owned by the simulator.
+     */
+    private void transmit(Channel ch, byte[] frame, int originHost, long notBeforeNanos) {
         if (ch.cuts > 0) {
             log.record(now, EventKind.DROP, ch.name(), "partitioned", frame);
             return;
@@ -841,7 +849,7 @@ public final class Simulation {
                 case HostSlot h -> h.epoch;
                 case SwitchPort sp -> sp.sw.epoch;
             };
-            push(now + delay, new Arrival(ch, copy == 0 ? frame : frame.clone(), originHost, targetEpoch, ch.cutsBegun, false));
+            push(now + notBeforeNanos + delay, new Arrival(ch, copy == 0 ? frame : frame.clone(), originHost, targetEpoch, ch.cutsBegun, false));
         }
     }
 
@@ -1108,7 +1116,7 @@ public final class Simulation {
             Network.requireSendable(frame);
             byte[] copy = frame.clone();
             log.record(now, EventKind.SEND, host.name(), null, copy);
-            transmit(host.uplink, copy, host.number);
+            transmit(host.uplink, copy, host.number, 0);
         }
 
         @Override

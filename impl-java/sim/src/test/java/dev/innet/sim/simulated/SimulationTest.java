@@ -97,6 +97,28 @@ class SimulationTest {
     }
 
     @Test
+    void aSwitchsProcessingTimeDelaysItsOutputWithoutReorderingAPort() {
+        Rack rack = new Rack(Simulation.builder(1).defaultFaults(LinkFaults.fixedDelay(5 * US)), 3);
+        // frame 0 takes the switch 50 us (a slow memory), every other frame none
+        ((StaticForwardingSwitch) rack.tor.device()).processingNanos = frame -> {
+            try {
+                return java.nio.ByteBuffer.wrap(dev.innet.wire.UdpFrame.decode(frame).payload()).getLong() == 0 ? 50 * US : 0;
+            } catch (dev.innet.wire.WireException e) {
+                throw new AssertionError(e);
+            }
+        };
+        rack.sendAt(0, 1, 2, 0);
+        rack.sendAt(1 * US, 1, 2, 1);
+        rack.sendAt(2 * US, 1, 3, 2);
+        rack.sim.runUntil(1 * MS);
+        List<ProbeNode.Received> at2 = rack.probe(2).received;
+        assertEquals(List.of(0L, 1L), rack.probe(2).numbers(), "the fast frame does not overtake the slow one on its port");
+        assertEquals(60 * US, at2.get(0).timeNanos(), "5 us up, 50 us in the switch, 5 us down");
+        assertEquals(60 * US, at2.get(1).timeNanos(), "held behind frame 0, then sent at once");
+        assertEquals(12 * US, rack.probe(3).received.get(0).timeNanos(), "another port is not held: 2 + 5 + 5 us");
+    }
+
+    @Test
     void explicitReorderHoldsSomeFramesBackEvenOnAFixedDelayLink() {
         Rack rack = new Rack(Simulation.builder(3).defaultFaults(LinkFaults.fixedDelay(10 * US).withReorder(0.3, 500 * US)), 2);
         for (int i = 0; i < 40; i++) {

@@ -21,6 +21,8 @@ public final class StaticForwardingSwitch implements SwitchDevice {
     private final TreeMap<Integer, Integer> portByIp = new TreeMap<>();
     public int framesIn;
     public int dropped;
+    /** How long the switch takes over a frame (a timing model's stand-in); none by default. */
+    public java.util.function.ToLongFunction<byte[]> processingNanos = frame -> 0;
 
     /** Host h is on port h. */
     public static StaticForwardingSwitch hostOnSamePort(int... hosts) {
@@ -55,7 +57,7 @@ public final class StaticForwardingSwitch implements SwitchDevice {
             dropped++;
             return List.of();
         }
-        return List.of(new SwitchOutput(port, frame));
+        return List.of(new SwitchOutput(port, frame, processingNanos.applyAsLong(frame)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.innet.app.bench.lake;
 
 import dev.innet.cli.Cli;
+import dev.innet.lake.LakeProtocol;
 import dev.innet.lake.host.MemcachedProcess;
 import dev.innet.p4sim.bench.InProcessBench;
 import java.io.IOException;
@@ -129,7 +130,23 @@ public final class LakeBench implements Callable<Integer> {
         }
         modelRow(host, host);
         out.println("   (the paper: 13.1 Mqps on hits, 1.16 µs hit latency, 13.6x memcached's throughput; 5.6 µs from DRAM)");
+
+        out.println("\n5. the simulator's switch timing: one GET per path alone on a simulated rack, lake.p4's @innet_memory");
+        out.println("   layers priced at the paper's latencies (LakeProtocol.switchMemoryNanos) against the same run untimed");
+        LayerLatencies.Figures timed = LayerLatencies.measure(root, new LakeProtocol());
+        LayerLatencies.Figures untimed = LayerLatencies.measure(root, LakeProtocol.withoutSwitchTiming());
+        out.printf(Locale.ROOT, "   %-44s %12s %12s %12s%n", "path", "timed µs", "untimed µs", "device µs");
+        timingRow("GET, first-layer hit", timed.firstLayerHit(), untimed.firstLayerHit());
+        timingRow("GET, second-layer hit", timed.secondLayerHit(), untimed.secondLayerHit());
+        timingRow("GET, miss (memcached: not found)", timed.miss(), untimed.miss());
+        out.println("   (untimed: the simulated links only; the simulator's memcached answers at once, so a miss shows LaKe's");
+        out.println("    part only: the DRAM lookup on the way in and again on memcached's reply)");
         return 0;
+    }
+
+    private void timingRow(String path, long timedNanos, long untimedNanos) {
+        out.printf(Locale.ROOT, "   %-44s %12.2f %12.2f %12.2f%n", path, timedNanos / 1e3, untimedNanos / 1e3,
+                (timedNanos - untimedNanos) / 1e3);
     }
 
     private void modelRow(LakeModel.Figures f, LakeModel.Figures host) {

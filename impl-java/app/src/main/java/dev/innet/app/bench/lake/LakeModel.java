@@ -22,11 +22,11 @@ import java.util.List;
  */
 public final class LakeModel {
     public static final double L1_QPS = 13.1e6;
-    public static final double L1_LATENCY_S = 1.16e-6;
+    public static final double L1_LATENCY_S = dev.innet.lake.PaperLatency.L1_HIT_NANOS * 1e-9;
     public static final double DRAM_QPS = 6.3e6;
-    public static final double L2_LATENCY_S = 5.6e-6;
+    public static final double L2_LATENCY_S = dev.innet.lake.PaperLatency.L2_HIT_NANOS * 1e-9;
     public static final double MEMCACHED_QPS = L1_QPS / 13.6;
-    public static final double MEMCACHED_LATENCY_S = L1_LATENCY_S * 205;
+    public static final double MEMCACHED_LATENCY_S = dev.innet.lake.PaperLatency.MEMCACHED_NANOS * 1e-9;
     /** The paper's five processing elements share the hits; each PE is a server of the pipeline station. */
     static final int PES = 5;
 

@@ -73,7 +73,8 @@ import java.util.TreeSet;
  * <p><b>Host restarts.</b> A server's restart needs no step (its store is durable; what reached it while it
  * was down is lost); the controller's is a "ctlRestart" step before its first event of the new incarnation.
  *
- * <p>Runs with abandoned snapshots, client restarts, a controller restart during a switch recovery, or a
+ * <p>Runs with abandoned snapshots, client restarts, a controller restart during a switch recovery (after it
+ * began: a controller restarted between the crash and any controller's switchCrashSeen runs the whole recovery), or a
  * crash whose recovery does not finish are refused ({@link TraceFormatException}): FarReachTrace.tla does not
  * cover them (docs/conformance.md).
  */
@@ -135,6 +136,11 @@ public final class FarReachTraceConverter {
     private static final class Recovery {
         final Step crash;
         long done = Long.MAX_VALUE;
+        /**
+         * Whether a controller began this recovery (its switchCrashSeen). A controller that restarts before any
+         * began it runs the whole recovery itself: the trace spec's CtlRestart, then Recover as one step.
+         */
+        boolean begun;
         /** Per key, the record its server holds after the last RECOVER_STORE of the key: (value, seq). */
         final Map<String, Object[]> stored = new TreeMap<>();
         /** The records recovery re-admitted (the spec's crec' = snap). */
@@ -378,7 +384,7 @@ public final class FarReachTraceConverter {
     private void restarted(TraceLine line) {
         if (line.host() == RackPorts.CONTROLLER_HOST) {
             if (line.incarnation() != controllerIncarnation) {
-                if (recovering != null) {
+                if (recovering != null && recovering.begun) {
                     throw new TraceFormatException("line " + line.line() + ": the controller restarted during a switch "
                             + "recovery (FarReachTrace.tla's Recover is one step)");
                 }
@@ -748,7 +754,7 @@ public final class FarReachTraceConverter {
                 s.fields.put("k", key(line));
                 s.fields.put("s", line.number("seq"));
             }
-            case FarReachTraceEvents.SWITCH_CRASH_SEEN -> recovering(line);
+            case FarReachTraceEvents.SWITCH_CRASH_SEEN -> recovering(line).begun = true;
             case FarReachTraceEvents.SERVER_RECOVER_STORE -> {
                 servers.add(host);
                 String k = key(line);

@@ -92,6 +92,25 @@ class ConverterTest {
         assertThrows(TraceFormatException.class, () -> NdjsonTrace.parse(7, "{\"time\":1,"));
     }
 
+    /**
+     * A controller that restarts after the switch crashed but before any controller began the recovery (a live rack:
+     * its control call was cut by the crash) runs the whole recovery itself: CtlRestart, then Recover. One that
+     * restarts after its predecessor began it would resume in the middle, which Recover as one step cannot express.
+     */
+    @Test
+    void aControllerRestartBeforeTheRecoveryBeganIsACtlRestartAndAfterItIsRefused() {
+        String read = "{\"time\":0,\"host\":3,\"incarnation\":0,\"event\":\"clientRead\",\"key\":\"k\",\"reqId\":1,\"attempt\":1}";
+        String crash = "{\"time\":5,\"host\":0,\"incarnation\":0,\"event\":\"switchCrash\"}";
+        String done = "{\"time\":30,\"host\":254,\"incarnation\":1,\"event\":\"recoverDone\",\"replayed\":0,\"readmitted\":0}";
+        var run = new FarReachTraceConverter(1_000, null).convert(lines(read, crash,
+                "{\"time\":10,\"host\":254,\"incarnation\":1,\"event\":\"switchCrashSeen\"}", done));
+        List<Object> events = run.steps().stream().map(s -> s.get("e")).filter(e -> !e.equals("read")).toList();
+        assertEquals(List.of("crash", "ctlRestart", "recover"), events);
+        var e = assertThrows(TraceFormatException.class, () -> new FarReachTraceConverter(1_000, null).convert(lines(read, crash,
+                "{\"time\":10,\"host\":254,\"incarnation\":0,\"event\":\"switchCrashSeen\"}", done)));
+        assertTrue(e.getMessage().startsWith("line 4: the controller restarted during a switch recovery"), e.getMessage());
+    }
+
     @Test
     void theCommandRejectsAMissingFileAndReportsAnUnconvertibleRunAsUnknown(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

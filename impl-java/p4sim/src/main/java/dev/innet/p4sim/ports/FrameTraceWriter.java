@@ -87,15 +87,33 @@ public final class FrameTraceWriter implements LiveSwitch.FrameObserver, dev.inn
         return appendingTo(file, Options.innet(clients), log);
     }
 
-    /** Appends to {@code file}, stamped with System.nanoTime. */
+    /**
+     * Appends to {@code file}, stamped with System.nanoTime. A file that already holds lines is a predecessor's:
+     * this switch is a restart of one that died (a rack clears the file when it comes up; {@code rack restart}
+     * starts the switch again with the same file), so the first line written is the simulator's
+     * {@code switchCrash}, as a simulated rack records a switch crash: everything the dead switch held (registers,
+     * tables, frames in its buffers) is gone. Stamped now, before this switch processes a frame or a control
+     * command: the frames sent to the dead switch in between were lost, which the spec's crash (it empties the
+     * network) covers, and the controller's reaction to the new switch comes after it.
+     */
     public static FrameTraceWriter appendingTo(Path file, Options options, PrintStream log) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null) {
             Files.createDirectories(dir);
         }
+        boolean restart = Files.exists(file) && Files.size(file) > 0;
         PrintStream out = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
                 false, StandardCharsets.UTF_8);
-        return new FrameTraceWriter(out, options, System::nanoTime, log);
+        FrameTraceWriter writer = new FrameTraceWriter(out, options, System::nanoTime, log);
+        if (restart) {
+            writer.crashed();
+        }
+        return writer;
+    }
+
+    /** Records that this switch replaces one that died: {@code switchCrash} (field {@code switch} if it is named). */
+    void crashed() {
+        write(named(TraceEvent.of(Simulation.SWITCH_CRASH_EVENT)), clock.getAsLong());
     }
 
     @Override

@@ -88,10 +88,15 @@ class FrameTraceWriterTest {
         }
     }
 
+    /**
+     * A restarted switch appends to its predecessor's file, and first records the crash it replaces ({@code switchCrash},
+     * the simulator's event), before any frame of its own; a switch starting on an empty file records none.
+     */
     @Test
-    void eachLineIsInTheFileWhenTheCallReturnsAndARestartAppends(@TempDir Path dir) throws Exception {
+    void eachLineIsInTheFileWhenTheCallReturnsAndARestartAppendsAfterItsCrash(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("trace-events").resolve("h0.ndjson");
         FrameTraceWriter first = FrameTraceWriter.appendingTo(file, List.of(CLIENT), System.err);
+        assertEquals(List.of(), Files.readAllLines(file), "a first switch records no crash");
         byte[] request = frame(CLIENT, SERVER, PUT, 1);
         first.received(2, request, 0, request.length);
         // not closed: what a kill -9 leaves
@@ -100,13 +105,20 @@ class FrameTraceWriterTest {
         byte[] next = frame(CLIENT, SERVER, PUT, 2);
         second.received(2, next, 0, next.length);
         List<String> lines = Files.readAllLines(file);
-        assertEquals(2, lines.size(), "a restarted switch appends: " + lines);
-        assertTrue(lines.get(1).contains("\"reqId\":2"), lines.get(1));
-        long first0 = Long.parseLong(lines.get(0).replaceAll("^\\{\"time\":(\\d+),.*", "$1"));
-        long second0 = Long.parseLong(lines.get(1).replaceAll("^\\{\"time\":(\\d+),.*", "$1"));
-        assertTrue(first0 <= second0 && second0 <= System.nanoTime(), "stamped with System.nanoTime: " + lines);
+        assertEquals(3, lines.size(), "a restarted switch appends: " + lines);
+        assertTrue(lines.get(1).contains("\"host\":0") && lines.get(1).contains("\"event\":\"switchCrash\""), lines.get(1));
+        assertFalse(lines.get(1).contains("\"switch\""), "an unnamed switch's crash names none: " + lines.get(1));
+        assertTrue(lines.get(2).contains("\"reqId\":2"), lines.get(2));
+        long[] stamps = lines.stream().mapToLong(l -> Long.parseLong(l.replaceAll("^\\{\"time\":(\\d+),.*", "$1"))).toArray();
+        assertTrue(stamps[0] <= stamps[1] && stamps[1] <= stamps[2] && stamps[2] <= System.nanoTime(),
+                "stamped with System.nanoTime, the crash before the new switch's frames: " + lines);
         first.close();
         second.close();
+        FrameTraceWriter named = FrameTraceWriter.appendingTo(file, new FrameTraceWriter.Options(List.of(CLIENT), true, "spine1"),
+                System.err);
+        named.close();
+        String last = Files.readAllLines(file).getLast();
+        assertTrue(last.contains("\"event\":\"switchCrash\"") && last.contains("\"switch\":\"spine1\""), last);
     }
 
     /**

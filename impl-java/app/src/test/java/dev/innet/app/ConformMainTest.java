@@ -57,8 +57,8 @@ class ConformMainTest {
     void netCacheCuratedTracesAndSimulatedBehavioursReplay() {
         Run r = conform("--protocol", "netcache", "--simulate", "3", "--seed", "1", "--model", "MCNetCacheConform");
         assertEquals(0, r.code(), r.out());
-        // 7 curated + 3 simulated, every one to its end (restarts and the admission's probe included)
-        assertTrue(r.out().contains("10 traces: 10 passed, 0 failed, 0 not fully replayed"), r.out());
+        // 8 curated + 3 simulated, every one to its end (restarts and the admission's probe included)
+        assertTrue(r.out().contains("11 traces: 11 passed, 0 failed, 0 not fully replayed"), r.out());
         assertTrue(r.out().contains("spec actions replayed: 17 of 17"), r.out());
     }
 

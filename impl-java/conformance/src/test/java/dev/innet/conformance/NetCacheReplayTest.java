@@ -68,7 +68,7 @@ class NetCacheReplayTest {
             assertEquals(trace.size(), r.steps());
             passed++;
         }
-        assertEquals(7, passed, "the seven curated traces");
+        assertEquals(8, passed, "the eight curated traces");
     }
 
     /**

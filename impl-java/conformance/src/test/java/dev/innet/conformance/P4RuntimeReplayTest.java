@@ -56,7 +56,7 @@ class P4RuntimeReplayTest {
 
     @Test
     void curatedNetCacheTracesPassOverP4RuntimeAsOverTheDirectApi() throws Exception {
-        sameResultsOnBothApis("netcache", new NetCacheConformance(), 7, 7);
+        sameResultsOnBothApis("netcache", new NetCacheConformance(), 8, 8);
     }
 
     /** The control really is a P4Runtime client of the switch the frames go through, and a crash empties both. */

@@ -168,6 +168,7 @@ public final class Main implements Callable<Integer> {
             err.println(e.getMessage());
             return EXIT_FAILED;
         }
+        compiled.checked().warnings().forEach(err::println);
         if (extension != null) {
             try {
                 extension.compiled(compiled);

@@ -31,7 +31,7 @@ class MainTest {
 
     @BeforeEach
     void files() throws Exception {
-        uncompilable = Files.writeString(dir.resolve("bad.p4"), "#include <v1model.p4>\nconst bit<8> X = 300;\n");
+        uncompilable = Files.writeString(dir.resolve("bad.p4"), "#include <v1model.p4>\nconst bit<8> X = 16w1;\n");
         rejectedCommands = Files.writeString(dir.resolve("s1-commands.txt"), "table_add nope a 1 => 2\n");
     }
 
@@ -49,7 +49,7 @@ class MainTest {
         assertEquals(1, r.err().lines().count(), "exactly one line on stderr: " + r.err());
         assertTrue(r.err().startsWith("p4sim: "), r.err());
         assertTrue(r.err().contains(mustName), "the error names '" + mustName + "': " + r.err());
-        assertFalse(r.err().contains("error: value 300"), "the program was compiled: " + r.err());
+        assertFalse(r.err().contains("error: type mismatch"), "the program was compiled: " + r.err());
         assertEquals("", r.out(), "nothing may run after a bad argument");
     }
 
@@ -60,7 +60,12 @@ class MainTest {
         assertTrue(ok.out().endsWith("basic.p4: ok\n"), ok.out());
         Run bad = p4sim("--program", uncompilable.toString(), "--check");
         assertEquals(Main.EXIT_FAILED, bad.exit());
-        assertTrue(bad.err().contains("bad.p4:2:18: error: value 300 does not fit in bit<8>"), bad.err());
+        assertTrue(bad.err().contains("bad.p4:2:18: error: type mismatch: expected bit<8> but found bit<16>"), bad.err());
+        // what p4c only warns about is printed and the program still compiles
+        Run warned = p4sim("--program", TestPrograms.stf("corpusforms3.p4").toString(), "--check");
+        assertEquals(Main.EXIT_OK, warned.exit(), warned.err());
+        assertTrue(warned.err().contains("corpusforms3.p4:") && warned.err().contains(": warning: value 4 does not fit in bit<1>"),
+                warned.err());
     }
 
     @Test

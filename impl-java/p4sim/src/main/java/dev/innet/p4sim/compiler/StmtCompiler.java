@@ -100,6 +100,10 @@ final class StmtCompiler {
     }
 
     private Exec varDecl(VarDecl v) {
+        if (v.isConst && v.type instanceof Type.InfInt) {
+            // a local 'const int': an arbitrary-precision value has no storage, and every use is folded
+            return Specializer.NOP;
+        }
         int base = cx.layout.alloc(v.type);
         cx.storage.put(v, base);
         if (v.isConst && v.init != null) {

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * A type-checked v1model program: the six blocks of {@code V1Switch}, the user's header and metadata
  * types, and the values of every compile-time constant (keyed by declaration, or "Enum.member" for
- * serializable enum members).
+ * serializable enum members). {@code warnings} are what p4c would warn about and p4sim accepts the same way,
+ * each {@code file:line:col: warning: ...}.
  */
 public record CheckedProgram(
         Ast.Program ast,
@@ -24,12 +25,14 @@ public record CheckedProgram(
         Map<Object, BigInteger> constValues,
         List<Ast.ActionDecl> globalActions,
         List<Ast.FunctionDecl> functions,
-        Map<String, List<String>> sourceLines) {
+        Map<String, List<String>> sourceLines,
+        List<String> warnings) {
 
     /** The same program with the source files' lines (by position file name) attached. */
     public CheckedProgram withSourceLines(Map<String, List<String>> lines) {
         return new CheckedProgram(ast, parser, verifyChecksum, ingress, egress, computeChecksum, deparser, headersType,
-                metadataType, standardMetadataType, errorType, constValues, globalActions, functions, Map.copyOf(lines));
+                metadataType, standardMetadataType, errorType, constValues, globalActions, functions, Map.copyOf(lines),
+                warnings);
     }
 
     /** Line {@code line} (from 1) of {@code file}, stripped, or "" when the text is not known. */

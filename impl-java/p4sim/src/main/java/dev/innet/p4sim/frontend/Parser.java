@@ -595,15 +595,7 @@ public final class Parser {
                             priority = expr();
                             expect(":");
                         }
-                        List<Expr> keysets = new ArrayList<>();
-                        if (accept("(")) {
-                            do {
-                                keysets.add(keysetExpr());
-                            } while (accept(","));
-                            expect(")");
-                        } else {
-                            keysets.add(keysetExpr());
-                        }
+                        List<Expr> keysets = entryKeysets();
                         expect(":");
                         ActionRef a = actionRef();
                         // p4c's grammar puts an entry's annotations after its action (key : action @priority(3);)
@@ -1020,6 +1012,32 @@ public final class Parser {
         } while (accept(","));
         expect(")");
         return out;
+    }
+
+    /**
+     * A const entry's keys: a parenthesised list of keysets, or one keyset. A single keyset may itself start with
+     * {@code (} ({@code (bit<16>) X &&& 0xff00}, {@code ((bit<16>) X) &&& 0xff00}), so the list reading is tried
+     * first and kept only when its closing parenthesis is followed by the entry's {@code :}.
+     */
+    private List<Expr> entryKeysets() {
+        if (peek().is("(")) {
+            int save = p;
+            try {
+                next();
+                List<Expr> keysets = new ArrayList<>();
+                do {
+                    keysets.add(keysetExpr());
+                } while (accept(","));
+                expect(")");
+                if (peek().is(":")) {
+                    return keysets;
+                }
+            } catch (CompileError notAList) {
+                // not a list of keysets: read it again as one keyset below
+            }
+            p = save;
+        }
+        return List.of(keysetExpr());
     }
 
     private Expr keysetExpr() {

@@ -25,6 +25,8 @@ public final class TypeChecker {
     private final Type.Enum matchKindType = new Type.Enum("match_kind", new ArrayList<>(), null);
     private final List<ActionDecl> globalActions = new ArrayList<>();
     private final List<FunctionDecl> functions = new ArrayList<>();
+    /** What p4c reports as a warning and accepts (a constant that does not fit its type is truncated). */
+    private final java.util.Set<String> warnings = new java.util.LinkedHashSet<>();
     /** The function being checked (return statements carry values), or null. */
     private FunctionDecl currentFunction;
     /** Type parameters in scope while checking a generic declaration. */
@@ -875,7 +877,7 @@ public final class TypeChecker {
         expectParams(controls[3], controls[3].params, new Type[] {h, m}, new Direction[] {io, io});
         expectParams(controls[4], controls[4].params, new Type[] {packetOut, h}, new Direction[] {Direction.NONE, Direction.IN});
         return new CheckedProgram(program, parser, controls[0], controls[1], controls[2], controls[3], controls[4],
-                h, m, stdMeta, errorType, constValues, globalActions, functions, Map.of());
+                h, m, stdMeta, errorType, constValues, globalActions, functions, Map.of(), List.copyOf(warnings));
     }
 
     private static void expectParams(Decl block, List<Param> params, Type[] types, Direction[] dirs) {
@@ -1279,7 +1281,7 @@ public final class TypeChecker {
                 Type.Bits b = new Type.Bits(l.width, l.signed);
                 BigInteger max = l.signed ? BigInteger.ONE.shiftLeft(l.width - 1) : BigInteger.ONE.shiftLeft(l.width);
                 if (l.value.compareTo(max) >= 0) {
-                    throw new CompileError(l.pos, "value " + l.value + " does not fit in " + b);
+                    truncated(l.pos, l.value, b);
                 }
                 return b;
             }
@@ -2108,6 +2110,15 @@ public final class TypeChecker {
 
     // ---------------------------------------------------------------- helpers
 
+    /**
+     * A constant that does not fit its type: p4c accepts it with a warning and keeps its low bits (two's
+     * complement for int&lt;N&gt;), which is what {@link ConstEval#normalize} computes from the node's type.
+     */
+    private void truncated(SourcePos pos, BigInteger value, Type.Bits b) {
+        warnings.add(pos + ": warning: value " + value + " does not fit in " + b + "; truncated to "
+                + ConstEval.normalize(value, b) + " as p4c does");
+    }
+
     /** Requires {@code e} to have type {@code t}, turning an untyped integer literal into {@code t}. */
     void coerce(Expr e, Type t) {
         if (t == null || e.type.equals(t)) {
@@ -2124,7 +2135,7 @@ public final class TypeChecker {
                 hi = BigInteger.ONE.shiftLeft(b.width() - 1);
             }
             if (v.compareTo(lo) < 0 || v.compareTo(hi) >= 0) {
-                throw new CompileError(e.pos, "value " + v + " does not fit in " + b);
+                truncated(e.pos, v, b);
             }
             e.type = t;
             return;

@@ -6,7 +6,9 @@
 //   expression), which is not a tuple of keysets;
 // - constants that do not fit their type (gauntlet_various_ops-bmv2: 4 / 1w1): p4c warns and keeps
 //   the low bits, two's complement for int<N>;
-// - a local 'const int' (arbitrary precision: no storage, folded where used).
+// - a local 'const int' (arbitrary precision: no storage, folded where used);
+// - extract into '_' (issue774-4-bmv2: p.extract<Header>(_)): the header is read into a scratch
+//   temporary and dropped, so the packet's cursor still moves past it.
 enum bit<16> Kind {
     A = 0x0a00,
     B = 0xab00
@@ -21,8 +23,13 @@ header h_t {
     bit<8>  f;
 }
 
+header t_t {
+    bit<8> v;
+}
+
 struct headers {
     h_t h;
+    t_t t;
 }
 
 struct metadata { }
@@ -30,6 +37,14 @@ struct metadata { }
 parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
     state start {
         pkt.extract(hdr.h);
+        transition select(hdr.h.op) {
+            2: skip_one;
+            default: accept;
+        }
+    }
+    state skip_one {
+        pkt.extract<t_t>(_);
+        pkt.extract(hdr.t);
         transition accept;
     }
 }

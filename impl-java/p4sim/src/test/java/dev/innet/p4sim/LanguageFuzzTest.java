@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random programs of the issue-14 statements (compound assignment, nested slice targets, both kinds
- * of for loop with break/continue, header initialisers, header equality with an initialiser), run
+ * of for loop with break/continue, header initialisers, header equality with an initialiser; some
+ * constants wider than their type, which keep their low bits as in p4c), run
  * on both code generators
  * and compared with a model of P4's semantics written here: unsigned values of 8, 16 or 32 bits,
  * wraparound arithmetic, saturating |+| and |-|, shifts by at least the width give 0, loops as the
@@ -68,7 +69,13 @@ class LanguageFuzzTest {
             }
             long x = literal(w[k]);
             valueOut[0] = x;
-            return rnd.nextBoolean() ? w[k] + "w" + Long.toUnsignedString(x) : Long.toUnsignedString(x);
+            String digits = Long.toUnsignedString(x);
+            if (rnd.nextInt(8) == 0) {
+                // a constant too wide for its type: p4c warns and keeps the low w bits, which are x
+                digits = java.math.BigInteger.valueOf(1 + rnd.nextInt(3)).shiftLeft(w[k])
+                        .add(new java.math.BigInteger(Long.toUnsignedString(x))).toString();
+            }
+            return rnd.nextBoolean() ? w[k] + "w" + digits : digits;
         }
 
         static long apply(String op, long a, long b, int width) {

@@ -99,6 +99,11 @@ final class ExprCompiler {
             case Call c when c.type instanceof Type.Header || c.type instanceof Type.Struct -> {
                 return calls.lookaheadHeader(c, c.type);
             }
+            case DontCare d when d.type != null && !(d.type instanceof Type.DontCare) -> {
+                // '_' where storage is written (an out argument such as extract<H>(_)): a scratch
+                // temporary of the argument's type that nothing reads (P4-16 8.15)
+                return new Place(cx.layout.alloc(d.type), null, d.type);
+            }
             default -> throw new CompileError(e.pos, "expression does not denote storage");
         }
     }

@@ -8,7 +8,8 @@
 //   the low bits, two's complement for int<N>;
 // - a local 'const int' (arbitrary precision: no storage, folded where used);
 // - extract into '_' (issue774-4-bmv2: p.extract<Header>(_)): the header is read into a scratch
-//   temporary and dropped, so the packet's cursor still moves past it.
+//   temporary and dropped, so the packet's cursor still moves past it;
+// - v1model's log_msg, with and without data (issue2201-bmv2): bmv2 only logs, so nothing changes.
 enum bit<16> Kind {
     A = 0x0a00,
     B = 0xab00
@@ -65,6 +66,8 @@ control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) 
     }
     apply {
         sm.egress_spec = 0;
+        log_msg("corpusforms3 ingress");
+        log_msg("k={} t valid={} sm={}", {hdr.h.k, hdr.t.isValid(), sm});
         by_k.apply();
         // 4 becomes 1w0 (the literal takes the divisor's type, bit<1>), so the quotient is 0
         hdr.h.d = (bit<8>) (4 / 1w1);

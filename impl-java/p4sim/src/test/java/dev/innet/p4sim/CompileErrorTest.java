@@ -70,6 +70,15 @@ class CompileErrorTest {
         assertEquals(List.of(), P4Sim.compileText("t.p4", program("", "", "bit<8> x = 255;")).checked().warnings());
     }
 
+    /** log_msg has no effect in p4sim, so a call in its data (whose effects would be skipped) is refused. */
+    @Test
+    void logMsgData() {
+        bodyFails("t.p4:17:17: error: log_msg needs a string, not bit<8>", "log_msg(8w1);");
+        fails("t.p4:17:28: error: unsupported construct: a call inside log_msg's arguments (not implemented by p4sim)",
+                program("bit<8> f() { return 1; }", "", "log_msg(\"x={}\", { f() });"));
+        P4Sim.compileText("t.p4", program("", "", "log_msg(\"a={} valid={}\", { hdr.h.a, hdr.h.isValid() });"));
+    }
+
     @Test
     void undeclaredIdentifier() {
         bodyFails("t.p4:17:9: error: undeclared identifier 'foo'", "foo = 1;");

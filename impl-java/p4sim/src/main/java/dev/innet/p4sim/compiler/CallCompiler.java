@@ -990,6 +990,29 @@ final class CallCompiler {
 
     // ---------------------------------------------------------------- extern functions
 
+    /** The first call in {@code e} other than a header's isValid(), or null (for log_msg's arguments). */
+    private static Call firstCall(Expr e) {
+        return switch (e) {
+            case Call c when c.callee instanceof Member m && m.member.equals("isValid") && c.args.isEmpty() -> firstCall(m.target);
+            case Call c -> c;
+            case Member m -> firstCall(m.target);
+            case Index ix -> firstNonNull(firstCall(ix.target), firstCall(ix.index));
+            case Slice sl -> firstNonNull(firstCall(sl.target), firstNonNull(firstCall(sl.hi), firstCall(sl.lo)));
+            case Unary u -> firstCall(u.operand);
+            case Binary b -> firstNonNull(firstCall(b.left), firstCall(b.right));
+            case Conditional q -> firstNonNull(firstCall(q.cond), firstNonNull(firstCall(q.then), firstCall(q.otherwise)));
+            case Cast k -> firstCall(k.operand);
+            case ListExpr l -> l.elements.stream().map(CallCompiler::firstCall).filter(x -> x != null).findFirst().orElse(null);
+            case StructInit si -> si.values.stream().map(CallCompiler::firstCall).filter(x -> x != null).findFirst().orElse(null);
+            case NamedArg na -> firstCall(na.value);
+            default -> null;
+        };
+    }
+
+    private static Call firstNonNull(Call a, Call b) {
+        return a != null ? a : b;
+    }
+
     private Exec externFunction(Call c, String name) {
         List<Expr> a = c.args;
         ArchState arch = cx.arch;
@@ -1079,6 +1102,17 @@ final class CallCompiler {
             case "truncate" -> {
                 LExpr len = ex.narrow(a.get(0));
                 return f -> arch.truncateLength = len.eval(f);
+            }
+            case "log_msg" -> {
+                // bmv2 only writes its log: no effect on packets, tables or externs. A call inside the
+                // data would have effects p4sim would skip, so that form is rejected instead.
+                for (Expr arg : a) {
+                    Call inner = firstCall(arg);
+                    if (inner != null) {
+                        throw CompileError.unsupported(inner.pos, "a call inside log_msg's arguments");
+                    }
+                }
+                return Specializer.NOP;
             }
             case "assert", "assume" -> {
                 // bmv2: "Assert error: <condition> failed, file F, line L", then abort() (the switch dies)

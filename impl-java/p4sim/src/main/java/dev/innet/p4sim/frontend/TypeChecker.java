@@ -1899,6 +1899,14 @@ public final class TypeChecker {
                 if (ex.name.equals("verify") && !inParser) {
                     throw new CompileError(c.pos, "verify can only be called in a parser");
                 }
+                if (ex.name.equals("log_msg") && c.args.size() == 1 && !(c.args.get(0) instanceof NamedArg)) {
+                    // log_msg("text"), the data-less form of v1model's log_msg
+                    if (!(checkExpr(c.args.get(0), s, null) instanceof Type.Str)) {
+                        throw new CompileError(c.args.get(0).pos, "log_msg needs a string, not " + c.args.get(0).type);
+                    }
+                    c.target = new CallTarget.ExternFunction(ex);
+                    return new Type.Void();
+                }
                 if (ex.name.equals("mark_to_drop") && c.args.isEmpty()) {
                     // the deprecated form p4c's v1model.p4 still declares beside mark_to_drop(standard_metadata):
                     // it drops through the pipeline's own standard metadata (CallCompiler)

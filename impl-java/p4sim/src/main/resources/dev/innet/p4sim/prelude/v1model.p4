@@ -134,6 +134,11 @@ extern void clone_preserving_field_list(in CloneType type, in bit<32> session, b
 
 extern void truncate(in bit<32> length);
 
+// bmv2 writes the message (with "{}" replaced by the data's values) to its log; nothing a packet or the
+// control plane sees. log_msg("text") without data, which p4c's v1model.p4 declares beside this one,
+// is accepted by the type checker (p4sim has no extern function overloading).
+extern void log_msg<T>(string msg, in T data);
+
 extern void assert(in bool check);
 
 extern void assume(in bool check);

@@ -9,7 +9,9 @@
 // - a local 'const int' (arbitrary precision: no storage, folded where used);
 // - extract into '_' (issue774-4-bmv2: p.extract<Header>(_)): the header is read into a scratch
 //   temporary and dropped, so the packet's cursor still moves past it;
-// - v1model's log_msg, with and without data (issue2201-bmv2): bmv2 only logs, so nothing changes.
+// - v1model's log_msg, with and without data (issue2201-bmv2): bmv2 only logs, so nothing changes;
+// - a control with the name of an extern function (issue1653-complex-bmv2's control verify_checksum):
+//   instantiated by name in main, while a call of the name is the extern function.
 enum bit<16> Kind {
     A = 0x0a00,
     B = 0xab00
@@ -83,7 +85,12 @@ control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) 
 }
 
 control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
-control CC(inout headers hdr, inout metadata meta) { apply { } }
+control update_checksum(inout headers hdr, inout metadata meta) {
+    apply {
+        // the extern function: csum16 of 0x02 0x00 is ~0x0200 = 0xfdff, only when t is valid (op 2)
+        update_checksum(hdr.t.isValid(), { hdr.h.op, 8w0 }, hdr.h.k, HashAlgorithm.csum16);
+    }
+}
 control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr); } }
 
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+V1Switch(P(), VC(), I(), E(), update_checksum(), D()) main;

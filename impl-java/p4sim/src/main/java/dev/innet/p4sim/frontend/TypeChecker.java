@@ -45,6 +45,31 @@ public final class TypeChecker {
     private ControlDecl currentControl;
     private ParserDecl currentParser;
 
+    /** Key suffix of an extern function whose name a parser or control type also has. */
+    private static final String FUNCTION_SUFFIX = "()";
+
+    /**
+     * A global declaration. A parser or control may have the name of an extern function (p4c's
+     * issue1653-complex-bmv2 declares {@code control verify_checksum} beside v1model's extern function):
+     * p4c tells them apart by use, a type where a block is instantiated and the function where it is
+     * called, so the function is kept under its own key and found by calls.
+     */
+    private void declareBesideExternFunction(SourcePos pos, String name, Object what) {
+        Object before = globals.lookupLocal(name);
+        boolean block = what instanceof ControlDecl || what instanceof ParserDecl;
+        if (block && before instanceof ExternDecl f && f.function != null && globals.lookupLocal(name + FUNCTION_SUFFIX) == null) {
+            globals.put(name + FUNCTION_SUFFIX, f);
+            globals.put(name, what);
+            return;
+        }
+        if ((before instanceof ControlDecl || before instanceof ParserDecl) && what instanceof ExternDecl f && f.function != null
+                && globals.lookupLocal(name + FUNCTION_SUFFIX) == null) {
+            globals.put(name + FUNCTION_SUFFIX, f);
+            return;
+        }
+        globals.declare(pos, name, what);
+    }
+
     public CheckedProgram check(Program program) {
         globals.put("error", new Type.TypeName(errorType));
         TopInstantiation main = null;
@@ -92,7 +117,7 @@ public final class TypeChecker {
             case TypedefDecl t -> globals.declare(t.pos, t.name, new Type.TypeName(resolveType(t.typeRef)));
             case StructDecl s -> globals.declare(s.pos, s.name, new Type.TypeName(structType(s)));
             case EnumDecl e -> declareEnum(e);
-            case ExternDecl e -> globals.declare(e.pos, e.name, e);
+            case ExternDecl e -> declareBesideExternFunction(e.pos, e.name, e);
             case PrototypeDecl pd -> globals.declare(pd.pos, pd.name, pd);
             case ActionDecl a -> {
                 checkAction(a, globals);
@@ -110,11 +135,11 @@ public final class TypeChecker {
                 }
             }
             case ParserDecl pd -> {
-                globals.declare(pd.pos, pd.name, pd);
+                declareBesideExternFunction(pd.pos, pd.name, pd);
                 checkParser(pd);
             }
             case ControlDecl cd -> {
-                globals.declare(cd.pos, cd.name, cd);
+                declareBesideExternFunction(cd.pos, cd.name, cd);
                 checkControl(cd);
             }
             case TopInstantiation ti -> {
@@ -1858,6 +1883,9 @@ public final class TypeChecker {
             Object d = s.lookup(n.name);
             if (d == null) {
                 throw new CompileError(n.pos, "undeclared identifier '" + n.name + "'");
+            }
+            if ((d instanceof ControlDecl || d instanceof ParserDecl) && s.lookup(n.name + FUNCTION_SUFFIX) != null) {
+                d = s.lookup(n.name + FUNCTION_SUFFIX); // the extern function that shares the block's name
             }
             n.decl = d;
             if (d instanceof ActionDecl a) {

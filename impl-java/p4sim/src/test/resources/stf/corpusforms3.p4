@@ -41,7 +41,8 @@ parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_met
     state start {
         pkt.extract(hdr.h);
         transition select(hdr.h.op) {
-            2: skip_one;
+            // a select case's keyset may start with '(' too (the parser reads both the same way)
+            (bit<8>) 2 &&& 0xff: skip_one;
             default: accept;
         }
     }

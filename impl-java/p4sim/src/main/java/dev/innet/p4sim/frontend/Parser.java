@@ -451,16 +451,7 @@ public final class Parser {
             List<SelectCase> cases = new ArrayList<>();
             while (!accept("}")) {
                 SourcePos cpos = peek().pos();
-                List<Expr> keysets = new ArrayList<>();
-                if (peek().is("(") && on.size() > 1) {
-                    next();
-                    do {
-                        keysets.add(keysetExpr());
-                    } while (accept(","));
-                    expect(")");
-                } else {
-                    keysets.add(keysetExpr());
-                }
+                List<Expr> keysets = keysetList();
                 expect(":");
                 String target = ident();
                 expect(";");
@@ -595,7 +586,7 @@ public final class Parser {
                             priority = expr();
                             expect(":");
                         }
-                        List<Expr> keysets = entryKeysets();
+                        List<Expr> keysets = keysetList();
                         expect(":");
                         ActionRef a = actionRef();
                         // p4c's grammar puts an entry's annotations after its action (key : action @priority(3);)
@@ -1015,11 +1006,12 @@ public final class Parser {
     }
 
     /**
-     * A const entry's keys: a parenthesised list of keysets, or one keyset. A single keyset may itself start with
-     * {@code (} ({@code (bit<16>) X &&& 0xff00}, {@code ((bit<16>) X) &&& 0xff00}), so the list reading is tried
-     * first and kept only when its closing parenthesis is followed by the entry's {@code :}.
+     * The keys of a const entry or a select case: a parenthesised list of keysets, or one keyset. A single
+     * keyset may itself start with {@code (} ({@code (bit<16>) X &&& 0xff00}, {@code ((bit<16>) X) &&& 0xff00}),
+     * so the list reading is tried first and kept only when its closing parenthesis is followed by the {@code :}.
+     * A list of one keyset and that keyset alone mean the same.
      */
-    private List<Expr> entryKeysets() {
+    private List<Expr> keysetList() {
         if (peek().is("(")) {
             int save = p;
             try {

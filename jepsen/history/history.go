@@ -28,7 +28,18 @@ const (
 	Get OpKind = iota + 1
 	Put
 	Delete
+	// Create, Write and Stat are the file operations (docs/history-format.md §3.2): a key is a path.
+	Create
+	Write
+	Stat
 )
+
+// IsFile says whether the operation is one of a file (create, write, stat) rather than of a
+// register (get, put, delete). A key's operations are all of one family.
+func (k OpKind) IsFile() bool { return k == Create || k == Write || k == Stat }
+
+// ReadsState says whether the operation observes the state and changes nothing (get, stat).
+func (k OpKind) ReadsState() bool { return k == Get || k == Stat }
 
 func (k OpKind) String() string {
 	switch k {
@@ -38,6 +49,12 @@ func (k OpKind) String() string {
 		return "put"
 	case Delete:
 		return "delete"
+	case Create:
+		return "create"
+	case Write:
+		return "write"
+	case Stat:
+		return "stat"
 	}
 	return fmt.Sprintf("OpKind(%d)", uint8(k))
 }
@@ -54,6 +71,8 @@ const (
 	Fail
 	// Unknown: the client timed out or crashed; the operation may or may not have taken effect.
 	Unknown
+	// Exists: a create completed and found the path already there (it changed nothing).
+	Exists
 )
 
 func (r Result) String() string {
@@ -66,6 +85,8 @@ func (r Result) String() string {
 		return "fail"
 	case Unknown:
 		return "unknown"
+	case Exists:
+		return "exists"
 	}
 	return fmt.Sprintf("Result(%d)", uint8(r))
 }
@@ -76,7 +97,7 @@ type Operation struct {
 	Client   int
 	Kind     OpKind
 	Key      string
-	Value    string // written value (put) or value read (get with result ok)
+	Value    string // written value (put, create, write) or value read (get or stat with result ok)
 	HasValue bool
 	Call     int64
 	Return   int64 // meaningful only if HasReturn
@@ -199,8 +220,14 @@ func parseLine(line int, text []byte) (Operation, error) {
 		op.Kind = Put
 	case "delete":
 		op.Kind = Delete
+	case "create":
+		op.Kind = Create
+	case "write":
+		op.Kind = Write
+	case "stat":
+		op.Kind = Stat
 	default:
-		return op, lineErrorf(line, "unknown op %q (expected \"get\", \"put\" or \"delete\")", opName)
+		return op, lineErrorf(line, "unknown op %q (expected \"get\", \"put\", \"delete\", \"create\", \"write\" or \"stat\")", opName)
 	}
 
 	if op.Key, err = stringField(line, fields, "key"); err != nil {
@@ -233,14 +260,19 @@ func parseLine(line int, text []byte) (Operation, error) {
 		op.Result = Fail
 	case "unknown":
 		op.Result = Unknown
+	case "exists":
+		op.Result = Exists
 	default:
-		return op, lineErrorf(line, "unknown result %q (expected \"ok\", \"not_found\", \"fail\" or \"unknown\")", resultName)
+		return op, lineErrorf(line, "unknown result %q (expected \"ok\", \"not_found\", \"exists\", \"fail\" or \"unknown\")", resultName)
 	}
 	if op.Result != Unknown && !op.HasReturn {
 		return op, lineErrorf(line, "result %q needs a \"return\" time (only result \"unknown\" may lack one)", resultName)
 	}
-	if op.Result == NotFound && op.Kind != Get {
-		return op, lineErrorf(line, "result \"not_found\" is only valid for get, not %s", op.Kind)
+	if op.Result == NotFound && op.Kind != Get && op.Kind != Stat && op.Kind != Write {
+		return op, lineErrorf(line, "result \"not_found\" is only valid for get, stat and write, not %s", op.Kind)
+	}
+	if op.Result == Exists && op.Kind != Create {
+		return op, lineErrorf(line, "result \"exists\" is only valid for create, not %s", op.Kind)
 	}
 
 	if raw, ok := fields["value"]; ok && !isNull(raw) {
@@ -251,12 +283,14 @@ func parseLine(line int, text []byte) (Operation, error) {
 	}
 	// The value is the only output a get has, so its presence must match the result exactly: a
 	// missing value on a successful get, or a value on a failed one, is a writer bug.
-	valueWanted := op.Kind == Put || (op.Kind == Get && op.Result == OK)
+	// A file operation's written value is the state a stat of the path shows after it (§3.2).
+	writesValue := op.Kind == Put || op.Kind == Create || op.Kind == Write
+	valueWanted := writesValue || (op.Kind.ReadsState() && op.Result == OK)
 	switch {
-	case valueWanted && !op.HasValue && op.Kind == Put:
-		return op, lineErrorf(line, "put without \"value\"")
+	case valueWanted && !op.HasValue && writesValue:
+		return op, lineErrorf(line, "%s without \"value\"", op.Kind)
 	case valueWanted && !op.HasValue:
-		return op, lineErrorf(line, "get with result \"ok\" without \"value\" (a get that found nothing has result \"not_found\")")
+		return op, lineErrorf(line, "%s with result \"ok\" without \"value\" (one that found nothing has result \"not_found\")", op.Kind)
 	case !valueWanted && op.HasValue:
 		return op, lineErrorf(line, "%s with result %q must not have a \"value\"", op.Kind, op.Result)
 	}
@@ -290,9 +324,22 @@ func stringField(line int, fields map[string]json.RawMessage, name string) (stri
 	return value, nil
 }
 
-// validateAcrossLines checks the rules that involve several lines: unique ids, and at most one
-// outstanding operation per client.
+// validateAcrossLines checks the rules that involve several lines: unique ids, one family of
+// operations per key (register or file), and at most one outstanding operation per client.
 func validateAcrossLines(ops []Operation) error {
+	firstOfKey := map[string]Operation{}
+	for _, op := range ops {
+		first, seen := firstOfKey[op.Key]
+		if !seen {
+			firstOfKey[op.Key] = op
+			continue
+		}
+		if first.Kind.IsFile() != op.Kind.IsFile() {
+			return lineErrorf(op.Line, "%s on key %q, which %s used for a %s: a key is a register (get, put, delete) "+
+				"or a file (create, write, stat), not both", op.Kind, op.Key, first.Describe(), first.Kind)
+		}
+	}
+
 	lineOfID := map[int64]int{}
 	for _, op := range ops {
 		if !op.HasID {

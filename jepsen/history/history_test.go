@@ -46,6 +46,12 @@ func TestReadRejectsBadInput(t *testing.T) {
 		{"invalid UTF-8", "{\"client\":0,\"op\":\"put\",\"key\":\"k\",\"value\":\"\xff\",\"call\":5,\"return\":6,\"result\":\"ok\"}", "not valid UTF-8"},
 		{"duplicate id", `{"client":0,"op":"get","key":"k","call":5,"return":6,"result":"not_found","id":1}`, `"id" 1 already used on line 1`},
 		{"overlapping ops of one client", `{"client":9,"op":"get","key":"k","call":0,"return":6,"result":"not_found"}`, "at most one outstanding operation"},
+		{"exists on a write", `{"client":0,"op":"write","key":"f","value":"v","call":5,"return":6,"result":"exists"}`, `only valid for create`},
+		{"not_found on a create", `{"client":0,"op":"create","key":"f","value":"v","call":5,"return":6,"result":"not_found"}`, `only valid for get, stat and write`},
+		{"create without value", `{"client":0,"op":"create","key":"f","call":5,"return":6,"result":"ok"}`, `create without "value"`},
+		{"stat ok without value", `{"client":0,"op":"stat","key":"f","call":5,"return":6,"result":"ok"}`, `stat with result "ok" without "value"`},
+		{"stat not_found with value", `{"client":0,"op":"stat","key":"f","value":"v","call":5,"return":6,"result":"not_found"}`, `must not have a "value"`},
+		{"file op on a register key", `{"client":0,"op":"stat","key":"k","call":5,"return":6,"result":"not_found"}`, `a key is a register`},
 		{"op after a crash", `{"client":9,"op":"get","key":"k","call":5,"return":6,"result":"not_found"}`, "never completed"},
 	}
 	for _, tc := range cases {

@@ -1,4 +1,4 @@
-// Package lincheck checks innet operation histories for per-key register linearizability with
+// Package lincheck checks innet operation histories for per-key register (or file) linearizability with
 // porcupine, and renders porcupine's HTML visualization of the result.
 //
 // A verdict is one of three: linearizable, not linearizable, or unknown. Checking is NP-complete,
@@ -67,7 +67,9 @@ type Counts struct {
 	// not change the state, so they are left out of the check (they always linearize). They are
 	// included in NeverCompleted.
 	UnobservedReads int `json:"unobserved_reads"`
-	// UnobservedWrites are puts with result "unknown" whose value no completed get returned. They
+	// UnobservedWrites are puts (and file writes) with result "unknown" whose value no completed get
+	// (stat) returned. A file write qualifies for the same reason: it needs the file to exist and
+	// leaves it existing, so without it no create or write would end differently either. They
 	// are left out of the check, which is exact, not an approximation: if the rest of the history
 	// is linearizable, such a put can take effect after everything else; and in any linearization
 	// with it, no read sits between it and the next put or delete of its key (such a read would
@@ -108,10 +110,10 @@ func Check(ops []history.Operation, opts Options) *Report {
 		case op.Result == history.Fail:
 			report.Failed++
 			continue
-		case op.Result == history.Unknown && op.Kind == history.Get:
+		case op.Result == history.Unknown && op.Kind.ReadsState():
 			report.UnobservedReads++
 			continue
-		case op.Result == history.Unknown && op.Kind == history.Put && !opts.KeepUnobservedWrites &&
+		case op.Result == history.Unknown && (op.Kind == history.Put || op.Kind == history.Write) && !opts.KeepUnobservedWrites &&
 			!observed[keyValue{op.Key, op.Value}]:
 			report.UnobservedWrites++
 			continue
@@ -197,11 +199,11 @@ func checkKey(key string, ops []porcupine.Operation, deadline time.Time) KeyResu
 // keyValue names one value of one key.
 type keyValue struct{ key, value string }
 
-// observedValues is the set of (key, value) pairs that some completed get returned.
+// observedValues is the set of (key, value) pairs that some completed get or stat returned.
 func observedValues(ops []history.Operation) map[keyValue]bool {
 	observed := map[keyValue]bool{}
 	for _, op := range ops {
-		if op.Kind == history.Get && op.Result == history.OK {
+		if op.Kind.ReadsState() && op.Result == history.OK {
 			observed[keyValue{op.Key, op.Value}] = true
 		}
 	}

@@ -15,6 +15,9 @@ import (
 const (
 	key1 = "6b310000000000000000000000000000"
 	key2 = "6b320000000000000000000000000000"
+	// "/d0/f1" and "/d0/f2", the file fixtures' paths
+	fsPath1 = "2f64302f663100000000000000000000"
+	fsPath2 = "2f64302f663200000000000000000000"
 )
 
 func readFixture(t *testing.T, name string) []history.Operation {
@@ -51,6 +54,15 @@ func TestFixtureVerdicts(t *testing.T) {
 		{"delete_not_linearizable.jsonl", NotLinearizable, map[string]Verdict{key1: NotLinearizable}},
 		// The example of docs/history-format.md §5 (TestDocumentedExampleIsTheFixture keeps them equal).
 		{"doc_example.jsonl", Linearizable, map[string]Verdict{"75736572313030300000000000000000": Linearizable}},
+		// Files: a create that finds the path is "exists", a write of an absent path "not_found", a stat
+		// shows the last create or write; an unknown write never seen is left out.
+		{"fs_linearizable.jsonl", Linearizable, map[string]Verdict{fsPath1: Linearizable, fsPath2: Linearizable}},
+		// create; write w1; write w2; stat -> w1 after both completed.
+		{"fs_stale_stat.jsonl", NotLinearizable, map[string]Verdict{fsPath1: NotLinearizable}},
+		// A create saw the path (exists), then a later stat did not: files are never removed.
+		{"fs_exists_then_absent.jsonl", NotLinearizable, map[string]Verdict{fsPath1: NotLinearizable}},
+		// A write succeeded before the path was created, and the create then succeeded too.
+		{"fs_write_without_create.jsonl", NotLinearizable, map[string]Verdict{fsPath1: NotLinearizable}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fixture, func(t *testing.T) {
@@ -324,6 +336,114 @@ func randomSmallHistory(rng *rand.Rand, key string) []history.Operation {
 			}
 		}
 		if op.Kind != history.Get && rng.IntN(3) == 0 {
+			op.Result = history.Unknown
+			op.HasReturn = false
+			op.Return = 0
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// TestFileModel steps the file model through each rule of docs/history-format.md §3.2 directly.
+func TestFileModel(t *testing.T) {
+	absent, file := registerState{}, registerState{present: true, value: "0:c"}
+	cases := []struct {
+		name      string
+		state     registerState
+		kind      history.OpKind
+		result    history.Result
+		value     string
+		legal     bool
+		wantState registerState
+	}{
+		{"create of an absent path", absent, history.Create, history.OK, "0:c", true, file},
+		{"create of an existing path cannot succeed", file, history.Create, history.OK, "0:d", false, file},
+		{"create finds the path", file, history.Create, history.Exists, "0:d", true, file},
+		{"create cannot find an absent path", absent, history.Create, history.Exists, "0:d", false, absent},
+		{"unknown create of an absent path creates", absent, history.Create, history.Unknown, "0:c", true, file},
+		{"unknown create of an existing path changes nothing", file, history.Create, history.Unknown, "0:d", true, file},
+		{"write of a file", file, history.Write, history.OK, "5:w", true, registerState{true, "5:w"}},
+		{"write of an absent path cannot succeed", absent, history.Write, history.OK, "5:w", false, absent},
+		{"write of an absent path is not_found", absent, history.Write, history.NotFound, "5:w", true, absent},
+		{"write of a file cannot be not_found", file, history.Write, history.NotFound, "5:w", false, file},
+		{"unknown write of an absent path changes nothing", absent, history.Write, history.Unknown, "5:w", true, absent},
+		{"stat shows the state", file, history.Stat, history.OK, "0:c", true, file},
+		{"stat cannot show another state", file, history.Stat, history.OK, "5:w", false, file},
+		{"stat of an absent path", absent, history.Stat, history.NotFound, "", true, absent},
+		{"stat of a file cannot be not_found", file, history.Stat, history.NotFound, "", false, file},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := registerInput{kind: tc.kind, key: fsPath1, value: tc.value}
+			out := registerOutput{result: tc.result, value: tc.value}
+			legal, next := step(tc.state, in, out)
+			if legal != tc.legal {
+				t.Fatalf("legal %v, want %v", legal, tc.legal)
+			}
+			if legal && next.(registerState) != tc.wantState {
+				t.Errorf("state %+v, want %+v", next, tc.wantState)
+			}
+		})
+	}
+}
+
+// TestLeavingOutUnobservedFileWritesAgreesWithTheFullSearch is the comparison above for files:
+// random small histories of creates, writes and stats of one path.
+func TestLeavingOutUnobservedFileWritesAgreesWithTheFullSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	differing, dropped, illegal := 0, 0, 0
+	for trial := 0; trial < 2000; trial++ {
+		ops := randomSmallFileHistory(rng, fsPath1)
+		reduced := Check(ops, Options{})
+		full := Check(ops, Options{KeepUnobservedWrites: true})
+		if reduced.Verdict != full.Verdict {
+			differing++
+			if differing <= 3 {
+				t.Errorf("trial %d: reduced %s, full %s; history %+v", trial, reduced.Verdict, full.Verdict, ops)
+			}
+		}
+		dropped += reduced.UnobservedWrites
+		if full.Verdict == NotLinearizable {
+			illegal++
+		}
+	}
+	if dropped == 0 || illegal == 0 || illegal == 2000 {
+		t.Errorf("random histories too uniform: %d writes left out, %d of 2000 not linearizable", dropped, illegal)
+	}
+}
+
+func randomSmallFileHistory(rng *rand.Rand, key string) []history.Operation {
+	n := 2 + rng.IntN(6)
+	ops := make([]history.Operation, 0, n)
+	for i := 0; i < n; i++ {
+		call := int64(rng.IntN(40))
+		op := history.Operation{Client: i, Key: key, Call: call, Return: call + 1 + int64(rng.IntN(15)), HasReturn: true, Result: history.OK}
+		switch rng.IntN(3) {
+		case 0:
+			op.Kind = history.Create
+			op.Value, op.HasValue = fmt.Sprintf("0:c%d", i), true
+			if rng.IntN(2) == 0 {
+				op.Result = history.Exists
+			}
+		case 1:
+			op.Kind = history.Write
+			op.Value, op.HasValue = fmt.Sprintf("%d:w%d", i, i), true
+			if rng.IntN(4) == 0 {
+				op.Result = history.NotFound
+			}
+		default:
+			op.Kind = history.Stat
+			switch pick := rng.IntN(n + 1); {
+			case pick < n && rng.IntN(2) == 0:
+				op.Value, op.HasValue = fmt.Sprintf("0:c%d", pick), true
+			case pick < n:
+				op.Value, op.HasValue = fmt.Sprintf("%d:w%d", pick, pick), true
+			default:
+				op.Result = history.NotFound
+			}
+		}
+		if op.Kind != history.Stat && rng.IntN(3) == 0 {
 			op.Result = history.Unknown
 			op.HasReturn = false
 			op.Return = 0

@@ -33,9 +33,13 @@ type registerState struct {
 	value   string
 }
 
-// registerModel is a per-key read/write/delete register. Linearizability is local (Herlihy and
-// Wing): a history is linearizable iff each key's sub-history is, so partitioning by key is exact,
-// not an approximation, and keeps the NP-complete search small.
+// registerModel is a per-key read/write/delete register, or, for a key whose operations are file
+// operations, a file (docs/history-format.md §3.2): absent until a create, which fails with
+// "exists" once the file is there; a write needs the file and replaces its state; a stat shows the
+// state of the last write or create. Both are the same state (absent, or a value), which is why one
+// model serves both families; the history reader keeps a key to one family. Linearizability is local
+// (Herlihy and Wing): a history is linearizable iff each key's sub-history is, so partitioning by key
+// is exact, not an approximation, and keeps the NP-complete search small.
 var registerModel = porcupine.Model{
 	Partition: partitionByKey,
 	Init:      func() any { return registerState{} },
@@ -78,7 +82,32 @@ func step(state, input, output any) (bool, any) {
 		return true, registerState{present: true, value: in.value}
 	case history.Delete:
 		return true, registerState{}
-	case history.Get:
+	case history.Create:
+		// An unknown create, where a linearization places it, does what the file's state makes it do.
+		switch out.result {
+		case history.OK:
+			return !current.present, registerState{present: true, value: in.value}
+		case history.Exists:
+			return current.present, current
+		case history.Unknown:
+			if current.present {
+				return true, current
+			}
+			return true, registerState{present: true, value: in.value}
+		}
+	case history.Write:
+		switch out.result {
+		case history.OK:
+			return current.present, registerState{present: true, value: in.value}
+		case history.NotFound:
+			return !current.present, current
+		case history.Unknown:
+			if current.present {
+				return true, registerState{present: true, value: in.value}
+			}
+			return true, current
+		}
+	case history.Get, history.Stat:
 		switch out.result {
 		case history.OK:
 			return current.present && current.value == out.value, current
@@ -114,19 +143,17 @@ func describeOperation(input, output any) string {
 	out := output.(registerOutput)
 	var call string
 	switch in.kind {
-	case history.Put:
-		call = "put(" + quoteShort(in.value) + ")"
-	case history.Delete:
-		call = "delete()"
+	case history.Put, history.Create, history.Write:
+		call = in.kind.String() + "(" + quoteShort(in.value) + ")"
 	default:
-		call = "get()"
+		call = in.kind.String() + "()"
 	}
 	switch {
 	case out.result == history.Unknown:
 		return call + " -> ? (never completed)"
-	case in.kind == history.Get && out.result == history.NotFound:
-		return call + " -> not_found"
-	case in.kind == history.Get:
+	case out.result != history.OK:
+		return call + " -> " + out.result.String()
+	case in.kind.ReadsState():
 		return call + " -> " + quoteShort(out.value)
 	default:
 		return call + " -> ok"

@@ -22,6 +22,17 @@ public interface RackNodes {
     KvClientLibrary client(NodeContext context, HistoryRecorder history);
 
     /**
+     * A client host that runs the protocol's own application and workload instead of the rack's key-value
+     * one (the visibility layer's file-system namespace: create, write and stat on paths), or null (the
+     * default): the rack's key-value workload then drives {@link #client}. Called at every (re)start of a
+     * client host; the node issues operations until {@code stopNanos}, records each in {@code history} and
+     * reports each ended one to {@code stats}.
+     */
+    default Node applicationClient(long stopNanos, HistoryRecorder history, ClientStats stats) {
+        return null;
+    }
+
+    /**
      * A host the protocol's {@link Topology} cables beyond the rack's servers, clients and controller:
      * another switch's controller on that switch's CPU port (Pegasus's racks of a chain, §7, each have
      * their own). A topology without such hosts never asks.

@@ -115,9 +115,12 @@ public final class Rack {
             for (int k = j; k < b.loadKeys.size(); k += clients.size()) {
                 load.add(b.loadKeys.get(k));
             }
-            HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history)
-                    : () -> new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load),
-                    switchOf(c), portOf(c));
+            HostLink link = sim.addHost(c, b.driverClients ? () -> new DriverClient(nodes, history) : () -> {
+                // a protocol with its own application (not a key-value store) runs its own workload
+                Node application = nodes.applicationClient(b.chaosNanos, history, stats);
+                return application != null ? application
+                        : new WorkloadClient(nodes, b.workload, b.chaosNanos, history, stats, b.keyChoosers, load);
+            }, switchOf(c), portOf(c));
             link.toSwitch().setFaults(b.clientRequestFaults);
             link.fromSwitch().setFaults(b.clientReplyFaults);
         }

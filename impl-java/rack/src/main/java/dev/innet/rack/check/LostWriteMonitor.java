@@ -15,7 +15,10 @@ import java.util.Map;
  * porcupine: for each read that started after an acknowledged write W to its key had completed, the
  * value read must come from W or from a write not known to precede W (one that completed after W was
  * invoked, or whose outcome is unknown). Reading an older value, or nothing, means W was lost.
- * Deletes count as writes of "nothing".
+ * Deletes count as writes of "nothing". For files (docs/history-format.md §3.2) the same holds with stat
+ * as the read and create and write as the writes (a create that found the file, result exists, wrote
+ * nothing, so it is never the acknowledged write; files are never removed, so nothing explains a stat
+ * that finds no file after an acknowledged create).
  */
 public final class LostWriteMonitor {
     public record Violation(String key, String description) {}
@@ -29,7 +32,7 @@ public final class LostWriteMonitor {
             if (op.result() == OpResult.FAIL || op.isOpen()) {
                 continue;
             }
-            if (op.kind() == OpKind.GET) {
+            if (op.kind().reads()) {
                 if (op.result() != OpResult.UNKNOWN) {
                     reads.add(op);
                 }
@@ -77,7 +80,7 @@ public final class LostWriteMonitor {
         for (HistoryRecorder.Operation w : writes) {
             boolean explains = read.result() == OpResult.NOT_FOUND
                     ? w.kind() == OpKind.DELETE && w.callNanos() <= read.returnNanos()
-                    : w.kind() == OpKind.PUT && Arrays.equals(w.value(), read.value());
+                    : w.kind().writesValue() && Arrays.equals(w.value(), read.value());
             if (explains) {
                 out.add(w);
             }

@@ -1,10 +1,11 @@
 package dev.innet.rack.workload;
 
+import dev.innet.protocol.ClientStats;
 import dev.innet.protocol.KvResult;
 import java.util.TreeMap;
 
 /** Operation counts of a run, with completions per time bucket for throughput-over-time plots. */
-public final class WorkloadStats {
+public final class WorkloadStats implements ClientStats {
     private final long bucketNanos;
     public long completed;
     public long reads;
@@ -20,7 +21,8 @@ public final class WorkloadStats {
         this.bucketNanos = bucketNanos;
     }
 
-    void record(KvResult r, long latencyNanos, boolean read, long nowNanos) {
+    @Override
+    public void record(KvResult r, long latencyNanos, boolean read, long nowNanos) {
         switch (r.outcome()) {
             case OK, NOT_FOUND -> {
                 completed++;

@@ -88,7 +88,7 @@ public final class HistoryRecorder {
             return returnNanos;
         }
 
-        /** A put's written value or a successful get's read value; null otherwise. */
+        /** A put's, create's or write's written value, or a successful get's or stat's read value; null otherwise. */
         public byte[] value() {
             return value == null ? null : value.clone();
         }
@@ -111,9 +111,9 @@ public final class HistoryRecorder {
         if (key == null || key.length != KEY_BYTES) {
             throw new IllegalArgumentException("history keys are exactly " + KEY_BYTES + " bytes");
         }
-        if ((kind == OpKind.PUT) != (value != null)) {
-            throw new IllegalArgumentException(kind == OpKind.PUT ? "a put records the value it writes"
-                    : "only a put records a value at invocation");
+        if (kind.writesValue() != (value != null)) {
+            throw new IllegalArgumentException(kind.writesValue() ? "a " + kind.json() + " records the value it writes"
+                    : "only put, create and write record a value at invocation");
         }
         Operation pending = open.get(client);
         if (pending != null) {
@@ -149,13 +149,16 @@ public final class HistoryRecorder {
         if (!op.isOpen()) {
             throw new IllegalStateException("operation " + id + " already completed with " + op.result);
         }
-        if (result == OpResult.NOT_FOUND && op.kind != OpKind.GET) {
-            throw new IllegalArgumentException("not_found is a get result, not a " + op.kind.json() + " result");
+        if (result == OpResult.NOT_FOUND && !(op.kind.reads() || op.kind == OpKind.WRITE)) {
+            throw new IllegalArgumentException("not_found is a get, stat or write result, not a " + op.kind.json() + " result");
         }
-        boolean readsValue = op.kind == OpKind.GET && result == OpResult.OK;
+        if (result == OpResult.EXISTS && op.kind != OpKind.CREATE) {
+            throw new IllegalArgumentException("exists is a create result, not a " + op.kind.json() + " result");
+        }
+        boolean readsValue = op.kind.reads() && result == OpResult.OK;
         if (readsValue != (readValue != null)) {
-            throw new IllegalArgumentException(readsValue ? "a successful get records the value it read"
-                    : "only a successful get records a read value");
+            throw new IllegalArgumentException(readsValue ? "a successful " + op.kind.json() + " records the value it read"
+                    : "only a successful get or stat records a read value");
         }
         op.result = result;
         if (readsValue) {
@@ -237,7 +240,7 @@ public final class HistoryRecorder {
         appendString(sb, op.kind.json());
         sb.append(",\"key\":");
         appendString(sb, HEX.formatHex(op.key));
-        boolean hasValue = op.kind == OpKind.PUT || (op.kind == OpKind.GET && result == OpResult.OK);
+        boolean hasValue = op.kind.writesValue() || (op.kind.reads() && result == OpResult.OK);
         if (hasValue) {
             sb.append(",\"value\":");
             appendString(sb, HEX.formatHex(op.value));

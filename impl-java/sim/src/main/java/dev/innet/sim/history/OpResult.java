@@ -4,8 +4,10 @@ package dev.innet.sim.history;
 public enum OpResult {
     /** Completed; a get found a value. */
     OK("ok"),
-    /** A get completed and found no value. */
+    /** A get or stat completed and found no value, or a write found no file. */
     NOT_FOUND("not_found"),
+    /** A create completed and found the file already there. */
+    EXISTS("exists"),
     /** Definitely did not take effect (an error reply). */
     FAIL("fail"),
     /** Timed out or the client crashed: may or may not have taken effect, at any later time. */

@@ -18,6 +18,8 @@ public final class DataLog {
     private final List<LogEntry> entries = new ArrayList<>();
     private final Map<Integer, Long> lastTsOfSlot = new HashMap<>();
     private final Map<RequestId, Integer> positionOfRequest = new HashMap<>();
+    /** key (its bytes as a Latin-1 string) -> position of its newest entry */
+    private final Map<String, Integer> newestOfKey = new HashMap<>();
 
     record RequestId(int clientIp, long reqId) {}
 
@@ -41,6 +43,17 @@ public final class DataLog {
         entries.add(e);
         lastTsOfSlot.merge(e.ext().index(), e.ts(), Math::max);
         positionOfRequest.put(new RequestId(e.clientIp(), e.reqId()), position);
+        newestOfKey.put(keyString(e.key()), position);
+    }
+
+    private static String keyString(byte[] key) {
+        return new String(key, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** The position of the key's newest entry (entries of a key are appended in timestamp order), or -1. */
+    public long newestOf(byte[] key) {
+        Integer p = newestOfKey.get(keyString(key));
+        return p == null ? -1 : p;
     }
 
     /** Appends and syncs; returns the position. */

@@ -5,6 +5,7 @@ import dev.innet.protocol.NodeCounters;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisApplication;
 import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.wire.RackAddressing;
 import dev.innet.visibility.wire.IndexRecord;
@@ -37,6 +38,7 @@ import java.util.TreeMap;
  */
 public class DataNode implements Node, NodeCounters {
     private final RackRoles roles;
+    private final VisApplication application;
     private NodeContext ctx;
     private DataLog log;
     private long writes;
@@ -45,9 +47,17 @@ public class DataNode implements Node, NodeCounters {
     private long mismatches;
     private long rejected;
     private long malformed;
+    private long existing;
+    private long absent;
 
+    /** A data node of the key-value store. */
     public DataNode(RackRoles roles) {
+        this(roles, VisApplication.KEY_VALUE);
+    }
+
+    public DataNode(RackRoles roles, VisApplication application) {
         this.roles = roles;
+        this.application = application;
     }
 
     @Override
@@ -89,8 +99,21 @@ public class DataNode implements Node, NodeCounters {
         }
         long position = earlierWriteOf(frame.srcIp(), m.reqId());
         boolean retry = position >= 0;
+        int replyFlags = 0;
+        VisApplication.Admission admission = position >= 0 ? null : application.admit(m.flags(), log.newestOf(m.key()) >= 0);
         if (position >= 0) {
             retriedWrites++;
+        } else if (admission == VisApplication.Admission.ABSENT) {
+            absent++;
+            reply(frame, m, ext, VisOp.STATUS_NOT_FOUND, 0, new byte[0]);
+            return;
+        } else if (admission == VisApplication.Admission.EXISTING) {
+            // the key's newest entry goes back as any write reply would: through the switch (which may install
+            // it, or raise MaxTs) and, if not installed, the client's second phase, so the existence the client
+            // reports is committed first
+            existing++;
+            position = log.newestOf(m.key());
+            replyFlags = VisOp.FLAG_EXISTS;
         } else {
             boolean tombstone = (m.flags() & VisOp.FLAG_TOMBSTONE) != 0;
             position = log.append(new LogEntry(m.key(), log.nextTs(ext.index()), ext, tombstone, frame.srcIp(),
@@ -101,7 +124,14 @@ public class DataNode implements Node, NodeCounters {
         ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.DN_WRITE).with("client", RackAddressing.hostOfIp(frame.srcIp()))
                 .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("ts", e.ts())
                 .with("position", position).with("retry", retry));
-        reply(frame, m, ext, VisOp.STATUS_OK, e.ts(), new LogAddress(ctx.hostNumber(), position).encode());
+        InnetMessage r = VisFrames.message(m.op() | InnetMessage.REPLY_BIT, replyFlags, VisOp.STATUS_OK, m.reqId(), m.key(),
+                e.ts(), ext, metadataOf(e, position));
+        ctx.network().send(frame.reply(r.encode()));
+    }
+
+    /** The metadata the entry at {@code position} makes visible: its log address, then the application's tail. */
+    private byte[] metadataOf(LogEntry e, long position) {
+        return IndexRecord.metadataOf(new LogAddress(ctx.hostNumber(), position), application.tailOf(e));
     }
 
     /**
@@ -148,13 +178,13 @@ public class DataNode implements Node, NodeCounters {
             String k = Arrays.toString(e.key());
             IndexRecord r = newest.get(k);
             if (r == null || r.ts() < e.ts()) {
-                newest.put(k, new IndexRecord(e.key(), e.ts(), e.ext(), new LogAddress(ctx.hostNumber(), p)));
+                newest.put(k, new IndexRecord(e.key(), e.ts(), e.ext(), new LogAddress(ctx.hostNumber(), p),
+                        application.tailOf(e)));
             }
         }
         List<IndexRecord> all = new ArrayList<>(newest.values());
-        for (int i = 0; i < all.size(); i += IndexRecord.PER_MESSAGE) {
-            List<IndexRecord> part = all.subList(i, Math.min(all.size(), i + IndexRecord.PER_MESSAGE));
-            reply(frame, m, ext, VisOp.STATUS_OK, 0, IndexRecord.pack(part), entriesOp);
+        for (byte[] part : IndexRecord.packMessages(all)) {
+            reply(frame, m, ext, VisOp.STATUS_OK, 0, part, entriesOp);
         }
         reply(frame, m, ext, VisOp.STATUS_OK, all.size(), new byte[0], endOp);
     }
@@ -182,7 +212,7 @@ public class DataNode implements Node, NodeCounters {
             return;
         }
         InnetMessage update = VisFrames.message(VisOp.META_ASYNC, 0, VisOp.STATUS_OK, m.reqId(), e.key(), e.ts(), e.ext(),
-                new LogAddress(ctx.hostNumber(), position).encode());
+                metadataOf(e, position));
         ctx.network().send(VisFrames.serverToServer(ctx.hostNumber(), roles.metadataNode(), update));
     }
 
@@ -214,6 +244,8 @@ public class DataNode implements Node, NodeCounters {
         c.put("keyMismatches", mismatches);
         c.put("rejected", rejected);
         c.put("malformed", malformed);
+        c.put("existingAnswers", existing);
+        c.put("absentAnswers", absent);
         return c;
     }
 }

@@ -5,9 +5,9 @@ import java.util.Arrays;
 import java.util.TreeMap;
 
 /**
- * The metadata node's index, key -> (timestamp, log address), in key order (a red-black tree: the
- * sorted batches of operation combining walk it in order, §III-D). Every update is applied only if it
- * is newer than what the index holds: updates arrive out of order (asynchronous copies, second phases,
+ * The metadata node's index, key -> (timestamp, metadata: log address and the application's tail), in key
+ * order (a red-black tree: the sorted batches of operation combining walk it in order, §III-D). Every
+ * update is applied only if it is newer than what the index holds (the metadata node passes the rule): updates arrive out of order (asynchronous copies, second phases,
  * re-sends, rebuilds), and so every one is idempotent (§III-E 1). The index therefore only grows, which
  * the spec's NoClearByOlder relies on.
  */
@@ -31,11 +31,11 @@ public final class MetadataIndex {
         }
     }
 
-    /** Applies {@code r} if it is newer than the key's entry; returns whether it did. */
-    public boolean applyIfNewer(IndexRecord r) {
+    /** Applies {@code r} if the key has no entry or {@code supersedes} (update, held) says so; returns whether it did. */
+    public boolean applyIf(IndexRecord r, java.util.function.BiPredicate<IndexRecord, IndexRecord> supersedes) {
         Key k = new Key(r.key());
         IndexRecord held = byKey.get(k);
-        if (held != null && held.ts() >= r.ts()) {
+        if (held != null && !supersedes.test(r, held)) {
             return false;
         }
         byKey.put(k, r);

@@ -6,6 +6,7 @@ import dev.innet.protocol.RackPorts;
 import dev.innet.sim.Node;
 import dev.innet.sim.NodeContext;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.VisApplication;
 import dev.innet.visibility.VisibilityTraceEvents;
 import dev.innet.wire.RackAddressing;
 import dev.innet.visibility.TimerActions;
@@ -35,6 +36,7 @@ import java.util.Map;
  */
 public class MetadataNode implements Node, NodeCounters {
     private final RackRoles roles;
+    private final VisApplication application;
     private final int batchCapacity;
     private final long idleNanos;
     private final long heldRetryNanos;
@@ -77,7 +79,13 @@ public class MetadataNode implements Node, NodeCounters {
         }
     }
 
+    /** A metadata node of the key-value store. */
     public MetadataNode(RackRoles roles, int batchCapacity, long idleNanos, long heldRetryNanos) {
+        this(roles, batchCapacity, idleNanos, heldRetryNanos, VisApplication.KEY_VALUE);
+    }
+
+    public MetadataNode(RackRoles roles, int batchCapacity, long idleNanos, long heldRetryNanos, VisApplication application) {
+        this.application = application;
         this.roles = roles;
         this.batchCapacity = batchCapacity;
         this.idleNanos = idleNanos;
@@ -137,9 +145,27 @@ public class MetadataNode implements Node, NodeCounters {
         timers.fire(timerId);
     }
 
+    /** The update a message carries (its metadata: a log address and the application's tail), or null. */
     private IndexRecord recordOf(InnetMessage m, VisExt ext) {
-        LogAddress address = LogAddress.decodeOrNull(m.value());
-        return address == null ? null : new IndexRecord(m.key(), m.seq(), ext, address);
+        byte[] tail = IndexRecord.tailOrNull(m.value());
+        if (tail == null || !application.validTail(tail)) {
+            return null;
+        }
+        return new IndexRecord(m.key(), m.seq(), ext, LogAddress.decodeOrNull(java.util.Arrays.copyOf(m.value(), LogAddress.BYTES)),
+                tail);
+    }
+
+    /**
+     * Applies an update to the index if it supersedes what the index holds: a newer timestamp (updates arrive
+     * out of order, so each is idempotent, §III-E 1). Seeded-bug tests override {@link #supersedes}.
+     */
+    private void apply(IndexRecord r) {
+        index.applyIf(r, this::supersedes);
+    }
+
+    /** Whether {@code update} replaces {@code held}, the key's entry in the index. */
+    protected boolean supersedes(IndexRecord update, IndexRecord held) {
+        return update.ts() > held.ts();
     }
 
     private void read(UdpFrame frame, InnetMessage m, VisExt ext) {
@@ -155,7 +181,7 @@ public class MetadataNode implements Node, NodeCounters {
         if (r == null) {
             reply(frame, m, ext, VisOp.STATUS_NOT_FOUND, 0, new byte[0]);
         } else {
-            reply(frame, m, ext, VisOp.STATUS_OK, r.ts(), r.address().encode());
+            reply(frame, m, ext, VisOp.STATUS_OK, r.ts(), r.metadata());
         }
     }
 
@@ -171,7 +197,7 @@ public class MetadataNode implements Node, NodeCounters {
         ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_UPDATE).with("client", RackAddressing.hostOfIp(frame.srcIp()))
                 .with("reqId", m.reqId()).with("key", VisibilityTraceEvents.hex(m.key())).with("ts", r.ts())
                 .with("dataNode", r.address().dataNode()).with("position", r.address().position()));
-        index.applyIfNewer(r);
+        apply(r);
         reply(frame, m, ext, VisOp.STATUS_OK, r.ts(), m.value());
     }
 
@@ -215,7 +241,7 @@ public class MetadataNode implements Node, NodeCounters {
         count("batches");
         counts.merge("combinedAway", (long) (batch.all().size() - batch.combined().size()), Long::sum);
         for (IndexRecord r : batch.combined()) {
-            index.applyIfNewer(r);
+            apply(r);
         }
         for (IndexRecord r : batch.all()) {
             sendClear(r.key(), r.ext(), r.ts());
@@ -269,7 +295,7 @@ public class MetadataNode implements Node, NodeCounters {
                 ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_REBUILD_RECORD)
                         .with("key", VisibilityTraceEvents.hex(r.key())).with("ts", r.ts())
                         .with("dataNode", r.address().dataNode()).with("position", r.address().position()));
-                index.applyIfNewer(r);
+                apply(r);
             }
             rebuild.received.merge(dn, (long) records.size(), Long::sum);
         }

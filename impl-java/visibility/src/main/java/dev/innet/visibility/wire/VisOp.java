@@ -41,6 +41,14 @@ public final class VisOp {
     public static final int FLAG_TOMBSTONE = 0x02;
     /** WRITE_REPLY: the switch installed the metadata; the write is committed */
     public static final int FLAG_VISIBLE = 0x08;
+    /** WRITE (file system): create the path; refused if it exists */
+    public static final int FLAG_CREATE = 0x10;
+    /**
+     * WRITE_REPLY (file system): the create found the path; the reply carries the path's newest entry (its
+     * timestamp and metadata), which the switch and the client treat as any write reply, so the existence
+     * is committed before the client reports it (docs/visibility.md, "The second application")
+     */
+    public static final int FLAG_EXISTS = 0x20;
 
     public static final int STATUS_OK = 0;
     public static final int STATUS_NOT_FOUND = 1;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class RegistryTest {
     @Test
     void everyProtocolModuleIsRegisteredOnce() {
-        assertEquals(List.of("distcache", "farreach", "lake", "netcache", "nocache", "pegasus", "pegasus-chain", "visibility"),
+        assertEquals(List.of("distcache", "farreach", "lake", "netcache", "nocache", "pegasus", "pegasus-chain", "visibility", "visibility-fs"),
                 ProtocolRegistry.names());
     }
 

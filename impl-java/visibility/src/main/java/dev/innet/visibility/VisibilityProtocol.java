@@ -41,9 +41,7 @@ public final class VisibilityProtocol implements Protocol {
 
     public VisibilityProtocol() {
         this(KeyHasher.CRC, PAPER_TIMEOUT_NANOS, 16, 5_000_000, DataNode::new,
-                // batches idle after a fiftieth of the timeout, held replies re-sent every 25th: 10 us and
-                // 20 us at the paper's 500 us; a live rack's longer timeout stretches both (see nodes)
-                roles -> new MetadataNode(roles, 16, roles.timeoutNanos() / 50, roles.timeoutNanos() / 25),
+                roles -> MetadataNode.withPaperSettings(roles, dev.innet.visibility.VisApplication.KEY_VALUE),
                 VisibilitySwitchOs.RESYNC);
     }
 
@@ -141,15 +139,19 @@ public final class VisibilityProtocol implements Protocol {
         return PORTS;
     }
 
+    /** Who is who in {@code rack}, with the timeout its nodes use (see {@link #nodes}). */
+    public RackRoles roles(RackSpec rack) {
+        return RackRoles.of(rack.servers(), hasher, Math.max(timeoutNanos, rack.clientTimeoutNanos()));
+    }
+
     @Override
     public RackNodes nodes(RackSpec rack, SwitchHandle switchHandle) {
         // The paper's 500 us is about 100 round trips in its testbed and in the simulator (the harness's
         // client timeout is 500 us there too); a live rack's round trips cross p4sim on AF_PACKET and
         // take milliseconds, so its longer client timeout wins. The stale scan keeps its ratio to the
         // timeout (10x: 5 ms at 500 us); live, each scan reads 2 x 65,536 registers over the control port.
-        long timeout = Math.max(timeoutNanos, rack.clientTimeoutNanos());
-        long staleScan = Math.max(staleScanNanos, 10 * timeout);
-        RackRoles roles = RackRoles.of(rack.servers(), hasher, timeout);
+        RackRoles roles = roles(rack);
+        long staleScan = Math.max(staleScanNanos, 10 * roles.timeoutNanos());
         return new RackNodes() {
             @Override
             public Node server(int host) {

@@ -8,9 +8,12 @@ import dev.innet.protocol.KvResult;
 import dev.innet.protocol.RackPorts;
 import dev.innet.rack.RackRuns;
 import dev.innet.sim.Node;
+import dev.innet.sim.NodeContext;
+import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.switchapi.SwitchHandle;
 import dev.innet.visibility.client.VisibilityClient;
 import dev.innet.visibility.controller.VisibilitySwitchOs;
+import dev.innet.visibility.fs.FsClient;
 import dev.innet.visibility.metadata.MetadataNode;
 import dev.innet.visibility.wire.KeyHasher;
 import dev.innet.wire.InnetMessage;
@@ -56,20 +59,40 @@ final class ScriptedRack {
     private final Map<Integer, VisibilityClient> clients = new LinkedHashMap<>();
     final List<Flight> inFlight = new ArrayList<>();
 
+    /** A file-system client of a scripted rack (the rack's roles and history given). */
+    interface FsClients {
+        FsClient create(NodeContext ctx, RackRoles roles, HistoryRecorder history);
+    }
+
+    /** Every operation of the file-system clients, on the contexts' common clock ({@link #advance}). */
+    final HistoryRecorder history = new HistoryRecorder(() -> contexts.get(MDN).now);
+    private final Map<Integer, FsClient> fsClients = new LinkedHashMap<>();
+
+    /** A rack of the key-value store with {@code clientCount} clients on hosts 3, 4, ... */
     ScriptedRack(Path program, Function<RackRoles, Node> dataNode, VisibilitySwitchOs.ResyncFactory resyncs, int clientCount)
             throws Exception {
+        this(program, VisApplication.KEY_VALUE, dataNode, resyncs, clientCount, null);
+    }
+
+    /** A rack of {@code application}; with {@code fsClients}, its clients are file-system clients. */
+    ScriptedRack(Path program, VisApplication application, Function<RackRoles, Node> dataNode,
+            VisibilitySwitchOs.ResyncFactory resyncs, int clientCount, FsClients fsClientsOf) throws Exception {
         this.program = program;
         // every key in slot 0 (one data node, one timestamp source); fingerprints as usual
         RackRoles roles = new RackRoles(MDN, List.of(DN), KeyHasher.colliding(1, 1 << 30), VisibilityProtocol.PAPER_TIMEOUT_NANOS);
         List<Integer> hosts = new ArrayList<>(List.of(MDN, DN, CONTROLLER));
-        start(MDN, new MetadataNode(roles, 16, 10_000, 20_000));
+        start(MDN, new MetadataNode(roles, 16, 10_000, 20_000, application));
         start(DN, dataNode.apply(roles));
         for (int c = 0; c < clientCount; c++) {
             int host = 3 + c;
             hosts.add(host);
             FakeContext ctx = new FakeContext(host, Path.of("target"));
             contexts.put(host, ctx);
-            clients.put(host, new VisibilityClient(ctx, roles, null, 16, 100));
+            if (fsClientsOf != null) {
+                fsClients.put(host, fsClientsOf.create(ctx, roles, history));
+            } else {
+                clients.put(host, new VisibilityClient(ctx, roles, null, 16, 100));
+            }
         }
         start(CONTROLLER, new VisibilitySwitchOs(roles, hosts, handle, 200_000, Long.MAX_VALUE, resyncs));
         startSwitch();
@@ -97,6 +120,15 @@ final class ScriptedRack {
 
     VisibilityClient client(int host) {
         return clients.get(host);
+    }
+
+    FsClient fsClient(int host) {
+        return fsClients.get(host);
+    }
+
+    /** Every context's clock moves on by {@code nanos} (so operations after it do not overlap those before). */
+    void advance(long nanos) {
+        contexts.values().forEach(c -> c.now += nanos);
     }
 
     /**
@@ -174,6 +206,8 @@ final class ScriptedRack {
     private void deliver(int host, byte[] frame) {
         if (clients.containsKey(host)) {
             clients.get(host).onPacket(frame);
+        } else if (fsClients.containsKey(host)) {
+            fsClients.get(host).onPacket(frame);
         } else {
             nodes.get(host).onPacket(frame);
         }

@@ -15,7 +15,6 @@ import dev.innet.visibility.wire.VisFrames;
 import dev.innet.visibility.wire.VisOp;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
-import dev.innet.wire.UdpFrame;
 import java.util.function.Consumer;
 
 /**
@@ -31,15 +30,12 @@ import java.util.function.Consumer;
  */
 public final class VisibilityClient implements KvClientLibrary {
     public static final int SOURCE_PORT = 40011;
-    private static final long REQ_ID_COUNTER_MASK = 0x00ff_ffffL;
 
     private final NodeContext ctx;
     private final RackRoles roles;
     private final HistoryRecorder history;
-    private final int maxAttempts;
+    private final RequestChannel channel;
     private final int maxValidationRetries;
-    private long nextRequest = 1;
-    private int unknownOutcomes;
     private Op op;
 
     private enum Phase { WRITE_DATA, WRITE_META, READ_META, READ_DATA }
@@ -53,10 +49,7 @@ public final class VisibilityClient implements KvClientLibrary {
         final Consumer<KvResult> done;
         final long historyId;
         Phase phase;
-        UdpFrame request;
-        int attempts;
         int validationRetries;
-        long timer = -1;
 
         Op(OpKind kind, byte[] key, byte[] value, VisExt ext, long reqId, Consumer<KvResult> done, long historyId) {
             this.kind = kind;
@@ -71,13 +64,10 @@ public final class VisibilityClient implements KvClientLibrary {
 
     public VisibilityClient(NodeContext ctx, RackRoles roles, HistoryRecorder history, int maxAttempts,
             int maxValidationRetries) {
-        if (ctx.incarnation() > 255) {
-            throw new IllegalStateException("request ids reserve 8 bits for the incarnation");
-        }
+        this.channel = new RequestChannel(ctx, roles.timeoutNanos(), maxAttempts);
         this.ctx = ctx;
         this.roles = roles;
         this.history = history;
-        this.maxAttempts = maxAttempts;
         this.maxValidationRetries = maxValidationRetries;
     }
 
@@ -103,7 +93,7 @@ public final class VisibilityClient implements KvClientLibrary {
 
     /** The history client id, renewed after each unknown outcome (as KvClient does). */
     public int historyClientId() {
-        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
+        return channel.historyClientId();
     }
 
     private void start(OpKind kind, byte[] key, byte[] value, Consumer<KvResult> done) {
@@ -113,7 +103,7 @@ public final class VisibilityClient implements KvClientLibrary {
         if (key.length != InnetMessage.KEY_BYTES) {
             throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
         }
-        long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
+        long reqId = channel.begin();
         long historyId = history == null ? 0 : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
         op = new Op(kind, key, value, roles.hasher().extOf(key), reqId, done, historyId);
         ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_OP)
@@ -135,13 +125,13 @@ public final class VisibilityClient implements KvClientLibrary {
 
     private void send(Phase phase, int host, InnetMessage m) {
         op.phase = phase;
-        op.request = VisFrames.frame(ctx.hostNumber(), SOURCE_PORT, host, VisOp.PORT, m);
-        transmit();
+        traceIfResend();
+        channel.send(host, m);
     }
 
-    private void transmit() {
-        op.attempts++;
-        if (op.attempts > 1) {
+    /** Every request of an operation after its first is traced as a re-send (of the phase it belongs to). */
+    private void traceIfResend() {
+        if (channel.attempts() >= 1) {
             ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_RESEND).with("reqId", op.reqId)
                     .with("phase", switch (op.phase) {
                         case WRITE_DATA -> "writeData";
@@ -150,11 +140,6 @@ public final class VisibilityClient implements KvClientLibrary {
                         case READ_DATA -> "readData";
                     }));
         }
-        ctx.network().send(op.request);
-        if (op.timer >= 0) {
-            ctx.timers().cancel(op.timer);
-        }
-        op.timer = ctx.timers().schedule(roles.timeoutNanos());
     }
 
     @Override
@@ -236,7 +221,7 @@ public final class VisibilityClient implements KvClientLibrary {
     }
 
     private void dataReplied(InnetMessage r) {
-        boolean fromSwitch = (op.request.payload()[2] & VisOp.FLAG_FROM_SWITCH) != 0;
+        boolean fromSwitch = (channel.request().payload()[2] & VisOp.FLAG_FROM_SWITCH) != 0;
         switch (r.status()) {
             case VisOp.STATUS_OK -> finish(KvResult.Outcome.OK, r.value(), r.seq(), fromSwitch, r.status());
             case VisOp.STATUS_NOT_FOUND -> finish(KvResult.Outcome.NOT_FOUND, new byte[0], r.seq(), fromSwitch, r.status());
@@ -254,24 +239,23 @@ public final class VisibilityClient implements KvClientLibrary {
 
     @Override
     public boolean onTimer(long timerId) {
-        if (op == null || timerId != op.timer) {
+        if (op == null) {
             return false;
         }
-        op.timer = -1;
-        if (op.attempts < maxAttempts) {
-            transmit();
-        } else {
-            finish(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1);
-        }
-        return true;
+        return switch (channel.onTimer(timerId, this::traceIfResend)) {
+            case NOT_OURS -> false;
+            case RESENT -> true;
+            case GAVE_UP -> {
+                finish(KvResult.Outcome.TIMED_OUT, new byte[0], 0, false, -1);
+                yield true;
+            }
+        };
     }
 
     private void finish(KvResult.Outcome outcome, byte[] value, long ts, boolean fromSwitch, int status) {
         Op o = op;
         op = null;
-        if (o.timer >= 0) {
-            ctx.timers().cancel(o.timer);
-        }
+        channel.end(outcome == KvResult.Outcome.TIMED_OUT);
         if (history != null) {
             switch (outcome) {
                 case OK -> history.complete(o.historyId, OpResult.OK, o.kind == OpKind.GET ? value : null);
@@ -280,9 +264,7 @@ public final class VisibilityClient implements KvClientLibrary {
                 case TIMED_OUT -> history.complete(o.historyId, OpResult.UNKNOWN, null);
             }
         }
-        if (outcome == KvResult.Outcome.TIMED_OUT) {
-            unknownOutcomes++;
-        }
-        o.done.accept(new KvResult(outcome, o.kind == OpKind.GET ? value : new byte[0], ts, fromSwitch, status, o.attempts));
+        o.done.accept(new KvResult(outcome, o.kind == OpKind.GET ? value : new byte[0], ts, fromSwitch, status,
+                channel.attempts()));
     }
 }

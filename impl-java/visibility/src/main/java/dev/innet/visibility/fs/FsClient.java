@@ -6,13 +6,13 @@ import dev.innet.sim.history.HistoryRecorder;
 import dev.innet.sim.history.OpKind;
 import dev.innet.sim.history.OpResult;
 import dev.innet.visibility.RackRoles;
+import dev.innet.visibility.client.RequestChannel;
 import dev.innet.visibility.client.VisibilityClient;
 import dev.innet.visibility.wire.VisExt;
 import dev.innet.visibility.wire.VisFrames;
 import dev.innet.visibility.wire.VisOp;
 import dev.innet.wire.InnetMessage;
 import dev.innet.wire.InnetPacket;
-import dev.innet.wire.UdpFrame;
 import java.util.function.Consumer;
 
 /**
@@ -33,10 +33,8 @@ public class FsClient {
     private final NodeContext ctx;
     private final RackRoles roles;
     private final HistoryRecorder history;
-    private final int maxAttempts;
+    private final RequestChannel channel;
     private final int maxValidationRetries;
-    private long nextRequest = 1;
-    private int unknownOutcomes;
     private Op op;
 
     private enum Phase { WRITE_DATA, WRITE_META, STAT }
@@ -49,11 +47,8 @@ public class FsClient {
         final Consumer<FsResult> done;
         final long historyId;
         Phase phase;
-        UdpFrame request;
-        int attempts;
         int validationRetries;
         boolean exists;
-        long timer = -1;
 
         Op(OpKind kind, byte[] path, VisExt ext, long reqId, Consumer<FsResult> done, long historyId) {
             this.kind = kind;
@@ -66,13 +61,10 @@ public class FsClient {
     }
 
     public FsClient(NodeContext ctx, RackRoles roles, HistoryRecorder history, int maxAttempts, int maxValidationRetries) {
-        if (ctx.incarnation() > 255) {
-            throw new IllegalStateException("request ids reserve 8 bits for the incarnation");
-        }
+        this.channel = new RequestChannel(ctx, roles.timeoutNanos(), maxAttempts);
         this.ctx = ctx;
         this.roles = roles;
         this.history = history;
-        this.maxAttempts = maxAttempts;
         this.maxValidationRetries = maxValidationRetries;
     }
 
@@ -93,10 +85,6 @@ public class FsClient {
         start(OpKind.STAT, path, new byte[0], done);
     }
 
-    private int historyClientId() {
-        return ctx.hostNumber() * 1_000_000 + ctx.incarnation() * 10_000 + unknownOutcomes;
-    }
-
     private void start(OpKind kind, byte[] path, byte[] data, Consumer<FsResult> done) {
         if (op != null) {
             throw new IllegalStateException("one operation at a time per client");
@@ -104,9 +92,9 @@ public class FsClient {
         if (path.length != InnetMessage.KEY_BYTES) {
             throw new IllegalArgumentException("paths are 16-byte keys on the wire; pad with InnetMessage.key(...)");
         }
-        long reqId = ((long) ctx.incarnation() << 24) | (nextRequest++ & 0x00ff_ffffL);
+        long reqId = channel.begin();
         byte[] written = kind == OpKind.STAT ? null : Inode.observation(data.length, ctx.hostNumber(), reqId);
-        long historyId = history == null ? 0 : history.invoke(historyClientId(), kind, path, written);
+        long historyId = history == null ? 0 : history.invoke(channel.historyClientId(), kind, path, written);
         op = new Op(kind, path, roles.hasher().extOf(path), reqId, done, historyId);
         if (kind == OpKind.STAT) {
             askMetadata();
@@ -122,17 +110,7 @@ public class FsClient {
 
     private void send(Phase phase, int host, InnetMessage m) {
         op.phase = phase;
-        op.request = VisFrames.frame(ctx.hostNumber(), VisibilityClient.SOURCE_PORT, host, VisOp.PORT, m);
-        transmit();
-    }
-
-    private void transmit() {
-        op.attempts++;
-        ctx.network().send(op.request);
-        if (op.timer >= 0) {
-            ctx.timers().cancel(op.timer);
-        }
-        op.timer = ctx.timers().schedule(roles.timeoutNanos());
+        channel.send(host, m);
     }
 
     /** Handles a frame; true if it was the client's (a reply on its port). */
@@ -225,24 +203,20 @@ public class FsClient {
 
     /** Handles a timer; true if it was the client's. */
     public boolean onTimer(long timerId) {
-        if (op == null || timerId != op.timer) {
+        if (op == null) {
             return false;
         }
-        op.timer = -1;
-        if (op.attempts < maxAttempts) {
-            transmit();
-        } else {
+        RequestChannel.Timer t = channel.onTimer(timerId, () -> {});
+        if (t == RequestChannel.Timer.GAVE_UP) {
             finish(FsResult.Outcome.TIMED_OUT, null, false);
         }
-        return true;
+        return t != RequestChannel.Timer.NOT_OURS;
     }
 
     private void finish(FsResult.Outcome outcome, Inode inode, boolean fromSwitch) {
         Op o = op;
         op = null;
-        if (o.timer >= 0) {
-            ctx.timers().cancel(o.timer);
-        }
+        channel.end(outcome == FsResult.Outcome.TIMED_OUT);
         if (history != null) {
             switch (outcome) {
                 case OK -> history.complete(o.historyId, OpResult.OK, o.kind == OpKind.STAT ? inode.observation() : null);
@@ -252,9 +226,6 @@ public class FsClient {
                 case TIMED_OUT -> history.complete(o.historyId, OpResult.UNKNOWN, null);
             }
         }
-        if (outcome == FsResult.Outcome.TIMED_OUT) {
-            unknownOutcomes++;
-        }
-        o.done.accept(new FsResult(outcome, inode, fromSwitch, o.attempts));
+        o.done.accept(new FsResult(outcome, inode, fromSwitch, channel.attempts()));
     }
 }

@@ -51,7 +51,7 @@ class FsRackTest {
     @Test
     void cleanRunIsLinearizableAndUsesTheSwitch() throws Exception {
         Rack rack = Rack.builder(RackRuns.root(), 1).protocol(new VisibilityFsProtocol()).servers(3)
-                .chaosNanos(20_000_000).quietNanos(20_000_000).out(RackRuns.QUIET).build();
+                .chaosNanos(10_000_000).quietNanos(10_000_000).out(RackRuns.QUIET).build();
         rack.run();
         System.out.println("clean: mdn " + ((NodeCounters) rack.server(rack.servers().get(0))).counters());
         assertEveryOutcome(rack);
@@ -77,5 +77,20 @@ class FsRackTest {
         assertEveryOutcome(rack);
         assertTrue(mdn(rack, "secondPhases") > 0, "nothing fell back to the ordered second phase");
         RackRuns.assertSafe(rack, "visibility-fs-campaign-1");
+    }
+
+    /**
+     * §III-E's crashes: the metadata node (its inodes rebuilt from the data nodes' logs, tails and all) and
+     * then the switch (resynchronised), under the same links.
+     */
+    @Test
+    void metadataNodeAndSwitchCrashesStayLinearizable() throws Exception {
+        Rack rack = campaign(colliding(), 2).build();
+        rack.crashHost(8_000_000, 9_000_000, rack.servers().get(0));
+        rack.crashSwitch(18_000_000, 18_300_000);
+        rack.run();
+        assertTrue(mdn(rack, "rebuilds") >= 1 && mdn(rack, "indexedKeys") > 0, "the restarted metadata node rebuilt nothing");
+        assertTrue(rack.controllerCounters().getOrDefault("resyncs", 0L) >= 2, "no resync after the switch restart");
+        RackRuns.assertSafe(rack, "visibility-fs-crashes-2");
     }
 }

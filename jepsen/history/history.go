@@ -177,6 +177,12 @@ func Read(r io.Reader) ([]Operation, error) {
 	return ops, nil
 }
 
+// opKinds and results are the names a history spells its "op" and "result" with.
+var (
+	opKinds = map[string]OpKind{"get": Get, "put": Put, "delete": Delete, "create": Create, "write": Write, "stat": Stat}
+	results = map[string]Result{"ok": OK, "not_found": NotFound, "fail": Fail, "unknown": Unknown, "exists": Exists}
+)
+
 // requiredFields must be present and non-null on every line. Fields this reader does not know are
 // ignored, so that writers can add optional information (node names, notes) without breaking it.
 var requiredFields = []string{"client", "op", "key", "call", "result"}
@@ -213,20 +219,8 @@ func parseLine(line int, text []byte) (Operation, error) {
 	if opName, err = stringField(line, fields, "op"); err != nil {
 		return op, err
 	}
-	switch opName {
-	case "get":
-		op.Kind = Get
-	case "put":
-		op.Kind = Put
-	case "delete":
-		op.Kind = Delete
-	case "create":
-		op.Kind = Create
-	case "write":
-		op.Kind = Write
-	case "stat":
-		op.Kind = Stat
-	default:
+	var known bool
+	if op.Kind, known = opKinds[opName]; !known {
 		return op, lineErrorf(line, "unknown op %q (expected \"get\", \"put\", \"delete\", \"create\", \"write\" or \"stat\")", opName)
 	}
 
@@ -251,18 +245,7 @@ func parseLine(line int, text []byte) (Operation, error) {
 	if resultName, err = stringField(line, fields, "result"); err != nil {
 		return op, err
 	}
-	switch resultName {
-	case "ok":
-		op.Result = OK
-	case "not_found":
-		op.Result = NotFound
-	case "fail":
-		op.Result = Fail
-	case "unknown":
-		op.Result = Unknown
-	case "exists":
-		op.Result = Exists
-	default:
+	if op.Result, known = results[resultName]; !known {
 		return op, lineErrorf(line, "unknown result %q (expected \"ok\", \"not_found\", \"exists\", \"fail\" or \"unknown\")", resultName)
 	}
 	if op.Result != Unknown && !op.HasReturn {

@@ -316,14 +316,30 @@ func agreeWithTheFullSearch(t *testing.T, rng *rand.Rand, generate func(*rand.Ra
 	}
 }
 
-// randomSmallHistory draws up to 7 operations on one key with random overlapping intervals and
-// outcomes; reads return one of the values written, the initial absence, or a value nobody wrote.
-func randomSmallHistory(rng *rand.Rand, key string) []history.Operation {
+// randomOperations draws 2 to 7 operations on one key with random overlapping intervals; draw
+// fills in each one's kind, value and result (ok unless it says otherwise); a third of the writes
+// (anything but a get or stat) then become unknown, never completed.
+func randomOperations(rng *rand.Rand, key string, draw func(i, n int, op *history.Operation)) []history.Operation {
 	n := 2 + rng.IntN(6)
 	ops := make([]history.Operation, 0, n)
 	for i := 0; i < n; i++ {
 		call := int64(rng.IntN(40))
 		op := history.Operation{Client: i, Key: key, Call: call, Return: call + 1 + int64(rng.IntN(15)), HasReturn: true, Result: history.OK}
+		draw(i, n, &op)
+		if !op.Kind.ReadsState() && rng.IntN(3) == 0 {
+			op.Result = history.Unknown
+			op.HasReturn = false
+			op.Return = 0
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// randomSmallHistory draws register operations; reads return one of the values written, the initial
+// absence, or a value nobody wrote.
+func randomSmallHistory(rng *rand.Rand, key string) []history.Operation {
+	return randomOperations(rng, key, func(i, n int, op *history.Operation) {
 		switch rng.IntN(3) {
 		case 0:
 			op.Kind = history.Put
@@ -341,14 +357,7 @@ func randomSmallHistory(rng *rand.Rand, key string) []history.Operation {
 				op.Value, op.HasValue = "nobody", true
 			}
 		}
-		if op.Kind != history.Get && rng.IntN(3) == 0 {
-			op.Result = history.Unknown
-			op.HasReturn = false
-			op.Return = 0
-		}
-		ops = append(ops, op)
-	}
-	return ops
+	})
 }
 
 // TestFileModel steps the file model through each rule of docs/history-format.md §3.2 directly.
@@ -400,12 +409,10 @@ func TestLeavingOutUnobservedFileWritesAgreesWithTheFullSearch(t *testing.T) {
 	agreeWithTheFullSearch(t, rand.New(rand.NewPCG(3, 5)), randomSmallFileHistory)
 }
 
+// randomSmallFileHistory draws creates (half of them finding the path), writes (a quarter finding
+// none) and stats that show one of the states written or nothing.
 func randomSmallFileHistory(rng *rand.Rand, key string) []history.Operation {
-	n := 2 + rng.IntN(6)
-	ops := make([]history.Operation, 0, n)
-	for i := 0; i < n; i++ {
-		call := int64(rng.IntN(40))
-		op := history.Operation{Client: i, Key: key, Call: call, Return: call + 1 + int64(rng.IntN(15)), HasReturn: true, Result: history.OK}
+	return randomOperations(rng, key, func(i, n int, op *history.Operation) {
 		switch rng.IntN(3) {
 		case 0:
 			op.Kind = history.Create
@@ -430,12 +437,5 @@ func randomSmallFileHistory(rng *rand.Rand, key string) []history.Operation {
 				op.Result = history.NotFound
 			}
 		}
-		if op.Kind != history.Stat && rng.IntN(3) == 0 {
-			op.Result = history.Unknown
-			op.HasReturn = false
-			op.Return = 0
-		}
-		ops = append(ops, op)
-	}
-	return ops
+	})
 }

@@ -26,6 +26,7 @@ public final class RequestChannel {
     private UdpFrame request;
     private int attempts;
     private long timer = -1;
+    private boolean outstanding;
 
     public RequestChannel(NodeContext ctx, long timeoutNanos, int maxAttempts) {
         if (ctx.incarnation() > 255) {
@@ -36,8 +37,21 @@ public final class RequestChannel {
         this.maxAttempts = maxAttempts;
     }
 
-    /** A new operation: its request id (incarnation in the top 8 of 32 bits, a counter below); attempts start at 0. */
-    public long begin() {
+    /**
+     * A new operation on {@code key}: its request id (incarnation in the top 8 of 32 bits, a counter below);
+     * attempts start at 0.
+     *
+     * @throws IllegalStateException an operation is outstanding (one at a time per client)
+     * @throws IllegalArgumentException the key is not a 16-byte wire key
+     */
+    public long begin(byte[] key) {
+        if (outstanding) {
+            throw new IllegalStateException("one operation at a time per client");
+        }
+        if (key.length != InnetMessage.KEY_BYTES) {
+            throw new IllegalArgumentException("keys (and paths) are 16 bytes on the wire; pad with InnetMessage.key(...)");
+        }
+        outstanding = true;
         attempts = 0;
         return ((long) ctx.incarnation() << 24) | (nextRequest++ & REQ_ID_COUNTER_MASK);
     }
@@ -91,6 +105,7 @@ public final class RequestChannel {
 
     /** The operation ended: no more re-sends; {@code unknown} renews the history client id. */
     public void end(boolean unknown) {
+        outstanding = false;
         if (timer >= 0) {
             ctx.timers().cancel(timer);
             timer = -1;

@@ -97,13 +97,7 @@ public final class VisibilityClient implements KvClientLibrary {
     }
 
     private void start(OpKind kind, byte[] key, byte[] value, Consumer<KvResult> done) {
-        if (op != null) {
-            throw new IllegalStateException("one operation at a time per client");
-        }
-        if (key.length != InnetMessage.KEY_BYTES) {
-            throw new IllegalArgumentException("keys are 16 bytes on the wire; pad with InnetMessage.key(...)");
-        }
-        long reqId = channel.begin();
+        long reqId = channel.begin(key);
         long historyId = history == null ? 0 : history.invoke(historyClientId(), kind, key, kind == OpKind.PUT ? value : null);
         op = new Op(kind, key, value, roles.hasher().extOf(key), reqId, done, historyId);
         ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.CLIENT_OP)

@@ -86,13 +86,7 @@ public class FsClient {
     }
 
     private void start(OpKind kind, byte[] path, byte[] data, Consumer<FsResult> done) {
-        if (op != null) {
-            throw new IllegalStateException("one operation at a time per client");
-        }
-        if (path.length != InnetMessage.KEY_BYTES) {
-            throw new IllegalArgumentException("paths are 16-byte keys on the wire; pad with InnetMessage.key(...)");
-        }
-        long reqId = channel.begin();
+        long reqId = channel.begin(path);
         byte[] written = kind == OpKind.STAT ? null : Inode.observation(data.length, ctx.hostNumber(), reqId);
         long historyId = history == null ? 0 : history.invoke(channel.historyClientId(), kind, path, written);
         op = new Op(kind, path, roles.hasher().extOf(path), reqId, done, historyId);

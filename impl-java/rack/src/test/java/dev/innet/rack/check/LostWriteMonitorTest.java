@@ -69,4 +69,22 @@ class LostWriteMonitorTest {
         done(70, r, OpResult.NOT_FOUND);
         assertEquals(0, LostWriteMonitor.check(history).size(), LostWriteMonitor.check(history).toString());
     }
+
+    /** Files: a stat that finds nothing after an acknowledged create, or an older state after an acknowledged write. */
+    @Test
+    void aStatAfterAnAcknowledgedCreateOrWriteMustSeeIt() {
+        long create = at(0, 1, OpKind.CREATE, "c".getBytes(StandardCharsets.UTF_8));
+        done(10, create, OpResult.OK);
+        long missing = at(20, 2, OpKind.STAT, null);
+        done(30, missing, OpResult.NOT_FOUND);
+        long write = at(40, 1, OpKind.WRITE, VALUE);
+        done(50, write, OpResult.OK);
+        long stale = at(60, 2, OpKind.STAT, null);
+        now = 70;
+        history.complete(stale, OpResult.OK, "c".getBytes(StandardCharsets.UTF_8));
+        long fresh = at(80, 3, OpKind.STAT, null);
+        now = 90;
+        history.complete(fresh, OpResult.OK, VALUE);
+        assertEquals(2, LostWriteMonitor.check(history).size(), LostWriteMonitor.check(history).toString());
+    }
 }

@@ -66,6 +66,32 @@ class HistoryRecorderTest {
         assertThrows(IllegalArgumentException.class, () -> history.complete(get, OpResult.OK, null));
     }
 
+    /** The file operations of docs/history-format.md §3.2: create, write and stat, and the result exists. */
+    @Test
+    void writesFileOperationsAndRejectsResultsTheyCannotHave() {
+        long create = history.invoke(1, OpKind.CREATE, key16(), new byte[] {0});
+        now = 5;
+        history.complete(create, OpResult.EXISTS, null);
+        long write = history.invoke(1, OpKind.WRITE, key16(), new byte[] {1});
+        history.complete(write, OpResult.NOT_FOUND, null);
+        long stat = history.invoke(1, OpKind.STAT, key16(), null);
+        history.complete(stat, OpResult.OK, new byte[] {2});
+        String key = "6b310000000000000000000000000000";
+        assertEquals(String.join("\n",
+                "{\"client\":1,\"op\":\"create\",\"key\":\"" + key + "\",\"value\":\"00\",\"call\":0,\"return\":5,\"result\":\"exists\",\"id\":1}",
+                "{\"client\":1,\"op\":\"write\",\"key\":\"" + key + "\",\"value\":\"01\",\"call\":5,\"return\":5,\"result\":\"not_found\",\"id\":2}",
+                "{\"client\":1,\"op\":\"stat\",\"key\":\"" + key + "\",\"value\":\"02\",\"call\":5,\"return\":5,\"result\":\"ok\",\"id\":3}",
+                ""), history.toJsonLines());
+        assertThrows(IllegalArgumentException.class, () -> history.invoke(2, OpKind.CREATE, key16(), null));
+        assertThrows(IllegalArgumentException.class, () -> history.invoke(2, OpKind.STAT, key16(), new byte[1]));
+        long c = history.invoke(2, OpKind.CREATE, key16(), new byte[1]);
+        assertThrows(IllegalArgumentException.class, () -> history.complete(c, OpResult.NOT_FOUND, null));
+        long w = history.invoke(3, OpKind.WRITE, key16(), new byte[1]);
+        assertThrows(IllegalArgumentException.class, () -> history.complete(w, OpResult.EXISTS, null));
+        long s = history.invoke(4, OpKind.STAT, key16(), null);
+        assertThrows(IllegalArgumentException.class, () -> history.complete(s, OpResult.OK, null));
+    }
+
     @Test
     void aTimedOutClientKeepsItsIdAndItsOperationGetsAReturnTime() {
         now = 5;

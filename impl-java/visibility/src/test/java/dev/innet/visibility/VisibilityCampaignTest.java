@@ -17,14 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * durable), a switch crash (resynchronised, MaxTs reloaded). Each must stay linearizable and lose no
  * acknowledged write.
  */
-class VisibilityCampaignTest {
+public class VisibilityCampaignTest {
     static final KeyHasher COLLIDING = KeyHasher.colliding(8, 4);
 
     /**
      * Harsher than the CI campaign's links: 20% duplicates and 30% of packets held back 300 us, so
      * replies overtake each other by more than half a timeout (late replies, duplicated requests).
      */
-    static final LinkFaults REORDERING = LinkFaults.fixedDelay(2_000).withDrop(0.05).withDuplicate(0.2)
+    public static final LinkFaults REORDERING = LinkFaults.fixedDelay(2_000).withDrop(0.05).withDuplicate(0.2)
             .withDelay(1_000, 30_000).withReorder(0.3, 300_000);
 
     static Rack.Builder campaign(VisibilityProtocol protocol, long seed) {

@@ -65,6 +65,9 @@ CONSTANTS
     MaxLoss,         \* messages the network may lose
     MaxEvict,        \* cache entries that may be evicted
     MaxReset,        \* device resets (all layers, fences and the lookup table lost)
+    Host,            \* memcached hosts (the rack's servers)
+    Owner,           \* Owner[k]: the host holding k (the clients' consistent-hash ring)
+    MaxRestart,      \* memcached restarts (the host's items lost; 0: the host never loses data)
     \* ---- bug flags: each TRUE flag replaces innet's rule by a wrong one ----
     BugFillUnguarded,     \* a reply installs whatever its tag: a fill can overwrite a newer SET
     BugWriteBack,         \* SETs are absorbed by the layers (dirty) and acknowledged by LaKe;
@@ -75,18 +78,27 @@ CONSTANTS
                           \*   relayed to the client instead of dropped
     BugKeepOnReject,      \* a reply older than the fence leaves the slot alone even if the
                           \*   slot holds its key (the value there may be older than the reply's)
-    BugL2AtL1Index        \* fills write the second layer at the key's first-layer index
+    BugL2AtL1Index,       \* fills write the second layer at the key's first-layer index
+    BugNoForget,          \* a killed memcached starts again without the switch OS's forget
+                          \*   (the seeded bug stale-restart)
+    BugForgetKeepTags,    \* the forget clears the layers but keeps the lookup table: a reply
+                          \*   in flight from the dead memcached fills a lost item back
+    BugForgetMissL2       \* the forget clears the restarted host's first-layer slots only
 
 ASSUME L1Size \in Nat \ {0} /\ L2Size \in Nat \ {0}
 ASSUME H1 \in [Key -> 0..(L1Size - 1)] /\ H2 \in [Key -> 0..(L2Size - 1)]
-ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxEvict, MaxReset} : n \in Nat
+ASSUME \A n \in {MaxWrites, MaxReads, MaxLoss, MaxEvict, MaxReset, MaxRestart} : n \in Nat
+ASSUME Host /= {} /\ Owner \in [Key -> Host]
 ASSUME \A b \in {BugFillUnguarded, BugWriteBack, BugPaperWriteThrough, BugAcceptUnknownTags,
-                 BugKeepOnReject, BugL2AtL1Index} :
+                 BugKeepOnReject, BugL2AtL1Index, BugNoForget, BugForgetKeepTags,
+                 BugForgetMissL2} :
          b \in BOOLEAN
 
 Val    == 0..MaxWrites
 Tag    == 0..(MaxWrites + MaxReads)      \* 0: no tag (never issued)
-Ver    == 0..(MaxWrites + 1)             \* MaxWrites + 1 stands for "not applied yet"
+\* Versions: memcached's modifications, the SETs and (ghost) the loss of a
+\* restarted host's items; the largest stands for "not applied yet".
+Ver    == 0..(MaxWrites + MaxRestart + 1)
 Slot   == {<<1, i>> : i \in 0..(L1Size - 1)} \cup {<<2, i>> : i \in 0..(L2Size - 1)}
 SlotOf(l, k) == IF l = 1 THEN <<1, H1[k]>> ELSE <<2, H2[k]>>
 NoKey  == "none"
@@ -107,13 +119,16 @@ VARIABLES
     lut,       \* the tags of forwarded requests LaKe still holds in its lookup table
     \* ---- host (memcached) ----
     store,     \* store[k]: the value memcached holds
-    casCtr,    \* memcached's global CAS counter (modifications applied so far)
+    casCtr,    \* memcached's global CAS counter (modifications applied so far); a restart
+               \*   counts as one (ghost: the real counter starts again, see HostCrash)
+    hstate,    \* hstate[h]: "up", "down" (killed: its items are lost) or "forgotten"
+               \*   (down, and the switch OS has made LaKe forget what came from it)
     \* ---- clients ----
     pend,      \* pend[c]: the outstanding operation (NoOp if idle)
     \* ---- network ----
     net,
     \* ---- counters ----
-    nW, nR, nLoss, nEvict, nReset,
+    nW, nR, nLoss, nEvict, nReset, nRestart,
     \* ---- history (ghost) ----
     wver,      \* wver[w]: the version (CAS) of write w once applied, 0 before
     wkey,      \* wkey[w]: the key write w was issued for
@@ -123,12 +138,14 @@ VARIABLES
     linMax,    \* linMax[k]: the end of k's linearization order built so far
     linFloor,  \* linFloor[c]: linMax[key] when c's pending operation was invoked
     linBad,    \* NoBad, or the first completed operation that cannot be placed
+    zver,      \* zver[k]: the version of "k absent": 0, or the ghost delete of k's host's
+               \*   last restart (the history a client sees, docs/specs/lake.md)
     act        \* the last action and its parameters (not part of the VIEW)
 
 lakeVars  == <<cache, fence, serial, lut>>
-hostVars  == <<store, casCtr>>
-cntVars   == <<nW, nR, nLoss, nEvict, nReset>>
-ghostVars == <<wver, wkey, doneMax, floorOf, lastRead, linMax, linFloor, linBad>>
+hostVars  == <<store, casCtr, hstate>>
+cntVars   == <<nW, nR, nLoss, nEvict, nReset, nRestart>>
+ghostVars == <<wver, wkey, doneMax, floorOf, lastRead, linMax, linFloor, linBad, zver>>
 vars      == <<lakeVars, hostVars, pend, net, cntVars, ghostVars, act>>
 viewVars  == <<lakeVars, hostVars, pend, net, cntVars, ghostVars>>
 
@@ -153,13 +170,14 @@ TypeOK ==
     /\ cache \in [Slot -> Entry]
     /\ fence \in [Slot -> Tag]
     /\ serial \in Tag /\ lut \subseteq Tag
-    /\ store \in [Key -> Val] /\ casCtr \in 0..MaxWrites
+    /\ store \in [Key -> Val] /\ casCtr \in 0..(MaxWrites + MaxRestart)
+    /\ hstate \in [Host -> {"up", "down", "forgotten"}]
     /\ pend \in [Client -> OpT]
     /\ net \subseteq Msg
     /\ nW \in 0..MaxWrites /\ nR \in 0..MaxReads /\ nLoss \in 0..MaxLoss
-    /\ nEvict \in 0..MaxEvict /\ nReset \in 0..MaxReset
-    /\ wver \in [1..MaxWrites -> 0..MaxWrites]
-    /\ doneMax \in [Key -> Ver] /\ linMax \in [Key -> Ver]
+    /\ nEvict \in 0..MaxEvict /\ nReset \in 0..MaxReset /\ nRestart \in 0..MaxRestart
+    /\ wver \in [1..MaxWrites -> 0..(MaxWrites + MaxRestart)]
+    /\ doneMax \in [Key -> Ver] /\ linMax \in [Key -> Ver] /\ zver \in [Key -> Ver]
 
 -----------------------------------------------------------------------------
 Init ==
@@ -167,9 +185,10 @@ Init ==
     /\ fence = [s \in Slot |-> 0]
     /\ serial = 0 /\ lut = {}
     /\ store = [k \in Key |-> 0] /\ casCtr = 0
+    /\ hstate = [h \in Host |-> "up"]
     /\ pend = [c \in Client |-> NoOp]
     /\ net = {}
-    /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nEvict = 0 /\ nReset = 0
+    /\ nW = 0 /\ nR = 0 /\ nLoss = 0 /\ nEvict = 0 /\ nReset = 0 /\ nRestart = 0
     /\ wver = [w \in 1..MaxWrites |-> 0]
     /\ wkey = [w \in 1..MaxWrites |-> NoKey]
     /\ doneMax = [k \in Key |-> 0]
@@ -178,16 +197,18 @@ Init ==
     /\ linMax = [k \in Key |-> 0]
     /\ linFloor = [c \in Client |-> 0]
     /\ linBad = NoBad
+    /\ zver = [k \in Key |-> 0]
     /\ act = [a |-> "Init"]
 
 -----------------------------------------------------------------------------
 (* Helpers *)
 
-\* The version a read of value v returns: the initial value has version 0, an
-\* applied write its CAS; a write not applied yet will, if ever applied, get a
-\* CAS above every version so far, so it counts as newer than all of them.
-NotApplied == MaxWrites + 1
-VerOf(v) == IF v = 0 THEN 0 ELSE IF wver[v] = 0 THEN NotApplied ELSE wver[v]
+\* The version a read of value v of key k returns: "absent" (0) has version 0,
+\* or after a restart of k's host that of the ghost delete (zver); an applied
+\* write its CAS; a write not applied yet will, if ever applied, get a CAS
+\* above every version so far, so it counts as newer than all of them.
+NotApplied == MaxWrites + MaxRestart + 1
+VerOf(k, v) == IF v = 0 THEN zver[k] ELSE IF wver[v] = 0 THEN NotApplied ELSE wver[v]
 
 \* The layer that answers a GET of k: the first layer if its slot holds k,
 \* else the second; 0 if neither does (a miss).
@@ -218,8 +239,8 @@ Judge(k, ver, isWrite, fl, v) ==
                          THEN [k |-> k, floor |-> fl, ver |-> ver] ELSE linBad
 
 CompleteRead(c, k, v) ==
-    /\ lastRead' = [floor |-> floorOf[c], got |-> VerOf(v)]
-    /\ Judge(k, VerOf(v), FALSE, linFloor[c], v)
+    /\ lastRead' = [floor |-> floorOf[c], got |-> VerOf(k, v)]
+    /\ Judge(k, VerOf(k, v), FALSE, linFloor[c], v)
     /\ Retire(c)
     /\ UNCHANGED doneMax
 
@@ -284,7 +305,7 @@ ClientSet(c, k) ==
                      ELSE UNCHANGED cache
                   /\ UNCHANGED <<casCtr, wver, fence, doneMax, linMax, linBad, lastRead>>
           /\ act' = [a |-> "ClientSet", c |-> c, k |-> k, w |-> w]
-    /\ UNCHANGED <<store, nR, nLoss, nEvict, nReset>>
+    /\ UNCHANGED <<store, hstate, nR, nLoss, nEvict, nReset, nRestart, zver>>
 
 \* A GET that hits is answered by LaKe from the first layer that holds the key.
 ClientGetHit(c, k) ==
@@ -292,12 +313,12 @@ ClientGetHit(c, k) ==
     /\ HitLayer(k) /= 0
     /\ LET v == cache[SlotOf(HitLayer(k), k)].v
        IN /\ nR' = nR + 1
-          /\ lastRead' = [floor |-> doneMax[k], got |-> VerOf(v)]
-          /\ Judge(k, VerOf(v), FALSE, linMax[k], v)
+          /\ lastRead' = [floor |-> doneMax[k], got |-> VerOf(k, v)]
+          /\ Judge(k, VerOf(k, v), FALSE, linMax[k], v)
           /\ act' = [a |-> "ClientGetHit", via |-> IF HitLayer(k) = 1 THEN "HitL1" ELSE "HitL2",
                      c |-> c, k |-> k, r |-> nR + 1, v |-> v]
-    /\ UNCHANGED <<lakeVars, hostVars, pend, net, nW, nLoss, nEvict, nReset,
-                   wver, wkey, doneMax, floorOf, linFloor>>
+    /\ UNCHANGED <<lakeVars, hostVars, pend, net, nW, nLoss, nEvict, nReset, nRestart,
+                   wver, wkey, doneMax, floorOf, linFloor, zver>>
 
 \* A GET that misses both layers goes to the host with a fresh tag.
 ClientGetMiss(c, k) ==
@@ -309,8 +330,8 @@ ClientGetMiss(c, k) ==
           /\ pend' = [pend EXCEPT ![c] = [t |-> "r", k |-> k, id |-> r]]
           /\ Invoke(c, k)
           /\ act' = [a |-> "ClientGetMiss", c |-> c, k |-> k, r |-> r]
-    /\ UNCHANGED <<cache, fence, hostVars, nW, nLoss, nEvict, nReset,
-                   wver, wkey, doneMax, lastRead, linMax, linBad>>
+    /\ UNCHANGED <<cache, fence, hostVars, nW, nLoss, nEvict, nReset, nRestart,
+                   wver, wkey, doneMax, lastRead, linMax, linBad, zver>>
 
 \* Timeout: nothing of the operation is in flight any more.
 ClientGiveUp(c) ==
@@ -319,23 +340,27 @@ ClientGiveUp(c) ==
     /\ Retire(c)
     /\ act' = [a |-> "ClientGiveUp", c |-> c]
     /\ UNCHANGED <<lakeVars, hostVars, net, cntVars, wver, wkey, doneMax, lastRead,
-                   linMax, linBad>>
+                   linMax, linBad, zver>>
 
 -----------------------------------------------------------------------------
 (* The host: memcached applies each request as it arrives.                   *)
 
+\* Only a running memcached handles requests (requests to a killed one wait in
+\* the network, or are dropped by DeadHostDrop).
+HostUp(k) == hstate[Owner[k]] = "up"
+
 HostSet(m) ==
-    /\ m \in net /\ m.t = "set"
+    /\ m \in net /\ m.t = "set" /\ HostUp(m.k)
     /\ store' = [store EXCEPT ![m.k] = m.id]
     /\ casCtr' = casCtr + 1
     /\ wver' = [wver EXCEPT ![m.id] = casCtr + 1]
     /\ net' = (net \ {m}) \cup {[t |-> "setR", c |-> m.c, k |-> m.k, id |-> m.id, tag |-> m.tag]}
     /\ act' = [a |-> "HostSet", c |-> m.c, k |-> m.k, w |-> m.id, tag |-> m.tag]
-    /\ UNCHANGED <<lakeVars, pend, cntVars, wkey, doneMax, floorOf, lastRead, linMax,
-                   linFloor, linBad>>
+    /\ UNCHANGED <<lakeVars, hstate, pend, cntVars, wkey, doneMax, floorOf, lastRead, linMax,
+                   linFloor, linBad, zver>>
 
 HostGet(m) ==
-    /\ m \in net /\ m.t = "get"
+    /\ m \in net /\ m.t = "get" /\ HostUp(m.k)
     /\ net' = (net \ {m}) \cup {[t |-> "getR", c |-> m.c, k |-> m.k, id |-> m.id,
                                  tag |-> m.tag, v |-> store[m.k]]}
     /\ act' = [a |-> "HostGet", c |-> m.c, k |-> m.k, r |-> m.id, tag |-> m.tag,
@@ -344,11 +369,11 @@ HostGet(m) ==
 
 \* BugWriteBack: a written-back value (its version was given at absorption).
 HostWriteBack(m) ==
-    /\ m \in net /\ m.t = "wb"
+    /\ m \in net /\ m.t = "wb" /\ HostUp(m.k)
     /\ store' = [store EXCEPT ![m.k] = m.id]
     /\ net' = net \ {m}
     /\ act' = [a |-> "HostWriteBack", k |-> m.k, w |-> m.id]
-    /\ UNCHANGED <<lakeVars, casCtr, pend, cntVars, ghostVars>>
+    /\ UNCHANGED <<lakeVars, casCtr, hstate, pend, cntVars, ghostVars>>
 
 -----------------------------------------------------------------------------
 (* LaKe: the host's replies, relayed to the client in the same step.        *)
@@ -387,7 +412,7 @@ LakeReply(m) ==
                      via |-> IF ~Known(m) THEN IF relay THEN "RelayUnknownReply" ELSE "DropUnknownReply"
                              ELSE IF m.t = "getR" THEN "FillFromGet" ELSE "FillFromSet",
                      c |-> m.c, k |-> k, id |-> m.id, tag |-> m.tag, v |-> v]
-    /\ UNCHANGED <<serial, hostVars, cntVars, wver, wkey>>
+    /\ UNCHANGED <<serial, hostVars, cntVars, wver, wkey, zver>>
 
 \* Replacement: a valid entry leaves its slot (a key outside the model took
 \* it).  A dirty one is written back (BugWriteBack).
@@ -398,7 +423,7 @@ Evict(s) ==
     /\ net' = IF cache[s].dirty THEN net \cup {[t |-> "wb", k |-> cache[s].k, id |-> cache[s].v]}
               ELSE net
     /\ act' = [a |-> "Evict", slot |-> s, k |-> cache[s].k]
-    /\ UNCHANGED <<fence, serial, lut, hostVars, pend, nW, nR, nLoss, nReset, ghostVars>>
+    /\ UNCHANGED <<fence, serial, lut, hostVars, pend, nW, nR, nLoss, nReset, nRestart, ghostVars>>
 
 \* Device reset: every register is lost, layers, fences and lookup table alike.
 \* Tags stay unique (the control plane seeds the counter, see the header).
@@ -409,22 +434,99 @@ Reset ==
     /\ fence' = [s \in Slot |-> 0]
     /\ lut' = {}
     /\ act' = [a |-> "Reset"]
-    /\ UNCHANGED <<serial, hostVars, pend, net, nW, nR, nLoss, nEvict, ghostVars>>
+    /\ UNCHANGED <<serial, hostVars, pend, net, nW, nR, nLoss, nEvict, nRestart, ghostVars>>
 
 Lose(m) ==
     /\ m \in net /\ nLoss < MaxLoss
     /\ nLoss' = nLoss + 1
     /\ net' = net \ {m}
     /\ act' = [a |-> "Lose", m |-> m]
-    /\ UNCHANGED <<lakeVars, hostVars, pend, nW, nR, nEvict, nReset, ghostVars>>
+    /\ UNCHANGED <<lakeVars, hostVars, pend, nW, nR, nEvict, nReset, nRestart, ghostVars>>
+
+-----------------------------------------------------------------------------
+(* memcached restarts (docs/lake.md, "How the checker treats a memcached    *)
+(* kill").  memcached keeps items in memory only: a killed memcached has    *)
+(* lost every item of its host, and starts again empty.  A client's history *)
+(* sees this as a DELETE of each key the host holds, invoked when memcached *)
+(* died and acknowledged when it is back (the live campaign records exactly *)
+(* that, campaign.Wipes); the spec gives that ghost delete a version (zver) *)
+(* when memcached dies and acknowledges it when memcached starts again, so  *)
+(* ReadsNotStale and Linearizable hold LaKe to it unweakened: a read        *)
+(* invoked after the restart must not return a value the restart lost.      *)
+(* Before memcached starts again, the switch OS makes LaKe forget what came *)
+(* from it (SwitchForget, LakeSwitchOs.forgetServer; the live harness       *)
+(* refuses the restart without a controller that answers).                 *)
+
+\* memcached on host h is killed: its items are lost (the store of its keys
+\* is "absent").  The ghost delete of each of h's keys takes effect here
+\* (versions are per key, so the keys share one); it is acknowledged by
+\* HostStart.  casCtr stands for memcached's CAS counter and the version
+\* order: the real counter starts again at 0, which no rule of LaKe reads.
+HostCrash(h) ==
+    /\ nRestart < MaxRestart /\ hstate[h] = "up"
+    /\ nRestart' = nRestart + 1
+    /\ hstate' = [hstate EXCEPT ![h] = "down"]
+    /\ store' = [k \in Key |-> IF Owner[k] = h THEN 0 ELSE store[k]]
+    /\ casCtr' = casCtr + 1
+    /\ zver' = [k \in Key |-> IF Owner[k] = h THEN casCtr + 1 ELSE zver[k]]
+    /\ act' = [a |-> "HostCrash", h |-> h]
+    /\ UNCHANGED <<lakeVars, pend, net, nW, nR, nLoss, nEvict, nReset,
+                   wver, wkey, doneMax, floorOf, lastRead, linMax, linFloor, linBad>>
+
+\* A request reaching a memcached that is down is gone (its client times
+\* out: a GET is retried, a SET ends unknown).
+DeadHostDrop(m) ==
+    /\ m \in net /\ m.t \in {"get", "set"} /\ ~HostUp(m.k)
+    /\ net' = net \ {m}
+    /\ act' = [a |-> "DeadHostDrop", m |-> m]
+    /\ UNCHANGED <<lakeVars, hostVars, pend, cntVars, ghostVars>>
+
+\* The slots the forget of host h clears: those holding a key h owns (the
+\* control plane reads the slots' keys and asks the ring; BugForgetMissL2
+\* reads the first layer only).
+ForgetsSlot(s, h) ==
+    /\ cache[s].k /= NoKey /\ Owner[cache[s].k] = h
+    /\ ~(BugForgetMissL2 /\ s[1] = 2)
+
+\* The switch OS, before memcached on h starts again: every slot holding a key
+\* of h is invalidated, and every lookup-table entry is cleared, so a reply
+\* still in flight from the dead memcached matches no tag and is dropped
+\* (LakeReply's DropUnknownReply) instead of filling a lost item back in.
+\* Clearing the whole table also drops replies of other hosts' requests: only
+\* lost replies (clients time out), never a wrong fill.  Fences and the tag
+\* counter stay: tags issued later are above every fence, so they fill.
+SwitchForget(h) ==
+    /\ hstate[h] = "down" /\ ~BugNoForget
+    /\ hstate' = [hstate EXCEPT ![h] = "forgotten"]
+    /\ cache' = [s \in Slot |-> IF ForgetsSlot(s, h) THEN Empty ELSE cache[s]]
+    /\ lut' = IF BugForgetKeepTags THEN lut ELSE {}
+    /\ act' = [a |-> "SwitchForget", h |-> h]
+    /\ UNCHANGED <<fence, serial, store, casCtr, pend, net, cntVars, ghostVars>>
+
+\* memcached on h starts again, empty, once the switch has forgotten (at once
+\* with BugNoForget).  The ghost deletes of h's keys are acknowledged now.
+HostStart(h) ==
+    /\ \/ hstate[h] = "forgotten"
+       \/ BugNoForget /\ hstate[h] = "down"
+    /\ hstate' = [hstate EXCEPT ![h] = "up"]
+    /\ doneMax' = [k \in Key |-> IF Owner[k] = h THEN Max(doneMax[k], zver[k]) ELSE doneMax[k]]
+    \* the delete is always placeable: its version is above every version of
+    \* its key when memcached died, and no write to the key is applied while
+    \* memcached is down
+    /\ linMax' = [k \in Key |-> IF Owner[k] = h THEN Max(linMax[k], zver[k]) ELSE linMax[k]]
+    /\ act' = [a |-> "HostStart", h |-> h]
+    /\ UNCHANGED <<lakeVars, store, casCtr, pend, net, cntVars, wver, wkey, floorOf,
+                   lastRead, linFloor, linBad, zver>>
 
 -----------------------------------------------------------------------------
 Next ==
     \/ \E c \in Client, k \in Key : ClientSet(c, k) \/ ClientGetHit(c, k) \/ ClientGetMiss(c, k)
     \/ \E c \in Client : ClientGiveUp(c)
     \/ \E m \in net : HostSet(m) \/ HostGet(m) \/ HostWriteBack(m) \/ LakeReply(m) \/ Lose(m)
+                      \/ DeadHostDrop(m)
     \/ \E s \in Slot : Evict(s)
     \/ Reset
+    \/ \E h \in Host : HostCrash(h) \/ SwitchForget(h) \/ HostStart(h)
 
 Spec == Init /\ [][Next]_vars
 

@@ -68,7 +68,7 @@ ClientKeyChange(c, k) ==
           /\ cache' = [s \in Slot |-> IF s \in slots /\ cache[s].k = k THEN Empty ELSE cache[s]]
           /\ fence' = [s \in Slot |-> IF s \in slots THEN t ELSE fence[s]]
           /\ act' = [a |-> "ClientKeyChange", c |-> c, k |-> k, w |-> w]
-    /\ UNCHANGED <<hostVars, nR, nLoss, nEvict, nReset, wver, doneMax, lastRead, linMax, linBad>>
+    /\ UNCHANGED <<hostVars, nR, nLoss, nEvict, nReset, nRestart, wver, doneMax, lastRead, linMax, linBad, zver>>
 
 \* LakeReply of a reply with nothing to install (a NOT_FOUND GET, a value
 \* LaKe does not cache, the reply to a ClientKeyChange): each layer's slot
@@ -88,14 +88,14 @@ LakeReplyNoValue(m) ==
              ELSE UNCHANGED <<pend, doneMax, lastRead, linMax, linBad, floorOf, linFloor>>
           /\ act' = [a |-> "LakeReply", via |-> "NoValueReply", c |-> m.c, k |-> k, id |-> m.id,
                      tag |-> m.tag, v |-> v]
-    /\ UNCHANGED <<serial, hostVars, cntVars, wver, wkey>>
+    /\ UNCHANGED <<serial, hostVars, cntVars, wver, wkey, zver>>
 
 \* The client's timer fired: its operation is over (see the header).
 ClientTimeout(c) ==
     /\ pend[c] /= NoOp
     /\ Retire(c)
     /\ act' = [a |-> "ClientTimeout", c |-> c]
-    /\ UNCHANGED <<lakeVars, hostVars, net, cntVars, wver, wkey, doneMax, lastRead, linMax, linBad>>
+    /\ UNCHANGED <<lakeVars, hostVars, net, cntVars, wver, wkey, doneMax, lastRead, linMax, linBad, zver>>
 
 -----------------------------------------------------------------------------
 (* Observed events.  tag: the request's tag in issue order; w: the write id *)

@@ -7,4 +7,6 @@ EXTENDS Lake
 CONSTANTS k1, k2
 H1Map == [k \in Key |-> IF k = k1 THEN 0 ELSE 1]
 H2Map == [k \in Key |-> 0]
+\* One memcached host holds every key.
+OwnerMap == [k \in Key |-> 1]
 ====

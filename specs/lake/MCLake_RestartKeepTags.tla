@@ -1,0 +1,11 @@
+---- MODULE MCLake_RestartKeepTags ----
+(* Model of LaKe: the forget clears the layers but keeps the lookup table *)
+EXTENDS Lake
+CONSTANTS k1
+H1Map == [k \in Key |-> 0]
+H2Map == [k \in Key |-> 0]
+\* One memcached host holds the key.
+OwnerMap == [k \in Key |-> 1]
+\* Clients are interchangeable (write and read ids are global, not per client).
+ClientSymmetry == Permutations(Client)
+====

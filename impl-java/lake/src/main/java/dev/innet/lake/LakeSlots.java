@@ -9,8 +9,8 @@ import java.util.zip.CRC32;
  */
 public final class LakeSlots {
     /** lake.p4's L1_SLOTS, L2_SLOTS and L2_SALT ("LaKe"). */
-    public static final int L1_SLOTS = 256;
-    public static final int L2_SLOTS = 4096;
+    public static final int L1_SLOTS = dev.innet.lake.controller.LakeSwitchOs.L1_SLOTS;
+    public static final int L2_SLOTS = dev.innet.lake.controller.LakeSwitchOs.L2_SLOTS;
     static final byte[] L2_SALT = {0x4c, 0x61, 0x4b, 0x65};
 
     private LakeSlots() {}

@@ -68,6 +68,9 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--servers", required = true, paramLabel = "N", description = "servers in the rack")
     private int servers;
 
+    /** The rack's server hosts (from the layout), for {@code forget-server}. */
+    private List<Integer> serverHosts = List.of();
+
     @Option(names = "--clients", required = true, paramLabel = "N", description = "clients in the rack")
     private int clients;
 
@@ -159,6 +162,7 @@ public final class HostMain implements Callable<Integer> {
         String role;
         try {
             layout = RackLayout.of(rack, state, servers, clients);
+            serverHosts = layout.servers();
             protocol = withSeededBug(ProtocolRegistry.byName(protocolName), seededBug);
             role = layout.roleOf(host);
             if (!seededBug.isEmpty() && !SEEDED_BUGS.contains(seededBug)) {
@@ -353,7 +357,8 @@ public final class HostMain implements Callable<Integer> {
 
     /**
      * {@code forget-server H} (the controller): server host H's program lost its data and is about to
-     * start again, empty; the switch forgets what it holds from it ({@code ExternalServer.forgetBeforeRestart}),
+     * start again, empty; the switch forgets what it holds from it ({@code ExternalServer.forgetBeforeRestart}:
+     * LaKe invalidates the slots of H's keys and clears its lookup table),
      * on the event loop, between the switch OS's own control steps.
      */
     private String forgetServer(int h, LiveHost live, SwitchHandle handle) throws Exception {
@@ -361,7 +366,7 @@ public final class HostMain implements Callable<Integer> {
                 .orElseThrow(() -> new IllegalArgumentException(protocolName + " runs no external server program"));
         String failed = live.call(node -> {
             try {
-                server.forgetBeforeRestart(handle.control());
+                server.forgetBeforeRestart(handle.control(), h, serverHosts);
                 return null;
             } catch (RuntimeException e) {
                 // the switch is unreachable: say so; a task that threw would stop the host (LiveHost)

@@ -40,11 +40,13 @@ public interface ExternalServer {
     boolean durable();
 
     /**
-     * What the switch must forget before a server that is not {@link #durable()} starts again, empty:
-     * anything it cached from that server, and the requests it has in flight to it (their replies
-     * would bring the lost items back). The live harness calls this through the controller before it
-     * restarts the program. Nothing by default.
+     * What the switch must forget before server host {@code server} (one of the rack's {@code servers}),
+     * which is not {@link #durable()}, starts again, empty: anything it cached from that server, and the
+     * requests it has in flight to it (their replies would bring the lost items back). The live harness
+     * calls this through the controller before it restarts the program, while the program is down. Nothing
+     * by default.
      */
-    default void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control) {
+    default void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control, int server,
+            java.util.List<Integer> servers) {
     }
 }

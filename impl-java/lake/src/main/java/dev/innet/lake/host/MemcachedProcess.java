@@ -88,9 +88,13 @@ public final class MemcachedProcess implements ExternalServer {
         return false;
     }
 
-    /** A restarted memcached is empty: LaKe drops both layers and its lookup table (docs/lake.md, Limits). */
+    /**
+     * A restarted memcached is empty: LaKe invalidates the slots holding that server's keys and clears its
+     * lookup table ({@link dev.innet.lake.controller.LakeSwitchOs#forgetServer}; docs/lake.md, Limits).
+     */
     @Override
-    public void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control) {
-        dev.innet.lake.controller.LakeSwitchOs.forgetCachedItems(control);
+    public void forgetBeforeRestart(dev.innet.switchapi.SwitchControl control, int server,
+            java.util.List<Integer> servers) {
+        dev.innet.lake.controller.LakeSwitchOs.forgetServer(control, server, servers);
     }
 }

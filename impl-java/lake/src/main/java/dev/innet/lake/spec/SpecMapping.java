@@ -28,6 +28,10 @@ public final class SpecMapping {
         m.put("Evict", "p4/lake.p4: a fill of another key into a shared direct-mapped slot (LK-5); LK-8 invalidation");
         m.put("Reset", "environment: a device reset (Rack.crashSwitch); LakeSwitchOs.beforeForwarding seeds tag_counter above every earlier tag");
         m.put("Lose", "environment: loss of any message (sim LinkFaults)");
+        m.put("HostCrash", "environment: memcached killed (live racks: the kill and kill-server nemeses); it keeps items in memory only, so they are lost");
+        m.put("DeadHostDrop", "environment: a request reaching a killed memcached (nothing listens on its port)");
+        m.put("SwitchForget", "rack restart -> controller forget-server H -> MemcachedProcess.forgetBeforeRestart -> LakeSwitchOs.forgetServer (lut_tag cleared, then the slots of H's keys invalidated)");
+        m.put("HostStart", "rack restart --process server-hH: memcached started again, empty (refused when the controller does not answer forget-server)");
         return m;
     }
 }

@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
 public final class LakeTraceConversion implements TraceConversion {
     /** Bug flags of Lake.tla: all FALSE, the protocol as specified. */
     static final List<String> BUG_FLAGS = List.of("BugFillUnguarded", "BugWriteBack", "BugPaperWriteThrough",
-            "BugAcceptUnknownTags", "BugKeepOnReject", "BugL2AtL1Index");
+            "BugAcceptUnknownTags", "BugKeepOnReject", "BugL2AtL1Index", "BugNoForget", "BugForgetKeepTags",
+            "BugForgetMissL2");
 
     @Override
     public String protocol() {
@@ -66,6 +67,8 @@ public final class LakeTraceConversion implements TraceConversion {
         b.append("\\* lake.p4's CRC-32 slots, renumbered over the slots the run's keys use\n");
         b.append("TraceH1 == ").append(function(run.h1())).append('\n');
         b.append("TraceH2 == ").append(function(run.h2())).append('\n');
+        b.append("\\* one memcached host for every key: runs have no memcached restart (MaxRestart = 0)\n");
+        b.append("TraceOwner == [k \\in TraceKeys |-> 1]\n");
         b.append("====\n");
         return b.toString();
     }
@@ -93,6 +96,7 @@ public final class LakeTraceConversion implements TraceConversion {
         b.append("  MaxLoss = ").append(run.droppedReplies()).append('\n');
         b.append("  MaxEvict = 0\n");
         b.append("  MaxReset = ").append(run.resets()).append('\n');
+        b.append("  Host = {1}\n  Owner <- TraceOwner\n  MaxRestart = 0\n");
         TraceModel.bugFlagsOff(b, BUG_FLAGS);
         b.append("INIT TraceInit\nNEXT TraceNext\nVIEW TraceView\nCONSTRAINT CursorReport\n");
         return b.toString();

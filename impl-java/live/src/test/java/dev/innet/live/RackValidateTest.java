@@ -74,7 +74,7 @@ class RackValidateTest {
 
     /**
      * LaKe's servers are the real memcached, which records nothing; a memcached that rack restart started again came
-     * back empty, which Lake.tla's host never does and no event shows: unknown, naming the process, before any
+     * back empty, which no event shows (the trace model has no restart): unknown, naming the process, before any
      * inference or TLC.
      */
     @Test

@@ -54,6 +54,18 @@
 (*                                                                         *)
 (* Bug flags turn on one known-wrong variant each; with all flags FALSE   *)
 (* the spec is the protocol.                                               *)
+(*                                                                         *)
+(* Hooks a model may swap in its .cfg (Hook <- Definition), defaults here: *)
+(*  - RefetchInvalid (FALSE): the agent re-fills a copy that stays invalid *)
+(*    (CacheRefetch), as innet's DistCache agent does; FALSE keeps every   *)
+(*    model written before it exactly as it was;                           *)
+(*  - RefetchDue(l, k) (TRUE): when the agent's re-fill may happen; safety *)
+(*    models let it happen at any moment, even to a valid copy (the       *)
+(*    agent's read of the copy may be stale when it acts), liveness models *)
+(*    (DistCacheLive) only to an invalid copy with nothing of it in flight *)
+(*    (a timeout);                                                         *)
+(*  - InvResends (TRUE): the server's phase-1 timeout (ServerResendInv);   *)
+(*    FALSE is a buggy variant for the liveness models.                    *)
 (***************************************************************************)
 EXTENDS Integers, FiniteSets, TLC
 
@@ -193,6 +205,10 @@ Init ==
 (* Helpers *)
 
 Hit(l, k) == cached[l][k] /\ valid[l][k]     \* copy l of k answers reads
+
+RefetchInvalid == FALSE
+RefetchDue(l, k) == TRUE
+InvResends == TRUE
 
 \* Deliver m once (d = FALSE) or deliver a copy and keep m in flight (d = TRUE).
 Rest(m, d)  == IF d THEN net ELSE net \ {m}
@@ -340,6 +356,7 @@ ServerInvAck(m, d) ==
 \* Timeout in phase 1: neither copy l's invalidation nor its acknowledgement
 \* is in flight any more (one was lost), so the server sends it again.
 ServerResendInv(k, l) ==
+    /\ InvResends
     /\ ~Idle(k) /\ l \notin acked[k]
     /\ ~\E m \in net : m.t \in {"inv", "invA"} /\ m.k = k /\ m.l = l
     /\ net' = net \cup {[t |-> "inv", k |-> k, l |-> l, rec |-> [v |-> cur[k].w, n |-> cur[k].n]]}
@@ -443,6 +460,28 @@ CacheEvict(l, k) ==
     /\ act' = [a |-> "CacheEvict", k |-> k, l |-> l]
     /\ UNCHANGED <<crec, seen, tok, serverVars, pend, net, nW, nR, nLoss, nDup, nIns, nCrash, linVars>>
 
+\* A copy that stays invalid is filled again (innet's agent, not the paper):
+\* a write's phase 1 invalidates both copies, and a lost phase-2 update
+\* (sent once) would leave the copy invalid, missing every read, for as
+\* long as it stays cached.  The agent gives the copy a fresh token and asks
+\* the server for a fill, as an insertion does, keeping what the copy has
+\* seen; the server answers only between writes (ServerFetch), and the
+\* fill's token and version guard it (Takes).  A phase-2 update still in
+\* flight no longer matches the token and is refused, which is safe: the
+\* fill carries the same record or a newer one.  The guard does not ask for
+\* an invalid copy: the agent reads the copy's state over the control plane
+\* and acts later, so the copy may have become valid in between (RefetchDue
+\* decides when the re-fill may happen; see the hooks above).
+CacheRefetch(l, k) ==
+    /\ RefetchInvalid
+    /\ cached[l][k] /\ nIns < MaxInsert
+    /\ RefetchDue(l, k)
+    /\ nIns' = nIns + 1
+    /\ tok' = [tok EXCEPT ![l][k] = nIns + 1]
+    /\ net' = net \cup {[t |-> "fetch", k |-> k, l |-> l, tok |-> nIns + 1]}
+    /\ act' = [a |-> "CacheRefetch", k |-> k, l |-> l, tok |-> nIns + 1]
+    /\ UNCHANGED <<cached, valid, crec, seen, serverVars, pend, nW, nR, nLoss, nDup, nEvict, nCrash, linVars>>
+
 \* Cache switch s of layer l fails and is rebooted or replaced: it comes
 \* back with an empty cache (its registers, seen versions and tokens are
 \* gone).  Its agent refills it by insertions; tokens stay unique because
@@ -482,6 +521,7 @@ Next ==
           \/ \E d \in BOOLEAN : ServerInvAck(m, d) \/ ServerGet(m, d) \/ ServerFetch(m, d)
                                 \/ CacheInv(m, d) \/ CacheUpdate(m, d)
     \/ \E k \in Key, l \in Layer : ServerResendInv(k, l) \/ CacheInsert(l, k) \/ CacheEvict(l, k)
+                                 \/ CacheRefetch(l, k)
     \/ \E l \in Layer, s \in Node : CacheCrash(l, s)
 
 Spec == Init /\ [][Next]_vars

@@ -22,6 +22,9 @@
 (*    (no Lose step, so MaxLoss = 0); a message delivered again later     *)
 (*    (duplicated, or resent while still in flight: the network is a set) *)
 (*    is delivered with "deliver and keep" (dup);                          *)
+(*  - an agent's control-plane write that races the switch's packets (a  *)
+(*    re-fill's token) is a window between two events, and its step may  *)
+(*    happen anywhere inside it (refOpen, RefetchInWindow);               *)
 (*  - the steps below marked "beyond DistCache.tla" are what the          *)
 (*    implementation does and the spec does not state.                    *)
 (***************************************************************************)
@@ -30,17 +33,24 @@
 EXTENDS DistCache, Sequences, DistCacheTraceData
 
 VARIABLE tl      \* cursor: index of the next event of Trace
+\* Re-fills whose window is open: the agent's token write was sent (event
+\* refetchBegin) and has not been acknowledged (event refetch) yet.  On a
+\* live rack the write takes effect at the switch at some moment in between,
+\* so frames the switch handles meanwhile may meet the copy before or after
+\* it: the CacheRefetch step may happen anywhere in the window.  Each is
+\* [k, l, tok], tok its insertion number.
+VARIABLE refOpen
 
-traceVars == <<vars, tl>>
+traceVars == <<vars, tl, refOpen>>
 \* act only labels steps; verOf is a function of the events consumed so far
 \* (every ServerWrite's write id and version is observed), so two states at
 \* the same cursor never differ in it: leaving both out keeps fingerprints
 \* small (verOf has |Key| x MaxWrites entries).
-TraceView == <<cacheVars, serverVars, pend, net, cntVars, linMax, opFloor, linBad, tl>>
+TraceView == <<cacheVars, serverVars, pend, net, cntVars, linMax, opFloor, linBad, tl, refOpen>>
 
 Ev == Trace[tl]
 
-TraceInit == Init /\ tl = 1
+TraceInit == Init /\ tl = 1 /\ refOpen = {}
 
 -----------------------------------------------------------------------------
 (* Beyond DistCache.tla.                                                    *)
@@ -169,6 +179,24 @@ ObsUpd(e) ==
 
 ObsInsert(e) == e.e = "insert" /\ nIns + 1 = e.tok /\ CacheInsert(e.l, e.k)
 
+\* The agent's re-fill of a cached copy (the trace model sets RefetchInvalid;
+\* RefetchDue keeps its default: the agent acts on a read of the copy's state).
+\* Its window opens at refetchBegin and closes at refetch: the CacheRefetch
+\* step is taken by RefetchInWindow at any point of the window, or at its
+\* close at the latest.  Insertion numbers are taken in order (nIns + 1).
+RefetchStep(r) == nIns + 1 = r.tok /\ CacheRefetch(r.l, r.k)
+
+ObsRefetchBegin(e) ==
+    /\ e.e = "refetchBegin"
+    /\ refOpen' = refOpen \cup {[k |-> e.k, l |-> e.l, tok |-> e.tok]}
+    /\ UNCHANGED vars
+
+ObsRefetch(e) ==
+    /\ e.e = "refetch"
+    /\ LET r == [k |-> e.k, l |-> e.l, tok |-> e.tok]
+       IN IF r \in refOpen THEN RefetchStep(r) /\ refOpen' = refOpen \ {r}
+                           ELSE UNCHANGED <<vars, refOpen>>
+
 ObsEvict(e) == e.e = "evict" /\ CacheEvict(e.l, e.k)
 
 \* A crashed cache node that is no key's home loses nothing of the run.
@@ -187,8 +215,11 @@ Observed(e) ==
     \/ ObsServerGet(e) \/ ObsInv(e) \/ ObsInvAck(e) \/ ObsResend(e) \/ ObsFetch(e) \/ ObsUpd(e)
     \/ ObsInsert(e) \/ ObsEvict(e) \/ ObsCrash(e) \/ ObsTimeout(e)
 
+\* Events that open or close a re-fill's window (they change refOpen).
+ObservedRefetch(e) == ObsRefetchBegin(e) \/ ObsRefetch(e)
+
 -----------------------------------------------------------------------------
-(* The one unobserved step: the client whose request a switch sees next    *)
+(* Unobserved steps.  First: the client whose request a switch sees next  *)
 (* still has an operation open in the spec (an older request reached a     *)
 (* switch after the client's timeout).  It is enabled only where the       *)
 (* request's own step is not, so it adds no ambiguity.                      *)
@@ -196,9 +227,15 @@ AbandonBeforeRequest ==
     /\ Ev.e \in {"write", "readHit", "readMiss"}
     /\ ClientTimeout(Ev.c)
 
+\* The second unobserved step: an open re-fill's token write takes effect.
+RefetchInWindow ==
+    \E r \in refOpen : RefetchStep(r) /\ refOpen' = refOpen \ {r}
+
 TraceNext ==
-    \/ tl <= Len(Trace) /\ Observed(Ev) /\ tl' = tl + 1
-    \/ tl <= Len(Trace) /\ AbandonBeforeRequest /\ UNCHANGED tl
+    \/ tl <= Len(Trace) /\ Observed(Ev) /\ tl' = tl + 1 /\ UNCHANGED refOpen
+    \/ tl <= Len(Trace) /\ ObservedRefetch(Ev) /\ tl' = tl + 1
+    \/ tl <= Len(Trace) /\ AbandonBeforeRequest /\ UNCHANGED <<tl, refOpen>>
+    \/ tl <= Len(Trace) /\ RefetchInWindow /\ UNCHANGED tl
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -39,25 +39,36 @@ public final class DistCacheProtocol implements Protocol {
     private final DistCacheNetwork network;
     private final ServerFactory servers;
     private final long resendNanos;
+    /** Whether the agents re-fill copies that stay invalid (CacheRefetch); off only as a test's seeded gap. */
+    private final boolean refetch;
 
     /** The registry's instance: 2 spines, 2 storage racks. */
     public DistCacheProtocol() {
-        this(new DistCacheNetwork(2, 2), DistCacheServer::new, DEFAULT_RESEND_NANOS);
+        this(new DistCacheNetwork(2, 2), DistCacheServer::new, DEFAULT_RESEND_NANOS, true);
     }
 
-    private DistCacheProtocol(DistCacheNetwork network, ServerFactory servers, long resendNanos) {
+    private DistCacheProtocol(DistCacheNetwork network, ServerFactory servers, long resendNanos, boolean refetch) {
         this.network = network;
         this.servers = servers;
         this.resendNanos = resendNanos;
+        this.refetch = refetch;
     }
 
     /** Another shape of the network. */
     public DistCacheProtocol withNetwork(int spines, int leaves) {
-        return new DistCacheProtocol(new DistCacheNetwork(spines, leaves), servers, resendNanos);
+        return new DistCacheProtocol(new DistCacheNetwork(spines, leaves), servers, resendNanos, refetch);
     }
 
     public DistCacheProtocol withServers(ServerFactory f) {
-        return new DistCacheProtocol(network, f, resendNanos);
+        return new DistCacheProtocol(network, f, resendNanos, refetch);
+    }
+
+    /**
+     * Test-only: agents that never re-fill a copy that stays invalid (innet's agent before CacheRefetch;
+     * DistCacheLive.tla's MCDistCacheLive_NoRefetch).
+     */
+    public DistCacheProtocol withoutRefetch() {
+        return new DistCacheProtocol(network, servers, resendNanos, false);
     }
 
     public DistCacheNetwork network() {
@@ -156,7 +167,7 @@ public final class DistCacheProtocol implements Protocol {
         ClientConfig clients = new ClientConfig(rack.servers(), rack.clientTimeoutNanos(), 5, false,
                 DistCacheClient.SOURCE_PORT);
         DistCacheController.Settings settings = new DistCacheController.Settings(100_000, 300_000,
-                rack.counterResetNanos(), Math.max(1, Math.min(rack.cacheCapacity(), 16384)), rack.hotThreshold());
+                rack.counterResetNanos(), Math.max(1, Math.min(rack.cacheCapacity(), 16384)), rack.hotThreshold(), refetch);
         return new RackNodes() {
             @Override
             public Node server(int host) {

@@ -35,6 +35,17 @@ public final class DistCacheTraceEvents {
     public static final String SERVER_FETCH = "dcServerFetch";
     /** An agent inserted a key, invalid, waiting for its token's fill (CacheInsert): node, layer, key, token. */
     public static final String CACHE_INSERT = "dcCacheInsert";
+    /**
+     * An agent gave a cached copy that stayed invalid a fresh token and asked its server for a fill
+     * (CacheRefetch): node, layer, key, token.
+     */
+    public static final String CACHE_REFETCH = "dcCacheRefetch";
+    /**
+     * Just before the re-fill's token write (node, layer, key, token): on a live rack the write takes effect at
+     * some moment between this event and {@link #CACHE_REFETCH}, and switch frames processed in between may
+     * see the copy before or after it (DistCacheTrace.tla's refetch window).
+     */
+    public static final String CACHE_REFETCH_BEGIN = "dcCacheRefetchBegin";
     /** An agent evicted a key (CacheEvict; also an insertion abandoned after its last FETCH): node, layer, key. */
     public static final String CACHE_EVICT = "dcCacheEvict";
     /** A client's timer fired for its pending operation (a read sent again, or given up): reqId, attempt. */

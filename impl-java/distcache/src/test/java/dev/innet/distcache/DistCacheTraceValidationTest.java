@@ -118,6 +118,11 @@ class DistCacheTraceValidationTest {
         Files.writeString(bad, start + "{\"time\":5,\"host\":1,\"incarnation\":0,\"event\":\"dcSomethingElse\"}\n");
         e = assertThrows(TraceFormatException.class, () -> new DistCacheTraceConverter().convert(NdjsonTrace.read(bad)));
         assertEquals("line 2: unknown event dcSomethingElse", e.getMessage());
+        // a re-fill's end without its begin: the window in which its token write took effect is unknown
+        Files.writeString(bad, start + "{\"time\":5,\"host\":254,\"incarnation\":0,\"event\":\"dcCacheRefetch\",\"node\":1,"
+                + "\"layer\":1,\"key\":\"75736572300000000000000000000000\",\"token\":7}\n");
+        e = assertThrows(TraceFormatException.class, () -> new DistCacheTraceConverter().convert(NdjsonTrace.read(bad)));
+        assertEquals("line 2: a re-fill (token 7) whose dcCacheRefetchBegin the trace does not hold", e.getMessage());
         TraceValidator.Result r = new TraceValidator(new DistCacheTraceConversion(), SPECS, bad.resolveSibling("malformed-tlc"),
                 Duration.ofSeconds(10), TraceSettings.rack(null)).validate(bad);
         assertEquals(TraceValidator.Verdict.UNKNOWN, r.verdict(), r.summary());

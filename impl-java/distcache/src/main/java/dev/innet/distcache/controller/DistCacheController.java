@@ -60,10 +60,19 @@ public final class DistCacheController implements Node, NodeCounters {
     static final String SET_CACHE_INDEX = "MyIngress.set_cache_index";
     static final int CLONE_SESSION = 100;
     static final int FETCH_ATTEMPTS = 5;
+    /**
+     * A cached copy found invalid at two polls this many fetch-retry periods apart is filled again
+     * (CacheRefetch): a write's phase 1 makes a copy invalid for about one round trip, a lost phase-2
+     * update (sent once) or a fill refused by the version guard for as long as it stays cached.
+     */
+    static final int REFETCH_AFTER_FETCH_PERIODS = 4;
 
-    /** Timing of the controller's loops. */
+    /**
+     * Timing of the controller's loops. {@code refetch}: re-fill copies that stay invalid (CacheRefetch); false
+     * only as a test's seeded gap.
+     */
     public record Settings(long pollNanos, long fetchRetryNanos, long counterResetNanos, int cacheCapacity,
-            int hotThreshold) {
+            int hotThreshold, boolean refetch) {
         public Settings {
             if (pollNanos <= 0 || fetchRetryNanos <= 0 || counterResetNanos <= 0) {
                 throw new IllegalArgumentException("controller periods must be positive");
@@ -71,6 +80,10 @@ public final class DistCacheController implements Node, NodeCounters {
             if (cacheCapacity < 1 || cacheCapacity > 16384) {
                 throw new IllegalArgumentException("cache capacity must be 1..16384 per switch");
             }
+        }
+
+        public Settings(long pollNanos, long fetchRetryNanos, long counterResetNanos, int cacheCapacity, int hotThreshold) {
+            this(pollNanos, fetchRetryNanos, counterResetNanos, cacheCapacity, hotThreshold, true);
         }
     }
 
@@ -89,6 +102,8 @@ public final class DistCacheController implements Node, NodeCounters {
     private final Map<Integer, Map<String, Integer>> cached = new TreeMap<>();
     private final Map<Integer, TreeSet<Integer>> freeIndices = new TreeMap<>();
     private final Map<Long, Insertion> insertions = new TreeMap<>();
+    /** node -> key hex -> when a poll first found the copy invalid with no fill of it pending */
+    private final Map<Integer, Map<String, Long>> invalidSince = new TreeMap<>();
     private final Map<String, Long> counters = new LinkedHashMap<>();
     private long pollTimer;
     private long resetTimer;
@@ -192,6 +207,10 @@ public final class DistCacheController implements Node, NodeCounters {
         }
         if (!wentDown.isEmpty() || !cameUp.isEmpty()) {
             reprogramAll();
+        }
+        // every poll: a read of record_valid per switch holding copies (a control-plane round trip on a live rack)
+        if (settings.refetch()) {
+            refetchStuckCopies();
         }
         pollTimer = ctx.timers().schedule(settings.pollNanos());
     }
@@ -469,6 +488,61 @@ public final class DistCacheController implements Node, NodeCounters {
         sendFetch(new Insertion(ins.node(), ins.layer(), ins.key(), ins.index(), ins.token(), ins.attempt() + 1));
     }
 
+    /**
+     * CacheRefetch: a cached copy that stays invalid with no fill of it pending (a lost phase-2 update, a fill
+     * the version guard refused) misses every read for as long as it stays cached. Once two polls at least
+     * {@link #REFETCH_AFTER_FETCH_PERIODS} fetch periods apart found it so, it gets a fresh token and its server
+     * is asked for a fill, as for an insertion, keeping what the copy has seen (its version guard). An update
+     * still in flight no longer matches the token and is refused; the fill carries the same record or a newer
+     * one (specs/distcache/DistCache.tla, CacheRefetch; DistCacheLive.tla shows the copy stuck without it).
+     */
+    private void refetchStuckCopies() {
+        long now = ctx.clock().nowNanos();
+        long after = settings.fetchRetryNanos() * REFETCH_AFTER_FETCH_PERIODS;
+        java.util.Set<String> pending = new java.util.HashSet<>();
+        for (Insertion ins : insertions.values()) {
+            pending.add(ins.node() + "/" + HexFormat.of().formatHex(ins.key()));
+        }
+        for (Map.Entry<Integer, Map<String, Integer>> e : cached.entrySet()) {
+            int node = e.getKey();
+            Map<String, Long> since = invalidSince.computeIfAbsent(node, n -> new TreeMap<>());
+            SwitchControl c = controlOf(network.cacheNodes().get(node));
+            if (c == null || e.getValue().isEmpty()) {
+                since.clear();
+                continue;
+            }
+            List<BigInteger> valid = c.registerRead("MyIngress.record_valid", 0, settings.cacheCapacity() - 1);
+            since.keySet().retainAll(e.getValue().keySet());
+            for (Map.Entry<String, Integer> copy : e.getValue().entrySet()) {
+                String keyHex = copy.getKey();
+                int index = copy.getValue();
+                if (valid.get(index).signum() != 0 || pending.contains(node + "/" + keyHex)) {
+                    since.remove(keyHex);
+                    continue;
+                }
+                Long first = since.putIfAbsent(keyHex, now);
+                if (first != null && now - first >= after) {
+                    since.remove(keyHex);
+                    refetch(c, node, keyHex, index);
+                }
+            }
+        }
+    }
+
+    private void refetch(SwitchControl c, int node, String keyHex, int index) {
+        long token = nextToken++;
+        int layer = network.layerOf(network.cacheNodes().get(node));
+        // two events bracket the token write: on a live rack it takes effect at the switch some time after the
+        // first and before the second, and updates the switch handles meanwhile may meet either token
+        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_REFETCH_BEGIN).with("node", node).with("layer", layer)
+                .with("key", keyHex).with("token", token));
+        c.registerWrite("MyIngress.record_token", index, BigInteger.valueOf(token));
+        count("refetches");
+        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_REFETCH).with("node", node).with("layer", layer)
+                .with("key", keyHex).with("token", token));
+        sendFetch(new Insertion(node, layer, HexFormat.of().parseHex(keyHex), index, token, 1));
+    }
+
     /** The copy of {@code keyHex} at {@code node} is gone (its lookup entry deleted): CacheEvict. */
     private void traceEviction(int node, String keyHex) {
         ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_EVICT).with("node", node)
@@ -507,6 +581,24 @@ public final class DistCacheController implements Node, NodeCounters {
             throw new IllegalArgumentException("node " + node + " does not cache " + keyHex);
         }
         evict(node, keyHex);
+    }
+
+    /** The spec's CacheRefetch of exactly this copy, at once (the spec replay's choice; the agent's own waits). */
+    public void refetchKey(int node, byte[] key) {
+        String keyHex = HexFormat.of().formatHex(key);
+        Integer index = cached.getOrDefault(node, Map.of()).get(keyHex);
+        SwitchControl c = controlOf(network.cacheNodes().get(node));
+        if (index == null || c == null) {
+            throw new IllegalArgumentException("node " + node + " does not cache " + keyHex);
+        }
+        refetch(c, node, keyHex, index);
+    }
+
+    /** For tests: per cache node, the keys (hex) the controller believes cached there and their indices. */
+    public Map<Integer, Map<String, Integer>> cachedCopies() {
+        Map<Integer, Map<String, Integer>> copy = new TreeMap<>();
+        cached.forEach((node, keys) -> copy.put(node, new TreeMap<>(keys)));
+        return copy;
     }
 
     /** For tests: keys the controller believes cached at {@code node}. */

@@ -17,13 +17,14 @@ public final class DistCacheConformance implements SpecConformance {
     }
 
     /**
-     * The small MANIFEST models with a fault each (loss, duplicate, crash, eviction), then the
+     * The small MANIFEST models with a fault each (loss, duplicate, crash, eviction), the agent's re-fill
+     * (MCDistCacheRefetch), then the
      * simulation model that puts them all together on two keys with two leaf switches.
      */
     @Override
     public List<String> conformanceModels() {
         return List.of("MCDistCacheLoss", "MCDistCacheDup", "MCDistCacheCrash", "MCDistCacheEvict", "MCDistCacheReadsLoss",
-                "MCDistCacheRandom");
+                "MCDistCacheRefetch", "MCDistCacheRandom");
     }
 
     @Override

@@ -369,6 +369,7 @@ public final class DistCacheReplay implements SpecReplay {
             case "CacheInv" -> cacheInv(step);
             case "CacheUpdate", "CacheUpdateRefused" -> cacheUpdate(step);
             case "CacheInsert" -> cacheInsert(step);
+            case "CacheRefetch" -> cacheRefetch(step);
             case "CacheEvict" -> cacheEvict(step);
             case "CacheCrash" -> cacheCrash(before, step);
             case "Lose" -> net.lose(asRecord(step.param("m")));
@@ -634,6 +635,25 @@ public final class DistCacheReplay implements SpecReplay {
         List<Delivery> out = sendFrom(CONTROLLER, sent.get(0), "CacheInsert");
         expectAt(out, serverOfKey.get(k), "CacheInsert: the FETCH must reach the key's server");
         arrive(out, "CacheInsert");
+    }
+
+    /** The agent re-fills exactly k's copy at l now (the spec's choice; the controller's own waits for it to stay invalid). */
+    private void cacheRefetch(SpecStep step) {
+        String k = name(step.param("k"));
+        String l = (String) step.param("l");
+        try {
+            controller.refetchKey(network.nodeOf(switchOf(l, k)), keyBytes.get(k));
+        } catch (IllegalArgumentException e) {
+            throw new ReplayException("CacheRefetch: " + e.getMessage());
+        }
+        List<byte[]> sent = controllerContext.takeSent();
+        if (sent.size() != 1 || decode(sent.get(0)).message().op() != DcOp.FETCH) {
+            throw new ReplayException("CacheRefetch: the agent sent " + sent.size() + " frames for the re-fill of " + k
+                    + " at the " + l + " copy, the spec one FETCH");
+        }
+        List<Delivery> out = sendFrom(CONTROLLER, sent.get(0), "CacheRefetch");
+        expectAt(out, serverOfKey.get(k), "CacheRefetch: the FETCH must reach the key's server");
+        arrive(out, "CacheRefetch");
     }
 
     /** The agent evicts exactly k (the spec's choice; the controller's own policy picks the least read key). */

@@ -32,6 +32,8 @@ public final class SpecMapping {
         m.put("CacheUpdate", "p4/distcache.p4 DC-7, DC-8 (taken or refused: version guard, insertion token)");
         m.put("CacheInsert", "DistCacheController.insert (HOT report: invalid, seen 0, token, lookup entry, FETCH) and "
                 + "retryFetch");
+        m.put("CacheRefetch", "DistCacheController.refetchStuckCopies (a copy found invalid at two polls, no fill "
+                + "pending: fresh token, FETCH) and retryFetch");
         m.put("CacheEvict", "DistCacheController.evictBucket (before buckets move back to a returning spine), "
                 + "retryFetch (an abandoned insertion)");
         m.put("CacheCrash", "environment: Rack.crashSwitch (p4sim rebuilt empty); DistCacheController.onFailure / "

@@ -57,6 +57,8 @@ public final class DistCacheTraceConversion implements TraceConversion {
         b.append("TraceSpinePlace == ").append(function(run.spinePlace())).append('\n');
         b.append("TraceLeafPlace == ").append(function(run.leafPlace())).append('\n');
         b.append("TracePlace == [ly \\in Layer |-> IF ly = \"spine\" THEN TraceSpinePlace ELSE TraceLeafPlace]\n");
+        b.append("\\* the agent re-fills copies that stay invalid (CacheRefetch)\n");
+        b.append("TraceRefetch == TRUE\n");
         b.append("====\n");
         return b.toString();
     }
@@ -81,6 +83,7 @@ public final class DistCacheTraceConversion implements TraceConversion {
         StringBuilder b = new StringBuilder();
         b.append("CONSTANTS\n");
         b.append("  Client <- TraceClients\n  Key <- TraceKeys\n  Node <- TraceNodes\n  Place <- TracePlace\n");
+        b.append("  RefetchInvalid <- TraceRefetch\n");
         b.append("  MaxWrites = ").append(run.writes()).append('\n');
         b.append("  MaxReads = ").append(run.reads()).append('\n');
         b.append("  MaxLoss = 0\n");

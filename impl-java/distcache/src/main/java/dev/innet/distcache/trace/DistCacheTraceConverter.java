@@ -127,6 +127,20 @@ public final class DistCacheTraceConverter {
                     s.put("l", layer(line, line.number("layer")));
                     s.put("tok", ordinal);
                 }
+                case DistCacheTraceEvents.CACHE_REFETCH_BEGIN -> {
+                    long ordinal = ++inserts;   // a re-fill's token is numbered with the insertions' (nIns)
+                    insertionOfToken.put(line.number("token"), ordinal);
+                    refetch(line, "refetchBegin", ordinal);
+                }
+                case DistCacheTraceEvents.CACHE_REFETCH -> {
+                    Long ordinal = insertionOfToken.get(line.number("token"));
+                    if (ordinal == null) {
+                        throw new TraceFormatException("line " + line.line() + ": a re-fill (token "
+                                + line.number("token") + ") whose " + DistCacheTraceEvents.CACHE_REFETCH_BEGIN
+                                + " the trace does not hold");
+                    }
+                    refetch(line, "refetch", ordinal);
+                }
                 case DistCacheTraceEvents.CACHE_EVICT -> {
                     evictions++;
                     Map<String, Object> s = add(line, "evict");
@@ -417,6 +431,14 @@ public final class DistCacheTraceConverter {
             throw new TraceFormatException("line " + line.line() + ": a DistCache message without its 12-byte extension");
         }
         return ext;
+    }
+
+    /** A re-fill's begin or end: the copy (k, l) and the re-fill's insertion number. */
+    private void refetch(TraceLine line, String event, long ordinal) {
+        Map<String, Object> s = add(line, event);
+        s.put("k", key(line.string("key")));
+        s.put("l", layer(line, line.number("layer")));
+        s.put("tok", ordinal);
     }
 
     private Map<String, Object> add(TraceLine line, String event) {

@@ -23,8 +23,9 @@
 (*    (duplicated, or resent while still in flight: the network is a set) *)
 (*    is delivered with "deliver and keep" (dup);                          *)
 (*  - an agent's control-plane write that races the switch's packets (a  *)
-(*    re-fill's token) is a window between two events, and its step may  *)
-(*    happen anywhere inside it (refOpen, RefetchInWindow);               *)
+(*    re-fill's token, an eviction's lookup-entry deletion) is a window   *)
+(*    between two events, and its step may happen anywhere inside it      *)
+(*    (agentOpen, AgentInWindow);                                         *)
 (*  - the steps below marked "beyond DistCache.tla" are what the          *)
 (*    implementation does and the spec does not state.                    *)
 (***************************************************************************)
@@ -33,24 +34,25 @@
 EXTENDS DistCache, Sequences, DistCacheTraceData
 
 VARIABLE tl      \* cursor: index of the next event of Trace
-\* Re-fills whose window is open: the agent's token write was sent (event
-\* refetchBegin) and has not been acknowledged (event refetch) yet.  On a
-\* live rack the write takes effect at the switch at some moment in between,
-\* so frames the switch handles meanwhile may meet the copy before or after
-\* it: the CacheRefetch step may happen anywhere in the window.  Each is
-\* [k, l, tok], tok its insertion number.
-VARIABLE refOpen
+\* The agents' control-plane steps whose window is open: the write was sent
+\* (event refetchBegin / evictBegin) and has not been acknowledged (event
+\* refetch / evict) yet.  On a live rack it takes effect at the switch at
+\* some moment in between, so frames the switch handles meanwhile may meet
+\* the copy before or after it: the spec's step (CacheRefetch / CacheEvict)
+\* may happen anywhere in the window.  Each is [a, k, l, tok]: a the step
+\* ("refetch" or "evict"), tok a re-fill's insertion number (0: eviction).
+VARIABLE agentOpen
 
-traceVars == <<vars, tl, refOpen>>
+traceVars == <<vars, tl, agentOpen>>
 \* act only labels steps; verOf is a function of the events consumed so far
 \* (every ServerWrite's write id and version is observed), so two states at
 \* the same cursor never differ in it: leaving both out keeps fingerprints
 \* small (verOf has |Key| x MaxWrites entries).
-TraceView == <<cacheVars, serverVars, pend, net, cntVars, linMax, opFloor, linBad, tl, refOpen>>
+TraceView == <<cacheVars, serverVars, pend, net, cntVars, linMax, opFloor, linBad, tl, agentOpen>>
 
 Ev == Trace[tl]
 
-TraceInit == Init /\ tl = 1 /\ refOpen = {}
+TraceInit == Init /\ tl = 1 /\ agentOpen = {}
 
 -----------------------------------------------------------------------------
 (* Beyond DistCache.tla.                                                    *)
@@ -179,25 +181,31 @@ ObsUpd(e) ==
 
 ObsInsert(e) == e.e = "insert" /\ nIns + 1 = e.tok /\ CacheInsert(e.l, e.k)
 
-\* The agent's re-fill of a cached copy (the trace model sets RefetchInvalid;
-\* RefetchDue keeps its default: the agent acts on a read of the copy's state).
-\* Its window opens at refetchBegin and closes at refetch: the CacheRefetch
-\* step is taken by RefetchInWindow at any point of the window, or at its
-\* close at the latest.  Insertion numbers are taken in order (nIns + 1).
-RefetchStep(r) == nIns + 1 = r.tok /\ CacheRefetch(r.l, r.k)
+\* The agents' re-fills (the trace model sets RefetchInvalid; RefetchDue
+\* keeps its default: the agent acts on a read of the copy's state) and
+\* evictions.  Each opens a window at its begin event and closes it at its
+\* end event: the spec's step is taken by AgentInWindow at any point of the
+\* window, or at its close at the latest.  Insertion numbers are taken in
+\* order (nIns + 1).
+AgentStep(r) ==
+    IF r.a = "refetch" THEN nIns + 1 = r.tok /\ CacheRefetch(r.l, r.k)
+                       ELSE CacheEvict(r.l, r.k)
 
-ObsRefetchBegin(e) ==
-    /\ e.e = "refetchBegin"
-    /\ refOpen' = refOpen \cup {[k |-> e.k, l |-> e.l, tok |-> e.tok]}
+AgentRec(e) ==
+    [a |-> IF e.e \in {"refetchBegin", "refetch"} THEN "refetch" ELSE "evict",
+     k |-> e.k, l |-> e.l,
+     tok |-> IF e.e \in {"refetchBegin", "refetch"} THEN e.tok ELSE 0]
+
+ObsAgentBegin(e) ==
+    /\ e.e \in {"refetchBegin", "evictBegin"}
+    /\ agentOpen' = agentOpen \cup {AgentRec(e)}
     /\ UNCHANGED vars
 
-ObsRefetch(e) ==
-    /\ e.e = "refetch"
-    /\ LET r == [k |-> e.k, l |-> e.l, tok |-> e.tok]
-       IN IF r \in refOpen THEN RefetchStep(r) /\ refOpen' = refOpen \ {r}
-                           ELSE UNCHANGED <<vars, refOpen>>
-
-ObsEvict(e) == e.e = "evict" /\ CacheEvict(e.l, e.k)
+ObsAgentEnd(e) ==
+    /\ e.e \in {"refetch", "evict"}
+    /\ IF AgentRec(e) \in agentOpen
+       THEN AgentStep(AgentRec(e)) /\ agentOpen' = agentOpen \ {AgentRec(e)}
+       ELSE UNCHANGED <<vars, agentOpen>>
 
 \* A crashed cache node that is no key's home loses nothing of the run.
 ObsCrash(e) ==
@@ -213,10 +221,10 @@ ObsTimeout(e) ==
 Observed(e) ==
     \/ ObsWrite(e) \/ ObsServerWrite(e) \/ ObsReadHit(e) \/ ObsReadMiss(e) \/ ObsDupRead(e)
     \/ ObsServerGet(e) \/ ObsInv(e) \/ ObsInvAck(e) \/ ObsResend(e) \/ ObsFetch(e) \/ ObsUpd(e)
-    \/ ObsInsert(e) \/ ObsEvict(e) \/ ObsCrash(e) \/ ObsTimeout(e)
+    \/ ObsInsert(e) \/ ObsCrash(e) \/ ObsTimeout(e)
 
-\* Events that open or close a re-fill's window (they change refOpen).
-ObservedRefetch(e) == ObsRefetchBegin(e) \/ ObsRefetch(e)
+\* Events that open or close an agent step's window (they change agentOpen).
+ObservedAgent(e) == ObsAgentBegin(e) \/ ObsAgentEnd(e)
 
 -----------------------------------------------------------------------------
 (* Unobserved steps.  First: the client whose request a switch sees next  *)
@@ -227,15 +235,15 @@ AbandonBeforeRequest ==
     /\ Ev.e \in {"write", "readHit", "readMiss"}
     /\ ClientTimeout(Ev.c)
 
-\* The second unobserved step: an open re-fill's token write takes effect.
-RefetchInWindow ==
-    \E r \in refOpen : RefetchStep(r) /\ refOpen' = refOpen \ {r}
+\* The second unobserved step: an open agent step's write takes effect.
+AgentInWindow ==
+    \E r \in agentOpen : AgentStep(r) /\ agentOpen' = agentOpen \ {r}
 
 TraceNext ==
-    \/ tl <= Len(Trace) /\ Observed(Ev) /\ tl' = tl + 1 /\ UNCHANGED refOpen
-    \/ tl <= Len(Trace) /\ ObservedRefetch(Ev) /\ tl' = tl + 1
-    \/ tl <= Len(Trace) /\ AbandonBeforeRequest /\ UNCHANGED <<tl, refOpen>>
-    \/ tl <= Len(Trace) /\ RefetchInWindow /\ UNCHANGED tl
+    \/ tl <= Len(Trace) /\ Observed(Ev) /\ tl' = tl + 1 /\ UNCHANGED agentOpen
+    \/ tl <= Len(Trace) /\ ObservedAgent(Ev) /\ tl' = tl + 1
+    \/ tl <= Len(Trace) /\ AbandonBeforeRequest /\ UNCHANGED <<tl, agentOpen>>
+    \/ tl <= Len(Trace) /\ AgentInWindow /\ UNCHANGED tl
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -46,8 +46,16 @@ public final class DistCacheTraceEvents {
      * see the copy before or after it (DistCacheTrace.tla's refetch window).
      */
     public static final String CACHE_REFETCH_BEGIN = "dcCacheRefetchBegin";
-    /** An agent evicted a key (CacheEvict; also an insertion abandoned after its last FETCH): node, layer, key. */
+    /**
+     * An agent evicted a key (CacheEvict; also an insertion abandoned after its last FETCH): node, layer, key;
+     * traced once the lookup entry's deletion was acknowledged.
+     */
     public static final String CACHE_EVICT = "dcCacheEvict";
+    /**
+     * Just before an eviction's lookup-entry deletion (node, layer, key): as for a re-fill, the deletion takes
+     * effect at the switch between this event and {@link #CACHE_EVICT}.
+     */
+    public static final String CACHE_EVICT_BEGIN = "dcCacheEvictBegin";
     /** A client's timer fired for its pending operation (a read sent again, or given up): reqId, attempt. */
     public static final String CLIENT_TIMEOUT = "dcClientTimeout";
 

@@ -123,6 +123,10 @@ class DistCacheTraceValidationTest {
                 + "\"layer\":1,\"key\":\"75736572300000000000000000000000\",\"token\":7}\n");
         e = assertThrows(TraceFormatException.class, () -> new DistCacheTraceConverter().convert(NdjsonTrace.read(bad)));
         assertEquals("line 2: a re-fill (token 7) whose dcCacheRefetchBegin the trace does not hold", e.getMessage());
+        Files.writeString(bad, start + "{\"time\":5,\"host\":254,\"incarnation\":0,\"event\":\"dcCacheEvict\",\"node\":1,"
+                + "\"layer\":1,\"key\":\"75736572300000000000000000000000\"}\n");
+        e = assertThrows(TraceFormatException.class, () -> new DistCacheTraceConverter().convert(NdjsonTrace.read(bad)));
+        assertEquals("line 2: an eviction whose dcCacheEvictBegin the trace does not hold", e.getMessage());
         TraceValidator.Result r = new TraceValidator(new DistCacheTraceConversion(), SPECS, bad.resolveSibling("malformed-tlc"),
                 Duration.ofSeconds(10), TraceSettings.rack(null)).validate(bad);
         assertEquals(TraceValidator.Verdict.UNKNOWN, r.verdict(), r.summary());

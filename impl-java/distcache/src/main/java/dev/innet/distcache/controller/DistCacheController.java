@@ -283,12 +283,13 @@ public final class DistCacheController implements Node, NodeCounters {
         int index = cached.get(node).remove(keyHex);
         freeIndices.get(node).add(index);
         count("evictions");
-        traceEviction(node, keyHex);
+        traceEviction(DistCacheTraceEvents.CACHE_EVICT_BEGIN, node, keyHex);
         SwitchControl c = controlOf(network.cacheNodes().get(node));
         if (c != null) {
             c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(HexFormat.of().parseHex(keyHex))), 0);
             c.registerWrite("MyIngress.record_valid", index, BigInteger.ZERO);
         }
+        traceEviction(DistCacheTraceEvents.CACHE_EVICT, node, keyHex);
     }
 
     /** The cached key of {@code node} read least since the last counter reset (the eviction victim, §4.3). */
@@ -479,10 +480,12 @@ public final class DistCacheController implements Node, NodeCounters {
         }
         if (ins.attempt() >= FETCH_ATTEMPTS) {
             count("insertionsAbandoned");
-            traceEviction(ins.node(), HexFormat.of().formatHex(ins.key()));
-            cached.get(ins.node()).remove(HexFormat.of().formatHex(ins.key()));
+            String keyHex = HexFormat.of().formatHex(ins.key());
+            traceEviction(DistCacheTraceEvents.CACHE_EVICT_BEGIN, ins.node(), keyHex);
+            cached.get(ins.node()).remove(keyHex);
             freeIndices.get(ins.node()).add(index);
             c.deleteEntry(CACHE_LOOKUP, List.of(keyMatch(ins.key())), 0);
+            traceEviction(DistCacheTraceEvents.CACHE_EVICT, ins.node(), keyHex);
             return;
         }
         sendFetch(new Insertion(ins.node(), ins.layer(), ins.key(), ins.index(), ins.token(), ins.attempt() + 1));
@@ -543,9 +546,12 @@ public final class DistCacheController implements Node, NodeCounters {
         sendFetch(new Insertion(node, layer, HexFormat.of().parseHex(keyHex), index, token, 1));
     }
 
-    /** The copy of {@code keyHex} at {@code node} is gone (its lookup entry deleted): CacheEvict. */
-    private void traceEviction(int node, String keyHex) {
-        ctx.trace(TraceEvent.of(DistCacheTraceEvents.CACHE_EVICT).with("node", node)
+    /**
+     * CacheEvict of the copy of {@code keyHex} at {@code node}: {@code event} is the begin (before the lookup
+     * entry's deletion is sent) or the end (after it was acknowledged) of the window in which it takes effect.
+     */
+    private void traceEviction(String event, int node, String keyHex) {
+        ctx.trace(TraceEvent.of(event).with("node", node)
                 .with("layer", network.layerOf(network.cacheNodes().get(node))).with("key", keyHex));
     }
 

@@ -84,6 +84,8 @@ public final class DistCacheTraceConverter {
     private long reads;
     private int inserts;
     private int evictions;
+    /** Evictions begun and not yet ended: controller host / key name / layer. */
+    private final Set<String> evicting = new java.util.HashSet<>();
     private int crashes;
 
     public Converted convert(List<TraceLine> lines) {
@@ -141,11 +143,21 @@ public final class DistCacheTraceConverter {
                     }
                     refetch(line, "refetch", ordinal);
                 }
-                case DistCacheTraceEvents.CACHE_EVICT -> {
+                case DistCacheTraceEvents.CACHE_EVICT_BEGIN -> {
                     evictions++;
+                    Map<String, Object> s = add(line, "evictBegin");
+                    s.put("k", key(line.string("key")));
+                    s.put("l", layer(line, line.number("layer")));
+                    evicting.add(line.host() + "/" + s.get("k") + "/" + s.get("l"));
+                }
+                case DistCacheTraceEvents.CACHE_EVICT -> {
                     Map<String, Object> s = add(line, "evict");
                     s.put("k", key(line.string("key")));
                     s.put("l", layer(line, line.number("layer")));
+                    if (!evicting.remove(line.host() + "/" + s.get("k") + "/" + s.get("l"))) {
+                        throw new TraceFormatException("line " + line.line() + ": an eviction whose "
+                                + DistCacheTraceEvents.CACHE_EVICT_BEGIN + " the trace does not hold");
+                    }
                 }
                 case DistCacheTraceEvents.CLIENT_TIMEOUT -> {
                     OpenRequest open = openRequest.get(line.host());

@@ -34,7 +34,12 @@ import java.util.List;
  * (the hit ratio the real run measures shows how many).
  */
 public final class DistCacheModel {
-    public enum Mechanism { NOCACHE, CACHE_PARTITION, CACHE_REPLICATION, DISTCACHE }
+    /**
+     * The four mechanisms, and {@code DISTCACHE_CACHED_COHERENCE}: a counterfactual DistCache whose server
+     * runs the two-phase update for cached keys only, over the copies that exist (as the model-only
+     * mechanisms are priced), to measure what the real server's update of both layers on every write costs.
+     */
+    public enum Mechanism { NOCACHE, CACHE_PARTITION, CACHE_REPLICATION, DISTCACHE, DISTCACHE_CACHED_COHERENCE }
 
     /** Seed of the upper-layer partition hash, independent of the server placement hash. */
     private static final long UPPER_SEED = 0x2545F491L;
@@ -97,7 +102,7 @@ public final class DistCacheModel {
             case NOCACHE -> { }
             case CACHE_PARTITION -> fillHottest(inLower, serverOf, t.serversPerRack(), racks, 2 * perSwitch);
             case CACHE_REPLICATION -> Arrays.fill(inUpper, 0, Math.min(hot, 2 * racks * perSwitch), true);
-            case DISTCACHE -> {
+            case DISTCACHE, DISTCACHE_CACHED_COHERENCE -> {
                 fillHottest(inUpper, spineOf, 1, racks, perSwitch);
                 fillHottest(inLower, serverOf, t.serversPerRack(), racks, perSwitch);
             }
@@ -114,6 +119,16 @@ public final class DistCacheModel {
                 double perLayer = writes * invalidationsPerWrite * t.switchCoherenceCost(); // INVs and UPDs, half each
                 spineLoad[spineOf[i]] += perLayer;
                 leafLoad[rack] += perLayer;
+            } else if (m == Mechanism.DISTCACHE_CACHED_COHERENCE) {
+                // the counterfactual: only a cached key's copies are invalidated and updated
+                serverLoad[serverOf[i]] += writes * (1 + copies * messagesPerCopy * t.coherenceMessageCost());
+                double packets = writes * 2 * t.switchCoherenceCost(); // one INV and one UPD per copy
+                if (inUpper[i]) {
+                    spineLoad[spineOf[i]] += packets;
+                }
+                if (inLower[i]) {
+                    leafLoad[rack] += packets;
+                }
             } else {
                 // model-only mechanisms: the server updates the copies of cached keys only
                 serverLoad[serverOf[i]] += writes * (1 + copies * messagesPerCopy * t.coherenceMessageCost());

@@ -270,6 +270,7 @@ public final class FarReachTraceConverter {
                 duplicates += dup ? 1 : 0;
             }
         }
+        long fenceBase = -1;   // set by a recovery step: the servers' fence, applied once its stores are resolved
         for (Step s : steps) {
             Map<String, Object> f = s.fields;
             Attempt a = s.attempt;
@@ -318,6 +319,7 @@ public final class FarReachTraceConverter {
                     // FarReach.tla's IncarnationBase: nW + nSwCrash, the g-th recovery following the g-th crash
                     int crashes = recoveries.indexOf(s.recovery) + 1;
                     seqs.recovered(crashes + 1, writesOpened + crashes, owner.keySet());
+                    fenceBase = SequenceBase.of(crashes + 1);
                 }
                 default -> { }
             }
@@ -335,6 +337,10 @@ public final class FarReachTraceConverter {
             }
             // a reply step names no key: its request's
             resolve(f, a != null ? a.key : (String) f.get("k"), ids, seqs);
+            if (fenceBase >= 0) {
+                ids.fenced(fenceBase);   // after the recovery's own stores, which precede its fence
+                fenceBase = -1;
+            }
             out.add(f);
             if (firstCopy != null) {
                 resolve(firstCopy, a.key, ids, seqs);
@@ -410,7 +416,11 @@ public final class FarReachTraceConverter {
     private static void resolve(Map<String, Object> f, String k, Ids ids, SeqMapping seqs) {
         for (String valueField : List.of("v", "sv")) {
             if (f.get(valueField) instanceof ValueRef ref) {
-                f.put(valueField, ids.of(ref));
+                long id = ids.of(ref);
+                f.put(valueField, id);
+                if (valueField.equals("sv")) {
+                    ids.stored(k, ref, id);
+                }
             }
         }
         for (String seqField : List.of("s", "ss")) {
@@ -590,7 +600,22 @@ public final class FarReachTraceConverter {
      * delete with its key and sequence number ("no record", seq 0, is 0); anything no write produced is -2,
      * which no spec state holds, so a node inventing a value or a sequence number is rejected.
      */
-    private record Ids(Map<String, Integer> byValue, Map<String, Integer> byKeySeq) {
+    private static final class Ids {
+        private final Map<String, Integer> byValue;
+        private final Map<String, Integer> byKeySeq;
+        /**
+         * Per key, the deleted record a server last reported storing (its delete's id), or -2 when its last
+         * reported record is a value; a key never reported has none (0).
+         */
+        private final Map<String, Long> storedDeletion = new HashMap<>();
+        /** Per key and recovery base: the deletion the server held when the recovery fenced it (key/base). */
+        private final Map<String, Long> fencedDeletion = new HashMap<>();
+
+        Ids(Map<String, Integer> byValue, Map<String, Integer> byKeySeq) {
+            this.byValue = byValue;
+            this.byKeySeq = byKeySeq;
+        }
+
         long of(ValueRef ref) {
             if (ref.text() != null) {
                 Integer id = byValue.get(ref.text());
@@ -600,7 +625,38 @@ public final class FarReachTraceConverter {
                 return 0;
             }
             Integer id = byKeySeq.get(ref.key() + "/" + ref.seq());
-            return id == null ? -2 : id;
+            if (id != null) {
+                return id;
+            }
+            // A fenced server (recovery's SEQ_FENCE) reports a record below the base at the base, the
+            // spec's Fenced: the value is the one it held, so a deletion (or no record at all, 0) at exactly
+            // a base is the deletion the server held at that recovery's fence (writes of the new incarnation
+            // are numbered above the base). Any other unknown deleted seq is no write's.
+            if (isIncarnationBase(ref.seq())) {
+                return fencedDeletion.getOrDefault(ref.key() + "/" + ref.seq(), 0L);
+            }
+            return -2;
+        }
+
+        /** A recovery fenced every server at {@code base}: each key's record as it is now is kept there. */
+        void fenced(long base) {
+            storedDeletion.forEach((key, id) -> fencedDeletion.put(key + "/" + base, id));
+        }
+
+        /** A server reported storing {@code ref} (resolved to {@code id}) for {@code key}. */
+        void stored(String key, ValueRef ref, long id) {
+            if (key == null || id == -2) {
+                return;
+            }
+            if (ref.text() == null) {
+                storedDeletion.put(key, id);
+            } else {
+                storedDeletion.put(key, -2L);   // a value: a deletion at a base would be no write's
+            }
+        }
+
+        private static boolean isIncarnationBase(long seq) {
+            return seq > 0 && seq % SequenceBase.of(2) == 0;
         }
     }
 

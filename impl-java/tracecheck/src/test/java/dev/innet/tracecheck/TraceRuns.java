@@ -81,9 +81,15 @@ final class TraceRuns {
 
     /** As {@link #run(FarReachProtocol, long, long, Path)}, with {@code faults} scheduled on the rack first. */
     static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, Path out, java.util.function.Consumer<Rack> faults) {
+        return run(protocol, seed, chaosNanos, 0.05, out, faults);
+    }
+
+    /** As {@link #run(FarReachProtocol, long, long, Path, java.util.function.Consumer)} with {@code deleteFraction} deletes. */
+    static Rack run(FarReachProtocol protocol, long seed, long chaosNanos, double deleteFraction, Path out,
+            java.util.function.Consumer<Rack> faults) {
         // writes sent once keep these runs (and their seeded-bug rejections) small; runSimLike retries them
-        Rack rack = small(chaosNanos).rack(RackRuns.root(), protocol.withWriteRetries(false), seed).recordTraceEvents(true)
-                .out(RackRuns.QUIET).build();
+        Rack rack = small(chaosNanos, deleteFraction).rack(RackRuns.root(), protocol.withWriteRetries(false), seed)
+                .recordTraceEvents(true).out(RackRuns.QUIET).build();
         faults.accept(rack);
         rack.run();
         rack.simulation().writeTraceEvents(out);

@@ -22,10 +22,12 @@ import dev.innet.wire.RackAddressing;
 import dev.innet.wire.UdpFrame;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -502,7 +504,7 @@ public final class DistCacheController implements Node, NodeCounters {
     private void refetchStuckCopies() {
         long now = ctx.clock().nowNanos();
         long after = settings.fetchRetryNanos() * REFETCH_AFTER_FETCH_PERIODS;
-        java.util.Set<String> pending = new java.util.HashSet<>();
+        Set<String> pending = new HashSet<>();
         for (Insertion ins : insertions.values()) {
             pending.add(ins.node() + "/" + HexFormat.of().formatHex(ins.key()));
         }

@@ -14,6 +14,7 @@ import dev.innet.wire.InnetMessage;
 import dev.innet.wire.WireException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,7 +86,7 @@ public final class DistCacheTraceConverter {
     private int inserts;
     private int evictions;
     /** Evictions begun and not yet ended: controller host / key name / layer. */
-    private final Set<String> evicting = new java.util.HashSet<>();
+    private final Set<String> evicting = new HashSet<>();
     private int crashes;
 
     public Converted convert(List<TraceLine> lines) {

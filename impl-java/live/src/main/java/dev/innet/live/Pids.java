@@ -15,34 +15,37 @@ final class Pids {
 
     /** The start time of {@code pid}, or empty if no such process exists. */
     static Optional<Long> startTicks(long pid) {
-        String stat;
+        return stat(pid).map(Stat::startTicks);
+    }
+
+    /**
+     * Whether the recorded process is still the one running under its pid (and not a zombie). State and
+     * start time come from one read of {@code /proc/PID/stat}: with two reads, a zombie reaped between them
+     * (a killed JVM stays a zombie while its threads exit) read as running, so a restart right after a kill
+     * refused the process as "still running" (seen in a clean-clone CI run, LiveDistCacheRackTest).
+     */
+    static boolean alive(long pid, long startTicks) {
+        Optional<Stat> now = stat(pid);
+        return now.isPresent() && now.get().startTicks() == startTicks && !now.get().state().equals("Z");
+    }
+
+    /** Field 3 (state) and field 22 (start time in clock ticks since boot) of one read of /proc/PID/stat. */
+    record Stat(String state, long startTicks) {
+        /** Parses a stat line; the command name (field 2) is in parentheses and may hold spaces and ')'. */
+        static Stat parse(String stat) {
+            int close = stat.lastIndexOf(')');
+            String[] rest = stat.substring(close + 2).split(" ");
+            // rest[0] is field 3 (state), so field 22 is rest[19]
+            return new Stat(rest[0], Long.parseLong(rest[19]));
+        }
+    }
+
+    /** The process's stat, or empty if it no longer exists (gone, or reaped while being read). */
+    private static Optional<Stat> stat(long pid) {
         try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return Optional.of(Stat.parse(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))));
         } catch (IOException e) {
             return Optional.empty();
-        }
-        // the command name (field 2) is in parentheses and may hold spaces: count fields after its ')'
-        int close = stat.lastIndexOf(')');
-        String[] rest = stat.substring(close + 2).split(" ");
-        // rest[0] is field 3 (state), so field 22 is rest[19]
-        return Optional.of(Long.parseLong(rest[19]));
-    }
-
-    /** Whether the recorded process is still the one running under its pid (and not a zombie). */
-    static boolean alive(long pid, long startTicks) {
-        Optional<Long> now = startTicks(pid);
-        if (now.isEmpty() || now.get() != startTicks) {
-            return false;
-        }
-        return !state(pid).equals("Z");
-    }
-
-    private static String state(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[0];
-        } catch (IOException e) {
-            return "?";
         }
     }
 

@@ -627,14 +627,22 @@ public final class DistCacheReplay implements SpecReplay {
         UdpFrame frame = new UdpFrame(RackAddressing.hostMac(CONTROLLER), RackAddressing.hostMac(reporter),
                 RackAddressing.hostIp(reporter), RackAddressing.hostIp(CONTROLLER), DcOp.PORT, DcOp.PORT, hot.encode());
         controller.onPacket(frame.encode());
+        carryTheAgentsFetch("CacheInsert", "insertion", k, l);
+    }
+
+    /**
+     * The agent's one FETCH for k's copy at l (an insertion's or a re-fill's), carried through the switches: it
+     * must reach the key's server.
+     */
+    private void carryTheAgentsFetch(String action, String what, String k, String l) {
         List<byte[]> sent = controllerContext.takeSent();
         if (sent.size() != 1 || decode(sent.get(0)).message().op() != DcOp.FETCH) {
-            throw new ReplayException("CacheInsert: the agent sent " + sent.size() + " frames for the insertion of " + k
+            throw new ReplayException(action + ": the agent sent " + sent.size() + " frames for the " + what + " of " + k
                     + " at the " + l + " copy, the spec one FETCH");
         }
-        List<Delivery> out = sendFrom(CONTROLLER, sent.get(0), "CacheInsert");
-        expectAt(out, serverOfKey.get(k), "CacheInsert: the FETCH must reach the key's server");
-        arrive(out, "CacheInsert");
+        List<Delivery> out = sendFrom(CONTROLLER, sent.get(0), action);
+        expectAt(out, serverOfKey.get(k), action + ": the FETCH must reach the key's server");
+        arrive(out, action);
     }
 
     /** The agent re-fills exactly k's copy at l now (the spec's choice; the controller's own waits for it to stay invalid). */
@@ -646,14 +654,7 @@ public final class DistCacheReplay implements SpecReplay {
         } catch (IllegalArgumentException e) {
             throw new ReplayException("CacheRefetch: " + e.getMessage());
         }
-        List<byte[]> sent = controllerContext.takeSent();
-        if (sent.size() != 1 || decode(sent.get(0)).message().op() != DcOp.FETCH) {
-            throw new ReplayException("CacheRefetch: the agent sent " + sent.size() + " frames for the re-fill of " + k
-                    + " at the " + l + " copy, the spec one FETCH");
-        }
-        List<Delivery> out = sendFrom(CONTROLLER, sent.get(0), "CacheRefetch");
-        expectAt(out, serverOfKey.get(k), "CacheRefetch: the FETCH must reach the key's server");
-        arrive(out, "CacheRefetch");
+        carryTheAgentsFetch("CacheRefetch", "re-fill", k, l);
     }
 
     /** The agent evicts exactly k (the spec's choice; the controller's own policy picks the least read key). */

@@ -119,24 +119,18 @@ public final class DistCacheModel {
                 double perLayer = writes * invalidationsPerWrite * t.switchCoherenceCost(); // INVs and UPDs, half each
                 spineLoad[spineOf[i]] += perLayer;
                 leafLoad[rack] += perLayer;
-            } else if (m == Mechanism.DISTCACHE_CACHED_COHERENCE) {
-                // the counterfactual: only a cached key's copies are invalidated and updated
-                serverLoad[serverOf[i]] += writes * (1 + copies * messagesPerCopy * t.coherenceMessageCost());
-                double packets = writes * 2 * t.switchCoherenceCost(); // one INV and one UPD per copy
-                if (inUpper[i]) {
-                    spineLoad[spineOf[i]] += packets;
-                }
-                if (inLower[i]) {
-                    leafLoad[rack] += packets;
-                }
             } else {
-                // model-only mechanisms: the server updates the copies of cached keys only
+                // the model-only mechanisms and DistCache's counterfactual: the server updates the copies of
+                // cached keys only, one INV and one UPD per copy
                 serverLoad[serverOf[i]] += writes * (1 + copies * messagesPerCopy * t.coherenceMessageCost());
-                double packets = writes * 2 * t.switchCoherenceCost(); // one INV and one UPD per copy
-                if (inUpper[i]) {
+                double packets = writes * 2 * t.switchCoherenceCost();
+                if (inUpper[i] && m == Mechanism.CACHE_REPLICATION) {
+                    // a copy on every spine, reads spread over them
                     for (int s = 0; s < racks; s++) {
                         spineLoad[s] += packets + p[i] * read / racks;
                     }
+                } else if (inUpper[i]) {
+                    spineLoad[spineOf[i]] += packets;
                 }
                 if (inLower[i]) {
                     leafLoad[rack] += packets;

@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param directory  the spec or model directory holding the manifest
  * @param model      TLC model name (MCFoo, meaning MCFoo.tla + MCFoo.cfg) or Ivy file name
- * @param tier       small (CI) or full
+ * @param tier       small (./innet test), medium (./innet verify and check, not ./innet test), full or sim
  * @param expectation what the run must produce
  * @param covers     action labels (the spec's {@code act.a}) an ok model must take at least once
  *                   ({@code covers=A,B} in the manifest); empty: not checked
@@ -20,16 +20,21 @@ public record ManifestEntry(Path directory, Kind kind, String model, Tier tier, 
 
     public enum Kind { TLC, IVY }
 
-    /** small (CI), full (large models), sim (TLC random simulation only, for ./innet verify --simulate). */
+    /**
+     * small: seconds each, run by ./innet test (CI) and by default; medium: up to a few minutes each, run by
+     * default (./innet verify, ./innet check) but left out of ./innet test to keep it under 20 minutes;
+     * full: large models (--full); sim: TLC random simulation only (./innet verify --simulate).
+     */
     public enum Tier {
-        SMALL, FULL, SIM;
+        SMALL, MEDIUM, FULL, SIM;
 
         static Tier parse(String s) {
             return switch (s) {
                 case "small" -> SMALL;
+                case "medium" -> MEDIUM;
                 case "full" -> FULL;
                 case "sim" -> SIM;
-                default -> throw new IllegalArgumentException("tier must be small, full or sim, got '" + s + "'");
+                default -> throw new IllegalArgumentException("tier must be small, medium, full or sim, got '" + s + "'");
             };
         }
     }

@@ -10,7 +10,7 @@ import java.util.List;
  * @param ivyBmcSteps 0: prove the Ivy models (the inductive check); N &gt; 0: bounded model checking
  *                    of the Ivy models for N steps from the initial state instead
  */
-record Options(Path root, List<Path> paths, boolean small, boolean full, int jobs, Duration smallLimit,
+record Options(Path root, List<Path> paths, boolean small, boolean medium, boolean full, int jobs, Duration smallLimit,
         Duration fullLimit, int ivyBmcSteps, Simulation simulation) {
 
     /**
@@ -25,13 +25,27 @@ record Options(Path root, List<Path> paths, boolean small, boolean full, int job
         }
         return switch (tier) {
             case SMALL -> small;
+            case MEDIUM -> medium;
             case FULL -> full;
             case SIM -> false;
         };
     }
 
     String tierName() {
-        return simulation.selected() ? "sim" : small && full ? "all" : small ? "small" : "full";
+        if (simulation.selected()) {
+            return "sim";
+        }
+        List<String> names = new java.util.ArrayList<>();
+        if (small) {
+            names.add("small");
+        }
+        if (medium) {
+            names.add("medium");
+        }
+        if (full) {
+            names.add("full");
+        }
+        return names.size() == 3 ? "all" : String.join("+", names);
     }
 
     boolean ivyBoundedModelChecking() {

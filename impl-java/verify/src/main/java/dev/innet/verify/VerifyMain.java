@@ -39,15 +39,21 @@ public final class VerifyMain implements Callable<Integer> {
     static final int EXIT_UNEXPECTED = 1;
     static final int EXIT_USAGE = Cli.EXIT_USAGE;
 
-    /** The tiers {@code --tier} selects. */
+    /**
+     * The tiers {@code --tier} selects. The default is small and medium: what a user checking a change runs;
+     * {@code ./innet test} runs the small tier alone (docs/models.md, "Tiers").
+     */
     enum TierSelection {
-        SMALL(true, false), FULL(false, true), ALL(true, true);
+        SMALL(true, false, false), MEDIUM(false, true, false), DEFAULT(true, true, false), FULL(false, false, true),
+        ALL(true, true, true);
 
         final boolean small;
+        final boolean medium;
         final boolean full;
 
-        TierSelection(boolean small, boolean full) {
+        TierSelection(boolean small, boolean medium, boolean full) {
             this.small = small;
+            this.medium = medium;
             this.full = full;
         }
     }
@@ -58,9 +64,12 @@ public final class VerifyMain implements Callable<Integer> {
         public TierSelection convert(String value) {
             return switch (value) {
                 case "small" -> TierSelection.SMALL;
+                case "medium" -> TierSelection.MEDIUM;
+                case "default" -> TierSelection.DEFAULT;
                 case "full" -> TierSelection.FULL;
                 case "all" -> TierSelection.ALL;
-                default -> throw new CommandLine.TypeConversionException("--tier takes small, full or all, got '" + value + "'");
+                default -> throw new CommandLine.TypeConversionException(
+                        "--tier takes small, medium, default, full or all, got '" + value + "'");
             };
         }
     }
@@ -77,12 +86,12 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--full", description = "the full tier only (large models; long)")
     private boolean fullOnly;
 
-    @Option(names = "--tier", paramLabel = "small|full|all", converter = TierConverter.class,
-            description = "the tiers to run (default: small)")
+    @Option(names = "--tier", paramLabel = "small|medium|default|full|all", converter = TierConverter.class,
+            description = "the tiers to run (default: small and medium; ./innet test runs small alone)")
     private TierSelection tier;
 
     @Option(names = "--jobs", paramLabel = "N",
-            description = "checker runs at a time (default: the number of cores for the small tier, 1 for full only)")
+            description = "checker runs at a time (default: the number of cores, 1 for the full tier alone)")
     private Integer jobs;
 
     @Option(names = "--ivy-bmc", paramLabel = "N",
@@ -205,7 +214,7 @@ public final class VerifyMain implements Callable<Integer> {
         Options.Simulation simulation = new Options.Simulation(simulateMinutes != null,
                 Duration.ofMinutes(simulateMinutes != null ? simulateMinutes : 1), depth != null ? depth : 100,
                 seed != null ? seed : new java.util.Random().nextLong(1, 1L << 40));
-        TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.SMALL;
+        TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.DEFAULT;
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         for (Path p : paths) {
             if (!Files.exists(p)) {
@@ -222,7 +231,7 @@ public final class VerifyMain implements Callable<Integer> {
         }
         int cores = Runtime.getRuntime().availableProcessors();
         int chosenJobs = jobs != null ? jobs : (tiers == TierSelection.FULL && simulateMinutes == null ? 1 : cores);
-        return new Options(root, List.copyOf(chosen), tiers.small, tiers.full, chosenJobs, Duration.ofMinutes(5),
+        return new Options(root, List.copyOf(chosen), tiers.small, tiers.medium, tiers.full, chosenJobs, Duration.ofMinutes(5),
                 Duration.ofHours(3), ivyBmcSteps == null ? 0 : ivyBmcSteps, simulation);
     }
 
@@ -314,8 +323,9 @@ public final class VerifyMain implements Callable<Integer> {
             List<Future<Judgement>> futures = new ArrayList<>();
             for (ManifestEntry e : entries) {
                 futures.add(pool.submit(() -> {
-                    Duration limit = e.tier() == ManifestEntry.Tier.SMALL ? options.smallLimit() : options.fullLimit();
-                    String heap = e.tier() == ManifestEntry.Tier.SMALL ? "1500m" : "8g";
+                    boolean large = e.tier() == ManifestEntry.Tier.FULL;
+                    Duration limit = large ? options.fullLimit() : options.smallLimit();
+                    String heap = large ? "8g" : "1500m";
                     RunOutcome o;
                     if (e.tier() == ManifestEntry.Tier.SIM) {
                         Options.Simulation s = options.simulation();

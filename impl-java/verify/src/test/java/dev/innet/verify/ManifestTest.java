@@ -22,10 +22,12 @@ class ManifestTest {
 
     @Test
     void parsesTiersExpectationsAndNotes() throws Exception {
-        write("# comment\nMCA small ok 2 keys\nMCB full violates Safe LIMITATION: client and switch crash\n",
-                "MCA.tla", "MCA.cfg", "MCB.tla", "MCB.cfg");
+        write("# comment\nMCA small ok 2 keys\nMCB full violates Safe LIMITATION: client and switch crash\nMCC medium ok\n",
+                "MCA.tla", "MCA.cfg", "MCB.tla", "MCB.cfg", "MCC.tla", "MCC.cfg");
         var entries = Manifest.read(dir, ManifestEntry.Kind.TLC);
-        assertEquals(2, entries.size());
+        assertEquals(3, entries.size());
+        assertEquals(ManifestEntry.Tier.SMALL, entries.get(0).tier());
+        assertEquals(ManifestEntry.Tier.MEDIUM, entries.get(2).tier());
         assertEquals(new Expectation.Holds(), entries.get(0).expectation());
         assertEquals("2 keys", entries.get(0).note());
         assertEquals(new Expectation.Violates("Safe"), entries.get(1).expectation());
@@ -37,7 +39,7 @@ class ManifestTest {
     void rejectsWhatWouldSilentlyDisableACheck() throws Exception {
         write("MCA small violates\n", "MCA.tla", "MCA.cfg");
         assertThrows(Manifest.ManifestException.class, () -> Manifest.read(dir, ManifestEntry.Kind.TLC));
-        write("MCA medium ok\n", "MCA.tla", "MCA.cfg");
+        write("MCA large ok\n", "MCA.tla", "MCA.cfg");
         assertThrows(Manifest.ManifestException.class, () -> Manifest.read(dir, ManifestEntry.Kind.TLC));
         write("MCA small ok\nMCA small ok\n", "MCA.tla", "MCA.cfg");
         assertThrows(Manifest.ManifestException.class, () -> Manifest.read(dir, ManifestEntry.Kind.TLC));

@@ -12,7 +12,7 @@ import java.util.Set;
  * the mutated source (the spec layer for a Java bug) does not run: n/a.
  */
 public enum Layer {
-    /** TLC on the protocol's spec models (specs/P/MANIFEST, small tier, buggy variants included). */
+    /** TLC on the protocol's spec models (specs/P/MANIFEST, small and medium tiers, buggy variants included). */
     SPEC("spec") {
         @Override
         boolean sees(Set<SourceKind> kinds) {

@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param directory  the spec or model directory holding the manifest
  * @param model      TLC model name (MCFoo, meaning MCFoo.tla + MCFoo.cfg) or Ivy file name
- * @param tier       small (./innet test), medium (./innet verify and check, not ./innet test), full or sim
+ * @param tier       small (the default), medium (on request), full or sim
  * @param expectation what the run must produce
  * @param covers     action labels (the spec's {@code act.a}) an ok model must take at least once
  *                   ({@code covers=A,B} in the manifest); empty: not checked
@@ -21,9 +21,10 @@ public record ManifestEntry(Path directory, Kind kind, String model, Tier tier, 
     public enum Kind { TLC, IVY }
 
     /**
-     * small: seconds each, run by ./innet test (CI) and by default; medium: up to a few minutes each, run by
-     * default (./innet verify, ./innet check) but left out of ./innet test to keep it under 20 minutes;
-     * full: large models (--full); sim: TLC random simulation only (./innet verify --simulate).
+     * small: seconds each, run by default (./innet verify, ./innet check, ./innet test); medium: up to about
+     * two minutes each, run when asked for (--tier medium, the mutation gate's spec layer), to keep the
+     * default under its time budget; full: large models (--full); sim: TLC random simulation only
+     * (./innet verify --simulate).
      */
     public enum Tier {
         SMALL, MEDIUM, FULL, SIM;

@@ -40,37 +40,39 @@ public final class VerifyMain implements Callable<Integer> {
     static final int EXIT_USAGE = Cli.EXIT_USAGE;
 
     /**
-     * The tiers {@code --tier} selects. The default is small and medium: what a user checking a change runs;
-     * {@code ./innet test} runs the small tier alone (docs/models.md, "Tiers").
+     * The tiers {@code --tier} selects. The default is the small tier: what ./innet verify and ./innet test
+     * run; the medium tier (larger ok models) runs when asked for, as does the full tier (docs/models.md,
+     * "Tiers and the test budget").
      */
-    enum TierSelection {
-        SMALL(true, false, false), MEDIUM(false, true, false), DEFAULT(true, true, false), FULL(false, false, true),
-        ALL(true, true, true);
+    record TierSelection(boolean small, boolean medium, boolean full) {
+        static final TierSelection SMALL = new TierSelection(true, false, false);
+        static final TierSelection FULL = new TierSelection(false, false, true);
 
-        final boolean small;
-        final boolean medium;
-        final boolean full;
-
-        TierSelection(boolean small, boolean medium, boolean full) {
-            this.small = small;
-            this.medium = medium;
-            this.full = full;
+        boolean fullOnly() {
+            return full && !small && !medium;
         }
     }
 
-    /** {@code --tier} takes the lower-case names the manifests use. */
+    /** {@code --tier} takes the lower-case names the manifests use, comma-separated, or {@code all}. */
     static final class TierConverter implements CommandLine.ITypeConverter<TierSelection> {
         @Override
         public TierSelection convert(String value) {
-            return switch (value) {
-                case "small" -> TierSelection.SMALL;
-                case "medium" -> TierSelection.MEDIUM;
-                case "default" -> TierSelection.DEFAULT;
-                case "full" -> TierSelection.FULL;
-                case "all" -> TierSelection.ALL;
-                default -> throw new CommandLine.TypeConversionException(
-                        "--tier takes small, medium, default, full or all, got '" + value + "'");
-            };
+            if (value.equals("all")) {
+                return new TierSelection(true, true, true);
+            }
+            boolean small = false;
+            boolean medium = false;
+            boolean full = false;
+            for (String name : value.split(",", -1)) {
+                switch (name) {
+                    case "small" -> small = true;
+                    case "medium" -> medium = true;
+                    case "full" -> full = true;
+                    default -> throw new CommandLine.TypeConversionException(
+                            "--tier takes small, medium, full (comma-separated) or all, got '" + value + "'");
+                }
+            }
+            return new TierSelection(small, medium, full);
         }
     }
 
@@ -86,8 +88,8 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--full", description = "the full tier only (large models; long)")
     private boolean fullOnly;
 
-    @Option(names = "--tier", paramLabel = "small|medium|default|full|all", converter = TierConverter.class,
-            description = "the tiers to run (default: small and medium; ./innet test runs small alone)")
+    @Option(names = "--tier", paramLabel = "TIER[,TIER]|all", converter = TierConverter.class,
+            description = "the tiers to run: small, medium, full, comma-separated, or all (default: small)")
     private TierSelection tier;
 
     @Option(names = "--jobs", paramLabel = "N",
@@ -214,7 +216,7 @@ public final class VerifyMain implements Callable<Integer> {
         Options.Simulation simulation = new Options.Simulation(simulateMinutes != null,
                 Duration.ofMinutes(simulateMinutes != null ? simulateMinutes : 1), depth != null ? depth : 100,
                 seed != null ? seed : new java.util.Random().nextLong(1, 1L << 40));
-        TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.DEFAULT;
+        TierSelection tiers = fullOnly ? TierSelection.FULL : tier != null ? tier : TierSelection.SMALL;
         Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         for (Path p : paths) {
             if (!Files.exists(p)) {
@@ -230,8 +232,8 @@ public final class VerifyMain implements Callable<Integer> {
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        int chosenJobs = jobs != null ? jobs : (tiers == TierSelection.FULL && simulateMinutes == null ? 1 : cores);
-        return new Options(root, List.copyOf(chosen), tiers.small, tiers.medium, tiers.full, chosenJobs, Duration.ofMinutes(5),
+        int chosenJobs = jobs != null ? jobs : (tiers.fullOnly() && simulateMinutes == null ? 1 : cores);
+        return new Options(root, List.copyOf(chosen), tiers.small(), tiers.medium(), tiers.full(), chosenJobs, Duration.ofMinutes(5),
                 Duration.ofHours(3), ivyBmcSteps == null ? 0 : ivyBmcSteps, simulation);
     }
 

@@ -114,25 +114,25 @@ class VerifyMainTest {
         assertFalse(run.out().contains("[1/2]"), "a dry run must not start a checker: " + run.out());
     }
 
-    /** ./innet test runs --tier small; the default (./innet verify, ./innet check) adds the medium tier. */
+    /** The default is the small tier; the medium tier runs when asked for, alone or in a comma list. */
     @Test
-    void defaultSelectionIsSmallAndMediumAndTestsRunSmallAlone(@org.junit.jupiter.api.io.TempDir Path dir)
+    void defaultSelectionIsTheSmallTierAndMediumRunsOnRequest(@org.junit.jupiter.api.io.TempDir Path dir)
             throws java.io.IOException {
         for (String f : new String[] {"Counter.tla", "MCCounter.tla", "MCCounter.cfg", "MCCounter_Skip.tla", "MCCounter_Skip.cfg"}) {
-            java.nio.file.Files.copy(FIXTURES.resolve("counter").resolve(f), dir.resolve(f));
+            Files.copy(FIXTURES.resolve("counter").resolve(f), dir.resolve(f));
         }
-        java.nio.file.Files.writeString(dir.resolve("MANIFEST"),
+        Files.writeString(dir.resolve("MANIFEST"),
                 "MCCounter medium ok Limit = 5\nMCCounter_Skip small violates BelowLimit counter jumps by two\n");
-        Run both = verify("--dry-run", dir.toString());
-        assertEquals(VerifyMain.EXIT_ALL_AS_EXPECTED, both.exit(), both.err());
-        assertTrue(both.out().contains("2 runs, tier small+medium (dry run"), both.out());
-        assertTrue(both.out().contains("/MCCounter  medium  ok"), both.out());
-        Run small = verify("--dry-run", "--tier", "small", dir.toString());
-        assertTrue(small.out().contains("1 runs, tier small (dry run"), small.out());
-        assertFalse(small.out().contains("/MCCounter  "), "a medium model in --tier small: " + small.out());
+        Run byDefault = verify("--dry-run", dir.toString());
+        assertEquals(VerifyMain.EXIT_ALL_AS_EXPECTED, byDefault.exit(), byDefault.err());
+        assertTrue(byDefault.out().contains("1 runs, tier small (dry run"), byDefault.out());
+        assertFalse(byDefault.out().contains("/MCCounter  "), "a medium model by default: " + byDefault.out());
         Run medium = verify("--dry-run", "--tier", "medium", dir.toString());
         assertTrue(medium.out().contains("1 runs, tier medium (dry run"), medium.out());
         assertTrue(medium.out().contains("/MCCounter  medium  ok"), medium.out());
+        Run both = verify("--dry-run", "--tier", "small,medium", dir.toString());
+        assertTrue(both.out().contains("2 runs, tier small+medium (dry run"), both.out());
+        assertArgumentError(verify("--tier", "small,", dir.toString()), "small,");
     }
 
     @Test

@@ -21,7 +21,7 @@ public enum Layer {
 
         @Override
         List<List<String>> commands(Catalogue.Bug bug) {
-            return List.of(List.of("./innet", "check", "specs/" + bug.protocol()));
+            return List.of(List.of("./innet", "check", "--tier", "small,medium", "specs/" + bug.protocol()));
         }
     },
     /** ivy_check on the protocol's proofs (models/P/MANIFEST). */

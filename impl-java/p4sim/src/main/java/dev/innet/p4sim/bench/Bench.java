@@ -39,6 +39,11 @@ public final class Bench implements Callable<Integer> {
             description = "the repository root, holding p4/ (default: the current directory)")
     private Path root = Path.of(".");
 
+    @Option(names = "--bmv2-path", paramLabel = "DIRS",
+            description = "where p4c-bm2-ss (or p4c), simple_switch and simple_switch_CLI are looked for, ':'-separated "
+                    + "(default: PATH); found, bmv2 is measured on the same harness and the ratios printed")
+    private String bmv2Path = System.getenv("PATH");
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "SECONDS",
             description = "timed seconds per measurement (default: ${DEFAULT-VALUE})")
     private double seconds = 5;
@@ -97,17 +102,13 @@ public final class Bench implements Callable<Integer> {
             out.printf("  load average %.2f%n", VethBench.loadAverage());
             out.printf("  rings / plain sockets: saturation %.1fx, replies per switch CPU-second %.1fx%n",
                     rings.saturation().replyRate() / Math.max(1, old.saturation().replyRate()),
-                    perSwitchCpu(rings.saturation()) / Math.max(1, perSwitchCpu(old.saturation())));
+                    Bmv2Bench.perSwitchCpu(rings.saturation()) / Math.max(1, Bmv2Bench.perSwitchCpu(old.saturation())));
+            Bmv2Bench.run(out, bmv2Path, root, program(v), scenario(v), v.hitPacket(), seconds, SEARCH_SECONDS, rings);
         } catch (IOException e) {
             // no CAP_NET_ADMIN or no veth support here: the in-process figures still stand
             out.println("  skipped: " + e.getMessage());
         }
-        out.println(Bmv2Bench.line());
         return 0;
-    }
-
-    private static double perSwitchCpu(VethBench.Run r) {
-        return r.replyRate() / Math.max(1e-9, r.switchCpu());
     }
 
     private Path program(Workload w) {

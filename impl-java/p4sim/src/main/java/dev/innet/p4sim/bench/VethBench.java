@@ -1,19 +1,15 @@
 package dev.innet.p4sim.bench;
 
 import dev.innet.cli.Cli;
-import dev.innet.p4sim.P4Sim;
 import dev.innet.p4sim.ports.LiveSwitch;
 import dev.innet.p4sim.ports.RingPoller;
 import dev.innet.p4sim.ports.RingPort;
-import dev.innet.p4sim.stf.StfRunner;
-import dev.innet.p4sim.v1model.P4Switch;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
@@ -24,8 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Throughput over a veth pair: the switch on one end (a {@link LiveSwitch}, rings or plain sockets), a
- * traffic generator and a reply counter on the other end, both on memory-mapped rings so that they are not
+ * Throughput over a veth pair: the switch on one end (p4sim as a {@link LiveSwitch} on rings or plain
+ * sockets, or bmv2's simple_switch: a {@link SwitchUnderTest}), a traffic generator and a reply counter on the other end, both on memory-mapped rings so that they are not
  * the bottleneck. The generator sends the workload packet open-loop, at full speed (saturation) or paced
  * at an offered rate (the lossless search); the figure is replies per second. Each run also reports the
  * CPU time of the three threads (generator, counter, switch) and the frames the kernel dropped because a
@@ -58,21 +54,21 @@ public final class VethBench {
         @Override
         public String toString() {
             return String.format("%s%,.0f replies/s (%,.0f sent/s, %s); CPU per wall-second: generator %.2f, counter %.2f, "
-                    + "switch %.2f (%,.0f replies per switch CPU-second); kernel ring drops: switch %d, counter %d",
+                    + "switch %.2f (%,.0f replies per switch CPU-second); kernel ring drops: switch %s, counter %d",
                     offered > 0 ? String.format("offered %,.0f/s: ", offered) : "", replyRate(), sendRate(),
                     sent == 0 ? "nothing sent" : String.format("loss %.3f%%", 100.0 * Math.max(0, sent - replies) / sent),
-                    generatorCpu, counterCpu, switchCpu, replyRate() / Math.max(1e-9, switchCpu), switchDrops, counterDrops);
+                    generatorCpu, counterCpu, switchCpu, replyRate() / Math.max(1e-9, switchCpu),
+                    switchDrops < 0 ? "n/a" : Long.toString(switchDrops), counterDrops);
         }
     }
 
     /** The bench's figures for one way of moving frames: saturation and, if searched, the highest lossless rate. */
-    public record Result(String program, LiveSwitch.Io io, double medianRoundTripMicros, Run saturation, Run lossless,
+    public record Result(String program, String switchDescription, double medianRoundTripMicros, Run saturation, Run lossless,
                          List<Run> search) {
         @Override
         public String toString() {
-            StringBuilder b = new StringBuilder(String.format("%s, switch on %s: one request at a time, median round trip %,.0f us"
-                    + "%n    saturation %s", program,
-                    io == LiveSwitch.Io.RING ? "PACKET_MMAP rings" : "plain AF_PACKET sockets", medianRoundTripMicros, saturation));
+            StringBuilder b = new StringBuilder(String.format("%s, %s: one request at a time, median round trip %,.0f us"
+                    + "%n    saturation %s", program, switchDescription, medianRoundTripMicros, saturation));
             if (lossless != null) {
                 b.append(String.format("%n    lossless: %,.0f requests/s sent, every one answered (%s)", lossless.sendRate(), lossless));
             } else if (search != null) {
@@ -107,12 +103,19 @@ public final class VethBench {
      */
     public static Result run(Path program, Path stf, int packetIndex, double seconds, LiveSwitch.Io io, double searchSeconds)
             throws Exception {
-        try (Harness h = new Harness(program, stf, packetIndex, io)) {
+        return run(PreparedScenario.of(program, stf, packetIndex), P4simUnderTest.with(io), seconds, searchSeconds);
+    }
+
+    /** The same measurement of the switch {@code starter} starts, brought to {@code scenario}'s state. */
+    static Result run(PreparedScenario scenario, SwitchUnderTest.Starter starter, double seconds, double searchSeconds)
+            throws Exception {
+        String program = scenario.program().getFileName().toString();
+        try (Harness h = new Harness(scenario, starter)) {
             h.warmUp();
             double rtt = h.roundTripMicros(200);
             Run saturation = h.offer(0, seconds);
             if (searchSeconds <= 0) {
-                return new Result(program.getFileName().toString(), h.live.io(), rtt, saturation, null, null);
+                return new Result(program, h.sut.description(), rtt, saturation, null, null);
             }
             List<Run> tried = new ArrayList<>();
             Run best = null;
@@ -142,7 +145,7 @@ public final class VethBench {
                     hi = mid;
                 }
             }
-            return new Result(program.getFileName().toString(), h.live.io(), rtt, saturation, best, tried);
+            return new Result(program, h.sut.description(), rtt, saturation, best, tried);
         }
     }
 
@@ -157,7 +160,7 @@ public final class VethBench {
     /** The veth pair, the prepared switch on one end and the generator's rings on the other. */
     private static final class Harness implements AutoCloseable {
         final String host;
-        final LiveSwitch live;
+        final SwitchUnderTest sut;
         final RingPort gen;
         final byte[] frame;
         final Thread counter;
@@ -165,46 +168,24 @@ public final class VethBench {
         volatile long replies;
         volatile boolean counting = true;
 
-        Harness(Path program, Path stf, int packetIndex, LiveSwitch.Io io) throws Exception {
-            P4Switch sw = P4Sim.compile(program).instantiate();
-            List<String> prefix = new ArrayList<>();
-            String workload = null;
-            int seen = 0;
-            for (String l : Files.readAllLines(stf)) {
-                if (l.startsWith("packet ") && ++seen == packetIndex) {
-                    workload = l;
-                    break;
-                }
-                prefix.add(l);
-            }
-            if (workload == null) {
-                throw new IllegalArgumentException(stf + " has fewer than " + packetIndex + " packets");
-            }
-            List<String> failures = new StfRunner(sw).run(stf.toString(), String.join("\n", prefix));
-            if (!failures.isEmpty()) {
-                throw new IllegalStateException("scenario prefix failed: " + failures);
-            }
-            String[] w = workload.split("\\s+", 3);
-            int port = Integer.parseInt(w[1]);
-            frame = HexFormat.of().parseHex(w[2].replaceAll("\\s+", ""));
+        Harness(PreparedScenario scenario, SwitchUnderTest.Starter starter) throws Exception {
+            frame = scenario.workloadFrame();
             String tag = Long.toHexString(ProcessHandle.current().pid() & 0xFFFF);
             host = "p4b" + tag + "h";
             String sws = "p4b" + tag + "s";
             if (!ip("link", "add", host, "type", "veth", "peer", "name", sws)) {
                 throw new IOException("cannot create a veth pair (needs CAP_NET_ADMIN)");
             }
-            LiveSwitch l = null;
+            SwitchUnderTest started = null;
             RingPort g = null;
             try {
                 ip("link", "set", "dev", host, "up");
                 ip("link", "set", "dev", sws, "up");
                 g = new RingPort(host, RingPort.Geometry.forMaxFrame(2048).scaled(8));
-                l = new LiveSwitch(sw, sw, io, System.err);
-                l.attach(port, sws);
-                l.start();
+                started = starter.start(scenario, sws);
             } catch (Exception e) {
-                if (l != null) {
-                    l.close();
+                if (started != null) {
+                    started.close();
                 }
                 if (g != null) {
                     g.close();
@@ -212,7 +193,7 @@ public final class VethBench {
                 ip("link", "del", host);
                 throw e;
             }
-            live = l;
+            sut = started;
             gen = g;
             int requestLength = frame.length;
             counter = Thread.ofPlatform().name("bench-counter").start(() -> {
@@ -241,23 +222,13 @@ public final class VethBench {
             return t == null ? 0 : Math.max(0, mx.getThreadCpuTime(t.threadId()));
         }
 
-        Thread switchThread() {
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t.getName().startsWith("p4sim-pipeline") || t.getName().startsWith("p4sim-rx-")) {
-                    return t;
-                }
-            }
-            return null;
-        }
-
-        /** Full speed until the switch thread has had a CPU-second (the JIT's work), at most 15 s. */
+        /** Full speed until the switch has had a CPU-second (p4sim: the JIT's work), at most 15 s. */
         void warmUp() throws IOException, InterruptedException {
-            Thread sws = switchThread();
-            long cpu0 = threadCpu(sws);
+            long cpu0 = sut.cpuNanos();
             long giveUp = System.nanoTime() + 15_000_000_000L;
             do {
                 offer(0, 0.5);
-            } while (threadCpu(sws) - cpu0 < 1_000_000_000L && System.nanoTime() < giveUp);
+            } while (sut.cpuNanos() - cpu0 < 1_000_000_000L && System.nanoTime() < giveUp);
         }
 
         /** Median time from sending one request to counting its reply, one request at a time, {@code n} times. */
@@ -272,9 +243,10 @@ public final class VethBench {
                 while (replies == before && System.nanoTime() < giveUp) {
                     Thread.onSpinWait();
                 }
-                if (replies != before) {
-                    rtt[got++] = System.nanoTime() - t0;
+                if (replies == before) {
+                    break; // no answer in a second: the switch answers none (unprepared, or gone)
                 }
+                rtt[got++] = System.nanoTime() - t0;
             }
             if (got == 0) {
                 return Double.NaN;
@@ -286,13 +258,12 @@ public final class VethBench {
 
         /** Sends for {@code seconds} at {@code rate} per second (0: as fast as possible) and counts the replies. */
         Run offer(double rate, double seconds) throws IOException, InterruptedException {
-            Thread sws = switchThread();
             gen.receiveDrops();
-            long switchDrops0 = live.receiveDrops();
+            long switchDrops0 = sut.receiveDrops();
             long replies0 = replies;
             long genCpu0 = mx.getCurrentThreadCpuTime();
             long cntCpu0 = threadCpu(counter);
-            long swCpu0 = threadCpu(sws);
+            long swCpu0 = sut.cpuNanos();
             long start = System.nanoTime();
             long end = start + (long) (seconds * 1e9);
             long sent = 0;
@@ -312,7 +283,7 @@ public final class VethBench {
             double elapsed = (now - start) / 1e9;
             double genCpu = (mx.getCurrentThreadCpuTime() - genCpu0) / 1e9 / elapsed;
             double cntCpu = (threadCpu(counter) - cntCpu0) / 1e9 / elapsed;
-            double swCpu = (threadCpu(sws) - swCpu0) / 1e9 / elapsed;
+            double swCpu = (sut.cpuNanos() - swCpu0) / 1e9 / elapsed;
             // the last replies: until none came for a while (a receive block is handed over by its timer)
             long last = replies;
             long quietSince = System.nanoTime();
@@ -325,14 +296,14 @@ public final class VethBench {
                 }
             }
             return new Run(rate, sent, replies - replies0, elapsed, genCpu, cntCpu, swCpu,
-                    live.receiveDrops() - switchDrops0, gen.receiveDrops());
+                    switchDrops0 < 0 ? -1 : sut.receiveDrops() - switchDrops0, gen.receiveDrops());
         }
 
         @Override
         public void close() throws InterruptedException, IOException {
             counting = false;
             counter.join(2000);
-            live.close();
+            sut.close();
             gen.close();
             ip("link", "del", host);
         }

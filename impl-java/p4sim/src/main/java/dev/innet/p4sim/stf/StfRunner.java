@@ -67,8 +67,16 @@ public final class StfRunner {
     private record NamedEntry(String table, List<Match> match, int priority) { }
 
     public StfRunner(P4Switch sw) {
+        this(sw, sw.control());
+    }
+
+    /**
+     * A runner whose commands go through {@code control} (the switch's own, wrapped: a benchmark records
+     * them to bring another target to the same state), while packets go to {@code sw}.
+     */
+    public StfRunner(P4Switch sw, SwitchControl control) {
         this.sw = sw;
-        this.control = sw.control();
+        this.control = control;
         this.multicast = new MulticastBuilder(control);
     }
 

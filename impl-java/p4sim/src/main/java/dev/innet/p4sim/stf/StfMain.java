@@ -85,7 +85,7 @@ public final class StfMain implements Callable<Integer> {
         switch (target) {
             case "p4sim" -> { }
             case "bmv2" -> {
-                return Bmv2Target.run(program, script, err);
+                return Bmv2Target.run(program, script, out, err);
             }
             default -> throw Cli.usageError(spec, "--target must be p4sim or bmv2, got '" + target + "'");
         }

@@ -60,6 +60,22 @@ public final class StfRunner {
     private java.util.Set<Integer> scriptPorts;
     private int outputsOfLastPacket;
     private String file = "stf";
+    /** Null: packets go through {@code sw} in this process; else a live switch's (bmv2's) ports. */
+    private PacketPath path;
+    /** A packet went to a live switch since its outputs were last collected. */
+    private boolean inFlight;
+    private long packetsSent;
+
+    /**
+     * The ports of a switch that runs outside this process (bmv2 on veth pairs): a packet's outputs arrive
+     * some time after it is sent. {@link #quiesce} hands each output of the packets sent so far to the sink
+     * given with it, on the caller's thread, once the switch has gone quiet.
+     */
+    public interface PacketPath {
+        void send(int port, byte[] frame, dev.innet.p4sim.v1model.PacketSink sink);
+
+        void quiesce();
+    }
 
     private record Expectation(int line, String pattern, boolean exactLength) { }
 
@@ -90,6 +106,17 @@ public final class StfRunner {
     public StfRunner p4cMatching() {
         settleOnWait = false;
         scriptPorts = new java.util.TreeSet<>();
+        return this;
+    }
+
+    /**
+     * Sends the script's packets through {@code path} instead of the in-process switch, which then only
+     * gives the program's tables for parsing. Before any command that follows a packet, and before the
+     * outputs are matched, the runner waits for the switch to go quiet: a command must not overtake the
+     * packets sent before it, as it cannot in process.
+     */
+    public StfRunner through(PacketPath path) {
+        this.path = path;
         return this;
     }
 
@@ -147,19 +174,31 @@ public final class StfRunner {
 
     /** p4c's runner scans the whole script for the ports of packet and expect lines before it starts. */
     private void collectScriptPorts(String[] lines) {
+        scriptPorts.addAll(scriptPorts(lines));
+    }
+
+    /** The ports a script names in {@code packet} and {@code expect} lines: the interfaces p4c's runner cables. */
+    public static java.util.Set<Integer> scriptPorts(String[] lines) {
+        java.util.Set<Integer> ports = new java.util.TreeSet<>();
         for (String raw : lines) {
             String[] w = raw.replaceAll("#.*", "").strip().split("\\s+");
             if (w.length >= 2 && (w[0].equalsIgnoreCase("packet") || w[0].equalsIgnoreCase("expect"))
                     && w[1].matches("[0-9]+")) {
-                scriptPorts.add(Integer.parseInt(w[1]));
+                ports.add(Integer.parseInt(w[1]));
             }
         }
+        return ports;
     }
 
     private void command(int line, String text) {
         String[] w = text.split("\\s+", 2);
         String rest = w.length > 1 ? w[1].strip() : "";
-        switch (w[0].toLowerCase(java.util.Locale.ROOT)) {
+        String verb = w[0].toLowerCase(java.util.Locale.ROOT);
+        if (inFlight && !verb.equals("packet") && !verb.equals("expect")) {
+            path.quiesce();
+            inFlight = false;
+        }
+        switch (verb) {
             case "add" -> add(rest);
             case "setdefault" -> {
                 String[] p = rest.split("\\s+", 2);
@@ -174,6 +213,21 @@ public final class StfRunner {
                 String[] p = rest.split("\\s+", 2);
                 byte[] frame = hex(p.length > 1 ? p[1] : "", scriptPorts != null);
                 outputsOfLastPacket = 0;
+                if (path != null) {
+                    int in = port(p[0]);
+                    long sent = ++packetsSent;
+                    path.send(in, frame, (port, buf, off, len) -> {
+                        if (scriptPorts != null && !scriptPorts.contains(port)) {
+                            return; // p4c's simple_switch has no such interface
+                        }
+                        received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
+                        if (sent == packetsSent) {
+                            outputsOfLastPacket++; // no_packet asks about the last packet only
+                        }
+                    });
+                    inFlight = true;
+                    return;
+                }
                 if (sw.aborted() != null) {
                     return; // bmv2's process is gone: no more packets come out (the abort is already a failure)
                 }
@@ -563,6 +617,10 @@ public final class StfRunner {
 
     /** Matches received packets against expectations, port by port in order. */
     private void settle(int line) {
+        if (inFlight) {
+            path.quiesce();
+            inFlight = false;
+        }
         java.util.Set<Integer> ports = new java.util.TreeSet<>(expected.keySet());
         ports.addAll(received.keySet());
         for (int port : ports) {

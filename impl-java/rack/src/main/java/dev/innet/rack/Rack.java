@@ -446,7 +446,10 @@ public final class Rack {
             return this;
         }
 
-        /** Workload clients draw keys from a fresh chooser of {@code s} per incarnation, not the workload's zipfian. */
+        /**
+         * Workload clients draw keys from a fresh chooser of {@code s} per incarnation, not the workload's
+         * zipfian; a workload with an {@code OperationChooser} ignores it (the chooser picks the keys).
+         */
         public Builder keyChoosers(Supplier<KeyChooser> s) {
             this.keyChoosers = s;
             return this;

@@ -49,7 +49,8 @@ public final class WorkloadClient implements Node {
     }
 
     /**
-     * @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian
+     * @param keyChoosers a fresh key source per incarnation, or null for the workload's own zipfian; unused
+     *        when the workload has a chooser, which picks the keys
      * @param loadKeys keys this client writes once, one at a time, before its workload (a benchmark's load
      *        phase, so the records the workload reads exist); not counted in the stats
      */
@@ -73,8 +74,12 @@ public final class WorkloadClient implements Node {
         this.ctx = context;
         this.client = protocolNodes.client(context, history);
         this.random = context.random().fork("workload");
-        this.keys = keyChoosers != null ? keyChoosers.get()
-                : new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
+        // a workload with a chooser takes its keys from it; no key source is built (a zipfian over 10^8
+        // keys would sum its zeta for seconds, per client, for nothing)
+        if (workload.chooser() == null) {
+            this.keys = keyChoosers != null ? keyChoosers.get()
+                    : new ZipfianGenerator(workload.keys(), workload.zipfTheta(), true);
+        }
         // A load phase waits for the controller to bring the switch up and preload the cache first.
         nextTimer = ctx.timers().schedule(loaded < loadKeys.size() ? LOAD_START_NANOS : 0);
     }

@@ -1,6 +1,7 @@
 package dev.innet.rack.ycsb;
 
 import dev.innet.rack.workload.OperationChooser;
+import dev.innet.rack.workload.RankSpaceZipfian;
 import dev.innet.rack.workload.ZipfianGenerator;
 import dev.innet.sim.RandomSource;
 import java.io.IOException;
@@ -8,9 +9,11 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import site.ycsb.Utils;
 import site.ycsb.generator.ScrambledZipfianGenerator;
 import site.ycsb.workloads.CoreWorkload;
@@ -27,15 +30,23 @@ import site.ycsb.workloads.CoreWorkload;
  * by the same method (Gray et al.), scrambled with YCSB's own {@code Utils.fnvhash64}; for
  * {@code latest}, YCSB's skewed-latest: a zipfian (constant 0.99) over the keys up to the newest one,
  * counted back from it, its zeta extended as inserts add keys. The test compares the resulting key
- * popularity with YCSB's generators'. Not supported (refused with a message): scans, and the
- * distributions hotspot, sequential and exponential; YCSB's own client has them
- * ({@code ./innet ycsb}, docs/ycsb.md).
+ * popularity with YCSB's generators'. Not supported (refused with a message): scans, the
+ * distributions hotspot, sequential and exponential, and field lengths that vary; YCSB's own client has
+ * them ({@code ./innet ycsb}, docs/ycsb.md).
+ *
+ * <p>A rack client running this chooser writes values of {@link #valueBytes()}: the record's fields
+ * without their names (innet values are opaque bytes). With {@code fieldcount=1} an update replaces the
+ * whole record, as YCSB's update of one field (its default, {@code writeallfields=false}) does then.
  */
 public final class SeededYcsbWorkload implements OperationChooser {
     private final long records;
     private final long keySpace;
+    private final String distribution;
+    private final int valueBytes;
     private final List<Kind> kinds = new ArrayList<>();
     private final List<Double> cumulative = new ArrayList<>();
+    /** The operation proportions as given, for {@link #toString()}. */
+    private final StringBuilder mix = new StringBuilder();
     private final ZipfianGenerator zipfian; // requestdistribution=zipfian, else null
     /** requestdistribution=latest: ranks back from the newest key, over a key space that grows with inserts. */
     private ZipfianGenerator latest;
@@ -57,8 +68,9 @@ public final class SeededYcsbWorkload implements OperationChooser {
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("every operation proportion is 0");
         }
-        String distribution = p.getProperty(CoreWorkload.REQUEST_DISTRIBUTION_PROPERTY,
+        distribution = p.getProperty(CoreWorkload.REQUEST_DISTRIBUTION_PROPERTY,
                 CoreWorkload.REQUEST_DISTRIBUTION_PROPERTY_DEFAULT).toLowerCase(Locale.ROOT);
+        valueBytes = recordBytes(p);
         // CoreWorkload: the key chooser's range leaves room for twice the inserts the run expects
         double insertShare = proportion(p, CoreWorkload.INSERT_PROPORTION_PROPERTY, CoreWorkload.INSERT_PROPORTION_PROPERTY_DEFAULT);
         long operations = Long.parseLong(p.getProperty("operationcount", "0"));
@@ -79,7 +91,10 @@ public final class SeededYcsbWorkload implements OperationChooser {
                 }
                 keySpace = records;
                 zipfian = null;
-                latest = new ZipfianGenerator(records - 1, site.ycsb.generator.ZipfianGenerator.ZIPFIAN_CONSTANT, false);
+                // zeta in closed form beyond 10^6 terms: summing it for the FarReach bench's 10^8 records
+                // would take seconds per rack run
+                double theta = site.ycsb.generator.ZipfianGenerator.ZIPFIAN_CONSTANT;
+                latest = new ZipfianGenerator(records - 1, theta, false, RankSpaceZipfian.zeta(records - 1, theta));
             }
             default -> throw new IllegalArgumentException("requestdistribution=" + distribution
                     + " is not supported by the seeded adapter (uniform, zipfian, latest); ./innet ycsb runs YCSB's own client, which has it");
@@ -106,6 +121,53 @@ public final class SeededYcsbWorkload implements OperationChooser {
         return records;
     }
 
+    /** The bytes of a record's fields, fieldcount x fieldlength (YCSB's defaults: 10 x 100). */
+    public int valueBytes() {
+        return valueBytes;
+    }
+
+    /**
+     * The {@code n} keys the request distribution makes most popular now, hottest first, among the keys
+     * that exist (0 .. recordcount + inserts so far - 1): what a benchmark preloads into a cache.
+     * <ul>
+     * <li>zipfian: the keys of ranks 0, 1, 2, ... through YCSB's scrambling, each once, skipping keys not
+     * inserted yet. A key that several ranks land on is placed by its first (its popularity is the sum, so
+     * it may deserve a higher place; with the 10^10 ranks spread over many more keys than {@code n} that is
+     * rare). The search gives up after 100 x n ranks, returning fewer keys: only a key space mostly of keys
+     * not inserted yet, or not much larger than n, gets that far, and so far down the ranks' order says
+     * little against the near-uniform background that all 10^10 ranks lay over the keys.
+     * <li>latest: the newest keys, newest first (key 0 is never drawn: YCSB counts back at most to 1).
+     * <li>uniform: none; no key is hotter than another.
+     * </ul>
+     */
+    public List<Long> hottestKeys(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("hottestKeys needs n >= 0, got " + n);
+        }
+        long last = records + inserted - 1;
+        List<Long> hottest = new ArrayList<>();
+        if (latest != null) {
+            for (long key = last; key >= 1 && hottest.size() < n; key--) {
+                hottest.add(key);
+            }
+        } else if (zipfian != null) {
+            Set<Long> found = new LinkedHashSet<>();
+            for (long rank = 0; found.size() < Math.min(n, last + 1) && rank < 100L * n; rank++) {
+                long key = scrambled(rank);
+                if (key <= last) {
+                    found.add(key);
+                }
+            }
+            hottest.addAll(found);
+        }
+        return hottest;
+    }
+
+    /** The key a zipfian rank lands on: YCSB's ScrambledZipfianGenerator hashes it onto the key space. */
+    private long scrambled(long rank) {
+        return Utils.fnvhash64(rank) % keySpace;
+    }
+
     @Override
     public Choice next(RandomSource random) {
         double total = cumulative.get(cumulative.size() - 1);
@@ -129,14 +191,38 @@ public final class SeededYcsbWorkload implements OperationChooser {
         }
         long key;
         do {
-            key = zipfian == null ? random.nextLong(keySpace) : Utils.fnvhash64(zipfian.next(random)) % keySpace;
+            key = zipfian == null ? random.nextLong(keySpace) : scrambled(zipfian.next(random));
         } while (key > last); // a key not inserted yet: CoreWorkload draws again
         return new Choice(kind, key);
+    }
+
+    /** The settings (not the state): two workloads with the same text draw alike from the same seed. */
+    @Override
+    public String toString() {
+        return "SeededYcsbWorkload[" + mix + "requestdistribution=" + distribution + " recordcount=" + records
+                + " keyspace=" + keySpace + " valuebytes=" + valueBytes + "]";
+    }
+
+    private static int recordBytes(Properties p) {
+        String lengths = p.getProperty(CoreWorkload.FIELD_LENGTH_DISTRIBUTION_PROPERTY,
+                CoreWorkload.FIELD_LENGTH_DISTRIBUTION_PROPERTY_DEFAULT);
+        if (!lengths.strip().equalsIgnoreCase("constant")) {
+            throw new IllegalArgumentException(CoreWorkload.FIELD_LENGTH_DISTRIBUTION_PROPERTY + "=" + lengths
+                    + " is not supported by the seeded adapter (constant): rack values have one length");
+        }
+        long count = positiveLong(p, CoreWorkload.FIELD_COUNT_PROPERTY, CoreWorkload.FIELD_COUNT_PROPERTY_DEFAULT);
+        long length = positiveLong(p, CoreWorkload.FIELD_LENGTH_PROPERTY, CoreWorkload.FIELD_LENGTH_PROPERTY_DEFAULT);
+        if (count > Integer.MAX_VALUE / length) {
+            throw new IllegalArgumentException("fieldcount x fieldlength (" + count + " x " + length
+                    + ") is too large for a value");
+        }
+        return (int) (count * length);
     }
 
     private void addKind(Properties p, String name, String defaultValue, Kind kind) {
         double share = proportion(p, name, defaultValue);
         if (share > 0) {
+            mix.append(name).append('=').append(share).append(' ');
             double before = cumulative.isEmpty() ? 0 : cumulative.get(cumulative.size() - 1);
             kinds.add(kind);
             cumulative.add(before + share);

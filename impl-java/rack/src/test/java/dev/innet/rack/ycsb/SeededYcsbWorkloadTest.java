@@ -17,6 +17,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import site.ycsb.Utils;
 import site.ycsb.generator.CounterGenerator;
 import site.ycsb.generator.ScrambledZipfianGenerator;
 import site.ycsb.generator.SkewedLatestGenerator;
@@ -152,6 +153,81 @@ class SeededYcsbWorkloadTest {
         assertEquals(0.11, (double) readsOfNewest / reads, 0.03);
     }
 
+    /** The {@code n} keys drawn most often, most often first. */
+    private static List<Long> mostDrawn(Map<Long, Integer> counts, int n) {
+        return counts.entrySet().stream().sorted(Map.Entry.<Long, Integer>comparingByValue(Comparator.reverseOrder()))
+                .limit(n).map(Map.Entry::getKey).toList();
+    }
+
+    /** Reads per key over {@code DRAWS} operations of {@code w}, of keys below {@code below} only. */
+    private static Map<Long, Integer> readsPerKey(Properties w, long seed, long below) {
+        Map<Long, Integer> reads = new HashMap<>();
+        for (OperationChooser.Choice c : draw(w, seed, DRAWS)) {
+            if (c.kind() == OperationChooser.Kind.READ && c.key() < below) {
+                reads.merge(c.key(), 1, Integer::sum);
+            }
+        }
+        return reads;
+    }
+
+    /** hottestKeys names the keys the draws favour, in their order: what the FarReach bench preloads. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"zipfian", "latest"})
+    void theHottestKeysAreTheMostDrawnInOrder(String distribution) {
+        Properties p = workload("recordcount=100000", "readproportion=1", "requestdistribution=" + distribution);
+        List<Long> hottest = SeededYcsbWorkload.of(p).hottestKeys(5);
+        assertEquals(mostDrawn(readsPerKey(p, 13, Long.MAX_VALUE), 5), hottest);
+        if (distribution.equals("latest")) {
+            assertEquals(List.of(99_999L, 99_998L, 99_997L, 99_996L, 99_995L), hottest, "the newest keys");
+        }
+    }
+
+    /**
+     * With inserts expected, YCSB's zipfian hashes ranks onto a key space larger than the records: ranks
+     * landing on keys not inserted yet are skipped, and the rest are the most read of the existing keys.
+     */
+    @Test
+    void zipfiansHottestKeysSkipKeysNotInsertedYet() {
+        // room for 100,000 x 0.05 x 2 = 10,000 inserts: the key space is 20,001 keys, half of them absent
+        Properties p = workload("recordcount=10000", "operationcount=100000", "readproportion=0.95",
+                "insertproportion=0.05", "requestdistribution=zipfian");
+        long keySpace = 20_001;
+        assertTrue(java.util.stream.LongStream.range(0, 5).anyMatch(rank -> Utils.fnvhash64(rank) % keySpace >= 10_000),
+                "the premise: one of the five hottest ranks lands on a key not inserted yet");
+        List<Long> hottest = SeededYcsbWorkload.of(p).hottestKeys(5);
+        assertTrue(hottest.stream().allMatch(k -> k < 10_000), "only existing keys: " + hottest);
+        assertEquals(mostDrawn(readsPerKey(p, 17, 10_000), 5), hottest);
+    }
+
+    @Test
+    void hottestKeysAreDistinctFollowInsertsAndUniformHasNone() {
+        SeededYcsbWorkload zipfian = SeededYcsbWorkload.of(workload("recordcount=1000", "requestdistribution=zipfian"));
+        List<Long> all = zipfian.hottestKeys(5_000);
+        assertEquals(1000, all.size(), "every existing key once, none twice");
+        assertEquals(1000, new java.util.HashSet<>(all).size());
+
+        SeededYcsbWorkload latest = SeededYcsbWorkload.of(workload("insertproportion=1", "readproportion=0",
+                "updateproportion=0", "requestdistribution=latest"));
+        SeededRandom r = new SeededRandom(1);
+        for (int i = 0; i < 10; i++) {
+            latest.next(r);
+        }
+        assertEquals(List.of(1009L, 1008L), latest.hottestKeys(2), "the newest inserted keys");
+
+        assertEquals(List.of(), SeededYcsbWorkload.of(workload("requestdistribution=uniform")).hottestKeys(10));
+    }
+
+    @Test
+    void valuesAreTheRecordsFieldsAndEqualSettingsReadAlike() {
+        assertEquals(1000, SeededYcsbWorkload.of(workload()).valueBytes(), "YCSB's default 10 fields of 100 bytes");
+        assertEquals(128, SeededYcsbWorkload.of(workload("fieldcount=1", "fieldlength=128")).valueBytes());
+        // the text is what the FarReach bench keys its shared runs by: settings, however written
+        assertEquals(SeededYcsbWorkload.of(workload("readproportion=1", "updateproportion=0")).toString(),
+                SeededYcsbWorkload.of(workload("readproportion=1.0", "updateproportion=0.0", "insertproportion=0")).toString());
+        assertNotEquals(SeededYcsbWorkload.of(A).toString(),
+                SeededYcsbWorkload.of(workload("readproportion=0.5", "updateproportion=0.5")).toString());
+    }
+
     private static List<Long> top(Map<Long, Integer> counts, int n) {
         return counts.entrySet().stream().sorted(Map.Entry.<Long, Integer>comparingByValue(Comparator.reverseOrder()))
                 .limit(n).map(Map.Entry::getKey).sorted().toList();
@@ -163,7 +239,9 @@ class SeededYcsbWorkloadTest {
         "requestdistribution=hotspot|not supported by the seeded adapter",
         "readproportion=1.5|must be a proportion",
         "recordcount=0|recordcount must be a positive integer",
-        "readproportion=0|every operation proportion is 0"})
+        "readproportion=0|every operation proportion is 0",
+        "fieldlengthdistribution=zipfian|not supported by the seeded adapter",
+        "fieldcount=0|fieldcount must be a positive integer"})
     void unsupportedOrBadSettingsAreRefusedWithAReason(String setting, String reason) {
         Properties p = workload("updateproportion=0", setting);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SeededYcsbWorkload.of(p));

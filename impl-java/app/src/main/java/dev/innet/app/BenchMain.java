@@ -5,10 +5,10 @@ import dev.innet.app.bench.BenchWorkload;
 import dev.innet.app.bench.Experiments;
 import dev.innet.app.bench.LatencyCurve;
 import dev.innet.app.bench.PaperFigures;
-import dev.innet.app.bench.PaperWorkloads;
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.RatioTable;
 import dev.innet.app.bench.Testbed;
+import dev.innet.app.bench.YcsbWorkloads;
 import dev.innet.cli.Cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,10 +28,11 @@ import picocli.CommandLine.Spec;
  * servers, controller and clients; the switch counts every frame per host and kind. The cost model turns
  * those counts into a queueing network of the paper's testbed (client machines, NICs, switch pipelines,
  * servers at RocksDB's measured rate) and reports its saturation throughput (the paper's server-rotation
- * method measures the same bound) and, by discrete-event simulation, latencies at a target load.
+ * method measures the same bound) and, by discrete-event simulation, latencies at a target load. The
+ * workloads are YCSB's core workloads, drawn from the run's seed ({@link YcsbWorkloads}).
  */
 @Command(name = "innet bench", mixinStandardHelpOptions = true, description = {
-    "no-cache vs NetCache vs FarReach: the FarReach paper's Exp#1 (YCSB A-C, F, Load), Exp#2 (latency),",
+    "no-cache vs NetCache vs FarReach: the FarReach paper's Exp#1 (YCSB A-D, F, Load), Exp#2 (latency),",
     "Exp#3 (16..128 servers), Exp#4 (write ratios) and Exp#5's uniform check, modelled on the paper's testbed,",
     "with the paper's figures alongside (method and constants: docs/benchmarks.md)."})
 public final class BenchMain implements Callable<Integer> {
@@ -75,8 +76,12 @@ public final class BenchMain implements Callable<Integer> {
         if (!target.equals("farreach")) {
             throw Cli.usageError(spec, "unknown benchmark '" + target + "' (bench farreach; p4sim has its own)");
         }
-        if (ops < 1 || keys < 1 || keys > Integer.MAX_VALUE || cache < 1 || serverCounts.stream().anyMatch(n -> n < 1)) {
-            throw Cli.usageError(spec, "--servers, --ops, --keys (at most 2^31-1) and --cache must be positive");
+        if (ops < 1 || keys < 1 || cache < 1 || serverCounts.stream().anyMatch(n -> n < 1)) {
+            throw Cli.usageError(spec, "--servers, --ops, --keys and --cache must be positive");
+        }
+        // Load and D insert new keys after the last record: a warm-up and a window of inserts at most
+        if (ops > Integer.MAX_VALUE || keys > Integer.MAX_VALUE - 2 * ops) {
+            throw Cli.usageError(spec, "--keys plus twice --ops (room for the keys Load and D insert) must be at most 2^31-1");
         }
         if (experiments.stream().anyMatch(e -> e < 1 || e > 5)) {
             throw Cli.usageError(spec, "--exp takes experiment numbers 1 to 5");
@@ -98,7 +103,7 @@ public final class BenchMain implements Callable<Integer> {
         List<RatioTable> tables = new ArrayList<>();
         LatencyCurve latency = null;
         if (experiments.contains(5)) {
-            Experiments.Cell u = ex.cell("uniform writes", PaperWorkloads.uniformWrites("uniform", keys), 16);
+            Experiments.Cell u = ex.cell("uniform writes", YcsbWorkloads.uniformUpdates("uniform", keys), 16);
             out.printf("%nExp#5 check (uniform write-only, 16 servers): no-cache %.2f, NetCache %.2f, FarReach %.2f MOPS;"
                     + " paper ≈ %.1f MOPS for every scheme (§5.3)%n", u.get("nocache").mops(), u.get("netcache").mops(),
                     u.get("farreach").mops(), PaperFigures.EXP5_UNIFORM_MOPS);
@@ -111,8 +116,8 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (experiments.contains(1)) {
             RatioTable exp1 = new RatioTable("Exp#1 (Fig. 7): YCSB workloads, 16 servers");
-            for (String w : List.of("A", "B", "C", "F", "Load")) {
-                exp1.add(ex.cell(w, PaperWorkloads.ycsb(w, keys), 16), PaperFigures.EXP1_FR_OVER_NOCACHE.get(w),
+            for (String w : YcsbWorkloads.EXP1) {
+                exp1.add(ex.cell(w, YcsbWorkloads.ycsb(w, keys), 16), PaperFigures.EXP1_FR_OVER_NOCACHE.get(w),
                         PaperFigures.EXP1_FR_OVER_NETCACHE.get(w));
             }
             exp1.print(out);
@@ -125,14 +130,14 @@ public final class BenchMain implements Callable<Integer> {
             RatioTable slow = new RatioTable("What-if (YCSB A, 16 servers): more operations outstanding (closed-loop"
                     + " clients)");
             for (int clients : List.of(64, 192)) {
-                slow.add(ex.cell(clients + " clients", PaperWorkloads.ycsb("A", keys), 16, ex.ops(), clients),
+                slow.add(ex.cell(clients + " clients", YcsbWorkloads.ycsb("A", keys), 16, ex.ops(), clients),
                         PaperFigures.EXP1_FR_OVER_NOCACHE.get("A"), PaperFigures.EXP1_FR_OVER_NETCACHE.get("A"));
             }
             slow.print(out);
             tables.add(slow);
         }
         if (experiments.contains(2)) {
-            latency = LatencyCurve.measure(ex.cell("A", PaperWorkloads.ycsb("A", keys), 16),
+            latency = LatencyCurve.measure(ex.cell("A", YcsbWorkloads.ycsb("A", keys), 16),
                     List.of(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.6, 2.0), 42);
             latency.print(out);
         }
@@ -143,7 +148,7 @@ public final class BenchMain implements Callable<Integer> {
                 // The busiest of n servers is a maximum over n samples: keep the requests per server, and so
                 // its sampling error, about the same as on 16-32 servers (docs/benchmarks.md, "Limits").
                 long runOps = ops * Math.max(1, n / 32);
-                exp3.add(ex.cell(Integer.toString(n), PaperWorkloads.ycsb("A", keys), n, runOps), paper, paper);
+                exp3.add(ex.cell(Integer.toString(n), YcsbWorkloads.ycsb("A", keys), n, runOps), paper, paper);
             }
             exp3.print(out);
             tables.add(exp3);
@@ -151,7 +156,7 @@ public final class BenchMain implements Callable<Integer> {
         if (experiments.contains(4)) {
             RatioTable exp4 = new RatioTable("Exp#4 (Fig. 10): synthetic zipf 0.99, write ratio, 16 servers");
             for (int pct : List.of(0, 25, 50, 75, 100)) {
-                BenchWorkload w = PaperWorkloads.synthetic(pct / 100.0, keys);
+                BenchWorkload w = YcsbWorkloads.synthetic(pct / 100.0, keys);
                 exp4.add(ex.cell(pct + "%", w, 16), PaperFigures.exp4FrOverNoCache(pct), PaperFigures.exp4FrOverNetCache(pct));
             }
             exp4.print(out);

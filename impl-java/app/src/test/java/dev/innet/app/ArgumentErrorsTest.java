@@ -49,6 +49,7 @@ class ArgumentErrorsTest {
         "bench | farreach --bogus         | --bogus",
         "bench | farreach --exp 7         | --exp",
         "bench | farreach --keys 0        | --keys",
+        "bench | farreach --keys 2147483000 | room for the keys Load and D insert",
         "demo  | --bogus                  | --bogus",
         "demo  | --seed x                 | x",
         "demo  | extra                    | extra",

@@ -56,6 +56,8 @@ public final class Experiments {
     public Cell cell(String label, BenchWorkload w, int servers, long runOps, int clients) {
         Map<String, Modelled> row = new LinkedHashMap<>();
         for (String scheme : SCHEMES) {
+            // the rack workload's text names its settings (a YCSB chooser's too, not its state), so two
+            // workloads that draw alike share a run: YCSB C and the read-only synthetic, A and 50% writes
             String key = scheme + "|" + w.rackWorkload() + "|" + w.rackOpsPerOperation() + "|" + servers + "|" + runOps
                     + "|" + clients;
             row.put(scheme, done.computeIfAbsent(key, k -> Modelled.of(runner.run(ProtocolRegistry.byName(scheme), w,

@@ -135,6 +135,21 @@ class VerifyMainTest {
         assertArgumentError(verify("--tier", "small,", dir.toString()), "small,");
     }
 
+    /** Runs start with whole-space searches, then Ivy proofs, then buggy variants (which stop early). */
+    @Test
+    void longRunsStartFirst() {
+        Path d = Path.of("/nowhere");
+        ManifestEntry bug = new ManifestEntry(d, ManifestEntry.Kind.TLC, "MC_Bug", ManifestEntry.Tier.SMALL,
+                new Expectation.Violates("Inv"), java.util.List.of(), "", 1);
+        ManifestEntry ivy = new ManifestEntry(d, ManifestEntry.Kind.IVY, "p.ivy", ManifestEntry.Tier.SMALL,
+                new Expectation.Holds(), java.util.List.of(), "", 2);
+        ManifestEntry ok = new ManifestEntry(d, ManifestEntry.Kind.TLC, "MCOk", ManifestEntry.Tier.SMALL,
+                new Expectation.Holds(), java.util.List.of(), "", 3);
+        ManifestEntry bug2 = new ManifestEntry(d, ManifestEntry.Kind.TLC, "MC_Bug2", ManifestEntry.Tier.SMALL,
+                new Expectation.Violates("Inv"), java.util.List.of(), "", 4);
+        assertEquals(java.util.List.of(ok, ivy, bug, bug2), VerifyMain.longestFirst(java.util.List.of(bug, ivy, ok, bug2)));
+    }
+
     @Test
     void unknownOption() {
         assertArgumentError(verify("--bogus", counter()), "--bogus");

@@ -126,6 +126,12 @@ final class Bmv2PacketPath implements StfRunner.PacketPath, AutoCloseable {
                 sink.emit(o.port(), o.frame(), 0, o.frame().length);
             }
         }
+        // every earlier packet's outputs are in: only the last send can still be an output's cause
+        if (sends.size() > 1) {
+            Sent last = sends.getLast();
+            sends.clear();
+            sends.add(last);
+        }
     }
 
     private static boolean ip(String... args) throws IOException, InterruptedException {

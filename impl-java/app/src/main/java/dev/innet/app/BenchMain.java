@@ -1,14 +1,16 @@
 package dev.innet.app;
 
-import dev.innet.app.bench.BenchPlot;
 import dev.innet.app.bench.BenchWorkload;
 import dev.innet.app.bench.Experiments;
+import dev.innet.app.bench.FarReachFigures;
 import dev.innet.app.bench.LatencyCurve;
 import dev.innet.app.bench.PaperFigures;
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.RatioTable;
+import dev.innet.app.bench.Stated;
 import dev.innet.app.bench.Testbed;
 import dev.innet.app.bench.YcsbWorkloads;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -63,9 +66,8 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--quick", description = "a fast run for CI: 8,000 operations, Exp#3 on 16 and 32 servers")
     boolean quick;
 
-    @Option(names = "--plot", arity = "0..1", fallbackValue = "results/bench/farreach", paramLabel = "DIR",
-            description = "also write the figures as HTML (default DIR: ${FALLBACK-VALUE})")
-    Path plotDir;
+    @Mixin
+    PlotOption plot = new PlotOption();
 
     public static void main(String[] args) {
         Cli.main("innet bench", new BenchMain(), args);
@@ -86,6 +88,7 @@ public final class BenchMain implements Callable<Integer> {
         if (experiments.stream().anyMatch(e -> e < 1 || e > 5)) {
             throw Cli.usageError(spec, "--exp takes experiment numbers 1 to 5");
         }
+        plot.prepare(root(), "farreach");
         if (quick) {
             ops = 8_000;
             serverCounts = List.of(16, 32);
@@ -93,10 +96,13 @@ public final class BenchMain implements Callable<Integer> {
         return run(System.out);
     }
 
+    private static Path root() {
+        return Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+    }
+
     int run(PrintStream out) throws Exception {
-        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
         Testbed t = Testbed.farReachPaper();
-        Experiments ex = new Experiments(new RackRunner(root, 42), t, cache, ops);
+        Experiments ex = new Experiments(new RackRunner(root(), 42), t, cache, ops);
         out.printf("innet bench farreach: %,d keys, cache %,d (preloaded), %,d measured ops per rack run%n", keys, cache, ops);
         out.printf("cost model (docs/benchmarks.md): %d client machines, %d switch pipelines, RocksDB %.1f us per request,"
                 + " %.0f Gbps NICs%n", t.clientMachines(), t.pipelines(), t.storageOpSeconds() * 1e6, t.linkBitsPerSecond() / 1e9);
@@ -115,7 +121,7 @@ public final class BenchMain implements Callable<Integer> {
                             / run.serverTraffic().stream().mapToLong(h -> h.framesReceived()).sum());
         }
         if (experiments.contains(1)) {
-            RatioTable exp1 = new RatioTable("Exp#1 (Fig. 7): YCSB workloads, 16 servers");
+            RatioTable exp1 = new RatioTable("Exp#1 (Fig. 7): YCSB workloads, 16 servers", "YCSB workload");
             for (String w : YcsbWorkloads.EXP1) {
                 exp1.add(ex.cell(w, YcsbWorkloads.ycsb(w, keys), 16), PaperFigures.EXP1_FR_OVER_NOCACHE.get(w),
                         PaperFigures.EXP1_FR_OVER_NETCACHE.get(w));
@@ -128,7 +134,7 @@ public final class BenchMain implements Callable<Integer> {
             // testbed kept many more, and a write-through cache is invalid while a write to the key is in
             // flight (docs/benchmarks.md, "Where the model and the paper differ").
             RatioTable slow = new RatioTable("What-if (YCSB A, 16 servers): more operations outstanding (closed-loop"
-                    + " clients)");
+                    + " clients)", "closed-loop clients");
             for (int clients : List.of(64, 192)) {
                 slow.add(ex.cell(clients + " clients", YcsbWorkloads.ycsb("A", keys), 16, ex.ops(), clients),
                         PaperFigures.EXP1_FR_OVER_NOCACHE.get("A"), PaperFigures.EXP1_FR_OVER_NETCACHE.get("A"));
@@ -142,9 +148,9 @@ public final class BenchMain implements Callable<Integer> {
             latency.print(out);
         }
         if (experiments.contains(3)) {
-            RatioTable exp3 = new RatioTable("Exp#3 (Fig. 9): YCSB A, servers");
+            RatioTable exp3 = new RatioTable("Exp#3 (Fig. 9): YCSB A, servers", "servers");
             for (int n : serverCounts) {
-                var paper = PaperFigures.EXP3_FR_GAIN.getOrDefault(n, PaperFigures.Stated.of(Double.NaN, ""));
+                var paper = PaperFigures.EXP3_FR_GAIN.getOrDefault(n, Stated.NONE);
                 // The busiest of n servers is a maximum over n samples: keep the requests per server, and so
                 // its sampling error, about the same as on 16-32 servers (docs/benchmarks.md, "Limits").
                 long runOps = ops * Math.max(1, n / 32);
@@ -154,7 +160,7 @@ public final class BenchMain implements Callable<Integer> {
             tables.add(exp3);
         }
         if (experiments.contains(4)) {
-            RatioTable exp4 = new RatioTable("Exp#4 (Fig. 10): synthetic zipf 0.99, write ratio, 16 servers");
+            RatioTable exp4 = new RatioTable("Exp#4 (Fig. 10): synthetic zipf 0.99, write ratio, 16 servers", "write ratio");
             for (int pct : List.of(0, 25, 50, 75, 100)) {
                 BenchWorkload w = YcsbWorkloads.synthetic(pct / 100.0, keys);
                 exp4.add(ex.cell(pct + "%", w, 16), PaperFigures.exp4FrOverNoCache(pct), PaperFigures.exp4FrOverNetCache(pct));
@@ -167,12 +173,7 @@ public final class BenchMain implements Callable<Integer> {
             out.println("rack runs (op codes: docs/wire-format.md):");
             ex.runs().forEach(m -> out.println("  " + m.run().describe()));
         }
-        if (plotDir != null) {
-            Path dir = plotDir.isAbsolute() ? plotDir : root.resolve(plotDir);
-            Path page = BenchPlot.write(dir, tables, latency);
-            out.println();
-            out.println("figures: " + page);
-        }
+        plot.write(FarReachFigures.page(tables, latency), out);
         return 0;
     }
 }

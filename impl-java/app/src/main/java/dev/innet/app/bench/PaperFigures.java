@@ -10,30 +10,6 @@ import java.util.Map;
 public final class PaperFigures {
     private PaperFigures() {}
 
-    /** A ratio the paper states: [low, high] (equal when it states one number), and where it says so. */
-    public record Stated(double low, double high, String source) {
-        public static Stated of(double v, String source) {
-            return new Stated(v, v, source);
-        }
-
-        public boolean known() {
-            return !Double.isNaN(low);
-        }
-
-        public double mid() {
-            return (low + high) / 2;
-        }
-
-        public String text() {
-            if (!known()) {
-                return "-";
-            }
-            return low == high ? String.format("%.2f", low) : String.format("%.2f-%.2f", low, high);
-        }
-
-        static final Stated UNKNOWN = new Stated(Double.NaN, Double.NaN, "");
-    }
-
     /**
      * §5.2 Exp#1 on Load and D: "In the non-skewed workloads Load and D, both FarReach and NetCache have
      * similar throughput as NoCache due to limited cache hits", so both ratios are about 1.

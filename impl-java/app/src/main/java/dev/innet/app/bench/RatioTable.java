@@ -1,6 +1,5 @@
 package dev.innet.app.bench;
 
-import dev.innet.app.bench.PaperFigures.Stated;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,10 +14,13 @@ public final class RatioTable {
     public record Row(Experiments.Cell cell, Stated paperOverNoCache, Stated paperOverNetCache) {}
 
     private final String title;
+    private final String rowName;
     private final List<Row> rows = new ArrayList<>();
 
-    public RatioTable(String title) {
+    /** @param rowName what a row is (a workload, a server count): the x axis of the table's figures */
+    public RatioTable(String title, String rowName) {
         this.title = title;
+        this.rowName = rowName;
     }
 
     public void add(Experiments.Cell cell, Stated overNoCache, Stated overNetCache) {
@@ -27,6 +29,10 @@ public final class RatioTable {
 
     public String title() {
         return title;
+    }
+
+    public String rowName() {
+        return rowName;
     }
 
     public List<Row> rows() {

@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.innet.app.BenchMain;
+import dev.innet.app.bench.plot.PlotHtml;
+import dev.innet.cli.Cli;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.workload.OperationChooser;
 import dev.innet.rack.workload.Workload;
 import dev.innet.sim.SeededRandom;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small {@code ./innet bench farreach} over YCSB's workloads ({@link YcsbWorkloads}): real racks
@@ -87,5 +94,32 @@ class FarReachBenchTest {
         RunObservation again = runner().run(farreach, d, 16, CACHE, OPS);
         assertEquals(first.describe(), again.describe());
         assertTrue(first.writes() > 0, "D's inserts ran: " + first.describe());
+    }
+
+    /**
+     * {@code --plot}: Exp#3 on 16 servers is one row, so its throughput figure has a bar per scheme and its
+     * gain figure the model's two ratios beside the paper's 1.9 (§5.2 Exp#3) twice; a DIR that cannot be a
+     * directory is refused before anything runs.
+     */
+    @Test
+    void plotDrawsEachTableWithThePapersRatiosBesideTheModels(@TempDir Path dir) throws Exception {
+        String[] args = {"farreach", "--exp", "3", "--servers", "16", "--ops", Long.toString(OPS), "--keys",
+            Long.toString(KEYS), "--cache", Integer.toString(CACHE), "--plot", dir.toString()};
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run("innet bench", new BenchMain(), args, System.out, new PrintStream(err, true, StandardCharsets.UTF_8)),
+                err.toString(StandardCharsets.UTF_8));
+        PlotHtml html = PlotHtml.read(dir);
+        assertEquals(2, html.figures().size(), "Exp#3: throughput and gains");
+        assertEquals(3, PlotHtml.modelMarks(html.figure("Throughput (MOPS, modelled)")));
+        String gains = html.figure("FarReach's gain: model vs paper");
+        assertEquals(2, PlotHtml.modelMarks(gains));
+        assertEquals(2, PlotHtml.count(gains, "1.90 (§5.2 Exp#3)"), "the paper's ratio over NoCache and over NetCache");
+
+        args[args.length - 1] = dir.resolve("index.html").resolve("sub").toString();
+        int code = Cli.run("innet bench", new BenchMain(), args, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        String refused = err.toString(StandardCharsets.UTF_8);
+        assertTrue(refused.contains("--plot: cannot make the directory") && refused.contains("index.html is not a directory"),
+                refused);
     }
 }

@@ -4,6 +4,7 @@ import dev.innet.app.bench.BenchWorkload;
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.Testbed;
 import dev.innet.app.bench.pegasus.PegasusExperiments.Measured;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import dev.innet.costmodel.DiscreteEventSimulator;
 import dev.innet.kv.ConsistentHashRing;
@@ -13,12 +14,15 @@ import dev.innet.pegasus.chain.ChainView;
 import dev.innet.pegasus.wire.PegasusOp;
 import dev.innet.sim.Hashing;
 import dev.innet.rack.workload.WorkloadClient;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -70,12 +74,15 @@ public final class PegasusBench implements Callable<Integer> {
     @Option(names = "--detail", description = "also print what every rack run did")
     boolean detail;
 
+    @Mixin
+    PlotOption plot = new PlotOption();
+
     public static void main(String[] args) {
         Cli.main("innet bench pegasus", new PegasusBench(), args);
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (ops < 1 || warmup < 1 || keys < 1) {
             throw Cli.usageError(spec, "--ops, --warmup and --keys must be positive");
         }
@@ -84,17 +91,20 @@ public final class PegasusBench implements Callable<Integer> {
                 throw Cli.usageError(spec, "unknown experiment '" + e + "' (skew, writes, servers, keys, racks)");
             }
         }
+        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        plot.prepare(root, "pegasus");
         if (quick) {
             ops = 8_000;
         }
-        run(System.out);
+        run(System.out, new PegasusExperiments(new RackRunner(root, 42), Testbed.pegasusPaper(), ops, warmup,
+                quick ? 10_000 : 30_000, 42));
         return 0;
     }
 
-    void run(PrintStream out) {
-        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        Testbed t = Testbed.pegasusPaper();
-        PegasusExperiments ex = new PegasusExperiments(new RackRunner(root, 42), t, ops, warmup, quick ? 10_000 : 30_000, 42);
+    /** The chosen experiments on {@code ex}'s racks and testbed; with {@code --plot}, their figures too. */
+    void run(PrintStream out, PegasusExperiments ex) throws IOException {
+        Testbed t = ex.testbed();
+        PegasusFigures figures = new PegasusFigures();
         out.printf("innet bench pegasus: %,d keys, 128-byte values, %,d measured ops per rack run (Pegasus after %,d warm-up"
                 + " ops), 16 closed-loop clients%n", keys, ops, warmup);
         out.printf("cost model (docs/benchmarks.md, \"Pegasus\"): %d client machines, server %.1f us per request"
@@ -103,42 +113,45 @@ public final class PegasusBench implements Callable<Integer> {
                 PegasusExperiments.SLO_P99_SECONDS * 1e6);
         List<Double> alphas = quick ? List.of(0.0, 0.9, 1.2) : List.of(0.0, 0.9, 1.0, 1.1, 1.2);
         if (experiments.contains("skew")) {
-            skew(out, ex, alphas);
+            skew(out, ex, alphas, figures);
         }
         if (experiments.contains("writes")) {
-            writes(out, ex, quick ? List.of(0, 10, 50) : List.of(0, 10, 25, 50, 100));
+            writes(out, ex, quick ? List.of(0, 10, 50) : List.of(0, 10, 25, 50, 100), figures);
         }
         if (experiments.contains("servers")) {
-            servers(out, ex, quick ? List.of(2, 8) : List.of(1, 2, 4, 8, 16));
+            servers(out, ex, quick ? List.of(2, 8) : List.of(1, 2, 4, 8, 16), figures);
         }
         if (experiments.contains("keys")) {
-            replicatedKeys(out, ex, quick ? List.of(1, 8, 64) : List.of(1, 2, 4, 8, 16, 32, 64));
+            replicatedKeys(out, ex, quick ? List.of(1, 8, 64) : List.of(1, 2, 4, 8, 16, 32, 64), figures);
         }
         if (experiments.contains("racks")) {
-            racks(out, ex);
+            racks(out, ex, figures);
         }
         if (detail) {
             out.println();
             out.println("rack runs (op codes: docs/wire-format.md, docs/pegasus.md):");
             ex.runs().forEach(m -> out.println("  " + m.run().describe()));
         }
+        plot.write(figures.page(), out);
     }
 
     private BenchWorkload readOnly(double alpha) {
         return PegasusWorkloads.zipf(alpha, 0, keys);
     }
 
-    private void skew(PrintStream out, PegasusExperiments ex, List<Double> alphas) {
+    private void skew(PrintStream out, PegasusExperiments ex, List<Double> alphas, PegasusFigures figures) {
         out.println();
         out.println("Skew (§9.1, Fig. 7): read-only, 16 servers; MOPS under the p99 SLO (saturation in brackets)");
         out.println("| zipf α | consistent hashing | NetCache | Pegasus | Pegasus / CH | paper | model/paper | CH / CH uniform"
                 + " | paper | busiest server's share CH / Pegasus |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         Measured uniform = ex.measure("nocache", readOnly(0), 16);
+        List<Measured[]> rows = new ArrayList<>();
         for (double a : alphas) {
             Measured ch = ex.measure("nocache", readOnly(a), 16);
             Measured nc = ex.measure("netcache", readOnly(a), 16);
             Measured pg = ex.measure("pegasus", readOnly(a), 16);
+            rows.add(new Measured[] {ch, nc, pg});
             double gain = pg.sloMops() / ch.sloMops();
             boolean top = a == 1.2;
             out.printf("| %s | %s | %s | %s | %.2f | %s | %s | %.2f | %s | %.3f / %.3f |%n", a == 0 ? "uniform" : a,
@@ -146,6 +159,7 @@ public final class PegasusBench implements Callable<Integer> {
                     top ? String.format("%.2f", gain / PAPER_PEGASUS_OVER_CH) : "-", ch.sloMops() / uniform.sloMops(),
                     top ? "0.10" : "-", busiestShare(ch), busiestShare(pg));
         }
+        figures.skew(alphas, rows, uniform);
         double top = alphas.get(alphas.size() - 1);
         double hottest = new ZipfKeys(keys, top).probability(0);
         out.printf("at zipf %.1f the hottest key alone is %.1f%% of requests (exact, over %,d keys): consistent hashing's"
@@ -195,18 +209,20 @@ public final class PegasusBench implements Callable<Integer> {
                 measuredBusiest);
     }
 
-    private void writes(PrintStream out, PegasusExperiments ex, List<Integer> percents) {
+    private void writes(PrintStream out, PegasusExperiments ex, List<Integer> percents, PegasusFigures figures) {
         out.println();
         out.println("Write ratio (§9.2, Fig. 8): zipf 1.2, 16 servers; MOPS under the p99 SLO (saturation in brackets)");
         out.println("| writes | consistent hashing | NetCache | Pegasus | NetCache / its read-only | Pegasus / NetCache"
                 + " | Pegasus replicated-write copies per write |");
         out.println("|---|---|---|---|---|---|---|");
         Measured ncRead = ex.measure("netcache", PegasusWorkloads.zipf(1.2, 0, keys), 16);
+        List<Measured[]> rows = new ArrayList<>();
         for (int pct : percents) {
             BenchWorkload w = PegasusWorkloads.zipf(1.2, pct / 100.0, keys);
             Measured ch = ex.measure("nocache", w, 16);
             Measured nc = ex.measure("netcache", w, 16);
             Measured pg = ex.measure("pegasus", w, 16);
+            rows.add(new Measured[] {ch, nc, pg});
             long writes = pg.run().writes();
             long copies = pg.run().serverTraffic().stream().mapToLong(h -> h.received(PegasusOp.REPLICATE)).sum();
             out.printf("| %d%% | %s | %s | %s | %.2f | %.2f | %s |%n", pct, cellOf(ch), cellOf(nc), cellOf(pg),
@@ -215,36 +231,43 @@ public final class PegasusBench implements Callable<Integer> {
         }
         out.printf("paper: NetCache at 10%% writes keeps less than %.2f of its read-only throughput; Pegasus up to %.1fx"
                 + " NetCache%n", 1 - PAPER_NETCACHE_DROP_AT_10, PAPER_PEGASUS_OVER_NETCACHE_MAX);
+        figures.writes(percents, rows, ncRead);
     }
 
-    private void servers(PrintStream out, PegasusExperiments ex, List<Integer> counts) {
+    private void servers(PrintStream out, PegasusExperiments ex, List<Integer> counts, PegasusFigures figures) {
         out.println();
         out.println("Servers (§9.3, Fig. 9): zipf 1.2, read-only; MOPS under the p99 SLO (saturation in brackets)");
         out.println("| servers | consistent hashing | Pegasus | Pegasus per server | Pegasus / CH |");
         out.println("|---|---|---|---|---|");
+        List<Measured[]> rows = new ArrayList<>();
         for (int n : counts) {
             Measured ch = ex.measure("nocache", readOnly(1.2), n);
             Measured pg = ex.measure("pegasus", readOnly(1.2), n);
+            rows.add(new Measured[] {ch, pg});
             out.printf("| %d | %s | %s | %.3f | %.2f |%n", n, cellOf(ch), cellOf(pg), pg.sloMops() / n,
                     pg.sloMops() / ch.sloMops());
         }
         out.println("paper: Pegasus scales nearly linearly to 16 servers; consistent hashing stops scaling after two");
+        figures.servers(counts, rows);
     }
 
-    private void replicatedKeys(PrintStream out, PegasusExperiments ex, List<Integer> slots) {
+    private void replicatedKeys(PrintStream out, PegasusExperiments ex, List<Integer> slots, PegasusFigures figures) {
         out.println();
         out.println("Replicated keys (§9.5, Fig. 11): zipf 1.2, read-only, 16 servers; Pegasus with a directory of k slots");
         out.println("| directory slots | Pegasus MOPS (SLO) | share of the largest directory's | busiest server's share |");
         out.println("|---|---|---|---|");
         int largest = slots.stream().mapToInt(Integer::intValue).max().orElseThrow();
         double best = ex.measure("pegasus", readOnly(1.2), 16, largest).sloMops();
+        List<Measured> rows = new ArrayList<>();
         for (int k : slots) {
             Measured pg = ex.measure("pegasus", readOnly(1.2), 16, k);
+            rows.add(pg);
             out.printf("| %d | %.2f | %.2f | %.3f |%n", k, pg.sloMops(), pg.sloMops() / best, busiestShare(pg));
         }
         out.println("paper: 8-16 replicated keys give most of Pegasus's benefit (16 servers, zipf workloads)");
         out.println("(a directory of k slots replicates at most k keys; which ones is the controller's choice from the"
                 + " switch's hot-key reports)");
+        figures.replicatedKeys(slots, rows);
     }
 
     /**
@@ -254,7 +277,7 @@ public final class PegasusBench implements Callable<Integer> {
      * expectation from the key split alone (each rack at the measured one-rack capacity, the pair bounded by
      * the rack with the larger share of reads) is printed beside it.
      */
-    private void racks(PrintStream out, PegasusExperiments ex) {
+    private void racks(PrintStream out, PegasusExperiments ex, PegasusFigures figures) {
         out.println();
         out.println("Two racks (§9.8, Fig. 14): zipf 1.2, read-only, 16 servers per rack; MOPS under the p99 SLO"
                 + " (saturation in brackets)");
@@ -278,6 +301,7 @@ public final class PegasusBench implements Callable<Integer> {
                 failed.sloMops() / one.sloMops());
         out.printf("reads split %.3f / %.3f between the tails (exact over the key distribution): the split alone"
                 + " predicts %.2f over one rack%n", share[0], share[1], expected);
+        figures.racks(one, two, failed);
     }
 
     /** The server hosts of a bench rack of {@code n} servers: 1.., skipping 64 (RackPorts). */

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.Testbed;
 import dev.innet.app.bench.pegasus.PegasusExperiments.Measured;
+import dev.innet.app.bench.plot.PlotHtml;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tiny {@code ./innet bench pegasus}: real racks (p4/pegasus.p4, nocache.p4, netcache.p4 on p4sim) on 8
@@ -68,9 +73,32 @@ class PegasusBenchTest {
                 "after a rack failure " + survivor.sloMops() + " (two racks " + two.sloMops() + ", one " + one.sloMops() + ")");
     }
 
+    /**
+     * {@code --plot} on the quick skew experiment: Fig. 7's bars (a scheme per α, three α), and the paper's
+     * two §9.1 ratios beside the model's at α = 1.2 only, where the paper states them.
+     */
+    @Test
+    void plotDrawsTheSkewExperimentWithThePapersRatiosAtItsMostSkewedPoint(@TempDir Path dir) throws Exception {
+        PegasusBench bench = new PegasusBench();
+        bench.quick = true;
+        bench.keys = KEYS;
+        bench.experiments = List.of("skew");
+        bench.plot = PlotOption.into(dir);
+        bench.run(new PrintStream(OutputStream.nullOutputStream()), experiments());
+        PlotHtml html = PlotHtml.read(dir);
+        assertEquals(3, html.figures().size(), "throughput, Pegasus / CH, CH / uniform");
+        assertEquals(3 * 3, PlotHtml.modelMarks(html.figures().get(0)), "a bar per scheme per α");
+        String gain = html.figure("Pegasus / consistent hashing (x)");
+        assertEquals(3, PlotHtml.modelMarks(gain));
+        assertEquals(1, PlotHtml.count(gain, "<rect class=\"paper\""), "the paper states its ratio at α = 1.2 only");
+        assertTrue(gain.contains("10.00 (§9.1"), gain);
+        assertTrue(html.figure("its uniform throughput").contains("0.10 (§9.1"));
+    }
+
     @Test
     void badOptionsAreRefusedBeforeAnythingRuns() {
-        for (String[] args : new String[][] {{"--exp", "bogus"}, {"--ops", "0"}, {"--keys", "-1"}, {"--warmup", "x"}}) {
+        for (String[] args : new String[][] {{"--exp", "bogus"}, {"--ops", "0"}, {"--keys", "-1"}, {"--warmup", "x"},
+            {"--plot", "README.md/figures"}}) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = Cli.run("innet bench pegasus", new PegasusBench(), args,

@@ -3,6 +3,7 @@ package dev.innet.app.bench.visibility;
 import dev.innet.app.bench.BenchWorkload;
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.RunObservation;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import dev.innet.costmodel.ClosedLoopReport;
 import dev.innet.costmodel.DiscreteEventSimulator;
@@ -10,6 +11,7 @@ import dev.innet.costmodel.LatencyReport;
 import dev.innet.costmodel.QueueingNetwork;
 import dev.innet.costmodel.Saturation;
 import dev.innet.visibility.VisibilityProtocol;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,6 +39,8 @@ public final class VisibilityBench implements Callable<Integer> {
     /** §V-B: "Switch-KV reduces the median latency of write operations by 43.3%-50.0%" (write-only). */
     static final double PAPER_P50_REDUCTION_LOW = 0.433;
     static final double PAPER_P50_REDUCTION_HIGH = 0.500;
+    /** §V-B: p99 write latency 39.4% lower "when the throughput is low (i.e., the first two points of each line)". */
+    static final double PAPER_P99_REDUCTION_LOW_LOAD = 0.394;
     /** Abstract, §I, §VI: "boosts the throughput by up to 126.9%". */
     static final double PAPER_THROUGHPUT_GAIN = 1.269;
     /** §V-B: with p99 below 60 us, +8.0% peak throughput (write-only). */
@@ -72,15 +77,21 @@ public final class VisibilityBench implements Callable<Integer> {
     @Option(names = "--root", hidden = true)
     Path root = Path.of(System.getProperty("innet.root", "."));
 
+    @Mixin
+    PlotOption plot = new PlotOption();
+
     static final long SEED = 42;
 
     public static void main(String[] args) {
         System.exit(Cli.run("innet bench visibility", new VisibilityBench(), args, System.out, System.err));
     }
 
-    /** One row of a comparison: the two systems at one number of outstanding operations. */
+    /**
+     * One row of a comparison: the two systems at one number of outstanding operations. The read latencies are
+     * null on a write-only workload.
+     */
     record Row(int outstanding, LatencyReport visibilityWrites, LatencyReport baselineWrites, double visibilityOps,
-            double baselineOps) {
+            double baselineOps, LatencyReport visibilityReads, LatencyReport baselineReads) {
         double p50Reduction() {
             return 1 - visibilityWrites.p50() / baselineWrites.p50();
         }
@@ -88,11 +99,21 @@ public final class VisibilityBench implements Callable<Integer> {
         double throughputGain() {
             return visibilityOps / baselineOps - 1;
         }
+
+        double p99Reduction() {
+            return 1 - visibilityWrites.p99() / baselineWrites.p99();
+        }
     }
 
     /** What one workload gave. */
     record Result(String workload, OperationMix visibility, OperationMix baseline, List<Row> rows,
-            Saturation visibilityPeak, Saturation baselinePeak) {}
+            Saturation visibilityPeak, Saturation baselinePeak) {
+        /** The most throughput a system reached over the sweep with write p99 within the paper's 60 us; 0 if none. */
+        double underSlo(boolean visibilityLayer) {
+            return rows.stream().filter(r -> (visibilityLayer ? r.visibilityWrites() : r.baselineWrites()).p99()
+                    <= PAPER_SLO_SECONDS).mapToDouble(visibilityLayer ? Row::visibilityOps : Row::baselineOps).max().orElse(0);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -105,6 +126,7 @@ public final class VisibilityBench implements Callable<Integer> {
         if (!Files.isRegularFile(root.resolve("p4/visibility.p4"))) {
             throw Cli.usageError(spec, "no p4/visibility.p4 under " + root.toAbsolutePath() + " (--root)");
         }
+        plot.prepare(root.toAbsolutePath().normalize(), "visibility");
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("innet-bench-visibility");
         try {
@@ -115,7 +137,7 @@ public final class VisibilityBench implements Callable<Integer> {
         }
     }
 
-    private int run(Path baselineProgram, long measured, PrintStream out) {
+    private int run(Path baselineProgram, long measured, PrintStream out) throws IOException {
         List<VisibilityTestbed> testbeds = new ArrayList<>(List.of(VisibilityTestbed.paper(),
                 VisibilityTestbed.paper().unsaturatedAt(768)));
         if (controlMessageMicros != null) {
@@ -133,6 +155,7 @@ public final class VisibilityBench implements Callable<Integer> {
                 keys, VisibilityWorkloads.ZIPF, 100 * VisibilityWorkloads.shareOfHottest(keys / 10_000, keys));
         int modelOps = quick ? 20_000 : 200_000;
         List<Result> writeOnly = new ArrayList<>();
+        List<Result> all = new ArrayList<>();
         for (double writes : new double[] {1.0, 0.5}) {
             BenchWorkload w = VisibilityWorkloads.of(writes == 1.0 ? "write-only" : "write-heavy (50% writes)", writes, keys);
             RackRunner runner = new RackRunner(root, SEED);
@@ -149,6 +172,7 @@ public final class VisibilityBench implements Callable<Integer> {
             }
             for (VisibilityTestbed t : testbeds) {
                 Result r = compare(w.name(), visMix, baseMix, t, outstanding, modelOps, out);
+                all.add(r);
                 if (writes == 1.0) {
                     writeOnly.add(r);
                 }
@@ -157,6 +181,7 @@ public final class VisibilityBench implements Callable<Integer> {
         for (Result r : writeOnly) {
             summary(r, out);
         }
+        plot.write(VisibilityFigures.page(all), out);
         return 0;
     }
 
@@ -178,12 +203,13 @@ public final class VisibilityBench implements Callable<Integer> {
             ClosedLoopReport v = new DiscreteEventSimulator(visNet).runClosed(n, modelOps / 5, modelOps, SEED);
             ClosedLoopReport b = new DiscreteEventSimulator(baseNet).runClosed(n, modelOps / 5, modelOps, SEED);
             Row r = new Row(n, v.latencyOf(VisibilityCostModel::isWrite), b.latencyOf(VisibilityCostModel::isWrite),
-                    v.achievedOpsPerSecond(), b.achievedOpsPerSecond());
+                    v.achievedOpsPerSecond(), b.achievedOpsPerSecond(),
+                    reads ? v.latencyOf(name -> !VisibilityCostModel.isWrite(name)) : null,
+                    reads ? b.latencyOf(name -> !VisibilityCostModel.isWrite(name)) : null);
             rows.add(r);
             // §V-B (Fig. 7) finds reads neither faster nor slower; the read column shows whether the model agrees
-            String readColumn = !reads ? "" : String.format(" %.1f / %.1f |",
-                    v.latencyOf(name -> !VisibilityCostModel.isWrite(name)).p50() * 1e6,
-                    b.latencyOf(name -> !VisibilityCostModel.isWrite(name)).p50() * 1e6);
+            String readColumn = !reads ? "" : String.format(" %.1f / %.1f |", r.visibilityReads().p50() * 1e6,
+                    r.baselineReads().p50() * 1e6);
             out.printf("| %d | %.1f / %.1f | %.1f%% | %.1f / %.1f | %.2f / %.2f | %+.1f%% |%s%n", n,
                     r.visibilityWrites().p50() * 1e6, r.baselineWrites().p50() * 1e6, 100 * r.p50Reduction(),
                     r.visibilityWrites().p99() * 1e6, r.baselineWrites().p99() * 1e6, r.visibilityOps() / 1e6,
@@ -202,10 +228,8 @@ public final class VisibilityBench implements Callable<Integer> {
         double minRed = r.rows().stream().mapToDouble(Row::p50Reduction).min().orElseThrow();
         double maxRed = r.rows().stream().mapToDouble(Row::p50Reduction).max().orElseThrow();
         double maxGain = r.rows().stream().mapToDouble(Row::throughputGain).max().orElseThrow();
-        double sloVis = r.rows().stream().filter(x -> x.visibilityWrites().p99() <= PAPER_SLO_SECONDS)
-                .mapToDouble(Row::visibilityOps).max().orElse(0);
-        double sloBase = r.rows().stream().filter(x -> x.baselineWrites().p99() <= PAPER_SLO_SECONDS)
-                .mapToDouble(Row::baselineOps).max().orElse(0);
+        double sloVis = r.underSlo(true);
+        double sloBase = r.underSlo(false);
         out.printf("%nAgainst the paper (%s; paper: write-only, Fig. 6):%n", r.workload());
         out.printf("  median write latency reduction: model %.1f%%-%.1f%%, paper %.1f%%-%.1f%% (model/paper at the ends"
                 + " %.2f, %.2f)%n", 100 * minRed, 100 * maxRed, 100 * PAPER_P50_REDUCTION_LOW, 100 * PAPER_P50_REDUCTION_HIGH,

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.app.bench.RackRunner;
+import dev.innet.app.bench.plot.PlotHtml;
 import dev.innet.cli.Cli;
 import dev.innet.visibility.VisibilityProtocol;
 import java.io.ByteArrayOutputStream;
@@ -52,6 +53,31 @@ class VisibilityBenchTest {
         assertTrue(Math.abs(heavy.throughputGain()) < 0.1, "gain at saturation " + heavy.throughputGain());
     }
 
+    /**
+     * {@code --plot} on a short run: per workload and testbed, latency against throughput (Fig. 6 and 7), and for
+     * write-only the reductions and gain with the paper's §V-B figures beside them.
+     */
+    @Test
+    void plotDrawsEachWorkloadAndTestbedWithThePapersFigures(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Cli.run("innet bench visibility", new VisibilityBench(), new String[] {"--root", ROOT.toString(), "--quick",
+            "--ops", "400", "--outstanding", "6,24,768", "--plot", dir.toString()},
+                new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        PlotHtml html = PlotHtml.read(dir);
+        // write-only: two figures on each of the two testbeds; 50% writes: one on each
+        assertEquals(6, html.figures().size());
+        String fig6 = html.figures().get(0);
+        assertTrue(fig6.contains("Fig. 6"), fig6);
+        assertEquals(4 * 3, PlotHtml.modelMarks(fig6), "p50 and p99 of both systems at each outstanding count");
+        String ratios = html.figures().get(1);
+        assertEquals(3 * 3, PlotHtml.modelMarks(ratios), "p50 and p99 reduction and throughput gain per outstanding count");
+        assertTrue(ratios.contains("paper: p50 reduction 43.3%-50.0%") && ratios.contains("paper: throughput gain up to +126.9%"),
+                ratios);
+        assertEquals(2, PlotHtml.count(ratios, "<path class=\"paper\""), "the p99 reduction at the two lowest loads");
+        assertTrue(ratios.contains("39.40 (§V-B"));
+    }
+
     @Test
     void baselineNeedsTheInstallRule(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir.resolve("p4"));
@@ -77,7 +103,7 @@ class VisibilityBenchTest {
     void badOptionsExitWithTwo() {
         for (String[] args : List.of(new String[] {"--ops", "5"}, new String[] {"--outstanding", "0"},
                 new String[] {"--rack-clients", "0"}, new String[] {"--control-message-us", "-1"},
-                new String[] {"--nonsense"})) {
+                new String[] {"--nonsense"}, new String[] {"--root", ROOT.toString(), "--plot", "README.md/figures"})) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = Cli.run("innet bench visibility", new VisibilityBench(), args,

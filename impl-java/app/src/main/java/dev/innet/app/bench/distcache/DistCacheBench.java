@@ -4,12 +4,16 @@ import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.distcache.DistCacheModel.Mechanism;
 import dev.innet.app.bench.distcache.DistCacheModel.Result;
 import dev.innet.app.bench.pegasus.PegasusWorkloads;
+import dev.innet.app.bench.plot.PlotOption;
+import dev.innet.app.bench.plot.PlotPage;
 import dev.innet.cli.Cli;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -39,21 +43,27 @@ public final class DistCacheBench implements Callable<Integer> {
     @Option(names = "--detail", description = "also print what every real run did")
     boolean detail;
 
+    @Mixin
+    PlotOption plot = new PlotOption();
+
     public static void main(String[] args) {
         Cli.main("innet bench distcache", new DistCacheBench(), args);
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (ops < 1) {
             throw Cli.usageError(spec, "--ops must be positive");
         }
+        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        plot.prepare(root, "distcache");
         if (quick) {
             ops = 2_000;
         }
-        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
-        run(System.out, new RackRunner(root, 42), DistCacheTestbed.paper(), quick ? List.of(4, 32) : List.of(2, 4, 8, 16, 32),
+        PlotPage figures = run(System.out, new RackRunner(root, 42), DistCacheTestbed.paper(),
+                quick ? List.of(4, 32) : List.of(2, 4, 8, 16, 32),
                 quick ? List.of(0.0, 0.05, 0.2) : List.of(0.0, 0.01, 0.02, 0.05, 0.1, 0.2), 20_000, ops, detail);
+        plot.write(figures, System.out);
         return 0;
     }
 
@@ -62,7 +72,8 @@ public final class DistCacheBench implements Callable<Integer> {
         return MessagePattern.measure(runner, PegasusWorkloads.zipf(alpha, writeRatio, keys), 2, 2, 8, 20, ops);
     }
 
-    static void run(PrintStream out, RackRunner runner, DistCacheTestbed t, List<Integer> rackCounts, List<Double> writeRatios,
+    /** Runs the bench, printing its tables; returns their figures. */
+    static PlotPage run(PrintStream out, RackRunner runner, DistCacheTestbed t, List<Integer> rackCounts, List<Double> writeRatios,
             int probeKeys, long ops, boolean detail) {
         out.printf("innet bench distcache: the real DistCache (p4/distcache.p4 on 2 spines, 2 leaves and the client ToR,"
                 + " 8 servers, %,d keys, the controller's capacity 80 objects per cache switch, %,d measured ops) for its%n"
@@ -89,6 +100,7 @@ public final class DistCacheBench implements Callable<Integer> {
             }
         }
         DistCacheModel model = new DistCacheModel(t, withWrites.invalidationsPerWrite(), withWrites.messagesPerCopy());
+        DistCacheFigures figures = new DistCacheFigures();
         out.printf("the model takes %.2f INV per write and %.2f server messages per copy from the 20%% run%n",
                 withWrites.invalidationsPerWrite(), withWrites.messagesPerCopy());
         out.println();
@@ -106,6 +118,7 @@ public final class DistCacheBench implements Callable<Integer> {
                 out.printf("| %.2f | %d (%d) | %s | %s | %s | %s | %.2f | %s |%n", a, racks, servers, cell(no, servers),
                         cell(part, servers), cell(repl, servers), cell(dc, servers), dc.throughput() / repl.throughput(),
                         dc.bottleneck());
+                figures.scalability(a, servers, no, part, repl, dc);
             }
         }
         out.println("paper: DistCache the same as CacheReplication, scaling linearly; CachePartition and NoCache stop"
@@ -132,12 +145,14 @@ public final class DistCacheBench implements Callable<Integer> {
                 out.printf("| %.2f | %.0f%% | %.0f | %.0f | %.0f | %.0f | %.2f | %s | %.0f |%n", a, w * 100, no.throughput(),
                         part.throughput(), repl.throughput(), dc.throughput(), dc.throughput() / repl.throughput(),
                         dc.bottleneck(), cachedOnly.throughput());
+                figures.writeRatio(a, w, no, part, repl, dc);
             }
         }
         out.println("paper: CacheReplication drops very quickly with writes; DistCache slowly; NoCache not at all");
         out.println("last column: a counterfactual DistCache server that invalidates and updates only the copies of"
                 + " cached keys, priced as CachePartition and CacheReplication are (the real server, measured above,"
                 + " does both layers on every write)");
+        return figures.page(racks);
     }
 
     private static String cell(Result r, int servers) {

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.innet.app.bench.RackRunner;
 import dev.innet.app.bench.distcache.DistCacheModel.Mechanism;
+import dev.innet.app.bench.plot.PlotHtml;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tiny {@code ./innet bench distcache}: one real DistCache run (p4/distcache.p4 on 2 spines, 2 leaves and
@@ -91,6 +96,25 @@ class DistCacheBenchTest {
         assertTrue(dcFree >= 0.95 * partFree, dcFree + " vs " + partFree);
     }
 
+    /**
+     * The bench with its figures, small: a line per mechanism against servers (Fig. 9c) for each skew and against
+     * the write ratio (Fig. 10) for two; the paper's text has no number for them, and the captions say so.
+     */
+    @Test
+    void plotDrawsFig9cAndFig10PerSkewAndSaysThePaperStatesNoNumbers(@TempDir Path dir) throws Exception {
+        Path root = Path.of(System.getProperty("innet.root", ".")).toAbsolutePath().normalize();
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        var page = DistCacheBench.run(quiet, new RackRunner(root, 42), PAPER, List.of(4, 8), List.of(0.0, 0.05), 5_000, 1_000,
+                false);
+        PlotOption.into(dir).write(page, quiet);
+        PlotHtml html = PlotHtml.read(dir);
+        assertEquals(DistCacheBench.ALPHAS.size() + 2, html.figures().size(), "Fig. 9c per skew, Fig. 10 at zipf 0.9 and 0.99");
+        for (String figure : html.figures()) {
+            assertEquals(4 * 2, PlotHtml.modelMarks(figure), "four mechanisms at two rack counts or two write ratios");
+            assertTrue(figure.contains("The paper states no numbers for Fig."), figure);
+        }
+    }
+
     @Test
     void badOptionsAreRefused() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -99,5 +123,12 @@ class DistCacheBenchTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code, err.toString(StandardCharsets.UTF_8));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--ops"));
+        err.reset();
+        code = Cli.run("innet bench distcache", new DistCacheBench(), new String[] {"--plot", "README.md/figures"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code, err.toString(StandardCharsets.UTF_8));
+        String refused = err.toString(StandardCharsets.UTF_8);
+        assertTrue(refused.contains("--plot") && refused.contains("README.md is not a directory"), refused);
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "nothing ran");
     }
 }

@@ -1,5 +1,7 @@
 package dev.innet.app.bench.lake;
 
+import dev.innet.app.bench.Stated;
+import dev.innet.app.bench.plot.PlotOption;
 import dev.innet.cli.Cli;
 import dev.innet.lake.LakeProtocol;
 import dev.innet.lake.host.MemcachedProcess;
@@ -19,6 +21,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -76,6 +79,9 @@ public final class LakeBench implements Callable<Integer> {
     @Option(names = "--root", hidden = true)
     Path root = Path.of(System.getProperty("innet.root", "."));
 
+    @Mixin
+    PlotOption plot = new PlotOption();
+
     private final PrintStream out = System.out;
 
     public static void main(String[] args) {
@@ -87,6 +93,8 @@ public final class LakeBench implements Callable<Integer> {
         if (seconds <= 0 || threads < 1 || keys < 1 || rounds < 1) {
             throw Cli.usageError(spec, "--seconds, --threads, --keys and --rounds must be positive");
         }
+        plot.prepare(root.toAbsolutePath().normalize(), "lake");
+        LakeFigures figures = new LakeFigures();
         Path memcached = Path.of("/usr/bin/memcached");
         out.printf(Locale.ROOT, "bench lake: %d GET clients, %d keys, %.0f s each load; host: %d cores, load average %.1f%n",
                 threads, keys, seconds, Runtime.getRuntime().availableProcessors(),
@@ -98,6 +106,7 @@ public final class LakeBench implements Callable<Integer> {
                     p.packetIndex(), 1, Math.min(seconds, 3));
             out.printf(Locale.ROOT, "   %-40s %,12.0f packets/s per CPU-second (%d-byte frame -> %d bytes)%n", p.name(),
                     r.ppsPerCpuSecond(), r.packetBytes(), r.outputBytes());
+            figures.p4sim(p.name(), r.ppsPerCpuSecond());
         }
 
         McLoad.Result alone = null;
@@ -107,6 +116,7 @@ public final class LakeBench implements Callable<Integer> {
             alone = memcachedAlone(memcached);
             out.println("\n2. the real memcached alone on loopback (no switch), " + version(memcached));
             row("memcached, 16-byte keys, 32-byte values", alone);
+            figures.measured("memcached alone", alone);
         }
 
         Live live = null;
@@ -115,10 +125,15 @@ public final class LakeBench implements Callable<Integer> {
         } else {
             live = live();
         }
+        if (live != null) {
+            figures.measured("through LaKe (cached keys)", live.cached());
+            figures.measured("through the switch (no cache)", live.relayed());
+        }
 
         out.println("\n4. modelled: LaKe on NetFPGA-SUME (LakeModel; the paper's constants, docs/benchmarks.md)");
-        List<LakeModel.Mix> mixes = new ArrayList<>(List.of(new LakeModel.Mix("paper Table I: every GET a first-layer hit", 1, 0),
-                new LakeModel.Mix("paper Fig. 11: 10% first layer, 50% DRAM", 0.1, 0.5)));
+        LakeModel.Mix allHits = new LakeModel.Mix("paper Table I: every GET a first-layer hit", 1, 0);
+        List<LakeModel.Mix> mixes = new ArrayList<>(List.of(allHits, new LakeModel.Mix("paper Fig. 11: 10% first layer, 50% DRAM",
+                0.1, 0.5)));
         if (live != null && live.cached.gets() > 0) {
             mixes.add(new LakeModel.Mix("this run's live mix", live.l1Share(), live.l2Share()));
         }
@@ -126,9 +141,13 @@ public final class LakeBench implements Callable<Integer> {
         out.printf(Locale.ROOT, "   %-44s %10s %12s %12s %12s  %s%n", "mix", "Mqps", "x memcached", "mean@0 µs", "p99@50% µs",
                 "bottleneck");
         for (LakeModel.Mix m : mixes) {
-            modelRow(LakeModel.figures(m, true, 0.5, 1), host);
+            LakeModel.Figures f = LakeModel.figures(m, true, 0.5, 1);
+            modelRow(f, host);
+            // the paper states a throughput for all hits only; it draws the other mixes (Fig. 10-11) as curves
+            figures.model(f, m == allHits ? LakeFigures.ALL_HITS_MQPS : Stated.NONE);
         }
         modelRow(host, host);
+        figures.model(host, LakeFigures.MEMCACHED_MQPS);
         out.println("   (the paper: 13.1 Mqps on hits, 1.16 µs hit latency, 13.6x memcached's throughput; 5.6 µs from DRAM)");
 
         out.println("\n5. the simulator's switch timing: one GET per path alone on a simulated rack, lake.p4's @innet_memory");
@@ -136,17 +155,21 @@ public final class LakeBench implements Callable<Integer> {
         LayerLatencies.Figures timed = LayerLatencies.measure(root, new LakeProtocol());
         LayerLatencies.Figures untimed = LayerLatencies.measure(root, LakeProtocol.withoutSwitchTiming());
         out.printf(Locale.ROOT, "   %-44s %12s %12s %12s%n", "path", "timed µs", "untimed µs", "device µs");
-        timingRow("GET, first-layer hit", timed.firstLayerHit(), untimed.firstLayerHit());
-        timingRow("GET, second-layer hit", timed.secondLayerHit(), untimed.secondLayerHit());
-        timingRow("GET, miss (memcached: not found)", timed.miss(), untimed.miss());
+        timingRow(figures, "GET, first-layer hit", timed.firstLayerHit(), untimed.firstLayerHit(), LakeFigures.FIRST_LAYER_US);
+        timingRow(figures, "GET, second-layer hit", timed.secondLayerHit(), untimed.secondLayerHit(),
+                LakeFigures.SECOND_LAYER_US);
+        timingRow(figures, "GET, miss (memcached: not found)", timed.miss(), untimed.miss(), Stated.NONE);
         out.println("   (untimed: the simulated links only; the simulator's memcached answers at once, so a miss shows LaKe's");
         out.println("    part only: the DRAM lookup on the way in and again on memcached's reply)");
+        plot.write(figures.page(), out);
         return 0;
     }
 
-    private void timingRow(String path, long timedNanos, long untimedNanos) {
+    /** Prints a path's latencies and adds it to the figures with what the paper states for it. */
+    private void timingRow(LakeFigures figures, String path, long timedNanos, long untimedNanos, Stated paper) {
         out.printf(Locale.ROOT, "   %-44s %12.2f %12.2f %12.2f%n", path, timedNanos / 1e3, untimedNanos / 1e3,
                 (timedNanos - untimedNanos) / 1e3);
+        figures.timing(path, timedNanos, untimedNanos, paper);
     }
 
     private void modelRow(LakeModel.Figures f, LakeModel.Figures host) {

@@ -82,7 +82,16 @@ public final class LakeBench implements Callable<Integer> {
     @Mixin
     PlotOption plot = new PlotOption();
 
-    private final PrintStream out = System.out;
+    private final PrintStream out;
+
+    public LakeBench() {
+        this(System.out);
+    }
+
+    /** {@code out}: where the report goes (tests pass their own, to see that a refused run printed nothing). */
+    LakeBench(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) {
         System.exit(Cli.run("innet bench lake", new LakeBench(), args, System.out, System.err));

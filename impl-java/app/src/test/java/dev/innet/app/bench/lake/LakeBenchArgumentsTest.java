@@ -21,7 +21,8 @@ class LakeBenchArgumentsTest {
     private static String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Cli.run("innet bench lake", new LakeBench(), args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        PrintStream report = new PrintStream(out, true, StandardCharsets.UTF_8);
+        int code = Cli.run("innet bench lake", new LakeBench(report), args, report,
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
     }

@@ -1,6 +1,7 @@
 package dev.innet.p4sim.bench;
 
 import dev.innet.cli.Cli;
+import dev.innet.p4sim.ports.IpCommand;
 import dev.innet.p4sim.ports.LiveSwitch;
 import dev.innet.p4sim.ports.RingPoller;
 import dev.innet.p4sim.ports.RingPort;
@@ -79,14 +80,6 @@ public final class VethBench {
     }
 
     private VethBench() { }
-
-    static boolean ip(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("ip"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor() == 0;
-    }
 
     /** The machine's 1-minute load average (from /proc/loadavg), or NaN where there is none. */
     public static double loadAverage() {
@@ -173,14 +166,14 @@ public final class VethBench {
             String tag = Long.toHexString(ProcessHandle.current().pid() & 0xFFFF);
             host = "p4b" + tag + "h";
             String sws = "p4b" + tag + "s";
-            if (!ip("link", "add", host, "type", "veth", "peer", "name", sws)) {
+            if (!IpCommand.run("link", "add", host, "type", "veth", "peer", "name", sws)) {
                 throw new IOException("cannot create a veth pair (needs CAP_NET_ADMIN)");
             }
             SwitchUnderTest started = null;
             RingPort g = null;
             try {
-                ip("link", "set", "dev", host, "up");
-                ip("link", "set", "dev", sws, "up");
+                IpCommand.run("link", "set", "dev", host, "up");
+                IpCommand.run("link", "set", "dev", sws, "up");
                 g = new RingPort(host, RingPort.Geometry.forMaxFrame(2048).scaled(8));
                 started = starter.start(scenario, sws);
             } catch (Exception e) {
@@ -190,7 +183,7 @@ public final class VethBench {
                 if (g != null) {
                     g.close();
                 }
-                ip("link", "del", host);
+                IpCommand.run("link", "del", host);
                 throw e;
             }
             sut = started;
@@ -305,7 +298,7 @@ public final class VethBench {
             counter.join(2000);
             sut.close();
             gen.close();
-            ip("link", "del", host);
+            IpCommand.run("link", "del", host);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.innet.p4sim.stf;
 
 import dev.innet.p4sim.ports.AfPacketPort;
+import dev.innet.p4sim.ports.IpCommand;
 import dev.innet.p4sim.v1model.PacketSink;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,13 +46,13 @@ final class Bmv2PacketPath implements StfRunner.PacketPath, AutoCloseable {
             for (int port : ports) {
                 String host = prefix + "h" + port;
                 String sw = prefix + "s" + port;
-                if (!ip("link", "add", host, "type", "veth", "peer", "name", sw)) {
+                if (!IpCommand.run("link", "add", host, "type", "veth", "peer", "name", sw)) {
                     throw new IOException("cannot create the veth pair " + host + "/" + sw + " (needs CAP_NET_ADMIN)");
                 }
                 created.add(host);
                 for (String end : new String[] {host, sw}) {
                     Files.writeString(Path.of("/proc/sys/net/ipv6/conf", end, "disable_ipv6"), "1");
-                    ip("link", "set", "dev", end, "up");
+                    IpCommand.run("link", "set", "dev", end, "up");
                 }
                 switchInterfaces.add(port + "@" + sw);
                 AfPacketPort socket = new AfPacketPort(host, 16_384);
@@ -134,14 +135,6 @@ final class Bmv2PacketPath implements StfRunner.PacketPath, AutoCloseable {
         }
     }
 
-    private static boolean ip(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("ip"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor() == 0;
-    }
-
     /** Closes the sockets and deletes the pairs this path made (deleting one end removes both). */
     @Override
     public void close() throws InterruptedException {
@@ -151,7 +144,7 @@ final class Bmv2PacketPath implements StfRunner.PacketPath, AutoCloseable {
         }
         for (String host : created) {
             try {
-                ip("link", "del", host);
+                IpCommand.run("link", "del", host);
             } catch (IOException e) {
                 // already gone
             }

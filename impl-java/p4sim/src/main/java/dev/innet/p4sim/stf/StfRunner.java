@@ -60,9 +60,9 @@ public final class StfRunner {
     private java.util.Set<Integer> scriptPorts;
     private int outputsOfLastPacket;
     private String file = "stf";
-    /** Null: packets go through {@code sw} in this process; else a live switch's (bmv2's) ports. */
+    /** Where packets go: {@code sw} in this process ({@link #inProcess}), or a live switch's (bmv2's) ports. */
     private PacketPath path;
-    /** A packet went to a live switch since its outputs were last collected. */
+    /** A packet was sent since its outputs were last collected (a live switch's may still be on their way). */
     private boolean inFlight;
     private long packetsSent;
 
@@ -75,6 +75,24 @@ public final class StfRunner {
         void send(int port, byte[] frame, dev.innet.p4sim.v1model.PacketSink sink);
 
         void quiesce();
+    }
+
+    /**
+     * The in-process switch as a path: outputs reach the sink before {@code send} returns, so there is
+     * nothing to wait for. A switch that aborted (as simple_switch's process dies) takes no more packets.
+     */
+    private static PacketPath inProcess(P4Switch sw) {
+        return new PacketPath() {
+            @Override
+            public void send(int port, byte[] frame, dev.innet.p4sim.v1model.PacketSink sink) {
+                if (sw.aborted() == null) {
+                    sw.process(port, frame, 0, frame.length, sink);
+                }
+            }
+
+            @Override
+            public void quiesce() { }
+        };
     }
 
     private record Expectation(int line, String pattern, boolean exactLength) { }
@@ -94,6 +112,7 @@ public final class StfRunner {
         this.sw = sw;
         this.control = control;
         this.multicast = new MulticastBuilder(control);
+        this.path = inProcess(sw);
     }
 
     /**
@@ -213,9 +232,9 @@ public final class StfRunner {
                 String[] p = rest.split("\\s+", 2);
                 byte[] frame = hex(p.length > 1 ? p[1] : "", scriptPorts != null);
                 outputsOfLastPacket = 0;
-                if (path != null) {
-                    int in = port(p[0]);
-                    long sent = ++packetsSent;
+                int in = port(p[0]);
+                long sent = ++packetsSent;
+                try {
                     path.send(in, frame, (port, buf, off, len) -> {
                         if (scriptPorts != null && !scriptPorts.contains(port)) {
                             return; // p4c's simple_switch has no such interface
@@ -225,23 +244,10 @@ public final class StfRunner {
                             outputsOfLastPacket++; // no_packet asks about the last packet only
                         }
                     });
-                    inFlight = true;
-                    return;
-                }
-                if (sw.aborted() != null) {
-                    return; // bmv2's process is gone: no more packets come out (the abort is already a failure)
-                }
-                try {
-                    sw.process(port(p[0]), frame, 0, frame.length, (port, buf, off, len) -> {
-                        if (scriptPorts != null && !scriptPorts.contains(port)) {
-                            return; // p4c's simple_switch has no such interface
-                        }
-                        received.computeIfAbsent(port, k -> new ArrayDeque<>()).add(Arrays.copyOfRange(buf, off, off + len));
-                        outputsOfLastPacket++;
-                    });
                 } catch (dev.innet.p4sim.runtime.P4AbortException e) {
                     failures.add(file + ":" + line + ": the switch aborted (as simple_switch does): " + e.getMessage());
                 }
+                inFlight = true;
             }
             case "expect" -> {
                 String[] p = rest.split("\\s+", 2);

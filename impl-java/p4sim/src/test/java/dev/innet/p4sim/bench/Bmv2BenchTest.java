@@ -32,9 +32,9 @@ class Bmv2BenchTest {
 
     private static void assumeVeth() throws Exception {
         String probe = "p4bprobe" + (ProcessHandle.current().pid() % 1000);
-        Assumptions.assumeTrue(VethBench.ip("link", "add", probe, "type", "veth", "peer", "name", probe + "p"),
+        Assumptions.assumeTrue(dev.innet.p4sim.ports.IpCommand.run("link", "add", probe, "type", "veth", "peer", "name", probe + "p"),
                 "creating a veth pair needs CAP_NET_ADMIN");
-        VethBench.ip("link", "del", probe);
+        dev.innet.p4sim.ports.IpCommand.run("link", "del", probe);
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.innet.tracecheck;
 
 import dev.innet.verify.RunOutcome;
 import dev.innet.verify.TlcOutput;
-import dev.innet.verify.TlcRunner;
+import dev.innet.verify.TlcJvm;
 import dev.innet.verify.ToolProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -107,12 +107,10 @@ public final class TraceValidator {
         }
         Path tmp = workDirectory.resolve("tmp");
         Files.createDirectories(tmp);
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // one worker: CursorReport's TLCGet/TLCSet register is per worker
-        List<String> command = List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m", "-Xmx2g",
-                "-Djava.io.tmpdir=" + tmp, "-cp", TlcRunner.locateTlaJar().toString(), "tlc2.TLC", "-tool", "-deadlock",
-                "-workers", "1", "-metadir", workDirectory.resolve("states").toString(), "-config", name + ".cfg",
-                name + ".tla");
+        List<String> command = TlcJvm.command(TlcJvm.currentJava(), "2g", tmp, TlcJvm.RunLength.LONGER);
+        command.addAll(List.of("-tool", "-deadlock", "-workers", "1", "-metadir",
+                workDirectory.resolve("states").toString(), "-config", name + ".cfg", name + ".tla"));
         ToolProcess.Result tlc = ToolProcess.run(command, workDirectory, workDirectory.resolve("tlc.log"), limit);
         int events = run.steps().size();
         if (tlc.timedOut()) {

@@ -1,12 +1,11 @@
 package dev.innet.tracegen;
 
-import dev.innet.verify.TlcRunner;
+import dev.innet.verify.TlcJvm;
 import dev.innet.verify.ToolProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,13 +60,10 @@ public record TlcModel(Path specDir, String model) {
      */
     ToolProcess.Result runTlc(List<String> tlcArgs, Path cfgFile, Path workDir, Duration limit, String heap)
             throws IOException, InterruptedException {
-        Path java = ProcessHandle.current().info().command().map(Path::of)
-                .orElseThrow(() -> new IllegalStateException("cannot find the running java executable"));
         Path tmp = workDir.resolve("tmp");
         Files.createDirectories(tmp);
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m", "-Xmx" + heap,
-                "-Djava.io.tmpdir=" + tmp, "-cp", TlcRunner.locateTlaJar().toString(), "tlc2.TLC", "-deadlock",
-                "-workers", "1", "-metadir", workDir.resolve("meta").toString()));
+        List<String> command = TlcJvm.command(TlcJvm.currentJava(), heap, tmp, TlcJvm.RunLength.LONGER);
+        command.addAll(List.of("-deadlock", "-workers", "1", "-metadir", workDir.resolve("meta").toString()));
         command.addAll(tlcArgs);
         command.addAll(List.of("-config", cfgFile.toString(), model + ".tla"));
         Path log = workDir.resolve("tlc.log");

@@ -17,12 +17,10 @@ import java.util.TreeSet;
  */
 public final class TlcRunner {
     private final Path java;
-    private final Path tlaJar;
     private final Path workRoot;
 
-    TlcRunner(Path java, Path tlaJar, Path workRoot) {
+    TlcRunner(Path java, Path workRoot) {
         this.java = java;
-        this.tlaJar = tlaJar;
         this.workRoot = workRoot;
     }
 
@@ -39,7 +37,10 @@ public final class TlcRunner {
             throws IOException, InterruptedException {
         Path workDir = workDir(entry);
         Path log = workRoot.resolve("logs").resolve(entry.spec()).resolve(entry.model() + ".log");
-        List<String> command = tlcCommand(workDir, heap);
+        // a refuted variant stops at its counterexample, most within seconds
+        TlcJvm.RunLength length = entry.expectation() instanceof Expectation.Violates
+                ? TlcJvm.RunLength.SECONDS : TlcJvm.RunLength.LONGER;
+        List<String> command = tlcCommand(workDir, heap, length);
         command.addAll(List.of("-workers", Integer.toString(workers), "-metadir", workDir.toString(),
                 "-config", entry.model() + ".cfg", entry.model() + ".tla"));
         ToolProcess.Result result = ToolProcess.run(command, entry.directory(), log, limit);
@@ -80,7 +81,7 @@ public final class TlcRunner {
                 break;
             }
             long roundSeed = seed + rounds;
-            List<String> command = tlcCommand(workDir, heap);
+            List<String> command = tlcCommand(workDir, heap, TlcJvm.RunLength.LONGER);
             command.addAll(List.of("-simulate", "num=" + roundSize, "-depth", Integer.toString(depth),
                     "-seed", Long.toString(roundSeed), "-workers", "1", "-metadir", workDir.toString(),
                     "-config", entry.model() + ".cfg", entry.model() + ".tla"));
@@ -141,10 +142,10 @@ public final class TlcRunner {
         return workDir;
     }
 
-    private List<String> tlcCommand(Path workDir, String heap) {
-        return new ArrayList<>(List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m", "-Xmx" + heap,
-                "-Djava.io.tmpdir=" + workDir.resolve("tmp"), "-cp", tlaJar.toString(), "tlc2.TLC", "-tool",
-                "-deadlock"));
+    private List<String> tlcCommand(Path workDir, String heap, TlcJvm.RunLength length) {
+        List<String> command = TlcJvm.command(java, heap, workDir.resolve("tmp"), length);
+        command.addAll(List.of("-tool", "-deadlock"));
+        return command;
     }
 
     /** The invariants and properties the .cfg checks; ActionCoverage is bookkeeping, not a property. */

@@ -325,10 +325,8 @@ public final class VerifyMain implements Callable<Integer> {
 
     private static List<Judgement> runAll(List<ManifestEntry> entries, Options options, PrintStream out)
             throws InterruptedException {
-        Path java = ProcessHandle.current().info().command().map(Path::of)
-                .orElseThrow(() -> new IllegalStateException("cannot find the running java executable"));
         Path workRoot = options.root().resolve(".cache").resolve("verify");
-        TlcRunner tlc = new TlcRunner(java, TlcRunner.locateTlaJar(), workRoot);
+        TlcRunner tlc = new TlcRunner(TlcJvm.currentJava(), workRoot);
         IvyRunner ivy = new IvyRunner(options.root().resolve(".cache/venv/bin/ivy_check"), workRoot);
         int jobs = options.jobs();
         int workersPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / jobs);

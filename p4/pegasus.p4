@@ -277,10 +277,7 @@ control MyIngress(inout pegasus_headers_t hdr,
                     if (meta.dir_hit) {
                         write_paused.read(paused, index);
                     }
-                    /* the controller's own write (from the CPU port) passes the
-                     * pause: the rewrite that ends a stuck removal is stamped
-                     * while the clients' writes are paused and drained (P-21) */
-                    if (paused == 1 && standard_metadata.ingress_port != CPU_PORT) {
+                    if (paused == 1) {
                         drop_pegasus(PEG_DROP_PAUSED);
                     } else {
                         /* §7: a write an upstream (head) switch stamped keeps its
@@ -320,11 +317,9 @@ control MyIngress(inout pegasus_headers_t hdr,
                         /* unreplicated or marked: home (the original destination)
                          * is the detector */
                     }
-                } else if (directory && standard_metadata.ingress_port != CPU_PORT) {
+                } else if (directory) {
                     /* ---- 5 Algorithm 1, READ: least-loaded of the next two
-                     * members in round-robin order (§4.4, §6.5); the
-                     * controller's own reads (CPU port) go to the server they
-                     * name: it reads every server's copy (P-21) ------------- */
+                     * members in round-robin order (§4.4, §6.5) ------------- */
                     bit<8> size;
                     bit<8> c1;
                     rset_size.read(size, index);

@@ -108,7 +108,7 @@ public final class TraceValidator {
         Path tmp = workDirectory.resolve("tmp");
         Files.createDirectories(tmp);
         // one worker: CursorReport's TLCGet/TLCSet register is per worker
-        List<String> command = TlcJvm.command(TlcJvm.currentJava(), "2g", tmp, TlcJvm.RunLength.LONGER);
+        List<String> command = TlcJvm.command(TlcJvm.currentJava(), "2g", tmp, TlcJvm.Compilers.C1_ONLY);
         command.addAll(List.of("-tool", "-deadlock", "-workers", "1", "-metadir",
                 workDirectory.resolve("states").toString(), "-config", name + ".cfg", name + ".tla"));
         ToolProcess.Result tlc = ToolProcess.run(command, workDirectory, workDirectory.resolve("tlc.log"), limit);

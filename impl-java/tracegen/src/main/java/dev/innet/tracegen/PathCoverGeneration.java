@@ -1,5 +1,6 @@
 package dev.innet.tracegen;
 
+import dev.innet.verify.TlcJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public final class PathCoverGeneration {
         Files.writeString(cfg, withoutViewAndSymmetry(Files.readString(model.cfg())));
         Path dot = dir.resolve("graph.dot");
         Files.deleteIfExists(dot);
-        var tlc = model.runTlc(List.of("-dump", "dot,actionlabels", dot.toString()), cfg, dir, limit, "2g");
+        var tlc = model.runTlc(List.of("-dump", "dot,actionlabels", dot.toString()), cfg, dir, limit, "2g",
+                TlcJvm.Compilers.TIERED);
         if (!Files.isRegularFile(dot)) {
             throw new IOException("TLC wrote no state graph at " + dot + " (log: " + dir.resolve("tlc.log") + ")");
         }

@@ -56,13 +56,14 @@ public record TlcModel(Path specDir, String model) {
     /**
      * Runs TLC with {@code tlcArgs} (before {@code -config}) from the spec directory; {@code cfgFile}
      * may be a derived configuration elsewhere. A run that does not finish in {@code limit}, or exits
-     * non-zero, is an error carrying the end of TLC's output.
+     * non-zero, is an error carrying the end of TLC's output. {@code compilers}: see {@link TlcJvm.Compilers}.
      */
-    ToolProcess.Result runTlc(List<String> tlcArgs, Path cfgFile, Path workDir, Duration limit, String heap)
+    ToolProcess.Result runTlc(List<String> tlcArgs, Path cfgFile, Path workDir, Duration limit, String heap,
+            TlcJvm.Compilers compilers)
             throws IOException, InterruptedException {
         Path tmp = workDir.resolve("tmp");
         Files.createDirectories(tmp);
-        List<String> command = TlcJvm.command(TlcJvm.currentJava(), heap, tmp, TlcJvm.RunLength.LONGER);
+        List<String> command = TlcJvm.command(TlcJvm.currentJava(), heap, tmp, compilers);
         command.addAll(List.of("-deadlock", "-workers", "1", "-metadir", workDir.resolve("meta").toString()));
         command.addAll(tlcArgs);
         command.addAll(List.of("-config", cfgFile.toString(), model + ".tla"));

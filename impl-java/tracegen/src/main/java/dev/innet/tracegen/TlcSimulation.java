@@ -1,5 +1,6 @@
 package dev.innet.tracegen;
 
+import dev.innet.verify.TlcJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,8 @@ public final class TlcSimulation {
         deleteBehaviourFiles(out);
         Files.createDirectories(out);
         var result = model.runTlc(List.of("-simulate", "file=" + out.resolve("behaviour") + ",num=" + behaviours,
-                "-depth", Integer.toString(depth), "-seed", Long.toString(seed)), model.cfg(), dir, limit, "1g");
+                "-depth", Integer.toString(depth), "-seed", Long.toString(seed)), model.cfg(), dir, limit, "1g",
+                TlcJvm.Compilers.C1_ONLY);
         List<Path> files = behaviourFiles(out);
         if (files.isEmpty()) {
             throw new IOException("TLC wrote no behaviour files under " + out + " (log: " + dir.resolve("tlc.log") + ")");

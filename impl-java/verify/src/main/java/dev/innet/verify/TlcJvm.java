@@ -22,10 +22,10 @@ public final class TlcJvm {
      * not share it), the AOT cache when there is one, and JVM log lines on stderr so that nothing but
      * TLC writes to stdout.
      */
-    public static List<String> command(Path java, String heap, Path tmpDir, RunLength length) {
+    public static List<String> command(Path java, String heap, Path tmpDir, Compilers compilers) {
         List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m",
                 "-Xmx" + heap, "-Xlog:disable", "-Xlog:all=warning:stderr"));
-        if (length == RunLength.SECONDS) {
+        if (compilers == Compilers.C1_ONLY) {
             command.add("-XX:TieredStopAtLevel=1");
         }
         TlcAotCache.shared().cacheFor(java).ifPresent(cache -> command.add("-XX:AOTCache=" + cache));
@@ -35,15 +35,17 @@ public final class TlcJvm {
     }
 
     /**
-     * How long a run is expected to take, which decides the JIT. Measured with the AOT cache (2026-12-02):
-     * C1 alone halves the CPU time of a refuted variant that stops after a few seconds and costs nothing
-     * on most longer ones, but one ok model of 30 CPU-s took 36% longer without C2.
+     * Which JIT compilers a TLC run gets. Measured with the AOT cache (2026-12-02, CPU-seconds): C1 alone
+     * halves a refuted variant that stops within seconds (4.6 -> 2.2) and a trace validation, which
+     * follows one recorded behaviour through large constant data (pegasus, 3,091 events: 13.8 -> 7.3),
+     * and costs little on most longer searches; but an exhaustive search of 30 CPU-s took 36% longer
+     * without C2 ({@code MCFarReachRecovery}: 29 -> 39).
      */
-    public enum RunLength {
-        /** A run that stops early, such as a refuted variant's search for its counterexample: C1 only. */
-        SECONDS,
-        /** Everything else: C1, then C2 for hot code. */
-        LONGER
+    public enum Compilers {
+        /** Runs that stop early or follow few behaviours: refuted variants, trace validation, short simulations. */
+        C1_ONLY,
+        /** Exhaustive searches and long simulations: C1, then C2 for hot code. */
+        TIERED
     }
 
     /** The java executable this JVM runs on: TLC's children use the same JDK. */

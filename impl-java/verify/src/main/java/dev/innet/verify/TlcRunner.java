@@ -38,9 +38,9 @@ public final class TlcRunner {
         Path workDir = workDir(entry);
         Path log = workRoot.resolve("logs").resolve(entry.spec()).resolve(entry.model() + ".log");
         // a refuted variant stops at its counterexample, most within seconds
-        TlcJvm.RunLength length = entry.expectation() instanceof Expectation.Violates
-                ? TlcJvm.RunLength.SECONDS : TlcJvm.RunLength.LONGER;
-        List<String> command = tlcCommand(workDir, heap, length);
+        TlcJvm.Compilers compilers = entry.expectation() instanceof Expectation.Violates
+                ? TlcJvm.Compilers.C1_ONLY : TlcJvm.Compilers.TIERED;
+        List<String> command = tlcCommand(workDir, heap, compilers);
         command.addAll(List.of("-workers", Integer.toString(workers), "-metadir", workDir.toString(),
                 "-config", entry.model() + ".cfg", entry.model() + ".tla"));
         ToolProcess.Result result = ToolProcess.run(command, entry.directory(), log, limit);
@@ -81,7 +81,7 @@ public final class TlcRunner {
                 break;
             }
             long roundSeed = seed + rounds;
-            List<String> command = tlcCommand(workDir, heap, TlcJvm.RunLength.LONGER);
+            List<String> command = tlcCommand(workDir, heap, TlcJvm.Compilers.TIERED);
             command.addAll(List.of("-simulate", "num=" + roundSize, "-depth", Integer.toString(depth),
                     "-seed", Long.toString(roundSeed), "-workers", "1", "-metadir", workDir.toString(),
                     "-config", entry.model() + ".cfg", entry.model() + ".tla"));
@@ -142,8 +142,8 @@ public final class TlcRunner {
         return workDir;
     }
 
-    private List<String> tlcCommand(Path workDir, String heap, TlcJvm.RunLength length) {
-        List<String> command = TlcJvm.command(java, heap, workDir.resolve("tmp"), length);
+    private List<String> tlcCommand(Path workDir, String heap, TlcJvm.Compilers compilers) {
+        List<String> command = TlcJvm.command(java, heap, workDir.resolve("tmp"), compilers);
         command.addAll(List.of("-tool", "-deadlock"));
         return command;
     }

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -28,18 +29,20 @@ import java.util.Optional;
  * <p>The cache lives in {@code $INNET_TLC_AOT_DIR} or {@code ~/.cache/innet/tlc-aot}, named by a hash
  * of the JDK and the jar, so a new JDK or TLC gets its own. Processes that start TLC at the same time
  * (the spec stage beside the Java tests) agree through a file lock: one trains, the others wait. A
- * failed training is remembered in a {@code .failed} file beside it (delete it to try again), so a
- * JDK that cannot make the cache costs one attempt, not one per run. {@code INNET_TLC_AOT=off} turns
+ * failed training is remembered for a day in a {@code .failed} file beside it (delete it to try again
+ * sooner), so a JDK that cannot make the cache costs one attempt a day, not one per run. {@code INNET_TLC_AOT=off} turns
  * the cache off.
  */
 public final class TlcAotCache {
     private static final TlcAotCache SHARED = new TlcAotCache(defaultDirectory(),
             !"off".equalsIgnoreCase(System.getenv("INNET_TLC_AOT")));
     /** Changes whenever the training spec or the flags the cache is made with change. */
-    private static final String FORMAT = "2";
+    private static final String FORMAT = "3";
     private static final String TRAINING_RESOURCE = "/dev/innet/verify/aot/";
     private static final String TRAINING_MODEL = "AotTraining";
     private static final Duration TRAINING_LIMIT = Duration.ofMinutes(5);
+    /** A training that failed (perhaps only timed out on a busy machine) is tried again a day later. */
+    private static final Duration RETRY_FAILED_AFTER = Duration.ofDays(1);
 
     private final Path directory;
     private final boolean enabled;
@@ -81,7 +84,8 @@ public final class TlcAotCache {
                 if (Files.isRegularFile(cache) && Files.size(cache) > 0) {
                     return Optional.of(cache);
                 }
-                if (Files.exists(failed)) {
+                if (Files.exists(failed) && Files.getLastModifiedTime(failed).toInstant()
+                        .isAfter(Instant.now().minus(RETRY_FAILED_AFTER))) {
                     return Optional.empty();
                 }
                 return train(java, cache, failed);

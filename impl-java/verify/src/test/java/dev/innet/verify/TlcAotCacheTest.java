@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,10 @@ class TlcAotCacheTest {
     void aTrainedCacheIsLoadedByTlcsJvmAndReusedWithoutTrainingAgain(@TempDir Path dir) throws Exception {
         assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25");
         Path java = TlcJvm.currentJava();
+        // a failure recorded more than a day ago does not stop a new training
+        Path failed = dir.resolve(TlcAotCache.cacheName() + ".failed");
+        Files.writeString(failed, "training failed (timed out)");
+        Files.setLastModifiedTime(failed, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
         Optional<Path> made = new TlcAotCache(dir, true).cacheFor(java);
         assertTrue(made.isPresent(), "training made no cache");
         assertTrue(Files.size(made.get()) > 1_000_000, "an AOT cache of TLC's classes is megabytes");
@@ -51,7 +56,7 @@ class TlcAotCacheTest {
         assertEquals(Optional.empty(), new TlcAotCache(dir, false).cacheFor(java));
         // a java that is not this JVM's JDK: its version is unknown, so no cache is made for it
         assertEquals(Optional.empty(), new TlcAotCache(dir, true).cacheFor(Path.of("/bin/true")));
-        // a training that failed once is not tried again on every run
+        // a training that failed is not tried again on every run (for a day)
         Files.writeString(dir.resolve(TlcAotCache.cacheName() + ".failed"), "training failed (exit 1)");
         assertEquals(Optional.empty(), new TlcAotCache(dir, true).cacheFor(java));
         assertFalse(Files.exists(dir.resolve(TlcAotCache.cacheName() + ".aot")));

@@ -56,8 +56,8 @@ TypeOK == /\ \A k \in Key : store[k].val \in 0..MaxVal /\ store[k].by \in SUBSET
 
 SeqBounded == \A k \in Key : store[k].seq <= 3 * Cardinality(Client)
 
-\* fails: two clients' values do reach one key
-OneWriterPerKey == \A k \in Key : Cardinality(store[k].by) <= 1
+\* fails, in a few states only: every client's value does reach one key
+NotEveryWriter == \A k \in Key : Cardinality(store[k].by) < Cardinality(Client)
 
 ActionCoverage ==
     \/ act.a \in TLCGet(1)

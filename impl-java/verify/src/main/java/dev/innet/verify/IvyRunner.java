@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,7 +16,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@link #prove}: the inductive check. ivy_check prints "OK" and exits 0 when every check is
  *       proved, and prints "FAIL" lines and exits non-zero otherwise; both markers are required to
- *       agree, so a crash is never mistaken for a refutation.</li>
+ *       agree, so a crash is never mistaken for a refutation. A check's "... FAIL" line settles the
+ *       verdict when it appears (an unproved check is a failed proof whatever follows), so the run is
+ *       stopped there: a refuted variant costs the checks up to its first failure, not all of them.</li>
  *   <li>{@link #boundedModelCheck}: {@code method=bmc[N]}, a search for a concrete trace of at most N
  *       steps from the initial state that breaks a safety invariant (one whose comment line starts
  *       with {@code # safety:}) or an assertion. ivy_check exits 0 whether or not it finds one, so
@@ -26,6 +29,8 @@ import java.util.regex.Pattern;
  */
 final class IvyRunner {
     private static final Pattern FAIL_LINE = Pattern.compile("(?m)^.*FAIL.*$");
+    /** How ivy_check reports one check it could not prove: {@code file.ivy: line N: name ... FAIL}. */
+    static final Pattern FAILED_CHECK = Pattern.compile("\\.\\.\\. FAIL\\s*$");
     private static final Pattern CHECKED = Pattern.compile("(?m)^\\s*(?:invariant|guarantee)\\s+\\[([\\w.]+)\\]");
     private static final Pattern INVARIANT_LINE = Pattern.compile("^\\s*invariant\\s*\\[.*");
     private static final Pattern SAFETY_COMMENT = Pattern.compile("^\\s*# safety:.*");
@@ -46,8 +51,10 @@ final class IvyRunner {
             return missingIvyCheck(log);
         }
         List<String> checked = declaredInvariants(Files.readString(entry.directory().resolve(entry.model())));
+        // unbuffered, so that each check's line reaches the log when it is decided: the first failed check
+        // settles the verdict, and the run stops there (a refuted variant need not check the rest)
         ToolProcess.Result result = ToolProcess.run(List.of(ivyCheck.toString(), entry.model()), entry.directory(),
-                log, limit);
+                log, limit, Map.of("PYTHONUNBUFFERED", "1"), FAILED_CHECK);
         if (result.timedOut()) {
             return timedOut(checked, result, limit, log);
         }
@@ -57,7 +64,10 @@ final class IvyRunner {
         boolean saysFail = fail.find();
         RunOutcome.Verdict verdict;
         String detail = "";
-        if (result.exitCode() == 0 && saysOk && !saysFail) {
+        if (result.stoppedEarly() && saysFail) {
+            verdict = RunOutcome.Verdict.PROOF_FAILED;
+            detail = fail.group().strip() + " (stopped at the first failed check)";
+        } else if (result.exitCode() == 0 && saysOk && !saysFail) {
             verdict = RunOutcome.Verdict.HOLDS;
         } else if (result.exitCode() != 0 && saysFail) {
             verdict = RunOutcome.Verdict.PROOF_FAILED;

@@ -277,7 +277,10 @@ control MyIngress(inout pegasus_headers_t hdr,
                     if (meta.dir_hit) {
                         write_paused.read(paused, index);
                     }
-                    if (paused == 1) {
+                    /* the controller's own write (from the CPU port) passes the
+                     * pause: the rewrite that ends a stuck removal is stamped
+                     * while the clients' writes are paused and drained (P-21) */
+                    if (paused == 1 && standard_metadata.ingress_port != CPU_PORT) {
                         drop_pegasus(PEG_DROP_PAUSED);
                     } else {
                         /* §7: a write an upstream (head) switch stamped keeps its
@@ -317,9 +320,11 @@ control MyIngress(inout pegasus_headers_t hdr,
                         /* unreplicated or marked: home (the original destination)
                          * is the detector */
                     }
-                } else if (directory) {
+                } else if (directory && standard_metadata.ingress_port != CPU_PORT) {
                     /* ---- 5 Algorithm 1, READ: least-loaded of the next two
-                     * members in round-robin order (§4.4, §6.5) ------------- */
+                     * members in round-robin order (§4.4, §6.5); the
+                     * controller's own reads (CPU port) go to the server they
+                     * name: it reads every server's copy (P-21) ------------- */
                     bit<8> size;
                     bit<8> c1;
                     rset_size.read(size, index);

@@ -76,6 +76,27 @@ BugVWNoDrain == FALSE   \* the virtual write does not wait for the tail's writes
 BugVWHomeStale == FALSE \* BUG: a virtual write also while home is not in the tail's rset
 
 (***************************************************************************)
+(* Ending a stuck removal (issue 16; docs/specs/pegasus.md section 11).   *)
+(* Under at-most-once a key marked at M can stay in the directory for     *)
+(* ever: a retry stamped >= M goes home, home's detector answers it with  *)
+(* the recorded version (< M), and no later write comes.  The fix: the    *)
+(* tail's controller rewrites the key under the transition pause          *)
+(* (RemovalRewriteAtTail): with the key's writes paused and drained, it   *)
+(* reads the rack's newest copy and has the switch stamp a rewrite of it  *)
+(* with ver_next (>= M), which home applies and answers: the removal rule *)
+(* sees a home reply at or above the mark.  The rewrite stamps the key's  *)
+(* versions, so only a tail that is also the head issues it.  Defined     *)
+(* here with the protocol's values without it (a .cfg overrides them).    *)
+(***************************************************************************)
+MaxRewrite == 0            \* how many removal rewrites the tail's controller may issue
+BugRewriteUncond == FALSE  \* BUG: the obvious fix: no pause or drain, home relabels its
+                           \* own value with the fresh stamp whatever it holds
+BugRewriteNoDrain == FALSE \* BUG: no pause or drain, home applies the rewrite only if it
+                           \* still holds the version the controller read (the condition)
+BugRewriteHomeCopy == FALSE \* BUG: under the pause, but the rewrite carries home's copy,
+                            \* not the rack's newest
+
+(***************************************************************************)
 (* Client write retries and at-most-once across the chain (S6.4 with S7,   *)
 (* as the implementation's PegasusServer does it), defined here with the   *)
 (* values of the protocol without them (a model's .cfg overrides them).    *)
@@ -107,7 +128,7 @@ ASSUME \A b \in {Replicated, AddAtTail, BugRestamp, BugNoBump, BugAddAtVerNext} 
 
 \* A bound on versions, used only by TypeOK: one stamp per write, or with
 \* BugRestamp one per write, rack and duplicate; a retry is stamped afresh.
-MaxVer == (NWrites + MaxRetry) * (MaxDup + 1) * NRacks + NOtherStamps
+MaxVer == (NWrites + MaxRetry) * (MaxDup + 1) * NRacks + NOtherStamps + MaxRewrite
 Vers   == 0..MaxVer
 
 Max(a, b) == IF a >= b THEN a ELSE b
@@ -203,7 +224,7 @@ TypeOK ==
   /\ rset \in [Racks -> SUBSET Servers]
   /\ verCompleted \in [Racks -> Vers]
   /\ store \in [Racks -> [Servers -> [val : Vals, ver : Vers]]]
-  /\ used \in [dup : Nat, loss : Nat, rem : Nat, vw : Nat, retry : Nat]
+  /\ used \in [dup : Nat, loss : Nat, rem : Nat, vw : Nat, retry : Nat, rw : Nat]
   /\ wr \in [WIds -> [st : {"idle", "pend", "done"}, floor : Vers, ver : Vers]]
   /\ rd \in [RIds -> [st : {"idle", "pend", "done"}, floor : Vers, val : Vals, ver : Vers]]
   /\ hvOf \in [WIds -> Vers]
@@ -242,7 +263,7 @@ Init ==
   /\ verCompleted = [r \in Racks |-> 0]
   /\ store = [r \in Racks |-> [s \in Servers |-> [val |-> 0, ver |-> 0]]]
   /\ net = {}
-  /\ used = [dup |-> 0, loss |-> 0, rem |-> 0, vw |-> 0, retry |-> 0]
+  /\ used = [dup |-> 0, loss |-> 0, rem |-> 0, vw |-> 0, retry |-> 0, rw |-> 0]
   /\ wr = [w \in WIds |-> [st |-> "idle", floor |-> 0, ver |-> 0]]
   /\ rd = [x \in RIds |-> [st |-> "idle", floor |-> 0, val |-> 0, ver |-> 0]]
   /\ hvOf = [w \in WIds |-> 0]
@@ -411,16 +432,20 @@ Alg2(v, s) ==
 (* ver_next when it was marked, which every version the tail routed to a   *)
 (* replica before the mark is below, thanks to the bump past passing       *)
 (* versions); reads then go home.  A virtual write's reply (w = 0) goes to *)
-(* the controller: Alg. 2 only, nothing externalized.                      *)
+(* the controller: Alg. 2 only, nothing externalized.  The reply to the    *)
+(* controller's removal rewrite (RWREP, from home) is a home WRITE-REPLY   *)
+(* to the removal rule (the implementation's is one) and goes to the       *)
+(* controller: nothing externalized.                                       *)
 SwitchReply(m) ==
   /\ m \in net
-  /\ m.t \in {"WREP", "RREP"}
+  /\ m.t \in {"WREP", "RREP", "RWREP"}
   /\ Up(Tail)
   /\ \E dup \in DupChoices :
      LET a == Alg2(m.ver, m.src)
-         removeNow == /\ m.t = "WREP" /\ m.w # 0 /\ tailRepl /\ tailMark # 0
+         removeNow == /\ (m.t = "WREP" /\ m.w # 0) \/ m.t = "RWREP"
+                      /\ tailRepl /\ tailMark # 0
                       /\ m.src = Home /\ TailRemovalCovers(m.ver, tailMark)
-         client == ~(m.t = "WREP" /\ m.w = 0)
+         client == m.t = "RREP" \/ (m.t = "WREP" /\ m.w # 0)
      IN
      /\ IF removeNow
           THEN /\ tailRepl' = FALSE
@@ -438,7 +463,9 @@ SwitchReply(m) ==
                 ELSE rd
      /\ net' = Remaining(m, dup)
      /\ used' = CountDup(dup)
-     /\ IF removeNow
+     /\ IF removeNow /\ m.t = "RWREP"
+          THEN act' = [a |-> "SwitchReply", via |-> "RewriteRemoveKey", m |-> m, dup |-> dup]
+        ELSE IF removeNow
           THEN act' = [a |-> "SwitchReply", via |-> "TailRemoveKey", m |-> m, dup |-> dup]
           ELSE act' = [a |-> "SwitchReply", m |-> m, dup |-> dup]
   /\ UNCHANGED <<ctab, detExecs, verNext, store, hvOf, lastHv, inversions, execs, otherStamps, liveRacks, failedRacks>>
@@ -573,6 +600,82 @@ ServerVirtualWrite(m) ==
   /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, wr, rd, hvOf, execs, extVer, tailRepl,
                  otherStamps, liveRacks, failedRacks, tailMark>>
 
+(***************************************************************************)
+(* The tail's controller ends a stuck removal (issue 16; the fix).  The   *)
+(* key is marked; the controller pauses its writes and waits for them to  *)
+(* drain (no write of the key on its way to a tail server: the §6.4       *)
+(* transition pause, as AddKeyAtTail and VirtualWriteAtTail), reads every *)
+(* tail server's copy and takes the newest, and has the tail's switch     *)
+(* stamp a rewrite of it with ver_next, which is at or above the mark.    *)
+(* Home applies it if it still holds the version the controller read (it  *)
+(* does: the writes are paused), and its reply ends the removal           *)
+(* (SwitchReply).  Why it is safe: a rewrite raises home's version        *)
+(* without a new client value, so it would hide any write of the key      *)
+(* stamped below its version that reached home, or a replica, after it.   *)
+(* The pause leaves none: every write stamped before the rewrite has      *)
+(* arrived (and the newest copy carries the latest of them), every write  *)
+(* stamped after it has a higher version.  The version condition alone    *)
+(* does not do that (BugRewriteNoDrain): the network reorders a write     *)
+(* stamped just before the rewrite behind it.  Only the head stamps the   *)
+(* key's versions, so the rewrite needs the tail to be the head as well:  *)
+(* a tail stamp could be the version a head gives a later write.          *)
+(* (Under at-most-once the removal can stall only there: a retry gets a  *)
+(* fresh stamp only from the head.)                                       *)
+(***************************************************************************)
+RWReq(r, v, val, exp) == [t |-> "RW", rack |-> r, ver |-> v, val |-> val, exp |-> exp]
+RWRep(v, s)           == [t |-> "RWREP", ver |-> v, src |-> s]
+
+RemovalRewriteAtTail ==
+  /\ used.rw < MaxRewrite
+  /\ tailRepl /\ tailMark # 0
+  /\ Up(Tail)
+  /\ Tail = HeadRack
+  \* the controller's previous rewrite has been answered (or lost)
+  /\ ~\E m \in net : m.t \in {"RW", "RWREP"}
+  \* the pause and drain (BUG: both variants have neither)
+  /\ \/ BugRewriteUncond \/ BugRewriteNoDrain
+     \/ ~\E m \in net : m.t = "WREQ" /\ m.rack = Tail
+  /\ LET newest == IF BugRewriteHomeCopy THEN Home
+                   ELSE CHOOSE s \in Servers :
+                          \A q \in Servers : store[Tail][q].ver <= store[Tail][s].ver
+     IN net' = net \cup {RWReq(Tail, verNext[Tail], store[Tail][newest].val,
+                               store[Tail][Home].ver)}
+  /\ verNext' = [verNext EXCEPT ![Tail] = @ + 1]
+  /\ used' = [used EXCEPT !.rw = @ + 1]
+  /\ act' = [a |-> "RemovalRewriteAtTail"]
+  /\ UNCHANGED <<ctab, detExecs, rset, verCompleted, store, wr, rd, hvOf, lastHv,
+                 inversions, execs, extVer, tailRepl, otherStamps, liveRacks, failedRacks,
+                 tailMark>>
+
+(***************************************************************************)
+(* Home receives the rewrite: it stores the newest copy's value under the  *)
+(* rewrite's version if it still holds the version the controller read,    *)
+(* and answers from home (a write reply: the removal rule sees it).  It    *)
+(* is not a client's write: no client table, nothing externalized, not     *)
+(* passed down (the tail is the chain's end).  Its hv is its version (the  *)
+(* tail is the head).  BUG (BugRewriteUncond): home relabels its own value *)
+(* whatever version it holds, as a virtual write does.                     *)
+(***************************************************************************)
+ServerRewrite(m) ==
+  /\ m \in net
+  /\ m.t = "RW"
+  /\ Up(m.rack)
+  /\ \E dup \in DupChoices :
+     LET r     == m.rack
+         cur   == store[r][Home]
+         val   == IF BugRewriteUncond THEN cur.val ELSE m.val
+         apply == m.ver > cur.ver /\ (BugRewriteUncond \/ cur.ver = m.exp)
+     IN /\ store' = IF apply THEN [store EXCEPT ![r][Home] = [val |-> val, ver |-> m.ver]]
+                    ELSE store
+        /\ lastHv' = IF apply THEN [lastHv EXCEPT ![r][Home] = m.ver] ELSE lastHv
+        /\ inversions' = IF apply /\ m.ver < lastHv[r][Home] THEN inversions \cup {<<r, Home>>}
+                         ELSE inversions
+        /\ net' = Remaining(m, dup) \cup (IF apply THEN {RWRep(m.ver, Home)} ELSE {})
+        /\ used' = CountDup(dup)
+        /\ act' = [a |-> "ServerRewrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<ctab, detExecs, verNext, rset, verCompleted, wr, rd, hvOf, execs, extVer,
+                 tailRepl, otherStamps, liveRacks, failedRacks, tailMark>>
+
 -----------------------------------------------------------------------------
 (***************************************************************************)
 (* A rack crashes (S7 "Reconfiguring the Chains"): its switch and servers  *)
@@ -592,8 +695,8 @@ RackFail(f) ==
 \* the tail, reads and the replies its switch would forward.
 BoundFor(m, f) ==
   \/ m.t \in {"CWREQ", "WREQ"} /\ m.rack = f
-  \/ m.t \in {"VW", "VWCOPY"} /\ m.rack = f
-  \/ m.t \in {"RREQ", "WREP", "RREP"} /\ f = Tail
+  \/ m.t \in {"VW", "VWCOPY", "RW"} /\ m.rack = f
+  \/ m.t \in {"RREQ", "WREP", "RREP", "RWREP"} /\ f = Tail
 
 (***************************************************************************)
 (* The configuration service removes a crashed rack from the chain (S7:    *)
@@ -632,10 +735,12 @@ Next ==
   \/ AddKeyAtTail
   \/ MarkRemoveAtTail
   \/ VirtualWriteAtTail
+  \/ RemovalRewriteAtTail
   \/ \E w \in WIds : IssueWrite(w) \/ RetryWrite(w)
   \/ \E x \in RIds : IssueRead(x)
   \/ \E m \in net : SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
                     \/ SwitchReply(m) \/ Lose(m) \/ ServerVirtualWrite(m)
+                    \/ ServerRewrite(m)
 
 Spec == Init /\ [][Next]_vars
 

@@ -5,7 +5,9 @@
 (*                                                                         *)
 (* Weakly fair: every step of a switch or a server on a packet in flight   *)
 (* (per packet type), the configuration service's removal of a crashed     *)
-(* rack (Reconfigure), and a client's retry of a write that has timed out. *)
+(* rack (Reconfigure), a client's retry of a write that has timed out,    *)
+(* and the tail controller's removal rewrite (issue 16's fix; enabled only *)
+(* with MaxRewrite > 0, PegasusChain.tla).                                 *)
 (* Not fair: clients issuing operations, the tail controller's add, mark   *)
 (* and virtual-write policy, the tail's stamps of other keys, losses,      *)
 (* duplicates and rack crashes; the .cfg bounds each.                      *)
@@ -53,15 +55,19 @@ RemovalExact(v, mark) == v = mark
 Handle(t) ==
   \E m \in net : /\ m.t = t
                  /\ \/ SwitchWrite(m) \/ ServerWrite(m) \/ ServerRead(m)
-                    \/ SwitchReply(m) \/ ServerVirtualWrite(m)
+                    \/ SwitchReply(m) \/ ServerVirtualWrite(m) \/ ServerRewrite(m)
 
 Fairness ==
-  /\ \A t \in {"CWREQ", "WREQ", "RREQ", "WREP", "RREP", "VW", "VWCOPY"} : WF_vars(Handle(t))
+  /\ \A t \in {"CWREQ", "WREQ", "RREQ", "WREP", "RREP", "VW", "VWCOPY", "RW", "RWREP"} :
+       WF_vars(Handle(t))
   /\ \A f \in Racks : WF_vars(Reconfigure(f))
   \* With RetryDue <- TimedOut a timed-out write's retry stays enabled until
   \* it is taken or another write spends the last retry: weak fairness is
   \* enough (PegasusLive.tla needs strong fairness for its lost replies).
   /\ \A w \in WIds : WF_vars(RetryWrite(w))
+  \* The fix of issue 16 (MaxRewrite > 0): the tail's controller ends a
+  \* removal that has not ended (in the implementation, after a timeout).
+  /\ WF_vars(RemovalRewriteAtTail)
 
 FairSpec == Spec /\ Fairness
 

@@ -51,6 +51,12 @@ public class ChainRackController extends PegasusController {
         return view.view();
     }
 
+    /** Issue 16's removal rewrite is stamped by this rack's switch: only a rack that heads the key's chain may. */
+    @Override
+    protected boolean mayRewriteToEndRemoval(byte[] key) {
+        return placement.headOf(key, view.view()) == rack;
+    }
+
     /** Not final: a seeded-bug test replicates keys this rack does not serve (PegasusChainTest). */
     @Override
     protected boolean mayReplicate(byte[] key) {

@@ -32,7 +32,8 @@ import java.util.function.IntUnaryOperator;
  * The Pegasus controller (§6.3, §8.1) on the switch's CPU port, as an event-driven node: it brings up a
  * fresh switch ({@link RecoverSwitch}), replicates keys the switch reports hot ({@link AddKey}), marks
  * the coldest replicated key for removal when the directory is full and a hotter key waits
- * ({@link MarkRemove}, then {@link ForgetRemoved} on the switch's report), spreads read-only keys with
+ * ({@link MarkRemove}, then {@link ForgetRemoved} on the switch's report), ends a removal still pending a
+ * period after the mark ({@link RemovalRewrite}, issue 16), spreads read-only keys with
  * virtual writes ({@link VirtualWrite}), and every period sets each key's write replication factor from
  * its read/write ratio (§6.5) and resets the switch's counters. One procedure at a time, one
  * control-plane step per tick; it reaches the switch only through switch-api and packet-outs.
@@ -93,6 +94,9 @@ public class PegasusController implements Node, NodeCounters {
     private final Map<Integer, String> slots = new TreeMap<>();
     private final Map<Integer, Integer> slotState = new TreeMap<>();
     private final Map<String, Long> counters = new TreeMap<>();
+    /** slot -> statistics periods it has ended marked on the switch; slots a removal rewrite is queued for */
+    private final Map<Integer, Integer> markedPeriods = new TreeMap<>();
+    private final Set<Integer> rewriting = new java.util.TreeSet<>();
 
     public PegasusController(Config config, SwitchHandle handle) {
         this.config = config;
@@ -105,7 +109,7 @@ public class PegasusController implements Node, NodeCounters {
     public void onStart(NodeContext context) {
         this.ctx = context;
         for (String c : List.of("admissions", "removals", "forgotten", "virtualWrites", "recoveries", "hotReports",
-                "malformed", "relearned")) {
+                "malformed", "relearned", "removalRewrites")) {
             counters.put(c, 0L);
         }
         tickTimer = ctx.timers().schedule(config.stepNanos());
@@ -146,7 +150,8 @@ public class PegasusController implements Node, NodeCounters {
             case PegasusOp.KEY_REMOVED -> onKeyRemoved(p.message().key());
             case PegasusOp.VIRTUAL_WRITE_REPLY, PegasusOp.ADD_KEY_REPLY, PegasusOp.MARK_REMOVE_REPLY,
                     PegasusOp.TABLE_READ_REPLY, PegasusOp.TABLE_MERGE_REPLY, PegasusOp.MAX_VERSION_REPLY,
-                    PegasusOp.READ_REPLY, PegasusOp.REPLICATE_REPLY -> count("lateReplies");
+                    PegasusOp.READ_REPLY, PegasusOp.REPLICATE_REPLY, PegasusOp.WRITE_REPLY,
+                    PegasusOp.DELETE_REPLY -> count("lateReplies");
             default -> count("malformed");
         }
     }
@@ -178,6 +183,8 @@ public class PegasusController implements Node, NodeCounters {
         hotQueue.clear();
         slots.clear();
         slotState.clear();
+        markedPeriods.clear();
+        rewriting.clear();
         open = false;
         if (Forwarding.installed(c) && c.registerRead(DirectoryNames.SWITCH_OPEN, 0).intValue() == 1) {
             relearn(c);
@@ -273,9 +280,17 @@ public class PegasusController implements Node, NodeCounters {
             int index = e.getKey();
             int state = slotState.get(index);
             byte[] key = HexFormat.of().parseHex(e.getValue());
-            if (state == DirectoryNames.KEY_MARKED
-                    && c.registerRead(DirectoryNames.KEY_STATE, index).intValue() == DirectoryNames.KEY_INACTIVE) {
+            int switchState = c.registerRead(DirectoryNames.KEY_STATE, index).intValue();
+            if (state == DirectoryNames.KEY_MARKED && switchState == DirectoryNames.KEY_INACTIVE) {
                 queue.add(new ForgetRemoved(this, key, index));
+                continue;
+            }
+            if (state == DirectoryNames.KEY_MARKED && switchState == DirectoryNames.KEY_MARKED) {
+                // issue 16: a removal still pending a whole period after the mark is ended by the controller
+                int periods = markedPeriods.merge(index, 1, Integer::sum);
+                if (periods >= removalRewritePeriods() && endsStuckRemovals() && mayRewriteToEndRemoval(key) && rewriting.add(index)) {
+                    queue.add(new RemovalRewrite(this, key, index));
+                }
                 continue;
             }
             if (state != DirectoryNames.KEY_ACTIVE) {
@@ -342,6 +357,22 @@ public class PegasusController implements Node, NodeCounters {
         queue.add(new VirtualWrite(this, key.clone(), activeSlotOf(key)));
     }
 
+    /**
+     * Ends the removal of a key the switch holds marked (issue 16's {@link RemovalRewrite}) now, instead of
+     * after a period (see {@link #commandAddKey}). Refused unless the key's slot is marked in the
+     * controller's view.
+     */
+    public void commandEndRemoval(byte[] key) {
+        requireOpen("end the removal of");
+        Integer index = slotOf(hex(key));
+        if (index == null || slotState.get(index) != DirectoryNames.KEY_MARKED) {
+            throw new IllegalStateException("key " + hex(key) + " is not marked for removal");
+        }
+        if (rewriting.add(index)) {
+            queue.add(new RemovalRewrite(this, key.clone(), index));
+        }
+    }
+
     /** Whether no procedure runs or waits (the loop has nothing to do until the next report or period). */
     public boolean idle() {
         return task == null && queue.isEmpty();
@@ -373,6 +404,40 @@ public class PegasusController implements Node, NodeCounters {
      * spec's BugNoTableCopy.
      */
     protected boolean migratesClientTables() {
+        return true;
+    }
+
+    /**
+     * Whether the controller ends a removal still pending a period after the mark (issue 16). Overridden
+     * only by the test that shows the stall without it.
+     */
+    protected boolean endsStuckRemovals() {
+        return true;
+    }
+
+    /**
+     * How many statistics periods a slot must end marked on the switch before a rewrite ends its removal:
+     * 2, so at least one whole period has passed since the mark. Tests lower it to 1 to have rewrites race
+     * client writes of the key.
+     */
+    protected int removalRewritePeriods() {
+        return 2;
+    }
+
+    /**
+     * Whether a removal rewrite pauses and drains the key's writes first. Overridden only by the test that
+     * seeds the spec's BugRewriteUncond (the unguarded rewrite loses a write stamped before it).
+     */
+    protected boolean pausesRemovalRewrite() {
+        return true;
+    }
+
+    /**
+     * Whether this rack's switch may stamp a rewrite of {@code key}: always in one rack; in a chain (§7)
+     * only where the rack heads the key's chain too, since only the head stamps a key's versions (a tail's
+     * stamp could be the version the head gives a later write).
+     */
+    protected boolean mayRewriteToEndRemoval(byte[] key) {
         return true;
     }
 
@@ -510,9 +575,19 @@ public class PegasusController implements Node, NodeCounters {
         return hex(key).equals(slots.get(index)) && slotState.get(index) == DirectoryNames.KEY_MARKED;
     }
 
+    void removalRewriteDone(byte[] key, int index, boolean rewritten) {
+        rewriting.remove(index);
+        markedPeriods.remove(index);
+        if (rewritten) {
+            count("removalRewrites");
+            ctx.log("pegasus removal of " + hex(key) + " ended by a rewrite");
+        }
+    }
+
     void keyForgotten(byte[] key, int index) {
         slots.remove(index);
         slotState.remove(index);
+        markedPeriods.remove(index);
         Set<String> keys = replicatedKeySet();
         keys.remove(hex(key));
         saveReplicated(keys);

@@ -60,4 +60,10 @@ RemovalUnderway(k) ==
   /\ k \in rkeys /\ markVer[Hash(k)] # 0
   /\ \E m \in net : m.t = "WREQ" /\ m.key = k /\ m.w # 0 /\ m.ver >= markVer[Hash(k)]
 RsetDrains == \A k \in Keys : RemovalUnderway(k) ~> (k \notin rkeys /\ rset[Hash(k)] = {})
+
+\* Issue 16: with the controller's removal rewrite, every marked key leaves
+\* the directory, whether or not a write of it comes after the mark (a key
+\* marked for being cold may never be written again).  Without the rewrite
+\* it does not hold (MaxRewrite = 0: a mark no write reaches is kept).
+RemovalEnds == \A k \in Keys : (k \in rkeys /\ markVer[Hash(k)] # 0) ~> k \notin rkeys
 =============================================================================

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes p4/tests/pegasus.stf: the packet tests of p4/pegasus.p4.
 
-Expected bytes are built here from docs/pegasus.md (wire format and rules P-1..P-17, cited in the
+Expected bytes are built here from docs/pegasus.md (wire format and rules P-0..P-21, cited in the
 comments) and docs/wire-format.md, independently of the P4 code; the framing helpers are
 gen_stf.py's. Detector choices are computed with zlib's CRC-32, which is v1model's crc32.
 
@@ -260,6 +260,35 @@ def pegasus():
     t.expect(64, control_reply(ADD_KEY_REPLY, C, 7, server=3, pflags=COMPLETED_GIVEN))
     t.cmd("check_register MyIngress.ver_completed(6) == 7")
     t.cmd("check_register MyIngress.rset_bitmap(6) == 4")
+
+    t.comment("P-21: issue 16, the path of the controller's removal rewrite (docs/pegasus.md \"Ending a stuck\n"
+              "removal\"). 'alpha' is added again (ver_completed = ver_next - 1 = 103) and marked (mark = ver_next\n"
+              "= 104); the controller pauses its writes. A client's write is dropped (P-14); the controller's write\n"
+              "of the newest copy, from the CPU port, passes the pause, is stamped 104 and goes home (h1) as the\n"
+              "detector. The controller's read from the CPU port goes to h2, the server it names, although h2 is\n"
+              "not in rset = {h1}; a client's read addressed to h2 goes to h1. Home's reply to the rewrite\n"
+              "(104 >= mark) ends the removal (P-12): the reply and the KEY_REMOVED report go to the CPU port")
+    t.packet(64, control(ADD_KEY, A, server=1))
+    t.expect(64, control_reply(ADD_KEY_REPLY, A, 103, server=1))
+    t.packet(64, control(MARK_REMOVE, A))
+    t.expect(64, control_reply(MARK_REMOVE_REPLY, A, 104))
+    t.reg("write_paused", 5, 1)
+    t.packet(10, to_server(CLIENT, 1, peg(WRITE, A, 21, value=b"late")))
+    t.cmd("check_register MyIngress.pegasus_drop_count(2) == 2")
+    ctl_read = frame(CONTROLLER, 2, CLIENT_UDP, PEG_PORT, peg(READ, A, 22))
+    t.packet(64, ctl_read)
+    t.expect(2, ctl_read)
+    t.packet(10, to_server(CLIENT, 2, peg(READ, A, 23)))
+    t.expect(1, rewritten(to_server(CLIENT, 2, peg(READ, A, 23, server=1)), 1))
+    t.packet(64, frame(CONTROLLER, 1, CLIENT_UDP, PEG_PORT, peg(WRITE, A, 24, value=b"a3")))
+    t.expect(1, frame(CONTROLLER, 1, CLIENT_UDP, PEG_PORT, peg(WRITE, A, 24, seq=104, value=b"a3", pflags=DETECTOR)))
+    t.cmd("check_register MyIngress.ver_next(0) == 105")
+    rep = frame(1, CONTROLLER, PEG_PORT, CLIENT_UDP, peg(WRITE_REPLY, A, 24, seq=104, server=1))
+    t.packet(1, rep)
+    t.expect(64, rep)
+    t.expect(64, report(rep, KEY_REMOVED))
+    t.cmd("check_register MyIngress.key_state(5) == 0")
+    t.reg("write_paused", 5, 0)
     t.write("pegasus.stf")
 
 

@@ -93,9 +93,31 @@ ASSUME BugNoTableCopy => EnableAtMostOnce
 ASSUME BugBlindDupReply => EnableAtMostOnce
 ASSUME BugForwardUnvouched => EnableAtMostOnce
 
-\* Every WRITE (first send or retry) takes a fresh version, so versions are
-\* bounded by the number of sends.  Used only in TypeOK.
-MaxVer == NWrites * (MaxRetry + 1)
+(***************************************************************************)
+(* Ending a stuck removal (issue 16; docs/specs/pegasus.md section 11, as  *)
+(* PegasusChain.tla's RemovalRewriteAtTail).  Under at-most-once a key     *)
+(* marked at M can stay in the directory for ever: a retry stamped >= M    *)
+(* goes home, home's detector answers it from its client table (migrated   *)
+(* there at the mark) with the recorded version < M, and no later write    *)
+(* comes.  The fix (RemovalRewrite): the controller pauses the key's       *)
+(* writes and waits until none is in flight, reads every server's copy,    *)
+(* and has the switch stamp a rewrite of the newest with ver_next (>= M);  *)
+(* home's reply ends the removal.  Defined here with the protocol's values *)
+(* without the fix (a .cfg overrides them): MaxRewrite = 0 leaves every    *)
+(* older model as it was.                                                  *)
+(***************************************************************************)
+MaxRewrite == 0            \* how many removal rewrites the controller may issue
+BugRewriteUncond == FALSE  \* BUG: the obvious fix: no pause or drain, home relabels its
+                           \* own value with the fresh stamp whatever it holds
+BugRewriteNoDrain == FALSE \* BUG: no pause or drain, home applies the rewrite only if it
+                           \* still holds the version the controller read (the condition)
+BugRewriteHomeCopy == FALSE \* BUG: under the pause, but the rewrite carries home's copy,
+                            \* not the newest of the servers' copies
+
+\* Every WRITE (first send or retry) and every removal rewrite (issue 16)
+\* takes a fresh version, so versions are bounded by the number of sends.
+\* Used only in TypeOK.
+MaxVer == NWrites * (MaxRetry + 1) + MaxRewrite
 Vers   == 0..MaxVer
 
 \* S6.4: the detector node is chosen deterministically from the REQUEST id
@@ -162,6 +184,10 @@ RReq(r, k, d)        == [t |-> "RREQ", r |-> r, key |-> k, dst |-> d]
 VWReq(k, v, d, fwd)  == [t |-> "VW", key |-> k, ver |-> v, dst |-> d, fwd |-> fwd]
 WRep(w, k, v, s)     == [t |-> "WREP", w |-> w, key |-> k, ver |-> v, src |-> s]
 RRep(r, k, x, v, s)  == [t |-> "RREP", r |-> r, key |-> k, val |-> x, ver |-> v, src |-> s]
+\* Issue 16: the controller's removal rewrite (value x, version v, sent to
+\* home d, applied if home still holds version e) and home's reply to it.
+RWReq(k, v, x, e, d) == [t |-> "RW", key |-> k, ver |-> v, val |-> x, exp |-> e, dst |-> d]
+RWRep(k, v, s)       == [t |-> "RWREP", key |-> k, ver |-> v, src |-> s]
 
 (***************************************************************************)
 (* S6.6.  The switch's directory has an entry for k's hash (InDir): the    *)
@@ -210,8 +236,10 @@ Msgs ==
         nodir : {TRUE}]
   \cup [t : {"RREP"}, r : RIds, key : Keys, val : Vals, ver : Vers, src : Servers,
         nodir : {TRUE}]
+  \cup [t : {"RW"}, key : Keys, ver : Vers, val : Vals, exp : Vers, dst : Servers]
+  \cup [t : {"RWREP"}, key : Keys, ver : Vers, src : Servers]
 
-Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat]
+Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat, rw : Nat]
 
 TypeOK ==
   /\ verNext \in 1..(MaxVer + 1)
@@ -277,7 +305,7 @@ Init ==
   /\ store = [s \in Servers |-> [k \in Keys |-> [val |-> 0, ver |-> 0]]]
   /\ ctab = [s \in Servers |-> {}]
   /\ net = {}
-  /\ used = [dup |-> 0, loss |-> 0, retry |-> 0, add |-> 0, rem |-> 0, vw |-> 0]
+  /\ used = [dup |-> 0, loss |-> 0, retry |-> 0, add |-> 0, rem |-> 0, vw |-> 0, rw |-> 0]
   /\ wr = [w \in WIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
                            floor |-> 0, ver |-> 0]]
   /\ rd = [r \in RIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
@@ -637,6 +665,96 @@ VirtualWrite(k) ==
                  execs, extVer>>
 
 -----------------------------------------------------------------------------
+(***************************************************************************)
+(* The controller ends a stuck removal (issue 16; the fix).  The key is    *)
+(* marked; the controller pauses its writes and waits for them to drain    *)
+(* (no WRITE of the key in flight: the S6.4 transition pause, as AddKey    *)
+(* and MarkRemove under at-most-once and VirtualWrite), reads every        *)
+(* server's copy and takes the newest, and has the switch stamp a rewrite  *)
+(* of it with ver_next, at or above the mark, sent home (P-21 in           *)
+(* p4/pegasus.p4: the controller's write passes the pause from the CPU     *)
+(* port).  Home applies it if it still holds the version the controller    *)
+(* read, and its reply ends the removal (SwitchRewriteReply).  Why it is   *)
+(* safe: the rewrite raises home's version without a client's new value,   *)
+(* so it would hide a write of the key stamped below it that reached home  *)
+(* after it.  The pause leaves none: every write stamped before it has     *)
+(* arrived (the newest copy carries the latest of them) or was lost (its   *)
+(* retry is stamped above), every write stamped after it has a higher      *)
+(* version.  The pause and the drain are one step here: no client write of *)
+(* the key is stamped between the drain and the rewrite's stamp.           *)
+(* BUG (BugRewriteUncond, BugRewriteNoDrain): neither pause nor drain.     *)
+(* BUG (BugRewriteHomeCopy): the rewrite carries home's copy.              *)
+(***************************************************************************)
+RemovalRewrite(k) ==
+  /\ used.rw < MaxRewrite
+  /\ k \in rkeys /\ markVer[Hash(k)] # 0
+  \* the controller's previous rewrite of k has been answered (or lost)
+  /\ ~\E m \in net : m.t \in {"RW", "RWREP"} /\ m.key = k
+  /\ BugRewriteUncond \/ BugRewriteNoDrain \/ Drained(k)
+  /\ LET newest == IF BugRewriteHomeCopy THEN Home[k]
+                   ELSE CHOOSE s \in Servers :
+                          \A q \in Servers : store[q][k].ver <= store[s][k].ver
+     IN net' = net \cup {RWReq(k, verNext, store[newest][k].val, store[Home[k]][k].ver,
+                               Home[k])}
+  /\ verNext' = verNext + 1
+  /\ used' = [used EXCEPT !.rw = @ + 1]
+  /\ act' = [a |-> "RemovalRewrite", key |-> k]
+  /\ UNCHANGED <<rkeys, rset, verCompleted, markVer, store, ctab, wr, rd, execs, extVer>>
+
+(* Home receives the rewrite: it stores the newest copy's value under the  *)
+(* rewrite's version if it still holds the version the controller read,    *)
+(* and answers.  Not a client's write: no client table, nothing            *)
+(* externalized (the reply goes to the controller).  BUG                   *)
+(* (BugRewriteUncond): home relabels its own value whatever it holds, as a *)
+(* virtual write at a fresh version would.                                 *)
+ServerRewrite(m) ==
+  /\ m \in net
+  /\ m.t = "RW"
+  /\ \E dup \in DupChoices :
+     LET h     == m.dst
+         k     == m.key
+         cur   == store[h][k]
+         x     == IF BugRewriteUncond THEN cur.val ELSE m.val
+         apply == m.ver > cur.ver /\ (BugRewriteUncond \/ cur.ver = m.exp)
+     IN /\ store' = IF apply THEN [store EXCEPT ![h][k] = [val |-> x, ver |-> m.ver]]
+                    ELSE store
+        /\ net' = Remaining(m, dup) \cup (IF apply THEN {RWRep(k, m.ver, h)} ELSE {})
+        /\ used' = CountDup(dup)
+        /\ act' = [a |-> "ServerRewrite", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, ctab, wr, rd, execs, extVer>>
+
+(* The switch receives home's reply to the rewrite: a home WRITE-REPLY to  *)
+(* the removal rule (the implementation's is one), so the removal ends;    *)
+(* otherwise (the key was removed, or removed and added again, meanwhile)  *)
+(* Algorithm 2 if the key is replicated.  It goes to the controller:       *)
+(* nothing externalized.                                                   *)
+SwitchRewriteReply(m) ==
+  /\ m \in net
+  /\ m.t = "RWREP"
+  /\ \E dup \in DupChoices :
+     LET k == m.key
+         h == Hash(k)
+         removeNow == /\ k \in rkeys /\ markVer[h] # 0 /\ m.src = Home[k]
+                      /\ RemovalCovers(m.ver, markVer[h])
+     IN /\ IF removeNow
+             THEN /\ rkeys' = rkeys \ {k}
+                  /\ rset' = [rset EXCEPT ![h] = {}]
+                  /\ verCompleted' = [verCompleted EXCEPT ![h] = 0]
+                  /\ markVer' = [markVer EXCEPT ![h] = 0]
+             ELSE IF k \in rkeys
+             THEN /\ rset' = Alg2Rset(k, m.ver, m.src)
+                  /\ verCompleted' = Alg2VerCompleted(k, m.ver, m.src)
+                  /\ UNCHANGED <<rkeys, markVer>>
+             ELSE UNCHANGED <<rkeys, rset, verCompleted, markVer>>
+        /\ net' = Remaining(m, dup)
+        /\ used' = CountDup(dup)
+        /\ IF removeNow
+             THEN act' = [a |-> "SwitchRewriteReply", via |-> "RewriteRemoveKey", m |-> m,
+                          dup |-> dup]
+             ELSE act' = [a |-> "SwitchRewriteReply", m |-> m, dup |-> dup]
+  /\ UNCHANGED <<verNext, store, ctab, wr, rd, execs, extVer>>
+
+-----------------------------------------------------------------------------
 (* The network drops a packet (S4.3: links between the switch and the      *)
 (* servers may drop, reorder or duplicate packets).  Reordering is the     *)
 (* free choice of which packet to deliver; duplication is in delivery.     *)
@@ -657,6 +775,8 @@ Next ==
   \/ \E m \in net : ServerWrite(m) \/ ServerRead(m) \/ ServerVirtualWrite(m)
   \/ \E m \in net : SwitchWriteReply(m) \/ SwitchReadReply(m) \/ SwitchDropUnvouched(m)
   \/ \E k \in Keys : AddKey(k) \/ MarkRemove(k) \/ VirtualWrite(k)
+  \/ \E k \in Keys : RemovalRewrite(k)
+  \/ \E m \in net : ServerRewrite(m) \/ SwitchRewriteReply(m)
   \/ \E m \in net : Lose(m)
 
 Spec == Init /\ [][Next]_vars

@@ -8,6 +8,9 @@
 (* reply was lost): the paper's clients retry on a timeout, and the retry  *)
 (* is what repairs a loss.  Not fair: clients issuing operations, the      *)
 (* controller's add/remove/virtual-write policy, losses, duplicates.       *)
+(* Weakly fair as well (issue 16's fix, MaxRewrite > 0): the controller's  *)
+(* removal rewrite of a marked key (RemovalRewrite) and the handling of    *)
+(* its packets; with MaxRewrite = 0 (the default) none is ever enabled.    *)
 (* MaxRetry must cover the faults (one retry per loss or lost reply).     *)
 (*                                                                         *)
 (* Buggy rules, swapped in by a .cfg (Hook <- Bug):                        *)
@@ -33,11 +36,16 @@ Handle(t) ==
   \E m \in net : /\ m.t = t
                  /\ \/ ServerWrite(m) \/ ServerRead(m) \/ ServerVirtualWrite(m)
                     \/ SwitchWriteReply(m) \/ SwitchReadReply(m) \/ SwitchDropUnvouched(m)
+                    \/ ServerRewrite(m) \/ SwitchRewriteReply(m)
 
 Fairness ==
-  /\ \A t \in {"WREQ", "RREQ", "VW", "WREP", "RREP"} : WF_vars(Handle(t))
+  /\ \A t \in {"WREQ", "RREQ", "VW", "WREP", "RREP", "RW", "RWREP"} : WF_vars(Handle(t))
   /\ \A w \in WIds : SF_vars(WriteStalled(w) /\ RetryWrite(w))
   /\ \A r \in RIds : SF_vars(ReadStalled(r) /\ RetryRead(r))
+  \* The fix of issue 16 (MaxRewrite > 0): the controller ends a removal
+  \* that has not ended (in the implementation, after two statistics
+  \* periods).  With MaxRewrite = 0 it is never enabled.
+  /\ \A k \in Keys : WF_vars(RemovalRewrite(k))
 
 FairSpec == Spec /\ Fairness
 
@@ -52,4 +60,10 @@ RemovalUnderway(k) ==
   /\ k \in rkeys /\ markVer[Hash(k)] # 0
   /\ \E m \in net : m.t = "WREQ" /\ m.key = k /\ m.w # 0 /\ m.ver >= markVer[Hash(k)]
 RsetDrains == \A k \in Keys : RemovalUnderway(k) ~> (k \notin rkeys /\ rset[Hash(k)] = {})
+
+\* Issue 16: with the controller's removal rewrite, every marked key leaves
+\* the directory, whether or not a write of it comes after the mark (a key
+\* marked for being cold may never be written again).  Without the rewrite
+\* it does not hold (MaxRewrite = 0: a mark no write reaches is kept).
+RemovalEnds == \A k \in Keys : (k \in rkeys /\ markVer[Hash(k)] # 0) ~> k \notin rkeys
 =============================================================================

@@ -126,8 +126,10 @@ class PegasusConformTest {
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, text);
         // 5 curated + 6 simulated (seed 1), each to its end; with the curated traces every action of Next
+        // but issue 16's three rewrite actions, which no conformance model enables (PegasusReplay.NOT_REPLAYABLE)
         assertTrue(text.contains("11 traces: 11 passed, 0 failed, 0 not fully replayed"), text);
-        assertTrue(text.contains("spec actions replayed: 14 of 14"), text);
+        assertTrue(text.contains("spec actions replayed: 14 of 17"), text);
+        assertTrue(text.contains("not replayed: RemovalRewrite"), text);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.innet.pegasus.controller.PegasusController;
 import dev.innet.pegasus.trace.PegasusTraceConversion;
 import dev.innet.pegasus.trace.PegasusTraceConverter;
 import dev.innet.rack.CampaignSettings;
@@ -27,6 +28,12 @@ import org.junit.jupiter.api.Test;
  * apply lower versions (Pegasus.tla's BugAcceptLower, SeededBugs) are rejected at a serverWrite; a malformed
  * line is refused with its line number (unknown). The other seeded bugs, measured once with the same settings,
  * are in docs/conformance.md ("Trace validation", "Pegasus").
+ *
+ * <p>The controller runs without issue 16's removal rewrite ({@code endsStuckRemovals} false): the
+ * converter and PegasusTrace.tla have no observation for it yet (its READs from the CPU port to servers
+ * other than home, its WRITE in the client table under the controller's own request id), so a run that
+ * takes one is refused as unconvertible. Pegasus.tla's RemovalRewrite is checked by the one-rack models
+ * and the implementation's by RemovalRewriteTest and STF P-21 instead.
  */
 class PegasusTraceValidationTest {
     private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "pegasus");
@@ -38,7 +45,18 @@ class PegasusTraceValidationTest {
         return validate(protocol, null, seed, name);
     }
 
+    /** The protocol with its controllers never ending a stuck removal by a rewrite (see the class comment). */
+    private static PegasusProtocol withoutRemovalRewrite(PegasusProtocol protocol) {
+        return protocol.withControllers((config, handle) -> new PegasusController(config, handle) {
+            @Override
+            protected boolean endsStuckRemovals() {
+                return false;
+            }
+        });
+    }
+
     private static Validated validate(PegasusProtocol protocol, Path program, long seed, String name) throws Exception {
+        protocol = withoutRemovalRewrite(protocol);
         Path work = Path.of("target", "trace-validation", "pegasus-" + name);
         Path ndjson = work.resolve("run.ndjson");
         Rack.Builder b = new CampaignSettings(3, 6, 2, new Workload(4, 0.99, 0.6, 0.05, 16, 0), 2, 1_000_000, CHAOS,

@@ -157,8 +157,19 @@ public final class PegasusReplay implements SpecReplay {
         this.controllerFactory = controllers;
     }
 
-    /** The spec's actions this replay does not perform (none: every action of Next is; some instances are refused, see perform). */
-    static final Map<String, String> NOT_REPLAYABLE = Map.of();
+    private static final String REWRITE_NOT_REPLAYED = "issue 16's removal rewrite: no conformance model enables it "
+            + "(MaxRewrite = 0) and the replay has no step for controller.RemovalRewrite (RemovalRewriteTest checks it)";
+
+    /**
+     * The spec's actions this replay does not perform: issue 16's removal rewrite (MaxRewrite > 0, in none
+     * of the conformance models), which the controller runs as a timed procedure of its own
+     * (controller.RemovalRewrite: pause, drain, reads, write) that the replay cannot yet drive step by
+     * step. Every other action of Next is performed; some instances are refused, see perform.
+     */
+    static final Map<String, String> NOT_REPLAYABLE = Map.of(
+            "RemovalRewrite", REWRITE_NOT_REPLAYED,
+            "ServerRewrite", REWRITE_NOT_REPLAYED,
+            "SwitchRewriteReply", REWRITE_NOT_REPLAYED);
 
     // ------------------------------------------------------------------ set-up
 
@@ -362,7 +373,7 @@ public final class PegasusReplay implements SpecReplay {
             case "MarkRemove" -> commandThenRun(a, () -> controller.commandMarkRemove(specKey(step)));
             case "VirtualWrite" -> virtualWrite(before, step);
             case "Lose" -> net.lose(asRecord(step.param("m")));
-            default -> throw new NotReplayable(a + ": not an action of Pegasus.tla");
+            default -> throw new NotReplayable(a + ": " + NOT_REPLAYABLE.getOrDefault(a, "not an action of Pegasus.tla"));
         }
     }
 

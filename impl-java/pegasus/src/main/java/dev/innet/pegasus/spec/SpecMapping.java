@@ -35,6 +35,13 @@ public final class SpecMapping {
         m.put("MarkRemove", "controller.MarkRemove (pause, drain, TableMigration all -> home, MARK_REMOVE packet-out; "
                 + "STF P-10); controller.ForgetRemoved after the switch's KEY_REMOVED");
         m.put("VirtualWrite", "controller.VirtualWrite (pause, drain, home in rset, VIRTUAL_WRITE to home)");
+        m.put("RemovalRewrite", "controller.RemovalRewrite (issue 16: a removal still pending two periods after the mark; "
+                + "pause, drain, READ of every server from the CPU port, the newest copy as a WRITE/DELETE from the CPU port "
+                + "to home, stamped by p4/pegasus.p4 step 5 past the pause: P-21; STF P-21)");
+        m.put("ServerRewrite", "PegasusServer.write (the controller's rewrite is a client WRITE/DELETE at home, its detector; "
+                + "applied because its version is higher)");
+        m.put("SwitchRewriteReply", "p4/pegasus.p4 step 6 (the removal rule on home's reply: KEY_REMOVED to the CPU port; "
+                + "STF P-12), controller.RemovalRewrite.onReply");
         m.put("Lose", "environment: loss of any message (sim LinkFaults)");
         return m;
     }

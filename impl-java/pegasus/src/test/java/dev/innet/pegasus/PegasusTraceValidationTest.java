@@ -56,7 +56,10 @@ class PegasusTraceValidationTest {
     }
 
     private static Validated validate(PegasusProtocol protocol, Path program, long seed, String name) throws Exception {
-        protocol = withoutRemovalRewrite(protocol);
+        return validateAsIs(withoutRemovalRewrite(protocol), program, seed, name);
+    }
+
+    private static Validated validateAsIs(PegasusProtocol protocol, Path program, long seed, String name) throws Exception {
         Path work = Path.of("target", "trace-validation", "pegasus-" + name);
         Path ndjson = work.resolve("run.ndjson");
         Rack.Builder b = new CampaignSettings(3, 6, 2, new Workload(4, 0.99, 0.6, 0.05, 16, 0), 2, 1_000_000, CHAOS,
@@ -95,6 +98,14 @@ class PegasusTraceValidationTest {
         }
         assertTrue(rejected != null, "no seed in 1..5 made the seeded bug visible to trace validation");
         assertTrue(rejected.failedDescription().startsWith("e=serverWrite"), rejected.summary());
+    }
+
+    /** With the rewrite on, this rack's controller ends stuck removals; such a run is refused, naming the rewrite. */
+    @Test
+    void aRunWithARemovalRewriteIsRefusedNamingIt() throws Exception {
+        Validated v = validateAsIs(new PegasusProtocol(), null, 1, "rewrite-seed1");
+        assertEquals(TraceValidator.Verdict.UNKNOWN, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().summary().contains("the controller's removal rewrite of key"), v.result().summary());
     }
 
     @Test

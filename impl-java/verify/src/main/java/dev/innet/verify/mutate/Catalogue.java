@@ -43,6 +43,11 @@ public record Catalogue(List<Bug> bugs) {
             }
             return kinds;
         }
+
+        /** The same bug with only its edits in sources of these kinds. */
+        public Bug onlyIn(Set<SourceKind> keep) {
+            return new Bug(id, protocol, what, edits.stream().filter(e -> keep.contains(SourceKind.of(e.path()))).toList());
+        }
     }
 
     /** One single-line replacement. */

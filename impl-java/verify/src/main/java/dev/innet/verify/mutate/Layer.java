@@ -94,11 +94,22 @@ public enum Layer {
             return commands;
         }
     },
-    /** Both conformance directions: spec behaviours replayed on the code, and one run validated by TLC. */
+    /**
+     * Both conformance directions: spec behaviours replayed on the code, and one run validated by TLC. A bug
+     * with code edits is seeded in the code only: conformance asks whether the code agrees with the correct
+     * spec. Seeded in the spec as well, TLC's simulation of the buggy spec can stop at the invariant it breaks
+     * before anything is replayed, and the layer would only repeat the spec layer's catch.
+     */
     CONFORMANCE("conformance") {
         @Override
         boolean sees(Set<SourceKind> kinds) {
             return kinds.contains(SourceKind.JAVA) || kinds.contains(SourceKind.P4) || kinds.contains(SourceKind.TLA);
+        }
+
+        @Override
+        Catalogue.Bug seeded(Catalogue.Bug bug) {
+            Set<SourceKind> code = Set.of(SourceKind.JAVA, SourceKind.P4);
+            return bug.kinds().stream().anyMatch(code::contains) ? bug.onlyIn(code) : bug;
         }
 
         @Override
@@ -136,6 +147,11 @@ public enum Layer {
 
     /** The commands, run from the tree's root; the layer catches the bug if one fails. */
     abstract List<List<String>> commands(Catalogue.Bug bug);
+
+    /** The edits this layer runs with: all of the bug's, unless a layer says otherwise. */
+    Catalogue.Bug seeded(Catalogue.Bug bug) {
+        return bug;
+    }
 
     public static Layer byLabel(String label) {
         for (Layer l : values()) {

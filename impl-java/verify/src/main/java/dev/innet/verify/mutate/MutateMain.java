@@ -148,7 +148,7 @@ public final class MutateMain implements Callable<Integer> {
                     row.put(layer, Outcome.BASELINE_FAILS);
                     continue;
                 }
-                Mutator.Applied applied = Mutator.apply(tree, bug);
+                Mutator.Applied applied = Mutator.apply(tree, layer.seeded(bug));
                 try {
                     row.put(layer, runLayer(layer, bug, tree, results.resolve(bug.id() + "-" + layer.label())));
                 } finally {

@@ -63,4 +63,17 @@ class CatalogueTest {
         assertTrue(Layer.SPEC.sees(Set.of(SourceKind.TLA)) && Layer.STF.sees(Set.of(SourceKind.P4)));
         assertEquals("kv", Layer.javaModuleOf("impl-java/kv/src/main/java/dev/innet/kv/store/RecordStore.java"));
     }
+
+    @Test
+    void conformanceSeedsACodeBugInTheCodeOnlyAndASpecOnlyBugInTheSpec() {
+        Catalogue.Bug both = Catalogue.parse(TWO_LAYER_BUG, "test").bugs().get(0);
+        // the code replayed against the correct spec: the spec's edit is left out
+        assertEquals(Set.of(SourceKind.JAVA), Layer.CONFORMANCE.seeded(both).kinds());
+        assertEquals(1, Layer.CONFORMANCE.seeded(both).edits().size());
+        // every other layer runs with every edit
+        assertEquals(both, Layer.SPEC.seeded(both));
+        assertEquals(both, Layer.UNIT.seeded(both));
+        Catalogue.Bug specOnly = both.onlyIn(Set.of(SourceKind.TLA));
+        assertEquals(specOnly, Layer.CONFORMANCE.seeded(specOnly));
+    }
 }

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -21,6 +23,21 @@ public final class ToolProcess {
 
     /** How often a process with a stop pattern has its new output read. */
     private static final long POLL_MILLIS = 100;
+
+    /**
+     * The checkers running now. When this JVM is stopped (Ctrl-C, SIGTERM) they are killed with it: a TLC
+     * or ivy_check left behind would go on using the cores for minutes with nobody to read its verdict.
+     */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (Process p : RUNNING) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }, "innet-kill-checkers"));
+    }
 
     private ToolProcess() {}
 
@@ -43,6 +60,23 @@ public final class ToolProcess {
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
         Process process = builder.start();
+        RUNNING.add(process);
+        boolean awaited = false;
+        try {
+            Result result = await(process, log, start, deadline, limit, stopAt);
+            awaited = true;
+            return result;
+        } finally {
+            if (!awaited) { // interrupted, or the log unreadable: the checker must not outlive its caller
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+            RUNNING.remove(process);
+        }
+    }
+
+    private static Result await(Process process, Path log, long start, long deadline, Duration limit, Pattern stopAt)
+            throws IOException, InterruptedException {
         boolean finished;
         boolean stopped = false;
         if (stopAt == null) {

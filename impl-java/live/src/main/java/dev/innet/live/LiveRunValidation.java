@@ -4,14 +4,12 @@ import dev.innet.sim.simulated.Simulation;
 import dev.innet.tracecheck.TraceConversion;
 import dev.innet.tracecheck.TraceSettings;
 import dev.innet.tracecheck.TraceValidator;
+import dev.innet.verify.FileTrees;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * {@code rack validate}: trace validation of a live rack's run (implementation -> spec). The hosts' and the
@@ -69,7 +67,7 @@ final class LiveRunValidation {
                 || !TraceEventsMerge.switchFilesOf(layout).isEmpty();
         List<String> merged = TraceEventsMerge.merge(files);
         Path dir = directoryOf(layout);
-        deleteTree(dir); // TLC's state directories of an earlier validation would only pile up
+        FileTrees.delete(dir); // TLC's state directories of an earlier validation would only pile up
         Files.createDirectories(dir);
         Path run = dir.resolve("run.ndjson");
         dev.innet.protocol.Protocol protocol = dev.innet.protocol.ProtocolRegistry.byName(conversion.protocol());
@@ -93,18 +91,5 @@ final class LiveRunValidation {
         TraceSettings settings = TraceSettings.rack(HostMain.rackSpec(layout, protocol).cacheCapacity());
         TraceValidator.Result r = new TraceValidator(conversion, specs, dir.resolve("tlc"), limit, settings).validate(run);
         return new Outcome(r, files.size(), switchFrames, run);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
     }
 }

@@ -4,6 +4,7 @@ import dev.innet.protocol.Protocol;
 import dev.innet.protocol.RackPorts;
 import dev.innet.p4sim.bmv2.Bmv2Tools;
 import dev.innet.sim.simulated.Simulation;
+import dev.innet.verify.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Brings a live rack up on this machine: namespaces and veth links ({@link RackLayout}), p4sim on
@@ -129,13 +129,7 @@ public final class RackUp {
         try {
             for (Path dir : List.of(layout.stateDir().resolve("hosts"), layout.logDir(), layout.socketDir(),
                     layout.historyDir(), layout.traceEventsOf(0).getParent())) {
-                if (Files.exists(dir)) {
-                    try (Stream<Path> walk = Files.walk(dir)) {
-                        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                            Files.delete(p);
-                        }
-                    }
-                }
+                FileTrees.delete(dir);
             }
             Files.createDirectories(layout.logDir());
             Files.deleteIfExists(layout.stateDir().resolve("plan.down.txt"));

@@ -131,7 +131,7 @@ public final class TlcAotCache {
             Files.move(output, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return Optional.of(cache);
         } finally {
-            deleteTree(work);
+            FileTrees.delete(work);
         }
     }
 
@@ -169,16 +169,5 @@ public final class TlcAotCache {
 
     private static void warn(String message) {
         System.err.println("innet: " + message);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

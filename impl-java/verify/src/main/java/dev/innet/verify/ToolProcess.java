@@ -32,10 +32,7 @@ public final class ToolProcess {
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (Process p : RUNNING) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
+            RUNNING.forEach(ToolProcess::kill);
         }, "innet-kill-checkers"));
     }
 
@@ -68,8 +65,7 @@ public final class ToolProcess {
             return result;
         } finally {
             if (!awaited) { // interrupted, or the log unreadable: the checker must not outlive its caller
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
+                kill(process);
             }
             RUNNING.remove(process);
         }
@@ -96,13 +92,18 @@ public final class ToolProcess {
             }
         }
         if (!finished) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            kill(process);
             process.waitFor();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         String output = Files.readString(log);
         return new Result(finished ? process.exitValue() : -1, output, !finished && !stopped, stopped, millis);
+    }
+
+    /** Kills a checker and whatever it started (TLC's AOT step, Python's children), without waiting. */
+    private static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     /** Reads a growing log file's complete lines as they appear and looks for a match. */

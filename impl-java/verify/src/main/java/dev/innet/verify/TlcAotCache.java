@@ -13,7 +13,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -113,12 +112,10 @@ public final class TlcAotCache {
             }
             Path output = work.resolve("training.aot");
             Files.createDirectories(work.resolve("tmp"));
-            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:AOTCacheOutput=" + output,
-                    "-XX:+UseParallelGC", "-Xss8m", "-Xmx1g", "-Xlog:disable", "-Xlog:all=warning:stderr",
-                    "-Djava.io.tmpdir=" + work.resolve("tmp"), "-cp", TlcRunner.locateTlaJar().toString(),
-                    "tlc2.TLC", "-tool", "-continue", "-deadlock", "-workers", "1", "-metadir",
-                    work.resolve("meta").toString(),
-                    "-config", TRAINING_MODEL + ".cfg", TRAINING_MODEL + ".tla"));
+            List<String> command = TlcJvm.command(java, "1g", work.resolve("tmp"), TlcJvm.Compilers.TIERED,
+                    Optional.of("-XX:AOTCacheOutput=" + output));
+            command.addAll(List.of("-tool", "-continue", "-deadlock", "-workers", "1", "-metadir",
+                    work.resolve("meta").toString(), "-config", TRAINING_MODEL + ".cfg", TRAINING_MODEL + ".tla"));
             ToolProcess.Result result = ToolProcess.run(command, work, work.resolve("training.log"), TRAINING_LIMIT);
             // the exit code is TLC's verdict (the training spec has a failing invariant); what counts is the file
             boolean made = !result.timedOut() && Files.isRegularFile(output) && Files.size(output) > 0;

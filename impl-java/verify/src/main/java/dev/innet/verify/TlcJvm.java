@@ -3,6 +3,7 @@ package dev.innet.verify;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The command line every TLC child JVM starts with, up to and including {@code tlc2.TLC}: model
@@ -23,12 +24,18 @@ public final class TlcJvm {
      * TLC writes to stdout.
      */
     public static List<String> command(Path java, String heap, Path tmpDir, Compilers compilers) {
+        return command(java, heap, tmpDir, compilers,
+                TlcAotCache.shared().cacheFor(java).map(cache -> "-XX:AOTCache=" + cache));
+    }
+
+    /** The same, with {@code aotOption} (the cache to use, or the one a training run writes) when given. */
+    static List<String> command(Path java, String heap, Path tmpDir, Compilers compilers, Optional<String> aotOption) {
         List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseParallelGC", "-Xss8m",
                 "-Xmx" + heap, "-Xlog:disable", "-Xlog:all=warning:stderr"));
         if (compilers == Compilers.C1_ONLY) {
             command.add("-XX:TieredStopAtLevel=1");
         }
-        TlcAotCache.shared().cacheFor(java).ifPresent(cache -> command.add("-XX:AOTCache=" + cache));
+        aotOption.ifPresent(command::add);
         command.addAll(List.of("-Djava.io.tmpdir=" + tmpDir, "-cp", TlcRunner.locateTlaJar().toString(),
                 "tlc2.TLC"));
         return command;

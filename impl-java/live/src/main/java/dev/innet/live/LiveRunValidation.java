@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * {@code rack validate}: trace validation of a live rack's run (implementation -> spec). The hosts' and the
  * switch's trace events (rack up --trace-events) are merged into one run in time order, written to
- * {@code validation/run.ndjson} under the rack's state directory, and checked by {@link TraceValidator}
+ * {@code validation/run.ndjson} under the rack's state directory (cut consistently if the rack is still running:
+ * {@link TraceEventsMerge#mergeLive}), and checked by {@link TraceValidator}
  * with the protocol's converter and trace spec, with the settings the rack's processes ran with
  * ({@link HostMain#rackSpec}: the cache capacity). TLC's model and log go to {@code validation/tlc/}.
  */
@@ -65,7 +66,7 @@ final class LiveRunValidation {
         List<Path> files = TraceEventsMerge.filesOf(layout);
         boolean switchFrames = files.contains(layout.traceEventsOf(Simulation.ENVIRONMENT_HOST))
                 || !TraceEventsMerge.switchFilesOf(layout).isEmpty();
-        List<String> merged = TraceEventsMerge.merge(files);
+        List<String> merged = TraceEventsMerge.mergeLive(files); // the rack may still be running
         Path dir = directoryOf(layout);
         FileTrees.delete(dir); // TLC's state directories of an earlier validation would only pile up
         Files.createDirectories(dir);

@@ -319,7 +319,7 @@ public final class RackMain implements Callable<Integer> {
         boolean help;
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             checkedName(spec, name);
             RackPlan recorded = parent.planUpOrDown(spec, name);
             if (!recorded.settingOr("trace-events", "").equals("yes")) {
@@ -328,7 +328,7 @@ public final class RackMain implements Callable<Integer> {
             }
             RackLayout layout = parent.layoutOf(name, recorded);
             try {
-                List<String> merged = TraceEventsMerge.merge(TraceEventsMerge.filesOf(layout));
+                List<String> merged = TraceEventsMerge.mergeLive(TraceEventsMerge.filesOf(layout));
                 Files.write(outFile, merged);
                 parent.out.println("rack events: " + merged.size() + " events from "
                         + TraceEventsMerge.filesOf(layout).size() + " hosts -> " + outFile);

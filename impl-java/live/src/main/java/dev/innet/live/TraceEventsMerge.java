@@ -34,17 +34,53 @@ public final class TraceEventsMerge {
      * Reads every file, checks each line starts with a time, and returns the lines sorted by time.
      * A line that does not is refused naming its file and line: a torn last line of a killed host is an
      * error too (the files are written one flushed line at a time, so it means something else wrote there).
+     * For files that processes may still be writing, use {@link #mergeLive}.
      */
     public static List<String> merge(List<Path> files) {
+        return mergeStampedBy(files, Long.MAX_VALUE);
+    }
+
+    /**
+     * How long {@link #mergeLive} waits after its cut before it reads: a host stamps a line, then writes and flushes
+     * it at once, so a line stamped before the cut is in its file this long after it unless its writer stalled
+     * between stamp and write for longer (a loaded machine's scheduler or a GC pause, far below a second).
+     */
+    static final long LIVE_CUT_GRACE_MILLIS = 1_000;
+
+    /**
+     * The merge of a rack whose processes are still running, cut consistently. The files are read one after
+     * another while the hosts go on writing, so a plain merge can hold an effect without its cause: the
+     * controller's {@code admitFloor}, written after the server file was read, without the server's
+     * {@code serverProbe} that it answers. This takes a cut time first, waits {@link #LIVE_CUT_GRACE_MILLIS},
+     * reads, and keeps only the events placed at or before the cut: each kept event's causes were stamped earlier
+     * still, so they were written before the files were read. The result is a prefix of the run in time order,
+     * which trace validation checks like any other run.
+     */
+    public static List<String> mergeLive(List<Path> files) throws InterruptedException {
+        long cut = System.nanoTime();
+        Thread.sleep(LIVE_CUT_GRACE_MILLIS);
+        return mergeStampedBy(files, cut);
+    }
+
+    /**
+     * The merge of the events placed at or before {@code cut} (System.nanoTime). With a cut, an unterminated last
+     * line is one its host is writing as the file is read: it is left out, not refused (the cut leaves it out
+     * anyway, being stamped after it). Controller events are cut where {@link #placeControllerSteps} placed
+     * them: a step whose write the switch stamped before the cut is kept with the frames that saw it.
+     */
+    static List<String> mergeStampedBy(List<Path> files, long cut) {
+        boolean live = cut != Long.MAX_VALUE;
         List<Line> lines = new ArrayList<>();
         for (Path file : files) {
-            List<String> texts;
+            String content;
             try {
-                texts = Files.readAllLines(file);
+                content = Files.readString(file);
             } catch (IOException e) {
                 throw new UncheckedIOException("reading trace events " + file, e);
             }
-            for (int i = 0; i < texts.size(); i++) {
+            List<String> texts = content.lines().toList();
+            int complete = live && !content.isEmpty() && !content.endsWith("\n") ? texts.size() - 1 : texts.size();
+            for (int i = 0; i < complete; i++) {
                 String text = texts.get(i);
                 if (text.isBlank()) {
                     continue;
@@ -60,7 +96,7 @@ public final class TraceEventsMerge {
         lines.sort(Comparator.comparingLong(Line::time)); // stable: ties keep file, then line order
         List<Line> placed = placeControllerSteps(lines);
         placed.sort(Comparator.comparingLong(Line::time));
-        return placed.stream().map(Line::text).toList();
+        return placed.stream().filter(l -> l.time() <= cut).map(Line::text).toList();
     }
 
     private static final String SWITCH_CONTROL = "\"host\":" + Simulation.ENVIRONMENT_HOST + ",\"incarnation\":0,\"event\":\""

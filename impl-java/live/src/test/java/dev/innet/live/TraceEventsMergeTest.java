@@ -115,4 +115,43 @@ class TraceEventsMergeTest {
                 "{\"time\":65,\"host\":0,\"incarnation\":0,\"event\":\"switchOut\",\"client\":3,\"reqId\":1,\"op\":129}",
                 "{\"time\":10000070,\"host\":254,\"incarnation\":0,\"event\":\"hot\"}"), merged);
     }
+
+    /**
+     * The race a running rack's validation lost: the controller's admitFloor (an answer to the server's probe reply)
+     * was in its file, the server's serverProbe was written after the server's file had been read. With the cut,
+     * events stamped after it are left out, a controller step whose switch write came before the cut is kept with
+     * the frame that saw it, and a line a host is still writing (no newline yet) is left out rather than refused.
+     */
+    @Test
+    void aCutKeepsOnlyEventsPlacedAtOrBeforeItAndSkipsALineBeingWritten() throws Exception {
+        Path sw = file("h0.ndjson",
+                "{\"time\":25,\"host\":0,\"incarnation\":0,\"event\":\"switchControl\",\"command\":\"register_write\"}",
+                "{\"time\":30,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":1,\"op\":1}");
+        Path controller = file("h254.ndjson",
+                "{\"time\":45,\"host\":254,\"incarnation\":0,\"event\":\"admitValidate\"}",
+                "{\"time\":90,\"host\":254,\"incarnation\":0,\"event\":\"admitFloor\"}");
+        Path server = dir.resolve("h1.ndjson");
+        Files.writeString(server, "{\"time\":20,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\"}\n"
+                + "{\"time\":80,\"host\":1,\"incarn");
+        List<String> cut = TraceEventsMerge.mergeStampedBy(List.of(sw, controller, server), 50);
+        assertEquals(List.of(
+                "{\"time\":20,\"host\":1,\"incarnation\":0,\"event\":\"serverPut\"}",
+                "{\"time\":25,\"host\":254,\"incarnation\":0,\"event\":\"admitValidate\"}",
+                "{\"time\":30,\"host\":0,\"incarnation\":0,\"event\":\"switchIn\",\"client\":3,\"reqId\":1,\"op\":1}"),
+                cut);
+        assertThrows(IllegalArgumentException.class, () -> TraceEventsMerge.merge(List.of(server)),
+                "without a cut (a rack that is down) a torn last line is still refused");
+    }
+
+    /** mergeLive cuts at the time it is called: a line stamped a minute from now is not in its merge, an older one is. */
+    @Test
+    void aLiveMergeLeavesOutEventsStampedAfterItBegan() throws Exception {
+        long now = System.nanoTime();
+        Path client = file("h3.ndjson",
+                "{\"time\":" + (now - 1_000_000) + ",\"host\":3,\"incarnation\":0,\"event\":\"clientWrite\"}",
+                "{\"time\":" + (now + 60_000_000_000L) + ",\"host\":3,\"incarnation\":0,\"event\":\"clientReply\"}");
+        List<String> merged = TraceEventsMerge.mergeLive(List.of(client));
+        assertEquals(1, merged.size(), merged.toString());
+        assertTrue(merged.get(0).contains("clientWrite"), merged.toString());
+    }
 }

@@ -111,4 +111,35 @@ class ConformMainTest {
         assertEquals("--protocol netcache --target bmv2 --bmv2-wait 300 --bmv2-quiet 60 --bmv2-ports 1,2,64 --switch-api p4runtime",
                 onBmv2.reproduceOptions());
     }
+
+    /**
+     * {@code --protocol all} (verify's bounded stage): every protocol with a spec replay, in one JVM, each on its own
+     * curated traces, then a line each; the options that name one protocol's files are refused with it.
+     */
+    @Test
+    void allRunsEveryProtocolWithASpecReplayAndRefusesOneProtocolsFiles() {
+        Run refused = conform("--protocol", "all"); // conform() adds --out
+        assertEquals(2, refused.code(), refused.out());
+        System.setProperty("innet.root", RackRuns.root().toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream previous = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            code = Cli.run("innet conform", new ConformMain(), new String[] {"--protocol", "all", "--simulate", "0"},
+                    System.out, System.err);
+        } finally {
+            System.setOut(previous);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        List<String> withReplay = dev.innet.protocol.ProtocolRegistry.all().stream()
+                .filter(p -> p.conformance().isPresent()).map(dev.innet.protocol.Protocol::name).toList();
+        assertTrue(withReplay.size() >= 7, "farreach, netcache, lake, pegasus, pegasus-chain, distcache, visibility: " + withReplay);
+        for (String name : withReplay) {
+            assertTrue(text.contains("innet conform: " + name + " on p4sim"), name + " ran: " + text);
+            assertTrue(text.matches("(?s).*innet conform: " + java.util.regex.Pattern.quote(name) + " +passed\\R.*"),
+                    name + "'s summary line: " + text);
+        }
+    }
 }

@@ -228,11 +228,13 @@ public final class SimMain implements Callable<Integer> {
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, server links %s%n",
                 protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients,
                 cache, farreach.serverLinkFaults().describe() + withoutDuplication(protocols));
-        out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
-                farreach.clientLinkFaults().describe(),
-                farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
-                crashMode().equals("none") ? "" : crashMode().equals("switch") ? ", switch crashes; snapshots every 3 ms"
-                        : ", crashes of switch, controller and a server; snapshots every 3 ms");
+        if (protocols.stream().anyMatch(p -> p.name().equals("farreach"))) { // its settings are no other protocol's
+            out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
+                    farreach.clientLinkFaults().describe(),
+                    farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
+                    crashMode().equals("none") ? "" : crashMode().equals("switch") ? ", switch crashes; snapshots every 3 ms"
+                            : ", crashes of switch, controller and a server; snapshots every 3 ms");
+        }
         for (Protocol p : protocols) {
             String crashed = crashing(p) && !p.recoverableCrashes().isEmpty() ? "crashes of " + declaredCrashes(p).stream()
                     .map(k -> k.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).toList() : "";

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * that stamps a retried write afresh (SeededBugs.RestampDataNode, Visibility.tla's BugRestamp) is rejected at that
  * write, a switch OS that does not reload MaxTs (SeededBugs.ResyncWithoutMaxTs, BugResyncNoMaxTs) at the end of
  * its resynchronisation, data nodes that replay each key's oldest entry to a rebuilding metadata node (the seeded
- * bug data-node-replays-oldest) where the rebuild after the crash ends.
+ * bug data-node-replays-oldest) where the rebuild after the crash ends, a data node that forgets at its restart
+ * which requests it wrote at the retried write it appends again.
  */
 class VisibilityTraceValidationTest {
     private static final Path SPECS = Path.of(System.getProperty("innet.root", "../.."), "specs", "visibility");
@@ -121,6 +122,22 @@ class VisibilityTraceValidationTest {
         Validated v = validate(bug, 1, VisibilityTraceValidationTest::crashTheMetadataNode, "replays-oldest-seed1");
         assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
         assertTrue(v.result().failedDescription().startsWith("e=rebuilt"), v.result().summary());
+    }
+
+    /**
+     * A data node that forgets, when it restarts, which requests it wrote (SeededBugs.ForgetsRequestsOnRestartDataNode):
+     * in seed 5 a write it appended before its crash is retried after the restart and appended again under a new
+     * timestamp, rejected at that dnWrite; the real data node is accepted on the same run.
+     */
+    @Test
+    void aDataNodeForgettingItsRequestsAtRestartIsRejected() throws Exception {
+        java.util.function.Consumer<Rack> crash = rack -> rack.crashHost(2_000_000, 2_300_000, rack.servers().get(1));
+        Validated real = validate(p -> p, 5, crash, "dn-crash-seed5");
+        assertEquals(TraceValidator.Verdict.ACCEPTED, real.result().verdict(), real.result().summary());
+        Validated v = validate(p -> p.withDataNodes(SeededBugs.ForgetsRequestsOnRestartDataNode::new), 5, crash,
+                "dn-forgets-requests-seed5");
+        assertEquals(TraceValidator.Verdict.REJECTED, v.result().verdict(), v.result().summary());
+        assertTrue(v.result().failedDescription().startsWith("e=dnWrite"), v.result().summary());
     }
 
     @Test

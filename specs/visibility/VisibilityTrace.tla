@@ -27,23 +27,34 @@
 (*  - the run starts with SwCrash (the switch drops everything until the    *)
 (*    switch OS's first resynchronisation);                                *)
 (*  - a resynchronisation is RebuildRecord steps and ResyncDone (below),    *)
-(*    not SwResync: the implementation's takes many messages.               *)
+(*    not SwResync: the implementation's takes many messages;              *)
+(*  - a metadata node's crash is MdnRestart, RebuildRecord steps and        *)
+(*    RebuildDone (below), not MdnCrash, for the same reason;             *)
+(*  - a data node's or the switch OS's restart is no step: a data node's    *)
+(*    log and timestamp sources are durable (dlog, tsGen), and the switch   *)
+(*    OS holds nothing the spec has (it leaves a ready switch alone and     *)
+(*    restarts a resynchronisation in progress).                           *)
 (***************************************************************************)
 \* VisibilityTraceData is generated per run: Trace, the run as a sequence of
 \* event records (field e names the event).
 EXTENDS Visibility, Sequences, VisibilityTraceData
 
 VARIABLE l       \* cursor: index of the next event of Trace
+VARIABLE rebuilding    \* the metadata node is rebuilding its index: reads are
+                       \*   answered UNAVAILABLE (no MdnRead step)
+VARIABLE rebuildFloor  \* rebuildFloor[k]: the newest timestamp of key k logged
+                       \*   when the rebuild began; the rebuild must reach it
 
-traceVars == <<vars, l>>
+rebuildVars == <<rebuilding, rebuildFloor>>
+traceVars == <<vars, l, rebuildVars>>
 \* act and the linearizability history only label and record steps: leaving
 \* them out of the view keeps states few (the trace fixes them anyway)
 TraceView == <<net, dlog, tsGen, sw, maxTs, swUp, idx, deferred, pendClr,
-               wr, rd, clock, faults, l>>
+               wr, rd, clock, faults, l, rebuildVars>>
 
 Ev == Trace[l]
 
-TraceInit == Init /\ l = 1
+TraceInit == Init /\ l = 1 /\ rebuilding = FALSE /\ rebuildFloor = [k \in Keys |-> 0]
 
 W(x) == IF x = 0 THEN NoW ELSE x
 
@@ -66,9 +77,9 @@ Deliver1(e, m, A(_)) == m \in net /\ A(m) /\ act'.dup = e.dup
 (* from before the crash can install metadata older than the index's).     *)
 
 \* The metadata node applied a data node's newest logged entry of key k (only
-\* while the switch is down: a rebuild is part of a resynchronisation).
+\* while it rebuilds: at its start, after its crash, or for a resynchronisation).
 RebuildRecord(w, k, ts) ==
-    /\ ~swUp
+    /\ rebuilding
     /\ dlog[w].key = k /\ dlog[w].ts = ts /\ ts > 0
     /\ idx' = ApplyAll(idx, {[w |-> w, key |-> k, ts |-> ts]})
     /\ act' = Act("RebuildRecord", <<w, k, ts>>, FALSE)
@@ -83,6 +94,57 @@ ResyncDone(reload) ==
     /\ maxTs' = reload
     /\ act' = Act("ResyncDone", reload, FALSE)
     /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, idx, deferred, pendClr, wr, rd, clock, faults, linVars>>
+
+-----------------------------------------------------------------------------
+(* The metadata node's crash as the implementation recovers from it (beyond *)
+(* Visibility.tla, whose MdnCrash sets the index to every key's newest      *)
+(* logged entry in one step).  III-E 2's rebuild takes messages too: the    *)
+(* restarted node begins with an empty index, no deferred updates and no    *)
+(* clears to re-send (MdnRestart), asks every data node for its newest      *)
+(* entry of each key and applies them as they come (RebuildRecord), while  *)
+(* it already applies second phases and deferred batches; it answers no     *)
+(* read until the rebuild is complete (RebuildDone).  What keeps this as    *)
+(* safe as MdnCrash, and what RebuildDone checks: reads wait for the end,   *)
+(* and at the end the index holds, for every key, an entry at least as new  *)
+(* as the newest one logged when the rebuild began (a data node answers     *)
+(* after that, so it replays those entries or newer ones).  A resync's      *)
+(* rebuild starts from the index the node holds and is checked the same     *)
+(* way.                                                                     *)
+
+\* The crashed metadata node starts again: everything it held is gone.
+MdnRestart ==
+    /\ faults.mdnCrash < MaxMdnCrash
+    /\ faults' = [faults EXCEPT !.mdnCrash = @ + 1]
+    /\ idx' = [k \in Keys |-> [w |-> NoW, ts |-> 0]]
+    /\ deferred' = {}
+    /\ pendClr' = {}
+    /\ act' = Act("MdnRestart", <<>>, FALSE)
+    /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, maxTs, swUp, wr, rd, clock, linVars>>
+
+\* A resynchronisation reached the metadata node: it has drained its buffer
+\* (an observed MdnBatch before) and drops its clear re-sends (the switch lost
+\* its entries), as SwResync does.
+MdnResyncStart ==
+    /\ deferred = {}
+    /\ pendClr' = {}
+    /\ act' = Act("MdnResyncStart", <<>>, FALSE)
+    /\ UNCHANGED <<cleared, net, dlog, tsGen, sw, maxTs, swUp, idx, deferred, wr, rd, clock, faults, linVars>>
+
+\* How a rebuild begins: the node's first start (Init's empty index), its
+\* restart after a crash, or a resynchronisation; the floor is every key's
+\* newest logged timestamp at this moment.
+RebuildStart(cause) ==
+    /\ CASE cause = "start"   -> UNCHANGED vars
+         [] cause = "restart" -> MdnRestart
+         [] cause = "resync"  -> MdnResyncStart
+    /\ rebuilding' = TRUE
+    /\ rebuildFloor' = [k \in Keys |-> Newest(k).ts]
+
+RebuildDone ==
+    /\ rebuilding
+    /\ \A k \in Keys : idx[k].ts >= rebuildFloor[k]
+    /\ rebuilding' = FALSE
+    /\ UNCHANGED <<vars, rebuildFloor>>
 
 -----------------------------------------------------------------------------
 (* Observed events.                                                         *)
@@ -125,8 +187,10 @@ ObsSwRead(e) ==
     /\ IF e.hit THEN act'.name = "SwReadHit" /\ act'.args[2] = e.w
                 ELSE act'.name = "SwReadMiss"
 
+\* never while rebuilding: the implementation answers UNAVAILABLE then
 ObsMdnRead(e) ==
     /\ e.e = "mdnRead"
+    /\ ~rebuilding
     /\ Deliver1(e, Msg("MRead", NoW, e.r, e.k, 0), MdnRead)
     /\ act'.args[2] = W(e.v)
 
@@ -146,6 +210,11 @@ ObsCrash(e)  == e.e = "crash" /\ SwCrash
 ObsRebuild(e) == e.e = "rebuild" /\ RebuildRecord(e.w, e.k, e.ts)
 ObsResync(e) == e.e = "resync" /\ ResyncDone([s \in Slots |-> e.reload[s + 1]])
 
+ObsRebuildStart(e) == e.e = "rebuildStart" /\ RebuildStart(e.cause)
+ObsRebuilt(e) == e.e = "rebuilt" /\ RebuildDone
+
+\* the events of the Visibility.tla actions (and the resync's): no rebuild
+\* variable changes
 Observed(e) ==
     \/ ObsInvokeWrite(e) \/ ObsInvokeRead(e) \/ ObsWriteTimeout(e) \/ ObsReadTimeout(e)
     \/ ObsDnWrite(e) \/ ObsSwWriteReply(e) \/ ObsCommit(e) \/ ObsFallback(e)
@@ -154,7 +223,11 @@ Observed(e) ==
     \/ ObsSwRead(e) \/ ObsMdnRead(e) \/ ObsDnRead(e) \/ ObsReadDone(e) \/ ObsReadRetry(e)
     \/ ObsStale(e) \/ ObsCrash(e) \/ ObsRebuild(e) \/ ObsResync(e)
 
-TraceNext == l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1
+TraceNext ==
+    /\ l <= Len(Trace)
+    /\ \/ Observed(Ev) /\ UNCHANGED rebuildVars
+       \/ ObsRebuildStart(Ev) \/ ObsRebuilt(Ev)
+    /\ l' = l + 1
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

@@ -4,6 +4,7 @@ import dev.innet.cli.Cli;
 import dev.innet.farreach.FarReachProtocol;
 import dev.innet.farreach.monitor.SnapshotMonitor;
 import dev.innet.pegasus.chain.ChainNetwork;
+import dev.innet.protocol.CrashKind;
 import dev.innet.protocol.Protocol;
 import dev.innet.protocol.ProtocolRegistry;
 import dev.innet.rack.CampaignSettings;
@@ -66,8 +67,10 @@ public final class SimMain implements Callable<Integer> {
         "switch (switch) or nothing (none), at times drawn from the seed, with snapshots every 3 ms checked by the",
         "snapshot monitor. Given explicitly, Pegasus's runs crash too (its own switch recovery, no snapshots).",
         "DistCache's runs crash its first spine (an upper-layer cache switch) unless --crashes none.",
-        "NetCache and the others never crash. Trace validation decides FarReach's runs with these crashes too",
-        "(docs/conformance.md)"})
+        "Given explicitly, a protocol that declares the crashes it recovers from (visibility: the switch, the",
+        "switch OS and every server) has each of them (switch: only the switch) at times drawn from the seed.",
+        "NetCache and the others never crash. Trace validation decides FarReach's and visibility's runs with",
+        "these crashes too (docs/conformance.md)"})
     String crashes;
 
     /** all, switch or none: what --crashes asked for (all when not given). */
@@ -80,15 +83,31 @@ public final class SimMain implements Callable<Integer> {
 
     /**
      * FarReach runs crash (and snapshot) by default; Pegasus's only when --crashes is given (its own switch
-     * recovery, docs/pegasus.md), and Pegasus across racks then loses a whole rack; the others have no
-     * recovery to exercise.
+     * recovery, docs/pegasus.md), and Pegasus across racks then loses a whole rack; any other protocol when
+     * --crashes is given and it declares crashes it recovers from ({@link Protocol#recoverableCrashes}) that
+     * the mode asks for; the rest have no recovery to exercise.
      */
     private boolean crashing(Protocol protocol) {
         if (crashMode().equals("none")) {
             return false;
         }
-        return protocol.name().equals("farreach") || protocol.name().equals("distcache")
-                || ((protocol.name().equals("pegasus") || protocol.name().equals("pegasus-chain")) && crashes != null);
+        if (protocol.name().equals("farreach") || protocol.name().equals("distcache")) {
+            return true;
+        }
+        if (protocol.name().equals("pegasus") || protocol.name().equals("pegasus-chain")) {
+            return crashes != null;
+        }
+        return crashes != null && !declaredCrashes(protocol).isEmpty();
+    }
+
+    /** The declared crashes --crashes asks for: all of them, or (--crashes switch) only the switch's. */
+    private java.util.Set<CrashKind> declaredCrashes(Protocol protocol) {
+        java.util.Set<CrashKind> kinds = java.util.EnumSet.noneOf(CrashKind.class);
+        kinds.addAll(protocol.recoverableCrashes());
+        if (crashMode().equals("switch")) {
+            kinds.retainAll(java.util.Set.of(CrashKind.SWITCH));
+        }
+        return kinds;
     }
 
     @Option(names = "--clean-client-links", description = "no faults on FarReach's client<->switch links")
@@ -97,6 +116,13 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--no-client-reply-loss", description = {"FarReach's switch->client links duplicate and reorder replies",
         "but do not lose them (a lost reply before a switch crash is a known limitation: docs/farreach.md, Limits)"})
     boolean noClientReplyLoss;
+
+    /**
+     * A test-only bug ({@link Protocol#SEEDED_PROTOCOL_BUGS}) seeded into every chosen protocol that has it; the
+     * others are dropped from the campaign. Hidden: only tests pass it, to show that a campaign catches the bug.
+     */
+    @Option(names = "--seeded-bug", hidden = true)
+    String seededBug;
 
     @Option(names = "--out", description = "where histories go (default: results/sim under the repository)")
     Path out;
@@ -136,6 +162,12 @@ public final class SimMain implements Callable<Integer> {
             protocols = program.equals("all") ? ProtocolRegistry.all() : List.of(ProtocolRegistry.byName(program));
         } catch (IllegalArgumentException e) {
             throw Cli.usageError(spec, "--program: " + e.getMessage());
+        }
+        if (seededBug != null) {
+            protocols = protocols.stream().flatMap(p -> p.withSeededBug(seededBug).stream()).toList();
+            if (protocols.isEmpty()) {
+                throw Cli.usageError(spec, "--seeded-bug: no chosen protocol has the bug '" + seededBug + "'");
+            }
         }
         if (!crashMode().equals("all") && !crashMode().equals("switch") && !crashMode().equals("none")) {
             throw Cli.usageError(spec, "--crashes takes all, switch or none, not '" + crashes + "'");
@@ -196,17 +228,30 @@ public final class SimMain implements Callable<Integer> {
         out.printf("innet sim: %s x seeds %d..%d, %d ms chaos, %d servers, %d clients, cache %d, server links %s%n",
                 protocols.stream().map(Protocol::name).toList(), firstSeed, firstSeed + seeds - 1, chaosMs, servers, clients,
                 cache, farreach.serverLinkFaults().describe() + withoutDuplication(protocols));
-        out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
-                farreach.clientLinkFaults().describe(),
-                farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
-                crashMode().equals("none") ? "" : crashMode().equals("switch") ? ", switch crashes; snapshots every 3 ms"
-                        : ", crashes of switch, controller and a server; snapshots every 3 ms");
+        if (protocols.stream().anyMatch(p -> p.name().equals("farreach"))) { // its settings are no other protocol's
+            out.printf("  farreach: values %d..%d bytes, client links %s%s, writes retried%s%n", lengths[0], lengths[1],
+                    farreach.clientLinkFaults().describe(),
+                    farreach.clientReplyLoss() || cleanClientLinks ? "" : " (replies not lost)",
+                    crashMode().equals("none") ? "" : crashMode().equals("switch") ? ", switch crashes; snapshots every 3 ms"
+                            : ", crashes of switch, controller and a server; snapshots every 3 ms");
+        }
+        for (Protocol p : protocols) {
+            String crashed = crashing(p) && !p.recoverableCrashes().isEmpty() ? "crashes of " + declaredCrashes(p).stream()
+                    .map(k -> k.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).toList() : "";
+            String changed = p.forCampaigns().campaignChanges();
+            if (!crashed.isEmpty() || !changed.isEmpty()) {
+                out.printf("  %s: %s%n", p.name(), String.join("; ", java.util.stream.Stream.of(changed, crashed)
+                        .filter(x -> !x.isEmpty()).toList()));
+            }
+        }
         out.printf("%-9s %6s %8s %8s %6s %8s %9s  %s%n", "program", "seed", "ops", "hits", "evict", "lost", "porcupine",
                 "result");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path durable = java.nio.file.Files.createTempDirectory("innet-sim-");
         CampaignSettings farreachSettings = farreach;
-        Campaign.RunSetup setup = (protocol, seed) -> {
+        Campaign.RunSetup setup = (registered, seed) -> {
+            // the protocol with its campaign settings; its name is the registered one's
+            Protocol protocol = registered.forCampaigns();
             CampaignSettings settings = protocol.name().equals("farreach") ? farreachSettings : others;
             if (valueBytes == null && protocol.workloadValueBytes() > 0) {
                 // a protocol that acts only on values of one length (LaKe caches 32-byte values) gets that
@@ -236,6 +281,12 @@ public final class SimMain implements Callable<Integer> {
                 Rack rack = settings.rack(root, protocol, seed).out(quiet).rocksdb(durable.resolve("seed" + seed))
                         .recordTraceEvents(sample.wants(protocol, seed)).build();
                 CrashPlan.schedule(rack, chaosMs * 1_000_000, crashMode().equals("switch"));
+                return Campaign.PreparedRun.of(rack);
+            }
+            if (!protocol.name().equals("farreach")) { // the crashes it declares, each once, at times drawn from the seed
+                Rack rack = settings.rack(root, protocol, seed).out(quiet).recordTraceEvents(sample.wants(protocol, seed))
+                        .build();
+                CrashPlan.schedule(rack, chaosMs * 1_000_000, declaredCrashes(protocol));
                 return Campaign.PreparedRun.of(rack);
             }
             SnapshotMonitor[] monitor = new SnapshotMonitor[1];

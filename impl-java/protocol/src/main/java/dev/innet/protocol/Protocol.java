@@ -63,6 +63,31 @@ public interface Protocol {
     }
 
     /**
+     * The crashes this protocol implements recovery from, which {@code ./innet sim --crashes} schedules in its
+     * runs ({@code CrashPlan}); empty (the default): the protocol has no recovery to exercise. FarReach, DistCache
+     * and Pegasus have crash set-ups of their own in {@code SimMain} (snapshots, a spine, a whole rack) and do not
+     * use this.
+     */
+    default java.util.Set<CrashKind> recoverableCrashes() {
+        return java.util.Set.of();
+    }
+
+    /**
+     * This protocol as simulated campaigns ({@code ./innet sim}) run it: settings under which paths that the
+     * defaults make rare are common, so that the campaign's checks reach them (the visibility layer: keys that
+     * collide in a few switch slots and fingerprints, so that fallbacks, held replies and failed key validations
+     * happen). The default: this protocol unchanged.
+     */
+    default Protocol forCampaigns() {
+        return this;
+    }
+
+    /** What {@link #forCampaigns} changes, in a few words for a campaign's header; empty when it changes nothing. */
+    default String campaignChanges() {
+        return "";
+    }
+
+    /**
      * Whether the protocol's guarantees hold on a network that duplicates packets. False for a protocol
      * whose servers apply a duplicated write twice, so that a late copy can overwrite a newer write (LaKe:
      * memcached over UDP has no duplicate suppression). Campaigns run such protocols with the same faults
@@ -136,6 +161,13 @@ public interface Protocol {
     String DATA_NODES_RESTAMPING_RETRIES = "data-node-restamps";
 
     /**
+     * Test-only: the visibility layer's data nodes replay the oldest entry of each key to a rebuilding metadata
+     * node instead of the newest, so a metadata node rebuilt after its crash indexes stale log addresses (a
+     * crash-recovery bug: without a metadata node crash the index is never rebuilt from non-empty logs).
+     */
+    String DATA_NODES_REPLAYING_OLDEST = "data-node-replays-oldest";
+
+    /**
      * Test-only: DistCache's servers apply a write, acknowledge it and update the cached copies at once, without
      * invalidating the copies first (DistCache.tla's BugSinglePhase).
      */
@@ -162,7 +194,7 @@ public interface Protocol {
 
     /** The protocol bugs {@link #withSeededBug} may know (each protocol has at most some of them). */
     java.util.List<String> SEEDED_PROTOCOL_BUGS = java.util.List.of(SERVERS_IGNORING_SEQUENCE_NUMBERS,
-            DATA_NODES_RESTAMPING_RETRIES, SERVERS_SKIPPING_PHASE_ONE);
+            DATA_NODES_RESTAMPING_RETRIES, DATA_NODES_REPLAYING_OLDEST, SERVERS_SKIPPING_PHASE_ONE);
 
     /**
      * This protocol with the named test-only bug seeded, if it has that bug (a live rack's hidden

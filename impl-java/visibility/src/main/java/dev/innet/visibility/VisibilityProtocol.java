@@ -75,21 +75,60 @@ public final class VisibilityProtocol implements Protocol {
     }
 
     /**
+     * {@link Protocol#DATA_NODES_REPLAYING_OLDEST}: data nodes that replay each key's oldest entry to a rebuilding
+     * metadata node (a crash-recovery bug for {@code ./innet sim --crashes} and trace validation to catch).
      * {@link Protocol#DATA_NODES_RESTAMPING_RETRIES}: data nodes that do not recognise a request they already wrote,
      * so a retried or duplicated write is appended again under a new timestamp (a live rack's hidden --seeded-bug,
      * which rack validate must reject).
      */
     @Override
     public java.util.Optional<Protocol> withSeededBug(String bug) {
-        if (!bug.equals(DATA_NODES_RESTAMPING_RETRIES)) {
-            return java.util.Optional.empty();
+        if (bug.equals(DATA_NODES_RESTAMPING_RETRIES)) {
+            return java.util.Optional.of(withDataNodes(roles -> new DataNode(roles) {
+                @Override
+                protected long earlierWriteOf(int clientIp, long reqId) {
+                    return -1;
+                }
+            }));
         }
-        return java.util.Optional.of(withDataNodes(roles -> new DataNode(roles) {
-            @Override
-            protected long earlierWriteOf(int clientIp, long reqId) {
-                return -1;
-            }
-        }));
+        if (bug.equals(DATA_NODES_REPLAYING_OLDEST)) {
+            return java.util.Optional.of(withDataNodes(roles -> new DataNode(roles) {
+                @Override
+                protected boolean replacesInReplay(dev.innet.visibility.datanode.LogEntry later,
+                        dev.innet.visibility.wire.IndexRecord chosen) {
+                    return false;
+                }
+            }));
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Campaigns' keys share 8 switch slots under 4 fingerprints. With the real hash a campaign's few dozen keys
+     * almost never share a slot, so the paths that exist for collisions (the fallback to the ordered second phase,
+     * held second-phase replies, reads failing key validation and retrying) would go unchecked.
+     */
+    public static final KeyHasher CAMPAIGN_HASHER = KeyHasher.colliding(8, 4);
+
+    @Override
+    public Protocol forCampaigns() {
+        return withHasher(CAMPAIGN_HASHER);
+    }
+
+    @Override
+    public String campaignChanges() {
+        return "keys colliding in 8 switch slots under 4 fingerprints";
+    }
+
+    /**
+     * §III-E's failures, each with its recovery: the switch (resynchronised, MaxTs reloaded), the switch OS
+     * (restarted, it leaves a ready switch alone), the metadata node (rebuilt from the data nodes' logs) and every
+     * data node (its log is durable).
+     */
+    @Override
+    public java.util.Set<dev.innet.protocol.CrashKind> recoverableCrashes() {
+        return java.util.EnumSet.of(dev.innet.protocol.CrashKind.SWITCH, dev.innet.protocol.CrashKind.CONTROLLER,
+                dev.innet.protocol.CrashKind.EVERY_SERVER);
     }
 
     @Override

@@ -36,6 +36,14 @@ public final class VisibilityTraceEvents {
     public static final String MDN_CLEAR_ACK = "visMdnClearAck";
     /** metadata node: an unacknowledged clear sent again (MdnClearTimeout): key, ts. */
     public static final String MDN_CLEAR_RESEND = "visMdnClearResend";
+    /**
+     * metadata node: a rebuild of the index from the data nodes begins (its later rounds, re-sent after a timeout, are
+     * no new rebuild): cause ({@code start}: the node's start, after a crash when its incarnation is above 0;
+     * {@code resync}: a switch OS's RESYNC, after the buffer was drained), round.
+     */
+    public static final String MDN_REBUILD_START = "visMdnRebuildStart";
+    /** metadata node: the rebuild is complete (every data node's records applied; reads answered again): keys. */
+    public static final String MDN_REBUILT = "visMdnRebuilt";
     /** metadata node: one key's newest log entry from a data node applied to the index (rebuild): key, ts, dataNode, position. */
     public static final String MDN_REBUILD_RECORD = "visMdnRebuildRecord";
     /** switch OS: a slot's MaxTs reloaded at the end of a resynchronisation: slot, ts (before RESYNC_DONE). */

@@ -91,6 +91,31 @@ final class SeededBugs {
         }
     }
 
+    /**
+     * A data node whose table of written requests lives in memory only: after a restart it no longer recognises a
+     * request it wrote before the crash, so a retry of one is appended again under a new timestamp (the restart-only
+     * form of BugRestamp; the real DataLog rebuilds the table from the log).
+     */
+    static final class ForgetsRequestsOnRestartDataNode extends DataNode {
+        private long firstPositionOfThisIncarnation;
+
+        ForgetsRequestsOnRestartDataNode(RackRoles roles) {
+            super(roles);
+        }
+
+        @Override
+        public void onStart(NodeContext context) {
+            super.onStart(context);
+            firstPositionOfThisIncarnation = logEntries().size();
+        }
+
+        @Override
+        protected long earlierWriteOf(int clientIp, long reqId) {
+            long position = super.earlierWriteOf(clientIp, reqId);
+            return position < firstPositionOfThisIncarnation ? -1 : position;
+        }
+    }
+
     /** BugResyncNoMaxTs: the switch comes back with MaxTs = 0. */
     static final class ResyncWithoutMaxTs extends Resync {
         ResyncWithoutMaxTs(NodeContext ctx, dev.innet.visibility.TimerActions timers, RackRoles roles, SwitchControl control,

@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * timestamps for the switch's MaxTs reload (§III-E 3), and re-sends the asynchronous update of a log
  * entry whose switch entry went stale (§III-E 1).
  *
- * <p>Seeded-bug tests override {@link #validates} and {@link #earlierWriteOf}.
+ * <p>Seeded-bug tests override {@link #validates}, {@link #earlierWriteOf} and {@link #replacesInReplay}.
  */
 public class DataNode implements Node, NodeCounters {
     private final RackRoles roles;
@@ -177,7 +177,7 @@ public class DataNode implements Node, NodeCounters {
             LogEntry e = log.at(p);
             String k = Arrays.toString(e.key());
             IndexRecord r = newest.get(k);
-            if (r == null || r.ts() < e.ts()) {
+            if (r == null || replacesInReplay(e, r)) {
                 newest.put(k, new IndexRecord(e.key(), e.ts(), e.ext(), new LogAddress(ctx.hostNumber(), p),
                         application.tailOf(e)));
             }
@@ -187,6 +187,15 @@ public class DataNode implements Node, NodeCounters {
             reply(frame, m, ext, VisOp.STATUS_OK, 0, part, entriesOp);
         }
         reply(frame, m, ext, VisOp.STATUS_OK, all.size(), new byte[0], endOp);
+    }
+
+    /**
+     * Whether {@code later}, an entry after {@code chosen}'s in the log, of the same key, replaces it as the entry a
+     * rebuild replays: when it is newer (entries of a key are appended in timestamp order, so always). Seeded-bug
+     * tests override it.
+     */
+    protected boolean replacesInReplay(LogEntry later, IndexRecord chosen) {
+        return chosen.ts() < later.ts();
     }
 
     private void reportTimestamps(UdpFrame frame, InnetMessage m, VisExt ext) {

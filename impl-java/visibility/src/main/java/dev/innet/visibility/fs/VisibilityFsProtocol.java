@@ -77,6 +77,29 @@ public final class VisibilityFsProtocol implements Protocol {
         return layer.p4Program();
     }
 
+    /**
+     * Campaigns' paths share 4 switch slots under one fingerprint, as FsRackTest's campaigns: the workload's 24 paths
+     * would otherwise almost never share a slot, and the fallbacks, held replies and a stat's own check of the path
+     * in an inode (a colliding entry of another path) would go unchecked.
+     */
+    public static final dev.innet.visibility.wire.KeyHasher CAMPAIGN_HASHER = dev.innet.visibility.wire.KeyHasher.colliding(4, 1);
+
+    @Override
+    public Protocol forCampaigns() {
+        return withLayer(l -> l.withHasher(CAMPAIGN_HASHER));
+    }
+
+    @Override
+    public String campaignChanges() {
+        return "paths colliding in 4 switch slots under 1 fingerprint";
+    }
+
+    /** The layer's: the same switch, switch OS, metadata node and data nodes recover the same way. */
+    @Override
+    public java.util.Set<dev.innet.protocol.CrashKind> recoverableCrashes() {
+        return layer.recoverableCrashes();
+    }
+
     @Override
     public boolean servesFromSwitch() {
         return true;

@@ -106,6 +106,9 @@ public class MetadataNode implements Node, NodeCounters {
         this.ctx = context;
         this.timers = new TimerActions(context);
         this.deferred = new DeferredBatch(batchCapacity);
+        // the trace names the rebuild's start: after a crash (incarnation above 0) the index it begins from is empty
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_REBUILD_START).with("cause", "start")
+                .with("round", rebuildRound + 1));
         startRebuild();
     }
 
@@ -312,6 +315,7 @@ public class MetadataNode implements Node, NodeCounters {
             timers.cancel(rebuild.timer);
             rebuild = null;
             count("rebuilds");
+            ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_REBUILT).with("keys", (long) index.size()));
             ctx.log("index rebuilt from the data nodes: " + index.size() + " keys");
             if (resyncRequester != null) {
                 InnetMessage done = VisFrames.message(VisOp.RESYNC_DONE, 0, VisOp.STATUS_OK, resyncReqId,
@@ -335,6 +339,8 @@ public class MetadataNode implements Node, NodeCounters {
         clearTimers.clear();
         resyncRequester = frame;
         resyncReqId = m.reqId();
+        ctx.trace(VisibilityTraceEvents.of(VisibilityTraceEvents.MDN_REBUILD_START).with("cause", "resync")
+                .with("round", rebuildRound + 1));
         startRebuild();
     }
 

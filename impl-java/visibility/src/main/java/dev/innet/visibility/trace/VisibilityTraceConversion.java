@@ -85,7 +85,7 @@ public final class VisibilityTraceConversion implements TraceConversion {
         b.append("  MaxTimeouts = ").append(run.timeouts()).append('\n');
         b.append("  SpuriousTimeouts = TRUE\n");
         b.append("  TimeoutKinds = {\"client\", \"clear\", \"stale\"}\n");
-        b.append("  MaxMdnCrash = 0\n");
+        b.append("  MaxMdnCrash = ").append(run.metadataNodeRestarts()).append('\n');
         b.append("  MaxSwCrash = ").append(run.crashes()).append('\n');
         TraceModel.bugFlagsOff(b, BUG_FLAGS);
         b.append("INIT TraceInit\nNEXT TraceNext\nVIEW TraceView\nCONSTRAINT CursorReport\n");

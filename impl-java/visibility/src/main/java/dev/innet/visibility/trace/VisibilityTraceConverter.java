@@ -49,14 +49,21 @@ import java.util.TreeSet;
  * is delivered again later: the network duplicated it, or a re-send (a client's retry, the data node's
  * answer to it, a held reply re-sent) made a second copy of what the spec's message set holds once.
  *
- * <p>Refused (unknown, never accepted): a host restart (incarnation above 0), a refused request
+ * <p>Host restarts: the metadata node's (its {@code visMdnRebuildStart} of cause start in an incarnation above 0) is
+ * {@code rebuildStart} of cause restart, the trace spec's MdnRestart; a data node's and the switch OS's are no step
+ * (the spec's data logs and timestamp sources are durable, and the switch OS holds nothing the spec has).
+ *
+ * <p>Refused (unknown, never accepted): a client's restart, a refused request
  * (BAD_REQUEST and other failure statuses), a log address no data node wrote, malformed frames or fields,
  * unknown events.
  */
 public final class VisibilityTraceConverter {
     /** A converted run. */
     public record Converted(List<Map<String, Object>> steps, Map<String, Integer> slotOf, Map<String, Long> fpOf,
-            int slots, int writes, int reads, int timeouts, int dups, int crashes) { }
+            int slots, int writes, int reads, int timeouts, int dups, int crashes, int metadataNodeRestarts) { }
+
+    /** The prefix of the clients' events ({@link VisibilityTraceEvents#CLIENT_OP} and the others). */
+    private static final String CLIENT_EVENTS = "visClient";
 
     private record Op(boolean write, int id, String key) { }
 
@@ -74,6 +81,7 @@ public final class VisibilityTraceConverter {
     private int reads;
     private int timeouts;
     private int crashes;
+    private int metadataNodeRestarts;
     private boolean switchUp;
 
     public Converted convert(List<TraceLine> lines) {
@@ -84,9 +92,10 @@ public final class VisibilityTraceConverter {
         }
         for (int i = 0; i < lines.size(); i++) {
             TraceLine line = lines.get(i);
-            if (line.incarnation() != 0) {
-                throw new TraceFormatException("line " + line.line() + ": host " + line.host() + " restarted (incarnation "
-                        + line.incarnation() + "); VisibilityTrace.tla covers runs without host restarts");
+            if (line.incarnation() != 0 && line.event().startsWith(CLIENT_EVENTS)) {
+                // a restarted client forgets its operation and request ids; the spec's clients never restart
+                throw new TraceFormatException("line " + line.line() + ": client " + line.host() + " restarted (incarnation "
+                        + line.incarnation() + "); VisibilityTrace.tla covers restarts of the servers and the switch OS only");
             }
             switch (line.event()) {
                 case Simulation.SWITCH_UDP_IN_EVENT -> {
@@ -151,6 +160,16 @@ public final class VisibilityTraceConverter {
                     s.put("k", key(line));
                     s.put("ts", line.number("ts"));
                 }
+                case VisibilityTraceEvents.MDN_REBUILD_START -> {
+                    String cause = line.string("cause");
+                    if (!cause.equals("start") && !cause.equals("resync")) {
+                        throw new TraceFormatException("line " + line.line() + ": unknown rebuild cause " + cause);
+                    }
+                    boolean restart = cause.equals("start") && line.incarnation() > 0;
+                    metadataNodeRestarts += restart ? 1 : 0;
+                    add(line, "rebuildStart").put("cause", restart ? "restart" : cause);
+                }
+                case VisibilityTraceEvents.MDN_REBUILT -> add(line, "rebuilt");
                 case VisibilityTraceEvents.RESYNC_MAX_TS -> reload.put((int) line.number("slot"), line.number("ts"));
                 case VisibilityTraceEvents.RESYNC_DONE -> {
                     if (switchUp) {
@@ -212,7 +231,7 @@ public final class VisibilityTraceConverter {
         fpOf.forEach((k, fp) -> fpIndex.put(k, (long) fps.get(fp)));
         int dups = markDuplicates();
         return new Converted(List.copyOf(steps), slotOf, fpIndex, Math.max(1, n), writes, reads, timeouts, dups,
-                crashes);
+                crashes, metadataNodeRestarts);
     }
 
     /** The abstract message a delivery consumes (Visibility.tla's Msg), or null for a step that is no delivery. */

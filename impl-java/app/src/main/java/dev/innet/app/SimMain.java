@@ -73,10 +73,10 @@ public final class SimMain implements Callable<Integer> {
         "these crashes too (docs/conformance.md)"})
     String crashes;
 
-    /** all, switch or none: what --crashes asked for (all when not given). */
     /** A failed rack's switch is restarted after every run's end: it stays down. */
     private static final long RACK_NEVER_BACK = Long.MAX_VALUE / 16;
 
+    /** all, switch or none: what --crashes asked for (all when not given). */
     private String crashMode() {
         return crashes == null ? "all" : crashes;
     }

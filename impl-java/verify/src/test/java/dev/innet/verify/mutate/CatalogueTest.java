@@ -64,6 +64,20 @@ class CatalogueTest {
         assertEquals("kv", Layer.javaModuleOf("impl-java/kv/src/main/java/dev/innet/kv/store/RecordStore.java"));
     }
 
+    /** A protocol whose ./innet sim crashes only when asked gets a crash campaign too; one that never crashes does not. */
+    @Test
+    void theCampaignLayerAddsACrashCampaignWhereTheProtocolHasOne() {
+        Catalogue.Edit edit = Catalogue.parse(TWO_LAYER_BUG, "test").bugs().get(0).edits().get(0);
+        for (String protocol : List.of("farreach", "pegasus", "visibility")) {
+            List<List<String>> commands = Layer.CAMPAIGN.commands(new Catalogue.Bug("b", protocol, "w", List.of(edit)));
+            assertEquals(2, commands.size(), protocol + ": " + commands);
+            assertTrue(commands.get(1).containsAll(List.of("--program", protocol, "--crashes", "all")), commands.toString());
+        }
+        List<List<String>> netcache = Layer.CAMPAIGN.commands(new Catalogue.Bug("b", "netcache", "w", List.of(edit)));
+        assertEquals(1, netcache.size(), netcache.toString());
+        assertTrue(!netcache.get(0).contains("--crashes"), netcache.toString());
+    }
+
     @Test
     void conformanceSeedsACodeBugInTheCodeOnlyAndASpecOnlyBugInTheSpec() {
         Catalogue.Bug both = Catalogue.parse(TWO_LAYER_BUG, "test").bugs().get(0);

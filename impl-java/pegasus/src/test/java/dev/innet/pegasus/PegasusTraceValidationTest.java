@@ -110,7 +110,7 @@ class PegasusTraceValidationTest {
      */
     @Test
     void aRewriteOfHomesCopyIsRejectedAtTheRewrite() throws Exception {
-        assertRejectedAtTheRewrite(controllers(true, true), "rewrite-home-copy", "e=rewrite");
+        assertRejectedAtTheRewrite(controllers(true, true), 6, "rewrite-home-copy", "e=rewrite");
     }
 
     /**
@@ -118,11 +118,16 @@ class PegasusTraceValidationTest {
      * controller rewrites without pausing the key's writes, at the first period after the mark so that it
      * races them. A client write of the key is then in flight when the rewrite is stamped (Drained fails),
      * or lands at home between the controller's read and the stamp (exp is not home's version), or after it
-     * (home applies a rewrite the spec's would not): rejected at the rewrite or at home's handling of it.
+     * (home applies a rewrite the spec's would not): rejected at one of the rewrite's events. Most seeds do
+     * not show it: no client write races the rewrite (accepted), or one ends the removal during the
+     * controller's reads and the rewrite is stamped after (refused as unknown, as the converter must for
+     * the correct controller's rare race). Measured once, seeds 1-30: rejected 16 (at the rewrite) and 17
+     * (at its reply), unknown 1, 4, 11, 22, 23, 28, 30, the others accepted.
      */
     @Test
     void anUnpausedRewriteIsRejectedAtTheRewrite() throws Exception {
-        assertRejectedAtTheRewrite(controllers(false, false), "rewrite-unpaused", "e=rewrite", "e=serverRewrite");
+        assertRejectedAtTheRewrite(controllers(false, false), 20, "rewrite-unpaused", "e=rewrite", "e=serverRewrite",
+                "e=rewriteReply");
     }
 
     /**
@@ -189,15 +194,17 @@ class PegasusTraceValidationTest {
         });
     }
 
-    private static void assertRejectedAtTheRewrite(PegasusProtocol buggy, String name, String... at) throws Exception {
+    /** Seeds 1, 2, ... up to {@code seeds}: the first rejection must be at one of the events {@code at}. */
+    private static void assertRejectedAtTheRewrite(PegasusProtocol buggy, int seeds, String name, String... at)
+            throws Exception {
         TraceValidator.Result rejected = null;
-        for (long seed = 1; seed <= 6 && rejected == null; seed++) {
+        for (long seed = 1; seed <= seeds && rejected == null; seed++) {
             Validated v = validate(buggy, seed, name + "-seed" + seed);
             if (v.result().verdict() == TraceValidator.Verdict.REJECTED) {
                 rejected = v.result();
             }
         }
-        assertTrue(rejected != null, "no seed in 1..6 made the seeded bug visible to trace validation");
+        assertTrue(rejected != null, "no seed in 1.." + seeds + " made the seeded bug visible to trace validation");
         String failed = rejected.failedDescription();
         assertTrue(java.util.Arrays.stream(at).anyMatch(failed::startsWith), rejected.summary());
     }

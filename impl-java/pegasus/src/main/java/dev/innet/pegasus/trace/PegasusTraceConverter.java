@@ -55,9 +55,10 @@ import java.util.zip.CRC32;
  *
  * <p>Refused (unknown, never accepted): a host restart (incarnation above 0), a switch crash, a run without
  * the controller's start event, frames that are not Pegasus messages, unknown events, two writes of the
- * same value bytes, and a removal rewrite stamped while a message of the key's previous attempt is still
+ * same value bytes, a removal rewrite stamped while a message of the key's previous attempt is still
  * delivered later (Pegasus.tla's RemovalRewrite waits until the previous one is answered or lost; the
- * controller's timeout cannot know which) (each error names the NDJSON line).
+ * controller's timeout cannot know which), and one stamped after the switch removed the key (the controller
+ * checks the mark before it writes, not in the same step) (each error names the NDJSON line).
  */
 public final class PegasusTraceConverter {
 
@@ -86,6 +87,8 @@ public final class PegasusTraceConverter {
     private final Map<Long, TraceLine> rewritesSent = new HashMap<>();
     /** the RW message (Pegasus.tla's RWReq) of each stamped rewrite, by the version the switch stamped */
     private final Map<Long, Map<String, Object>> rewriteOfVersion = new HashMap<>();
+    /** keys whose removal the switch has reported (KEY_REMOVED) since they were last added or marked */
+    private final Set<String> removedKeys = new java.util.HashSet<>();
     private final Map<String, Integer> home = new TreeMap<>();
     /** (client host, reqId) of writes and reads -> op id */
     private final Map<String, Integer> writeIds = new HashMap<>();
@@ -209,10 +212,12 @@ public final class PegasusTraceConverter {
             }
             case PegasusOp.ADD_KEY -> {
                 adds++;
+                removedKeys.remove(keyOf(m));
                 add(in, "addKey", null, List.of()).put("k", keyOf(m));
             }
             case PegasusOp.MARK_REMOVE -> {
                 removes++;
+                removedKeys.remove(keyOf(m));
                 add(in, "markRemove", null, List.of()).put("k", keyOf(m));
             }
             default -> { } // copies, virtual writes, the controller's traffic, reports: no spec step at the switch
@@ -283,6 +288,7 @@ public final class PegasusTraceConverter {
 
     private void writeReply(TraceLine in, int src, int dst, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
         String k = keyOf(m);
+        noteRemoval(k, out);
         int w;
         boolean toClient = m.op() == PegasusOp.WRITE_REPLY || m.op() == PegasusOp.DELETE_REPLY;
         if (toClient) {
@@ -340,6 +346,12 @@ public final class PegasusTraceConverter {
             return; // dropped by the switch: lost before it, no step
         }
         String k = keyOf(m);
+        if (removedKeys.contains(k)) {
+            // the controller saw the key marked, then a reply on its way ended the removal before the switch
+            // stamped the write: the check and the stamp are not one step, as in the spec's RemovalRewrite
+            throw new TraceFormatException("line " + in.line() + ": the controller's rewrite of key " + k
+                    + " was stamped after the switch had removed the key; Pegasus.tla's RemovalRewrite needs it marked");
+        }
         int h = servers.indexOf((int) stamped.number("dst")) + 1;
         if (h != servers.indexOf((int) sent.number("home")) + 1) {
             throw new TraceFormatException("line " + stamped.line() + ": the controller's rewrite of key " + k
@@ -352,6 +364,15 @@ public final class PegasusTraceConverter {
         rewriteOfVersion.put(ver, msg);
         rewrites++;
         add(in, "rewrite", null, List.of(msg)).put("m", msg);
+    }
+
+    /** Notes a KEY_REMOVED report among a step's outputs: the switch removed key {@code k} there. */
+    private void noteRemoval(String k, List<TraceLine> out) {
+        for (TraceLine o : out) {
+            if (message(o).op() == PegasusOp.KEY_REMOVED) {
+                removedKeys.add(k);
+            }
+        }
     }
 
     /**
@@ -394,6 +415,7 @@ public final class PegasusTraceConverter {
 
     /** Home's reply to a rewrite entered the switch: SwitchRewriteReply (the removal rule, or Algorithm 2). */
     private void rewriteReply(TraceLine in, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
+        noteRemoval(keyOf(m), out);
         boolean passed = false;
         boolean removed = false;
         for (TraceLine o : out) {

@@ -129,13 +129,13 @@ final class RemovalRewrite extends KeyProcedure {
 
     /** Writes the newest copy home (a DELETE for a tombstone or no copy), under a new request id. */
     private void sendRewrite() {
-        boolean homes = controller.rewritesHomeCopy(); // seeded bug only: home's copy, not the newest
-        InnetMessage copy = homes ? homeCopy : newest;
+        boolean writesHomeCopy = controller.rewritesHomeCopy(); // seeded bug only: home's copy, not the newest
+        InnetMessage copy = writesHomeCopy ? homeCopy : newest;
         boolean value = copy != null && copy.seq() > 0 && copy.status() == KvStatus.OK;
         rewrite = PegasusPacket.message(value ? PegasusOp.WRITE : PegasusOp.DELETE, 0, 0, controller.nextRequestId(), key,
                 0, PegasusExt.NONE, value ? copy.value() : new byte[0]);
         controller.removalRewriteSent(key, home, rewrite.reqId(), homeCopy == null ? 0 : homeCopy.seq(),
-                homes ? controller.hostOfIndex(home) : newestHost, copy == null ? 0 : copy.seq(), !value,
+                writesHomeCopy ? controller.hostOfIndex(home) : newestHost, copy == null ? 0 : copy.seq(), !value,
                 rewrite.value());
         sentAt = controller.now();
         controller.sendToHost(controller.hostOfIndex(home), rewrite);

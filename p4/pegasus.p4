@@ -405,7 +405,13 @@ control MyIngress(inout pegasus_headers_t hdr,
                 if (hdr.peg.server != 0 && (bit<32>) hdr.peg.server <= MAX_SERVERS) {
                     server_load.write((bit<32>) (hdr.peg.server - 1), hdr.peg.load);
                 }
-                if (meta.dir_hit && meta.key_state != KEY_INACTIVE) {
+                /* the answer to the controller's own read of a server's copy (P-22)
+                 * is no client's: the directory neither learns from it nor drops it,
+                 * as Pegasus.tla's RemovalRewrite reads the stores without a message
+                 * the switch sees */
+                bool controller_read = (hdr.peg.pflags & PEG_FLAG_CONTROLLER_READ) != 0
+                    && hdr.innet.op == PEG_READ_REPLY;
+                if (meta.dir_hit && meta.key_state != KEY_INACTIVE && !controller_read) {
                     /* ---- 6 Algorithm 2 and the removal rule ----------------- */
                     version_t v = hdr.innet.seq;
                     version_t completed;

@@ -23,6 +23,9 @@ const bit<8> PEG_FLAG_DETECTOR = 0x01;   /* the receiver is the detector node of
 /* ADD_KEY: ver_completed is the packet's seq (a chain's tail, §7: the key's newest version, read from
  * home), not ver_next - 1 */
 const bit<8> PEG_FLAG_COMPLETED_GIVEN = 0x02;
+/* READ from the controller (issue 16's removal rewrite reads every server's copy) and the server's answer
+ * to it: the answer passes to the controller without Algorithm 2 (P-22) */
+const bit<8> PEG_FLAG_CONTROLLER_READ = 0x04;
 
 /* Ops on UDP 5010 (docs/pegasus.md). Replies set bit 7. */
 const bit<8> PEG_READ = 0x01;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes p4/tests/pegasus.stf: the packet tests of p4/pegasus.p4.
 
-Expected bytes are built here from docs/pegasus.md (wire format and rules P-0..P-21, cited in the
+Expected bytes are built here from docs/pegasus.md (wire format and rules P-0..P-22, cited in the
 comments) and docs/wire-format.md, independently of the P4 code; the framing helpers are
 gen_stf.py's. Detector choices are computed with zlib's CRC-32, which is v1model's crc32.
 
@@ -27,6 +27,7 @@ ADD_KEY, MARK_REMOVE, ADD_KEY_REPLY, MARK_REMOVE_REPLY = 0x30, 0x31, 0xB0, 0xB1
 HOT_KEY, KEY_REMOVED = 0x32, 0x33
 DETECTOR = 0x01
 COMPLETED_GIVEN = 0x02
+CONTROLLER_READ = 0x04
 OK, NOT_FOUND = 0, 1
 
 
@@ -275,9 +276,18 @@ def pegasus():
     t.reg("write_paused", 5, 1)
     t.packet(10, to_server(CLIENT, 1, peg(WRITE, A, 21, value=b"late")))
     t.cmd("check_register MyIngress.pegasus_drop_count(2) == 2")
-    ctl_read = frame(CONTROLLER, 2, CLIENT_UDP, PEG_PORT, peg(READ, A, 22))
+    ctl_read = frame(CONTROLLER, 2, CLIENT_UDP, PEG_PORT, peg(READ, A, 22, pflags=CONTROLLER_READ))
     t.packet(64, ctl_read)
     t.expect(2, ctl_read)
+    t.comment("P-22: h2's answer to the controller's read (flagged CONTROLLER_READ) holds version 103 =\n"
+              "ver_completed; Algorithm 2 would add h2 to rset, but the answer goes to the CPU port with the\n"
+              "directory unchanged (rset = {h1}): the spec's RemovalRewrite reads without a message the switch sees")
+    ctl_answer = frame(2, CONTROLLER, PEG_PORT, CLIENT_UDP,
+                       peg(READ_REPLY, A, 22, seq=103, value=b"a2", server=2, pflags=CONTROLLER_READ))
+    t.packet(2, ctl_answer)
+    t.expect(64, ctl_answer)
+    t.cmd("check_register MyIngress.rset_bitmap(5) == 1")
+    t.cmd("check_register MyIngress.ver_completed(5) == 103")
     t.packet(10, to_server(CLIENT, 2, peg(READ, A, 23)))
     t.expect(1, rewritten(to_server(CLIENT, 2, peg(READ, A, 23, server=1)), 1))
     t.packet(64, frame(CONTROLLER, 1, CLIENT_UDP, PEG_PORT, peg(WRITE, A, 24, value=b"a3")))

@@ -131,6 +131,60 @@ ObsReadReply(e) ==
   /\ act'.dup = e.dup
   /\ act'.lost = e.lost
 
+-----------------------------------------------------------------------------
+(* Issue 16's removal rewrite, one attempt of the controller at a time.    *)
+(* Pegasus.tla reads every server's copy and stamps the rewrite in one     *)
+(* step (RemovalRewrite); the controller reads over the network first,     *)
+(* while the key's writes are paused and drained.  Its reads are no spec   *)
+(* step: each answer is checked against the spec's store (rewriteRead),    *)
+(* and its passing the switch must not change the directory, since no     *)
+(* spec step does (rewriteReadReply: the answer is flagged, and P-22 of    *)
+(* p4/pegasus.p4 passes it without Algorithm 2; an unflagged one would go  *)
+(* through Algorithm 2, which must then change nothing).  The stamp is the *)
+(* spec's step: the RW message recorded (the value of the copy the        *)
+(* controller took as newest, exp = the version it read at home) must be   *)
+(* the one the spec builds from its stores then, and Drained(k) must hold. *)
+
+\* A server answered the controller's read: it stores what it returned.
+ObsRewriteRead(e) ==
+  /\ e.e = "rewriteRead"
+  /\ store[e.s][e.key] = [val |-> e.val, ver |-> e.ver]
+  /\ UNCHANGED vars
+
+\* The answer passed the switch to the controller, the directory unchanged.
+ObsRewriteReadReply(e) ==
+  /\ e.e = "rewriteReadReply"
+  /\ \/ e.flagged
+     \/ /\ Alg2Rset(e.key, e.ver, e.s) = rset
+        /\ Alg2VerCompleted(e.key, e.ver, e.s) = verCompleted
+  /\ UNCHANGED vars
+
+\* The switch stamped the controller's WRITE/DELETE and sent it home.
+ObsRewrite(e) ==
+  /\ e.e = "rewrite"
+  /\ verNext = e.m.ver
+  /\ RemovalRewrite(e.m.key)
+  /\ e.m \in net'
+
+\* Home handled the rewrite: applied exactly when the spec's home applies it
+\* (it still holds exp, and the version is higher), answered only then.
+ObsServerRewrite(e) ==
+  /\ e.e = "serverRewrite"
+  /\ e.m \in net
+  /\ ServerRewrite(e.m)
+  /\ act'.dup = e.dup
+  /\ (store'[e.m.dst][e.m.key] # store[e.m.dst][e.m.key]) = e.applied
+  /\ e.applied => e.reply \in net'
+
+\* Home's reply passed the switch to the controller (the removal rule).
+ObsRewriteReply(e) ==
+  /\ e.e = "rewriteReply"
+  /\ e.m \in net
+  /\ e.passed
+  /\ SwitchRewriteReply(e.m)
+  /\ act'.dup = e.dup
+  /\ (e.m.key \in rkeys /\ e.m.key \notin rkeys') = e.removed
+
 \* A message no later event consumes: lost on one of its links.
 ObsLose(e) == e.e = "lose" /\ e.m \in net /\ Lose(e.m)
 
@@ -138,6 +192,8 @@ Observed(e) ==
   \/ ObsWrite(e) \/ ObsRead(e) \/ ObsServerWrite(e) \/ ObsServerStale(e)
   \/ ObsServerRead(e) \/ ObsServerVirtualWrite(e) \/ ObsVirtualWrite(e)
   \/ ObsAddKey(e) \/ ObsMarkRemove(e) \/ ObsWriteReply(e) \/ ObsReadReply(e)
+  \/ ObsRewriteRead(e) \/ ObsRewriteReadReply(e) \/ ObsRewrite(e) \/ ObsServerRewrite(e)
+  \/ ObsRewriteReply(e)
   \/ ObsLose(e)
 
 TraceNext == l <= Len(Trace) /\ Observed(Ev) /\ l' = l + 1

@@ -126,10 +126,71 @@ class PegasusConformTest {
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, text);
         // 5 curated + 6 simulated (seed 1), each to its end; with the curated traces every action of Next
-        // but issue 16's three rewrite actions, which no conformance model enables (PegasusReplay.NOT_REPLAYABLE)
+        // but issue 16's three rewrite actions, which this model does not enable (MCPegasusConformRewrite does)
         assertTrue(text.contains("11 traces: 11 passed, 0 failed, 0 not fully replayed"), text);
         assertTrue(text.contains("spec actions replayed: 14 of 17"), text);
         assertTrue(text.contains("not replayed: RemovalRewrite"), text);
+    }
+
+    /**
+     * ./innet conform --protocol pegasus on behaviours of the rewrite's conformance model (issue 16): with
+     * the curated traces, every action of Next is replayed, the three rewrite actions included. One
+     * behaviour of seed 1 stops where a client writes the key while the rewrite waits for home's answer
+     * (the implementation's pause lasts until then; the spec's ends at the stamp).
+     */
+    @Test
+    void simulatedBehavioursOfTheRewriteModelReplayEveryAction() {
+        String text = conform("--model", "MCPegasusConformRewrite", "--simulate", "10", "--seed", "1");
+        assertTrue(text.contains("15 traces: 14 passed, 0 failed, 1 not fully replayed"), text);
+        assertTrue(text.contains("spec actions replayed: 17 of 17"), text);
+        assertTrue(text.contains("the implementation keeps the key's writes paused"), text);
+    }
+
+    /**
+     * A seeded bug in the controller: the removal rewrite writes home's copy, not the newest of the copies it
+     * read (Pegasus.tla's BugRewriteHomeCopy; a test-only subclass). Among behaviours of the rewrite's model,
+     * one whose newest copy is off home fails where the switch stamps the rewrite: the RW in flight carries
+     * another value than the spec's.
+     */
+    @Test
+    void aRewriteOfHomesCopyFailsAtTheRewrite() throws Exception {
+        PegasusConformance buggy = new PegasusConformance(target -> new PegasusReplay(target, PegasusServer::new,
+                (config, handle) -> new PegasusController(config, handle) {
+                    @Override
+                    protected boolean rewritesHomeCopy() {
+                        return true; // seeded bug: home's copy, whatever the others hold
+                    }
+                }));
+        ConformanceSuite suite = new ConformanceSuite(ROOT, buggy, PEGASUS, out);
+        Replayer.Result.Failed failed = null;
+        for (TraceCase c : suite.simulate("MCPegasusConformRewrite", 40, 60, 1)) {
+            Replayer.Result r = Replayer.replay(buggy, PEGASUS, SpecTraces.fromTraceCase(c));
+            if (r instanceof Replayer.Result.Failed f) {
+                failed = f;
+                break;
+            }
+        }
+        assertTrue(failed != null, "no behaviour made the seeded bug visible");
+        assertEquals("RemovalRewrite", failed.action(), failed.toString());
+        assertEquals("net", failed.variable(), failed.toString());
+    }
+
+    private String conform(String... options) {
+        System.setProperty("innet.root", ROOT.toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream previous = System.out;
+        List<String> args = new ArrayList<>(List.of("--protocol", "pegasus", "--out", out.toString()));
+        args.addAll(List.of(options));
+        int code;
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            code = Cli.run("innet conform", new ConformMain(), args.toArray(String[]::new), System.out, System.err);
+        } finally {
+            System.setOut(previous);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        return text;
     }
 
     @Test

@@ -17,6 +17,14 @@ public final class PegasusTraceEvents {
      */
     public static final String CONTROLLER_VIRTUAL_WRITE = "pegVirtualWrite";
     /**
+     * The controller sent one attempt of a removal rewrite (issue 16; the spec's RemovalRewrite, whose step is
+     * where the switch stamps it): key, home (its host), reqId, exp (the version home's copy had when the
+     * controller read it), from (the host whose copy is written: the newest), fromVer (that copy's version),
+     * deleted (a tombstone or no copy: the write is a DELETE), value (hex). Its reads of every server's copy
+     * are the servers' {@link #SERVER_READ} events with the controller as src.
+     */
+    public static final String CONTROLLER_REMOVAL_REWRITE = "pegRemovalRewrite";
+    /**
      * A server handled a WRITE, DELETE or REPLICATE (the spec's ServerWrite): op, src (the sender's host),
      * reqId, key, ver, det, fwd, outcome (applied, superseded, duplicate, stale: a late copy of an older
      * request of the client, dropped unanswered), replyVer and replySrc (the reply's server field: index + 1,

@@ -433,6 +433,14 @@ public class PegasusController implements Node, NodeCounters {
     }
 
     /**
+     * Whether a removal rewrite writes home's copy instead of the newest copy of every server's. Overridden
+     * only by the tests that seed the spec's BugRewriteHomeCopy (a write that ran on replicas only is lost).
+     */
+    protected boolean rewritesHomeCopy() {
+        return false;
+    }
+
+    /**
      * Whether this rack's switch may stamp a rewrite of {@code key}: always in one rack; in a chain (§7)
      * only where the rack heads the key's chain too, since only the head stamps a key's versions (a tail's
      * stamp could be the version the head gives a later write).
@@ -592,6 +600,20 @@ public class PegasusController implements Node, NodeCounters {
         keys.remove(hex(key));
         saveReplicated(keys);
         count("forgotten");
+    }
+
+    /**
+     * Records one attempt of a removal rewrite as it is sent (the spec's RemovalRewrite, placed by trace
+     * validation where the switch stamps it): the key, home's host, the request id, {@code exp} (the version
+     * home's copy had when read), the server whose copy is written, that copy's version, whether it is a
+     * tombstone (or no copy: a DELETE) and the value written.
+     */
+    void removalRewriteSent(byte[] key, int home, long reqId, long exp, int fromHost, long fromVersion,
+            boolean deleted, byte[] value) {
+        ctx.trace(dev.innet.sim.TraceEvent.of(dev.innet.pegasus.PegasusTraceEvents.CONTROLLER_REMOVAL_REWRITE)
+                .with("key", hex(key)).with("home", hostOfIndex(home)).with("reqId", reqId).with("exp", exp)
+                .with("from", fromHost).with("fromVer", fromVersion).with("deleted", deleted)
+                .with("value", java.util.HexFormat.of().formatHex(value)));
     }
 
     void virtualWriteSent(byte[] key, long version, int home, long targets, long reqId) {

@@ -28,16 +28,25 @@ import java.math.BigInteger;
  * write stamped below it and reaching home after it would be acknowledged as superseded and lost. The
  * pause and drain leave none; a condition at home on the version the controller read would not
  * (PegasusChain.tla's BugRewriteNoDrain: a write stamped just before the rewrite is reordered behind it
- * while home still holds the version read). The rewrite is resent with the same request id until
- * answered: home's detector answers a copy it has executed with the recorded version, which is at or above
- * the mark as well.
+ * while home still holds the version read).
+ *
+ * <p>An attempt that is not answered within the retry time is not resent as it was: the controller reads
+ * every copy again and sends a new write, with a new request id. That is what Pegasus.tla's RemovalRewrite
+ * is, one attempt (the reads and the stamp) per step, carrying the version it read at home ({@code exp});
+ * a resend of the same request would be answered from home's client table with the first attempt's
+ * version, which no spec step does. Each attempt is recorded ({@code pegRemovalRewrite}: what was read and
+ * what is written) so that trace validation can place the spec step where the switch stamps it.
  */
 final class RemovalRewrite extends KeyProcedure {
     private final ServerRequests requests;
     private int stage;
     private long drainedAt;
     private long sentAt;
+    /** the newest copy the current attempt has read, and the server it came from */
     private InnetMessage newest;
+    private int newestHost;
+    /** home's copy as the current attempt read it; its version is the spec's exp */
+    private InnetMessage homeCopy;
     private InnetMessage rewrite;
     private boolean answered;
 
@@ -69,24 +78,26 @@ final class RemovalRewrite extends KeyProcedure {
                 if (!marked) {
                     return finish(c, false); // a client write ended the removal during the drain
                 }
-                for (int host : controller.serverHosts()) {
-                    requests.send(host, PegasusOp.READ, 0, key, 0, 0, new byte[0]);
-                }
-                stage = 2;
+                readEveryCopy();
             }
             case 2 -> {
                 boolean settled = requests.settled();
                 for (PegasusPacket a : requests.drainAnswers()) {
                     InnetMessage m = a.message();
-                    if (m.op() == PegasusOp.READ_REPLY && (newest == null || m.seq() > newest.seq())) {
+                    if (m.op() != PegasusOp.READ_REPLY) {
+                        continue;
+                    }
+                    int from = dev.innet.wire.RackAddressing.hostOfIp(a.frame().srcIp());
+                    if (from == controller.hostOfIndex(home)) {
+                        homeCopy = m;
+                    }
+                    if (newest == null || m.seq() > newest.seq()) {
                         newest = m;
+                        newestHost = from;
                     }
                 }
                 if (settled) {
-                    boolean value = newest != null && newest.seq() > 0 && newest.status() == KvStatus.OK;
-                    rewrite = PegasusPacket.message(value ? PegasusOp.WRITE : PegasusOp.DELETE, 0, 0,
-                            controller.nextRequestId(), key, 0, PegasusExt.NONE, value ? newest.value() : new byte[0]);
-                    send();
+                    sendRewrite();
                     stage = 3;
                 }
             }
@@ -95,7 +106,7 @@ final class RemovalRewrite extends KeyProcedure {
                     return finish(c, true);
                 }
                 if (controller.now() - sentAt >= controller.retryNanos()) {
-                    send();
+                    readEveryCopy(); // a new attempt: read again, then a new write (see the class comment)
                 }
             }
             default -> throw new IllegalStateException("RemovalRewrite past its last stage");
@@ -103,7 +114,29 @@ final class RemovalRewrite extends KeyProcedure {
         return false;
     }
 
-    private void send() {
+    /** Starts an attempt: every server's copy is read (the reads are resent until answered). */
+    private void readEveryCopy() {
+        newest = null;
+        newestHost = -1;
+        homeCopy = null;
+        rewrite = null;
+        for (int host : controller.serverHosts()) {
+            // flagged: the answers pass the switch without Algorithm 2 (P-22), as the spec's reads do
+            requests.send(host, PegasusOp.READ, 0, key, 0, 0, new byte[0], PegasusExt.FLAG_CONTROLLER_READ);
+        }
+        stage = 2;
+    }
+
+    /** Writes the newest copy home (a DELETE for a tombstone or no copy), under a new request id. */
+    private void sendRewrite() {
+        boolean writesHomeCopy = controller.rewritesHomeCopy(); // seeded bug only: home's copy, not the newest
+        InnetMessage copy = writesHomeCopy ? homeCopy : newest;
+        boolean value = copy != null && copy.seq() > 0 && copy.status() == KvStatus.OK;
+        rewrite = PegasusPacket.message(value ? PegasusOp.WRITE : PegasusOp.DELETE, 0, 0, controller.nextRequestId(), key,
+                0, PegasusExt.NONE, value ? copy.value() : new byte[0]);
+        controller.removalRewriteSent(key, home, rewrite.reqId(), homeCopy == null ? 0 : homeCopy.seq(),
+                writesHomeCopy ? controller.hostOfIndex(home) : newestHost, copy == null ? 0 : copy.seq(), !value,
+                rewrite.value());
         sentAt = controller.now();
         controller.sendToHost(controller.hostOfIndex(home), rewrite);
     }

@@ -25,9 +25,14 @@ final class ServerRequests {
 
     /** Sends a message (its request id is assigned here) to server host {@code host}. */
     void send(int host, int op, int flags, byte[] key, long version, long fwd, byte[] value) {
+        send(host, op, flags, key, version, fwd, value, 0);
+    }
+
+    /** As {@link #send(int, int, int, byte[], long, long, byte[])}, with the extension's pflags. */
+    void send(int host, int op, int flags, byte[] key, long version, long fwd, byte[] value, int pflags) {
         long id = controller.nextRequestId();
         InnetMessage m = PegasusPacket.message(op, flags, 0, id, key, version,
-                new dev.innet.pegasus.wire.PegasusExt(fwd, 0, 0, 0), value);
+                new dev.innet.pegasus.wire.PegasusExt(fwd, 0, 0, pflags), value);
         outstanding.put(id, new Outstanding(host, m, controller.now()));
         controller.sendToHost(host, m);
     }

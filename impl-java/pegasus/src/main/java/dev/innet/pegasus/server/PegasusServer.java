@@ -310,7 +310,7 @@ public class PegasusServer implements Node, NodeCounters {
                 .with("reqId", m.reqId()).with("key", m.keyHex()).with("replyVer", r.map(StoredRecord::seq).orElse(0L))
                 .with("found", r.isPresent()).with("deleted", r.isPresent() && r.get().deleted())
                 .with("value", r.isPresent() && !r.get().deleted() ? java.util.HexFormat.of().formatHex(r.get().value()) : ""));
-        send(p.frame(), reply(m, PegasusOp.READ_REPLY, r));
+        send(p.frame(), reply(p, PegasusOp.READ_REPLY, r));
     }
 
     /** The trace event of a WRITE, DELETE or REPLICATE this server handled (outcome and reply added by the caller). */
@@ -332,12 +332,18 @@ public class PegasusServer implements Node, NodeCounters {
         return deleted ? StoredRecord.tombstone(m.seq()) : StoredRecord.value(m.value(), m.seq());
     }
 
-    private InnetMessage reply(InnetMessage m, int op, Optional<StoredRecord> r) {
+    private InnetMessage reply(PegasusPacket p, int op, Optional<StoredRecord> r) {
+        InnetMessage m = p.message();
+        // the answer to the controller's read keeps its flag, so the switch leaves the directory alone (P-22)
+        PegasusExt e = ext();
+        if ((p.ext().pflags() & PegasusExt.FLAG_CONTROLLER_READ) != 0) {
+            e = new PegasusExt(e.fwd(), e.load(), e.server(), PegasusExt.FLAG_CONTROLLER_READ);
+        }
         if (r.isEmpty() || r.get().deleted()) {
             return PegasusPacket.message(op, r.isPresent() ? PegasusOp.FLAG_DELETED : 0, KvStatus.NOT_FOUND, m.reqId(),
-                    m.key(), r.map(StoredRecord::seq).orElse(0L), ext(), new byte[0]);
+                    m.key(), r.map(StoredRecord::seq).orElse(0L), e, new byte[0]);
         }
-        return PegasusPacket.message(op, 0, KvStatus.OK, m.reqId(), m.key(), r.get().seq(), ext(), r.get().value());
+        return PegasusPacket.message(op, 0, KvStatus.OK, m.reqId(), m.key(), r.get().seq(), e, r.get().value());
     }
 
     /**

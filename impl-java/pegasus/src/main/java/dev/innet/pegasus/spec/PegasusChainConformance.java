@@ -34,7 +34,8 @@ public final class PegasusChainConformance implements SpecConformance {
      * write retries with at-most-once at each rack's detector (MCPegasusChainAMO), also across a rack failure
      * (MCPegasusChainAMOFail); a rack failure and the service's reconfiguration (MCPegasusChainFail); the
      * tail's MarkRemove and removal (MCPegasusChainRemove), also with a failure (MCPegasusChainFailRemove);
-     * and its virtual write (MCPegasusChainVW), also with a failure (MCPegasusChainFailVW). The models replicated from the start send a write to any set
+     * and its virtual write (MCPegasusChainVW), also with a failure (MCPegasusChainFailVW); issue 16's removal
+     * rewrite at a tail that heads the key (MCPegasusChainRewrite: one rack). The models replicated from the start send a write to any set
      * of a rack's servers, each passing it down; the implementation's detector alone does (PegasusChainReplay
      * says so per step).
      */
@@ -42,22 +43,16 @@ public final class PegasusChainConformance implements SpecConformance {
     public List<String> conformanceModels() {
         return List.of("MCPegasusChain", "MCPegasusChainAdd", "MCPegasusChainAMO", "MCPegasusChainAMOFail",
                 "MCPegasusChainFail", "MCPegasusChainRemove", "MCPegasusChainFailRemove", "MCPegasusChainVW",
-                "MCPegasusChainFailVW");
+                "MCPegasusChainFailVW", "MCPegasusChainRewrite");
     }
 
-    private static final String REWRITE_NOT_REPLAYED = "issue 16's removal rewrite at a tail that heads the key: no "
-            + "conformance model enables it (MaxRewrite = 0) and the replay has no step for controller.RemovalRewrite "
-            + "(RemovalRewriteTest checks it)";
-
     /**
-     * The actions without a replay step: issue 16's removal rewrite ({@code RemovalRewriteAtTail},
-     * {@code ServerRewrite}), a timed procedure of the controller (pause, drain, reads, write) that the replay
-     * cannot yet drive step by step, as in one rack ({@code PegasusReplay.NOT_REPLAYABLE}). Every other action
-     * of Next has one; the instances it cannot force are refused per step, with the reason.
+     * The actions without a replay step: none. The instances the replay cannot force are refused per step,
+     * with the reason.
      */
     @Override
     public Map<String, String> notReplayable() {
-        return Map.of("RemovalRewriteAtTail", REWRITE_NOT_REPLAYED, "ServerRewrite", REWRITE_NOT_REPLAYED);
+        return Map.of();
     }
 
     @Override

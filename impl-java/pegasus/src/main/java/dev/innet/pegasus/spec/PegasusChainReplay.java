@@ -75,6 +75,13 @@ import java.util.TreeMap;
 public final class PegasusChainReplay implements SpecReplay {
     private static final long STEP_NANOS = 10_000;
     private static final long NEVER_NANOS = 1L << 50;
+    /**
+     * The rack controllers' resend interval: beyond any replay's control steps (their requests are answered
+     * in the step that sends them), so nothing is resent unless the replay advances a controller's clock by
+     * it, as it does for the spec's second RemovalRewriteAtTail (the first went unanswered: the procedure
+     * then starts a new attempt).
+     */
+    private static final long RETRY_NANOS = 1_000_000_000L;
     private static final int NEVER_HOT = 1_000_000_000;
     private static final int MAX_CONTROL_STEPS = 64;
     private static final int CLIENT_ATTEMPTS = 1_000;
@@ -154,6 +161,21 @@ public final class PegasusChainReplay implements SpecReplay {
     /** The configuration service (§7), on the core's CPU port, and its context. */
     private ChainConfigService service;
     private ReplayContext serviceContext;
+    /** The rack whose controller's removal rewrite waits for home's answer (issue 16), or -1. */
+    private int rewriteRack = -1;
+    /** Whether the tail's switch has stamped the controller's rewrite in the current RemovalRewriteAtTail step. */
+    private boolean rewriteStamped;
+    /** The version home's copy had when the controller read it (its flagged read's answer): the RW's exp. */
+    private long homeVersionRead;
+
+    /**
+     * Why a step is not replayed while the tail's removal rewrite waits for home's answer: the implementation
+     * keeps the key's writes paused, and the controller busy, until then; the spec ends the pause when the
+     * switch stamps the rewrite.
+     */
+    private static final String REWRITE_WAITING = "the tail controller's removal rewrite waits for home's answer: the "
+            + "implementation keeps the key's writes paused and runs no other procedure until then; the spec ends the "
+            + "pause when the switch stamps the rewrite";
 
     public PegasusChainReplay(ReplayTarget target) {
         this(target, PegasusServer::new);
@@ -256,7 +278,7 @@ public final class PegasusChainReplay implements SpecReplay {
         others.removeAll(placement.serversOf(r));
         others.remove(Integer.valueOf(me));
         PegasusController.Config config = new PegasusController.Config(rackOf(r), List.of(), clientHosts, NEVER_HOT,
-                NEVER_NANOS, STEP_NANOS, NEVER_NANOS).inChain(others, h -> topology.portTowardHost(sw, h, Set.of()));
+                NEVER_NANOS, STEP_NANOS, RETRY_NANOS).inChain(others, h -> topology.portTowardHost(sw, h, Set.of()));
         SwitchHandle handle = new SwitchHandle();
         handle.attach(rackSwitches.get(r).control());
         ChainRackController controller = controllerFactory.create(config, handle, r, placement);
@@ -270,6 +292,15 @@ public final class PegasusChainReplay implements SpecReplay {
     /** Runs rack r's controller a control step at a time, routing its traffic, until it is idle with its switch open. */
     private void runController(int r, String action) {
         ChainRackController controller = controllers.get(r);
+        runControllerUntil(r, action, () -> controller.idle() && controller.switchOpen());
+        if (rewriteRack == r) {
+            rewriteRack = -1; // idle: its rewrite procedure has ended
+        }
+    }
+
+    /** Runs rack r's controller a control step at a time, routing its traffic, until {@code done}. */
+    private void runControllerUntil(int r, String action, java.util.function.BooleanSupplier done) {
+        ChainRackController controller = controllers.get(r);
         ReplayContext ctx = controllerContexts.get(r);
         for (int i = 0; i < MAX_CONTROL_STEPS; i++) {
             ctx.advance(STEP_NANOS);
@@ -279,7 +310,7 @@ public final class PegasusChainReplay implements SpecReplay {
                 }
             }
             routeControlTraffic(r, action);
-            if (controller.idle() && controller.switchOpen()) {
+            if (done.getAsBoolean()) {
                 return;
             }
         }
@@ -304,9 +335,13 @@ public final class PegasusChainReplay implements SpecReplay {
                 return;
             }
             for (ReplayTarget.Emitted e : out) {
+                int op = decode(e.frame()).message().op();
                 if (e.port() == RackPorts.CPU_PORT) {
+                    noteHomeRead(r, decode(e.frame()));
                     controllers.get(r).onPacket(e.frame());
-                } else if (serverAtPort(r, e.port()) > 0 && decode(e.frame()).message().op() == PegasusOp.VIRTUAL_WRITE) {
+                } else if (serverAtPort(r, e.port()) > 0 && (op == PegasusOp.WRITE || op == PegasusOp.DELETE)) {
+                    holdRewrite(r, e);
+                } else if (serverAtPort(r, e.port()) > 0 && op == PegasusOp.VIRTUAL_WRITE) {
                     holdVirtualWrite(r, e);
                 } else if (serverAtPort(r, e.port()) > 0) {
                     servers.get(serverAtPort(r, e.port())).onPacket(e.frame());
@@ -331,6 +366,35 @@ public final class PegasusChainReplay implements SpecReplay {
         vw.put("ver", p.message().seq());
         vw.put("fwd", serverSet(p.ext().fwd()));
         net.put(vw, Route.TO_SERVER, e.frame());
+    }
+
+    /** An answer to the controller's flagged read from rack r's home (its first server): the rewrite's exp. */
+    private void noteHomeRead(int r, PegasusPacket p) {
+        if (p.message().op() == PegasusOp.READ_REPLY && (p.ext().pflags() & PegasusExt.FLAG_CONTROLLER_READ) != 0
+                && RackAddressing.hostOfIp(p.frame().srcIp()) == hostOf(r, 1)) {
+            homeVersionRead = p.message().seq();
+        }
+    }
+
+    /**
+     * The controller's removal rewrite as rack r's switch stamped it: PegasusChain.tla's RWReq (rack, the
+     * stamped version, the value of the copy written, 0 for a DELETE: no copy; exp, the version the
+     * controller read at home), in flight to home.
+     */
+    private void holdRewrite(int r, ReplayTarget.Emitted e) {
+        PegasusPacket p = decode(e.frame());
+        if (indexInRack(r, serverAtPort(r, e.port())) != 1) {
+            throw new ReplayException("RemovalRewriteAtTail: the rewrite went to server "
+                    + indexInRack(r, serverAtPort(r, e.port())) + " of rack " + r + ", the spec's goes home (server 1)");
+        }
+        Map<String, Object> rw = new LinkedHashMap<>();
+        rw.put("t", "RW");
+        rw.put("rack", (long) r);
+        rw.put("ver", p.message().seq());
+        rw.put("val", p.message().op() == PegasusOp.DELETE ? 0L : WriteIds.writeIdOf(p.message().value()));
+        rw.put("exp", homeVersionRead);
+        net.put(rw, Route.TO_SERVER, e.frame());
+        rewriteStamped = true;
     }
 
     /** A key other than the spec's whose chain starts at {@code rack} in the current view (for TailStampsOther). */
@@ -382,6 +446,8 @@ public final class PegasusChainReplay implements SpecReplay {
             case "MarkRemoveAtTail" -> tailCommand("MarkRemoveAtTail", () -> controllers.get(tail()).commandMarkRemove(key));
             case "VirtualWriteAtTail" -> virtualWriteAtTail(before, step);
             case "ServerVirtualWrite" -> serverVirtualWrite(step);
+            case "RemovalRewriteAtTail" -> removalRewriteAtTail();
+            case "ServerRewrite" -> serverRewrite(step);
             case "RackFail" -> rackFail(step);
             case "Reconfigure" -> reconfigure(step);
             default -> throw new NotReplayable("no replay of " + a);
@@ -454,6 +520,9 @@ public final class PegasusChainReplay implements SpecReplay {
         int rack = (int) asLong(m.get("rack"));
         ReplayNetwork.Flight<Route> f = net.take("SwitchWrite", Route.TO_RACK_SWITCH, m, flag(step, "dup"));
         List<ReplayTarget.Emitted> out = rackSwitches.get(rack).inject(ChainNetwork.UPLINK_PORT, f.frame());
+        if (out.isEmpty() && rewriteRack == rack) {
+            throw new NotReplayable("SwitchWrite: rack " + rack + "'s switch dropped the write (paused): " + REWRITE_WAITING);
+        }
         if (out.size() != 1 || serverAtPort(rack, out.get(0).port()) < 0) {
             throw new ReplayException("SwitchWrite: rack " + rack + "'s switch emitted " + describe(out)
                     + ", the spec one write to a server of the rack");
@@ -614,6 +683,10 @@ public final class PegasusChainReplay implements SpecReplay {
      */
     private void switchReply(SpecStep step) {
         Map<String, Object> m = asRecord(step.param("m"));
+        if ("RWREP".equals(m.get("t"))) {
+            rewriteReply(step, m);
+            return;
+        }
         boolean write = "WREP".equals(m.get("t"));
         long id = asLong(m.get(write ? "w" : "r"));
         int t = tail();
@@ -683,6 +756,9 @@ public final class PegasusChainReplay implements SpecReplay {
      * tail's switch until it is idle.
      */
     private void tailCommand(String action, Runnable command) {
+        if (rewriteRack >= 0) {
+            throw new NotReplayable(action + ": " + REWRITE_WAITING);
+        }
         try {
             command.run();
         } catch (IllegalStateException e) {
@@ -764,6 +840,89 @@ public final class PegasusChainReplay implements SpecReplay {
         if (replies != 1) {
             throw new ReplayException("ServerVirtualWrite: server " + host + " sent " + replies + " replies, the spec one");
         }
+    }
+
+    // ------------------------------------------------------------------ issue 16's removal rewrite
+
+    /**
+     * RemovalRewriteAtTail: the tail's controller ends the key's removal now (its RemovalRewrite procedure:
+     * pause, drain, reads of every server's copy through its switch, P-21 and P-22, the newest written from
+     * the CPU port), until its switch has stamped the write, which is the spec's RW in flight to home; the
+     * procedure then waits for home's answer. A second one (the spec lost the first's RW or RWREP) is the
+     * procedure's next attempt, started when its resend interval passes without an answer.
+     */
+    private void removalRewriteAtTail() {
+        int t = tail();
+        if (rewriteRack == t) {
+            controllerContexts.get(t).advance(RETRY_NANOS);
+        } else if (rewriteRack >= 0) {
+            throw new NotReplayable("RemovalRewriteAtTail: " + REWRITE_WAITING);
+        } else {
+            try {
+                controllers.get(t).commandEndRemoval(key);
+            } catch (IllegalStateException e) {
+                throw new ReplayException("RemovalRewriteAtTail: the tail's controller refused: " + e.getMessage());
+            }
+        }
+        rewriteRack = t;
+        rewriteStamped = false;
+        homeVersionRead = 0;
+        runControllerUntil(t, "RemovalRewriteAtTail", () -> rewriteStamped);
+    }
+
+    /**
+     * ServerRewrite: home handles the controller's write as its detector, applied if higher; its answer is
+     * the spec's RWREP (held before the switch) when it applied it, or when the same message is still in
+     * flight. Home also answers a copy it ran before (from its client table), which the spec's home, that
+     * answers only an applied rewrite, does not: not replayed from there.
+     */
+    private void serverRewrite(SpecStep step) {
+        Map<String, Object> m = asRecord(step.param("m"));
+        int rack = (int) asLong(m.get("rack"));
+        int host = hostOf(rack, 1);
+        long before = storedVersion(host);
+        servers.get(host).onPacket(net.take("ServerRewrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
+        boolean applied = storedVersion(host) != before;
+        for (byte[] frame : serverContexts.get(host).takeSent()) {
+            PegasusPacket p = decode(frame);
+            if (!p.message().isReply()) {
+                throw new ReplayException("ServerRewrite: home sent op " + p.message().op() + ", no message of the spec");
+            }
+            Map<String, Object> reply = new LinkedHashMap<>();
+            reply.put("t", "RWREP");
+            reply.put("ver", p.message().seq());
+            reply.put("src", (long) p.ext().server());
+            if (!applied && !net.messages().contains(reply)) {
+                throw new NotReplayable("ServerRewrite: home answers a rewrite it did not apply (a copy of one it ran, "
+                        + "answered from its client table with " + reply + "); the spec's home answers only one it applies");
+            }
+            net.put(reply, Route.SERVER_TO_SWITCH, frame);
+        }
+    }
+
+    /**
+     * SwitchReply of an RWREP: home's answer to the rewrite passes the tail's switch (the removal rule, or
+     * Algorithm 2) to the controller, a removal's KEY_REMOVED report too; the procedure ends (writes resume)
+     * and ForgetRemoved runs in the same step.
+     */
+    private void rewriteReply(SpecStep step, Map<String, Object> m) {
+        int t = tail();
+        ReplayNetwork.Flight<Route> f = net.take("SwitchReply", Route.SERVER_TO_SWITCH, m, flag(step, "dup"));
+        int serverHost = RackAddressing.hostOfIp(decode(f.frame()).frame().srcIp());
+        List<ReplayTarget.Emitted> out = rackSwitches.get(t).inject(portOf(serverHost), f.frame());
+        boolean answered = false;
+        for (ReplayTarget.Emitted e : out) {
+            if (e.port() != RackPorts.CPU_PORT) {
+                throw new ReplayException("SwitchReply: the tail's switch sent the rewrite's answer to port " + e.port()
+                        + " (" + describe(out) + ")");
+            }
+            answered |= decode(e.frame()).message().isReply();
+            controllers.get(t).onPacket(e.frame());
+        }
+        if (!answered) {
+            throw new ReplayException("SwitchReply: the rewrite's answer did not reach the controller: " + describe(out));
+        }
+        runController(t, "SwitchReply");
     }
 
     // ------------------------------------------------------------------ rack failure and reconfiguration

@@ -30,13 +30,15 @@ public final class PegasusConformance implements SpecConformance {
 
     /**
      * The at-most-once models (the implementation always runs S6.4): the core with a duplicate and a
-     * retry, with a read, with the key moving in and out of the directory, then the conformance-only
-     * model that enables every action of Next at once. The models with at-most-once off send writes the
-     * implementation never sends (no detector flag, several destinations), so they are not replayed.
+     * retry, with a read, with the key moving in and out of the directory, the conformance-only model
+     * that enables every action of Next but issue 16's removal rewrite at once, and the one with the
+     * rewrite (mark, rewrite, add again). The models with at-most-once off send writes the implementation
+     * never sends (no detector flag, several destinations), so they are not replayed.
      */
     @Override
     public List<String> conformanceModels() {
-        return List.of("MCPegasusAMO", "MCPegasusAMOReads", "MCPegasusAMOMove", "MCPegasusConform");
+        return List.of("MCPegasusAMO", "MCPegasusAMOReads", "MCPegasusAMOMove", "MCPegasusConform",
+                "MCPegasusConformRewrite");
     }
 
     @Override

@@ -51,7 +51,10 @@ import java.util.zip.CRC32;
  * {@link PegasusServer} per spec server, a {@link PegasusClient} per spec operation (the spec gives
  * every operation its own client, S6.4's "most recent request") and the {@link PegasusController},
  * whose own procedures (switch recovery, AddKey, MarkRemove, VirtualWrite, ForgetRemoved) run to
- * completion inside the step of the spec action they implement. Every frame between the nodes is routed
+ * completion inside the step of the spec action they implement. Issue 16's removal rewrite runs until the
+ * switch has stamped its write (RemovalRewrite: pause, drain, reads of every copy, the write); the write is
+ * then the spec's RW in flight, and the procedure ends when home's answer passes the switch
+ * (SwitchRewriteReply). Every frame between the nodes is routed
  * by this class, so the spec's choice of which message is delivered, duplicated or lost next is followed
  * exactly (docs/conformance.md, "Pegasus").
  *
@@ -73,8 +76,15 @@ public final class PegasusReplay implements SpecReplay {
     private static final int CONTROLLER = RackPorts.CONTROLLER_HOST;
     /** One control-plane step of the controller; the replay advances its clock by this much per step. */
     private static final long STEP_NANOS = 10_000;
-    /** Far beyond any replay: the statistics period (policy decisions) and the resend interval never come. */
+    /** Far beyond any replay: the statistics period (policy decisions) never comes. */
     private static final long NEVER_NANOS = 1L << 50;
+    /**
+     * The controller's resend interval: far beyond any replay's control steps (every request of the
+     * controller is answered in the step that sends it), so nothing is resent unless the replay advances
+     * the clock by it, which it does for the spec's second RemovalRewrite of a key (the first went
+     * unanswered: the controller's procedure then starts a new attempt).
+     */
+    private static final long RETRY_NANOS = 1_000_000_000L;
     /** High enough that the switch reports no key hot: additions are the spec's AddKey only. */
     private static final int NEVER_HOT = 1_000_000_000;
     /** Control steps a procedure may take before the replay calls the controller stuck. */
@@ -142,6 +152,12 @@ public final class PegasusReplay implements SpecReplay {
     private PegasusRack rack;
     private PegasusController controller;
     private ReplayContext controllerContext;
+    /** The spec key whose removal rewrite the controller's procedure is running (waiting for home's answer), or -1. */
+    private long rewriteKey = -1;
+    /** Whether the switch has stamped the controller's rewrite in the current RemovalRewrite step. */
+    private boolean rewriteStamped;
+    /** The version home's copy had when the controller read it (its flagged read's answer): the RW's exp. */
+    private long homeVersionRead;
 
     public PegasusReplay(ReplayTarget target) {
         this(target, PegasusServer::new, PegasusController::new);
@@ -157,19 +173,21 @@ public final class PegasusReplay implements SpecReplay {
         this.controllerFactory = controllers;
     }
 
-    private static final String REWRITE_NOT_REPLAYED = "issue 16's removal rewrite: no conformance model enables it "
-            + "(MaxRewrite = 0) and the replay has no step for controller.RemovalRewrite (RemovalRewriteTest checks it)";
+    /**
+     * The spec's actions this replay does not perform: none. Every action of Next is performed; some
+     * instances are refused, see perform (and, for issue 16's removal rewrite, {@link #REWRITE_WAITING}).
+     */
+    static final Map<String, String> NOT_REPLAYABLE = Map.of();
 
     /**
-     * The spec's actions this replay does not perform: issue 16's removal rewrite (MaxRewrite > 0, in none
-     * of the conformance models), which the controller runs as a timed procedure of its own
-     * (controller.RemovalRewrite: pause, drain, reads, write) that the replay cannot yet drive step by
-     * step. Every other action of Next is performed; some instances are refused, see perform.
+     * Why a step is not replayed while the controller's removal rewrite waits for home's answer: the
+     * implementation keeps the key's writes paused, and its procedure holds the controller, until the
+     * rewrite is answered (or the removal has ended otherwise); the spec lifts the pause when the switch
+     * stamps the rewrite, and its controller acts again at once.
      */
-    static final Map<String, String> NOT_REPLAYABLE = Map.of(
-            "RemovalRewrite", REWRITE_NOT_REPLAYED,
-            "ServerRewrite", REWRITE_NOT_REPLAYED,
-            "SwitchRewriteReply", REWRITE_NOT_REPLAYED);
+    private static final String REWRITE_WAITING = "the controller's removal rewrite of the key waits for home's "
+            + "answer: the implementation keeps the key's writes paused and runs no other procedure until then; the "
+            + "spec ends the pause when the switch stamps the rewrite";
 
     // ------------------------------------------------------------------ set-up
 
@@ -211,7 +229,7 @@ public final class PegasusReplay implements SpecReplay {
         allHosts.add(CONTROLLER);
         controllerContext = new ReplayContext(CONTROLLER, 1);
         controller = controllerFactory.create(new PegasusController.Config(rack, allHosts, clientHosts, NEVER_HOT,
-                NEVER_NANOS, STEP_NANOS, NEVER_NANOS), handle);
+                NEVER_NANOS, STEP_NANOS, RETRY_NANOS), handle);
         controller.onStart(controllerContext);
         for (int host : serverHosts) {
             ReplayContext ctx = new ReplayContext(host, 2);
@@ -270,6 +288,12 @@ public final class PegasusReplay implements SpecReplay {
      * routing its traffic through the switch to the servers and back after every step.
      */
     private void runController(String action) {
+        runControllerUntil(action, () -> controller.idle() && controller.switchOpen());
+        rewriteKey = -1; // idle: no rewrite procedure is left
+    }
+
+    /** Runs the controller's loop, a control step at a time, until {@code done}. */
+    private void runControllerUntil(String action, java.util.function.BooleanSupplier done) {
         for (int i = 0; i < MAX_CONTROL_STEPS; i++) {
             controllerContext.advance(STEP_NANOS);
             for (long timer : controllerContext.dueTimers()) {
@@ -278,7 +302,7 @@ public final class PegasusReplay implements SpecReplay {
                 }
             }
             routeControlTraffic(action);
-            if (controller.idle() && controller.switchOpen()) {
+            if (done.getAsBoolean()) {
                 return;
             }
         }
@@ -287,6 +311,9 @@ public final class PegasusReplay implements SpecReplay {
     }
 
     private void commandThenRun(String action, Runnable command) {
+        if (rewriteKey >= 0) {
+            throw new NotReplayable(action + ": " + REWRITE_WAITING);
+        }
         try {
             command.run();
         } catch (IllegalStateException e) {
@@ -297,7 +324,8 @@ public final class PegasusReplay implements SpecReplay {
 
     /**
      * The controller's requests and packet-outs through the switch, the servers' answers back, until
-     * nothing is left to route. A VIRTUAL_WRITE is the spec's VW message: it stays in flight.
+     * nothing is left to route. A VIRTUAL_WRITE is the spec's VW message and the controller's removal
+     * rewrite (a WRITE or DELETE) the spec's RW: they stay in flight.
      */
     private void routeControlTraffic(String action) {
         for (int round = 0; round < 100; round++) {
@@ -322,6 +350,7 @@ public final class PegasusReplay implements SpecReplay {
     private void dispatchControl(String action, List<ReplayTarget.Emitted> out) {
         for (ReplayTarget.Emitted e : out) {
             if (e.port() == RackPorts.CPU_PORT) {
+                noteHomeRead(decode(e.frame()));
                 controller.onPacket(e.frame());
                 continue;
             }
@@ -330,7 +359,9 @@ public final class PegasusReplay implements SpecReplay {
                 throw new ReplayException(action + ": control traffic left the switch on port " + e.port());
             }
             PegasusPacket p = decode(e.frame());
-            if (p.message().op() == PegasusOp.VIRTUAL_WRITE) {
+            if (p.message().op() == PegasusOp.WRITE || p.message().op() == PegasusOp.DELETE) {
+                holdRewrite(p, server, e.frame());
+            } else if (p.message().op() == PegasusOp.VIRTUAL_WRITE) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("t", "VW");
                 m.put("key", keyOf(p));
@@ -342,6 +373,34 @@ public final class PegasusReplay implements SpecReplay {
                 servers.get(server).onPacket(e.frame());
             }
         }
+    }
+
+    /** An answer to the controller's flagged read from the key's home: its version is the rewrite's exp. */
+    private void noteHomeRead(PegasusPacket p) {
+        if (p.message().op() == PegasusOp.READ_REPLY
+                && (p.ext().pflags() & dev.innet.pegasus.wire.PegasusExt.FLAG_CONTROLLER_READ) != 0) {
+            long k = keyOf(p);
+            if (RackAddressing.hostOfIp(p.frame().srcIp()) == rack.hostOf((int) (k % servers.size()))) {
+                homeVersionRead = p.message().seq();
+            }
+        }
+    }
+
+    /**
+     * The controller's rewrite as the switch stamped it: Pegasus.tla's RWReq (key, the stamped version, the
+     * value of the copy written, 0 for a DELETE: the spec has no deletes, so no copy; exp, the version the
+     * controller read at home; home).
+     */
+    private void holdRewrite(PegasusPacket p, int server, byte[] frame) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t", "RW");
+        m.put("key", keyOf(p));
+        m.put("ver", p.message().seq());
+        m.put("val", p.message().op() == PegasusOp.DELETE ? 0L : valueOf(p));
+        m.put("exp", homeVersionRead);
+        m.put("dst", (long) server + 1);
+        net.put(m, Route.TO_SERVER, frame);
+        rewriteStamped = true;
     }
 
     private int serverIndexOfPort(int port) {
@@ -372,6 +431,9 @@ public final class PegasusReplay implements SpecReplay {
             case "AddKey" -> commandThenRun(a, () -> controller.commandAddKey(specKey(step)));
             case "MarkRemove" -> commandThenRun(a, () -> controller.commandMarkRemove(specKey(step)));
             case "VirtualWrite" -> virtualWrite(before, step);
+            case "RemovalRewrite" -> removalRewrite(step);
+            case "ServerRewrite" -> serverRewrite(step);
+            case "SwitchRewriteReply" -> switchRewriteReply(step);
             case "Lose" -> net.lose(asRecord(step.param("m")));
             default -> throw new NotReplayable(a + ": " + NOT_REPLAYABLE.getOrDefault(a, "not an action of Pegasus.tla"));
         }
@@ -459,6 +521,10 @@ public final class PegasusReplay implements SpecReplay {
             chooseReadTarget(step, wanted);
         }
         List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(host), sent.get(0));
+        if (out.isEmpty() && "WREQ".equals(wanted.get("t")) && rewriteKey == asLong(wanted.get("key"))) {
+            throw new NotReplayable(step.actionName() + ": the switch dropped the client's write (paused): "
+                    + REWRITE_WAITING);
+        }
         if (out.size() != 1 || serverIndexOfPort(out.get(0).port()) < 0) {
             throw new ReplayException(step.actionName() + ": the switch emitted " + describe(out)
                     + ", the spec one request to a server");
@@ -705,6 +771,9 @@ public final class PegasusReplay implements SpecReplay {
      */
     @SuppressWarnings("unchecked")
     private void virtualWrite(SpecStep before, SpecStep step) {
+        if (rewriteKey >= 0) {
+            throw new NotReplayable("VirtualWrite: " + REWRITE_WAITING);
+        }
         byte[] key = specKey(step);
         Set<Object> wanted = (Set<Object>) newRequest(before, step, "VW", "key", asLong(step.param("key"))).get("fwd");
         SwitchControl c = target.control();
@@ -715,6 +784,93 @@ public final class PegasusReplay implements SpecReplay {
                     + "outside rset, " + serverSet(outside));
         }
         commandThenRun("VirtualWrite", () -> controller.commandVirtualWrite(key));
+    }
+
+    // ------------------------------------------------------------------ issue 16's removal rewrite
+
+    /**
+     * RemovalRewrite: the controller's procedure (controller.RemovalRewrite) ends the key's removal now:
+     * it pauses the key's writes, waits the drain time, reads every server's copy through the switch
+     * (P-21; the answers, flagged, pass without Algorithm 2, P-22) and sends the newest as a WRITE from
+     * the CPU port, which the switch stamps with ver_next and sends home. That frame is the spec's RW;
+     * the step ends there, the procedure waiting for home's answer. A second RemovalRewrite of the key
+     * (the spec lost the first's RW or RWREP) is the procedure's next attempt, which it starts when its
+     * resend interval has passed without an answer: the replay advances its clock by that much.
+     */
+    private void removalRewrite(SpecStep step) {
+        long k = asLong(step.param("key"));
+        if (rewriteKey == k) {
+            controllerContext.advance(RETRY_NANOS);
+        } else if (rewriteKey >= 0) {
+            throw new NotReplayable("RemovalRewrite: " + REWRITE_WAITING);
+        } else {
+            try {
+                controller.commandEndRemoval(keyBytes.get(k));
+            } catch (IllegalStateException e) {
+                throw new ReplayException("RemovalRewrite: the controller refused: " + e.getMessage());
+            }
+        }
+        rewriteKey = k;
+        rewriteStamped = false;
+        homeVersionRead = 0;
+        runControllerUntil("RemovalRewrite", () -> rewriteStamped);
+    }
+
+    /**
+     * ServerRewrite: home handles the controller's WRITE as its detector (a request of the controller's own
+     * client id): applied if higher. The spec's home applies it only if it still holds exp, and answers
+     * only one it applied; the implementation answers every copy, one it ran before from its client
+     * table. That answer is the spec's RWREP when home applied the rewrite, or when it is the same message
+     * as one still in flight (the spec's network is a set); otherwise (a copy answered after the first
+     * answer was taken) it has no spec counterpart and the behaviour is not replayed from there.
+     */
+    private void serverRewrite(SpecStep step) {
+        Map<String, Object> m = asRecord(step.param("m"));
+        int server = (int) asLong(m.get("dst")) - 1;
+        long k = asLong(m.get("key"));
+        long before = storedVersion(server, k);
+        servers.get(server).onPacket(net.take("ServerRewrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
+        boolean applied = storedVersion(server, k) != before;
+        for (byte[] frame : serverContexts.get(server).takeSent()) {
+            PegasusPacket p = decode(frame);
+            if (!p.message().isReply()) {
+                throw new ReplayException("ServerRewrite: home sent op " + p.message().op() + ", no message of the spec");
+            }
+            Map<String, Object> reply = new LinkedHashMap<>();
+            reply.put("t", "RWREP");
+            reply.put("key", keyOf(p));
+            reply.put("ver", p.message().seq());
+            reply.put("src", (long) p.ext().server());
+            if (!applied && !net.messages().contains(reply)) {
+                throw new NotReplayable("ServerRewrite: home answers a rewrite it did not apply (a copy of one it ran, "
+                        + "answered from its client table with " + reply + "); the spec's home answers only one it applies");
+            }
+            net.put(reply, Route.SERVER_TO_SWITCH, frame);
+        }
+    }
+
+    /**
+     * SwitchRewriteReply: home's answer passes the switch (the removal rule, or Algorithm 2) to the
+     * controller; a removal's KEY_REMOVED report too. The controller's procedure ends (writes resume), and
+     * ForgetRemoved runs, in the same step.
+     */
+    private void switchRewriteReply(SpecStep step) {
+        Map<String, Object> m = asRecord(step.param("m"));
+        ReplayNetwork.Flight<Route> f = net.take("SwitchRewriteReply", Route.SERVER_TO_SWITCH, m, flag(step, "dup"));
+        int fromHost = RackAddressing.hostOfIp(decode(f.frame()).frame().srcIp());
+        List<ReplayTarget.Emitted> out = target.inject(RackPorts.portOf(fromHost), f.frame());
+        boolean answered = false;
+        for (ReplayTarget.Emitted e : out) {
+            if (e.port() != RackPorts.CPU_PORT) {
+                throw new ReplayException("SwitchRewriteReply: the switch sent the rewrite's answer to port " + e.port());
+            }
+            answered |= decode(e.frame()).message().isReply();
+            controller.onPacket(e.frame());
+        }
+        if (!answered) {
+            throw new ReplayException("SwitchRewriteReply: the answer did not reach the controller: " + describe(out));
+        }
+        runController("SwitchRewriteReply");
     }
 
     // ------------------------------------------------------------------ frames
@@ -781,6 +937,9 @@ public final class PegasusReplay implements SpecReplay {
                 rec.put("ver", r == null ? 0L : r.seq());
                 perKey.put(e.getKey(), rec);
                 for (ClientTable.Entry entry : clientTable.entriesFor(e.getValue())) {
+                    if (RackAddressing.hostOfIp(entry.clientIp()) == CONTROLLER) {
+                        continue; // the controller's rewrite: no client's write, not in the spec's ctab
+                    }
                     Long w = writeOfHost.get(RackAddressing.hostOfIp(entry.clientIp()));
                     table.add(List.of(w == null ? -1L : w, entry.version()));
                 }

@@ -36,8 +36,9 @@ public final class SpecMapping {
                 + "STF P-10); controller.ForgetRemoved after the switch's KEY_REMOVED");
         m.put("VirtualWrite", "controller.VirtualWrite (pause, drain, home in rset, VIRTUAL_WRITE to home)");
         m.put("RemovalRewrite", "controller.RemovalRewrite (issue 16: a removal still pending two periods after the mark; "
-                + "pause, drain, READ of every server from the CPU port, the newest copy as a WRITE/DELETE from the CPU port "
-                + "to home, stamped by p4/pegasus.p4 step 5 past the pause: P-21; STF P-21)");
+                + "pause, drain, READ of every server from the CPU port, flagged so that the answers pass without Algorithm 2 "
+                + "(P-22), the newest copy as a WRITE/DELETE from the CPU port to home, stamped by p4/pegasus.p4 step 5 past "
+                + "the pause: P-21; an unanswered attempt is repeated from the reads under a new request id; STF P-21, P-22)");
         m.put("ServerRewrite", "PegasusServer.write (the controller's rewrite is a client WRITE/DELETE at home, its detector; "
                 + "applied because its version is higher)");
         m.put("SwitchRewriteReply", "p4/pegasus.p4 step 6 (the removal rule on home's reply: KEY_REMOVED to the CPU port; "

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 public final class PegasusTraceConversion implements TraceConversion {
     /** Bug flags of Pegasus.tla: all FALSE, the protocol as specified. */
     static final List<String> BUG_FLAGS = List.of("BugAcceptLower", "BugAddOnLower", "BugNoReset", "BugEarlyRemove",
-            "BugVWNoDrain", "BugNoTableCopy", "BugBlindDupReply", "BugForwardUnvouched");
+            "BugVWNoDrain", "BugNoTableCopy", "BugBlindDupReply", "BugForwardUnvouched", "BugRewriteUncond",
+            "BugRewriteNoDrain", "BugRewriteHomeCopy");
 
     @Override
     public String protocol() {
@@ -84,6 +85,8 @@ public final class PegasusTraceConversion implements TraceConversion {
         b.append("  MaxAdd = ").append(run.adds()).append('\n');
         b.append("  MaxRemove = ").append(run.removes()).append('\n');
         b.append("  MaxVW = ").append(run.virtualWrites()).append('\n');
+        // issue 16: one RemovalRewrite per attempt the switch stamped
+        b.append("  MaxRewrite = ").append(run.rewrites()).append('\n');
         b.append("  EnableAtMostOnce = TRUE\n");
         TraceModel.bugFlagsOff(b, BUG_FLAGS);
         b.append("  Detector <- TraceDetectorOf\n");

@@ -36,7 +36,15 @@ import java.util.zip.CRC32;
  *       dropped as unvouched; a KEY_REMOVED clone says the key left the directory); a READ_REPLY: readReply;</li>
  *   <li>ADD_KEY and MARK_REMOVE from the controller: addKey, markRemove; the controller's virtual write (its
  *       event, sent while the key's writes are paused and drained): virtualWrite;</li>
- *   <li>the servers' events: serverWrite, serverStale, serverRead, serverVW.</li>
+ *   <li>the servers' events: serverWrite, serverStale, serverRead, serverVW;</li>
+ *   <li>issue 16's removal rewrite, one attempt at a time: the servers' answers to the controller's reads
+ *       (rewriteRead: the server must store what it returned; no spec step, since Pegasus.tla's RemovalRewrite
+ *       reads every store when the switch stamps) and those answers passing the switch (rewriteReadReply:
+ *       they must leave the directory as it is); the controller's WRITE/DELETE stamped by the switch and sent
+ *       home (rewrite: RemovalRewrite, its message built from the controller's pegRemovalRewrite event: the
+ *       value of the copy it read as newest and exp, the version it read at home); home handling it
+ *       (serverRewrite: ServerRewrite, or serverStale); its reply passing the switch (rewriteReply:
+ *       SwitchRewriteReply).</li>
  * </ul>
  *
  * Every spec message is built whole (Pegasus.tla's WReq, RReq, VWReq, WRep, RRep). Values are write ids in the
@@ -45,17 +53,19 @@ import java.util.zip.CRC32;
  * delivered with dup = TRUE (kept in net); a message no later event consumes is lost right after the step that
  * created it (the spec's Lose; harmless to every guard, since the spec may lose any message at any time).
  *
- * <p>Refused (unknown, never accepted): a host restart (incarnation above 0), a switch crash, the controller's
- * removal rewrite (issue 16: its requests through the switch; Pegasus.tla's RemovalRewrite has no trace step yet), a run without
- * the controller's start event, frames that are not Pegasus messages, unknown events, and two writes of the
- * same value bytes (each error names the NDJSON line).
+ * <p>Refused (unknown, never accepted): a host restart (incarnation above 0), a switch crash, a run without
+ * the controller's start event, frames that are not Pegasus messages, unknown events, two writes of the
+ * same value bytes, a removal rewrite stamped while a message of the key's previous attempt is still
+ * delivered later (Pegasus.tla's RemovalRewrite waits until the previous one is answered or lost; the
+ * controller's timeout cannot know which), and one stamped after the switch removed the key (the controller
+ * checks the mark before it writes, not in the same step) (each error names the NDJSON line).
  */
 public final class PegasusTraceConverter {
 
     /** A converted run. */
     public record Converted(List<Map<String, Object>> steps, int servers, Map<String, Integer> home,
             List<Integer> detectors, int writes, int reads, int retries, int dups, int losses, int adds, int removes,
-            int virtualWrites) { }
+            int virtualWrites, int rewrites) { }
 
     /** A set of TLA+ values, written as {@code {a, b}}. */
     public record TlaSet(Set<Integer> items) {
@@ -73,6 +83,12 @@ public final class PegasusTraceConverter {
     private List<Integer> servers;
     /** the controller's host: its requests through the switch are removal rewrites, not a client's */
     private int controllerHost = -1;
+    /** the controller's removal rewrite attempts not yet stamped: request id -> its pegRemovalRewrite event */
+    private final Map<Long, TraceLine> rewritesSent = new HashMap<>();
+    /** the RW message (Pegasus.tla's RWReq) of each stamped rewrite, by the version the switch stamped */
+    private final Map<Long, Map<String, Object>> rewriteOfVersion = new HashMap<>();
+    /** keys whose removal the switch has reported (KEY_REMOVED) since they were last added or marked */
+    private final Set<String> removedKeys = new java.util.HashSet<>();
     private final Map<String, Integer> home = new TreeMap<>();
     /** (client host, reqId) of writes and reads -> op id */
     private final Map<String, Integer> writeIds = new HashMap<>();
@@ -95,6 +111,7 @@ public final class PegasusTraceConverter {
     private int adds;
     private int removes;
     private int virtualWrites;
+    private int rewrites;
 
     public Converted convert(List<TraceLine> lines) {
         for (TraceLine line : lines) {
@@ -145,6 +162,7 @@ public final class PegasusTraceConverter {
                 case PegasusTraceEvents.SERVER_READ -> serverRead(line);
                 case PegasusTraceEvents.SERVER_VIRTUAL_WRITE -> serverVirtualWrite(line);
                 case PegasusTraceEvents.CONTROLLER_VIRTUAL_WRITE -> controllerVirtualWrite(line);
+                case PegasusTraceEvents.CONTROLLER_REMOVAL_REWRITE -> rewritesSent.put(line.number("reqId"), line);
                 default -> throw new TraceFormatException("line " + line.line() + ": unknown event " + line.event());
             }
         }
@@ -168,30 +186,38 @@ public final class PegasusTraceConverter {
                     throw new TraceFormatException("line " + in.line() + ": a client request from server host " + src);
                 }
                 if (src == controllerHost) {
-                    // issue 16's RemovalRewrite: reads of every server's copy, then the newest copy written home
-                    throw new TraceFormatException("line " + in.line() + ": the controller's removal rewrite of key "
-                            + keyOf(m) + " (issue 16); PegasusTrace.tla's conversion has no step for it yet "
-                            + "(docs/conformance.md)");
+                    // issue 16's RemovalRewrite: its reads pass to the server they name (no spec step: the
+                    // spec reads every store when the write is stamped); its write is the spec step
+                    if (m.op() != PegasusOp.READ) {
+                        rewrite(in, m, out);
+                    }
+                } else {
+                    clientRequest(in, src, dst, m, out);
                 }
-                clientRequest(in, src, dst, m, out);
             }
             case PegasusOp.WRITE_REPLY, PegasusOp.DELETE_REPLY, PegasusOp.REPLICATE_REPLY,
                     PegasusOp.VIRTUAL_WRITE_REPLY -> {
-                if (fromServer) {
+                if (fromServer && dst == controllerHost && m.op() != PegasusOp.VIRTUAL_WRITE_REPLY) {
+                    rewriteReply(in, m, ext, out);
+                } else if (fromServer) {
                     writeReply(in, src, dst, m, ext, out);
                 }
             }
             case PegasusOp.READ_REPLY -> {
-                if (fromServer && !servers.contains(dst)) {
+                if (fromServer && dst == controllerHost) {
+                    rewriteReadReply(in, m, ext);
+                } else if (fromServer && !servers.contains(dst)) {
                     readReply(in, src, dst, m, ext, out);
                 }
             }
             case PegasusOp.ADD_KEY -> {
                 adds++;
+                removedKeys.remove(keyOf(m));
                 add(in, "addKey", null, List.of()).put("k", keyOf(m));
             }
             case PegasusOp.MARK_REMOVE -> {
                 removes++;
+                removedKeys.remove(keyOf(m));
                 add(in, "markRemove", null, List.of()).put("k", keyOf(m));
             }
             default -> { } // copies, virtual writes, the controller's traffic, reports: no spec step at the switch
@@ -262,6 +288,7 @@ public final class PegasusTraceConverter {
 
     private void writeReply(TraceLine in, int src, int dst, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
         String k = keyOf(m);
+        noteRemoval(k, out);
         int w;
         boolean toClient = m.op() == PegasusOp.WRITE_REPLY || m.op() == PegasusOp.DELETE_REPLY;
         if (toClient) {
@@ -300,6 +327,131 @@ public final class PegasusTraceConverter {
         }
     }
 
+    // ------------------------------------------------------------------ issue 16's removal rewrite
+
+    /** The switch stamped the controller's WRITE/DELETE of a marked key and sent it home: RemovalRewrite. */
+    private void rewrite(TraceLine in, InnetMessage m, List<TraceLine> out) {
+        TraceLine sent = rewritesSent.remove(m.reqId());
+        if (sent == null) {
+            throw new TraceFormatException("line " + in.line() + ": a WRITE/DELETE from the controller (request id "
+                    + m.reqId() + ") with no " + PegasusTraceEvents.CONTROLLER_REMOVAL_REWRITE + " event before it");
+        }
+        TraceLine stamped = null;
+        for (TraceLine o : out) {
+            if (servers.contains((int) o.number("dst")) && message(o).op() == m.op()) {
+                stamped = o;
+            }
+        }
+        if (stamped == null) {
+            return; // dropped by the switch: lost before it, no step
+        }
+        String k = keyOf(m);
+        if (removedKeys.contains(k)) {
+            // the controller saw the key marked, then a reply on its way ended the removal before the switch
+            // stamped the write: the check and the stamp are not one step, as in the spec's RemovalRewrite
+            throw new TraceFormatException("line " + in.line() + ": the controller's rewrite of key " + k
+                    + " was stamped after the switch had removed the key; Pegasus.tla's RemovalRewrite needs it marked");
+        }
+        int h = servers.indexOf((int) stamped.number("dst")) + 1;
+        if (h != servers.indexOf((int) sent.number("home")) + 1) {
+            throw new TraceFormatException("line " + stamped.line() + ": the controller's rewrite of key " + k
+                    + " went to host " + stamped.number("dst") + ", not to home (host " + sent.number("home") + ")");
+        }
+        home.putIfAbsent(k, h);
+        long ver = message(stamped).seq();
+        Map<String, Object> msg = msg("RW", "key", k, "ver", ver, "val", copyValue(sent), "exp", sent.number("exp"),
+                "dst", h);
+        rewriteOfVersion.put(ver, msg);
+        rewrites++;
+        add(in, "rewrite", null, List.of(msg)).put("m", msg);
+    }
+
+    /** Notes a KEY_REMOVED report among a step's outputs: the switch removed key {@code k} there. */
+    private void noteRemoval(String k, List<TraceLine> out) {
+        for (TraceLine o : out) {
+            if (message(o).op() == PegasusOp.KEY_REMOVED) {
+                removedKeys.add(k);
+            }
+        }
+    }
+
+    /**
+     * The spec's value of the copy a rewrite writes: a value's bytes name their write; a tombstone is the
+     * delete the server it was read from holds (0: no copy).
+     */
+    private int copyValue(TraceLine sent) {
+        if (!sent.flag("deleted")) {
+            return writeOfValue.getOrDefault(sent.string("value"), -1);
+        }
+        if (sent.number("fromVer") == 0) {
+            return 0;
+        }
+        int held = shadow.getOrDefault(sent.number("from") + "/" + sent.string("key"), 0);
+        return held == 0 || deletes.contains(held) ? held : -1;
+    }
+
+    /** Home handled a rewrite: ServerRewrite (applied or not; the spec's home answers only an applied one). */
+    private void serverRewrite(TraceLine line, String outcome) {
+        Map<String, Object> msg = rewriteOfVersion.get(line.number("ver"));
+        if (msg == null) {
+            throw new TraceFormatException("line " + line.line() + ": a write from the controller at version "
+                    + line.number("ver") + ", which the switch did not stamp for a rewrite");
+        }
+        if (outcome.equals("stale")) {
+            add(line, "serverStale", msg, List.of()).put("m", msg);
+            return;
+        }
+        boolean applied = outcome.equals("applied");
+        if (applied) {
+            shadow.put(line.host() + "/" + msg.get("key"), ((Long) msg.get("val")).intValue());
+        }
+        Map<String, Object> reply = msg("RWREP", "key", msg.get("key"), "ver", line.number("replyVer"), "src",
+                line.number("replySrc"));
+        Map<String, Object> step = add(line, "serverRewrite", msg, applied ? List.of(reply) : List.of());
+        step.put("m", msg);
+        step.put("applied", applied);
+        step.put("reply", reply);
+    }
+
+    /** Home's reply to a rewrite entered the switch: SwitchRewriteReply (the removal rule, or Algorithm 2). */
+    private void rewriteReply(TraceLine in, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
+        noteRemoval(keyOf(m), out);
+        boolean passed = false;
+        boolean removed = false;
+        for (TraceLine o : out) {
+            int op = message(o).op();
+            passed |= op == m.op();
+            removed |= op == PegasusOp.KEY_REMOVED;
+        }
+        Map<String, Object> msg = msg("RWREP", "key", keyOf(m), "ver", m.seq(), "src", Math.max(0, ext.server()));
+        Map<String, Object> step = add(in, "rewriteReply", msg, List.of());
+        step.put("m", msg);
+        step.put("passed", passed);
+        step.put("removed", removed);
+    }
+
+    /** A server answered the controller's read of its copy: no spec step; it must store what it returned. */
+    private void rewriteRead(TraceLine line, int s, String k, long ver, int val) {
+        Map<String, Object> step = add(line, "rewriteRead", null, List.of());
+        step.put("s", s);
+        step.put("key", k);
+        step.put("val", val);
+        step.put("ver", ver);
+    }
+
+    /**
+     * The answer to a controller's read passed the switch: no spec step, so the directory must stay as it is.
+     * Flagged CONTROLLER_READ, the switch passes it without Algorithm 2 (P-22); unflagged, Algorithm 2 must
+     * change nothing.
+     */
+    private void rewriteReadReply(TraceLine in, InnetMessage m, PegasusExt ext) {
+        Map<String, Object> step = add(in, "rewriteReadReply", null, List.of());
+        step.put("key", keyOf(m));
+        step.put("ver", m.seq());
+        step.put("s", Math.max(0, ext.server()));
+        step.put("flagged", (ext.pflags() & PegasusExt.FLAG_CONTROLLER_READ) != 0);
+    }
+
     private boolean laterAttempt(int client, long reqId, boolean read, int line) {
         return attempts.getOrDefault(client + "/" + reqId + "/" + read, List.of()).stream().anyMatch(a -> a > line);
     }
@@ -314,6 +466,10 @@ public final class PegasusTraceConverter {
         int src = (int) line.number("src");
         int op = (int) line.number("op");
         String outcome = line.string("outcome");
+        if (src == controllerHost && (op == PegasusOp.WRITE || op == PegasusOp.DELETE)) {
+            serverRewrite(line, outcome);
+            return;
+        }
         int w;
         int val;
         Map<String, Object> msg;
@@ -376,6 +532,10 @@ public final class PegasusTraceConverter {
         } else {
             val = writeOfValue.getOrDefault(line.string("value"), -1);
         }
+        if (src == controllerHost) {
+            rewriteRead(line, s, k, ver, val);
+            return;
+        }
         readReplyValues.put(line.host() + "/" + src + "/" + reqId + "/" + ver, val);
         Map<String, Object> msg = msg("RREQ", "r", r, "key", k, "dst", s);
         Map<String, Object> step = add(line, "serverRead", msg,
@@ -431,6 +591,7 @@ public final class PegasusTraceConverter {
                 events.computeIfAbsent(text(c), x -> new ArrayList<>()).add(new int[] {i, 0});
             }
         }
+        refuseRewriteOverAnEarlierAttempt(events);
         boolean[] dup = new boolean[steps.size()];
         Map<Integer, List<Map<String, Object>>> losesAfter = new HashMap<>();
         Map<String, Map<String, Object>> byText = new HashMap<>();
@@ -470,7 +631,47 @@ public final class PegasusTraceConverter {
             }
         }
         return new Converted(List.copyOf(out), servers.size(), Map.copyOf(home), List.copyOf(detectors),
-                writeIds.size(), readIds.size(), retries, dups, losses, adds, removes, virtualWrites);
+                writeIds.size(), readIds.size(), retries, dups, losses, adds, removes, virtualWrites, rewrites);
+    }
+
+    /**
+     * Pegasus.tla's RemovalRewrite waits until no RW or RWREP of the key is in flight (the previous attempt
+     * was answered or lost). The controller starts a new attempt when the previous one is not answered
+     * within the retry time, and cannot know whether it was lost or is only late; a late one makes the run
+     * no behaviour of the spec, for a reason that is the spec's abstraction, not a fault: refused (unknown).
+     */
+    private void refuseRewriteOverAnEarlierAttempt(Map<String, List<int[]>> events) {
+        Map<String, Map<String, Object>> rewriteMessages = new HashMap<>();
+        for (Step st : steps) {
+            if (st.fields().get("m") instanceof Map<?, ?> m && (m.get("t").equals("RW") || m.get("t").equals("RWREP"))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> msg = (Map<String, Object>) m;
+                rewriteMessages.put(text(msg), msg);
+            }
+            st.creates().stream().filter(c -> c.get("t").equals("RW") || c.get("t").equals("RWREP"))
+                    .forEach(c -> rewriteMessages.put(text(c), c));
+        }
+        for (int i = 0; i < steps.size(); i++) {
+            Map<String, Object> f = steps.get(i).fields();
+            if (!f.get("e").equals("rewrite")) {
+                continue;
+            }
+            Object k = ((Map<?, ?>) f.get("m")).get("key");
+            for (Map.Entry<String, Map<String, Object>> e : rewriteMessages.entrySet()) {
+                List<int[]> ev = events.getOrDefault(e.getKey(), List.of());
+                if (!e.getValue().get("key").equals(k)) {
+                    continue;
+                }
+                for (int j = 1; j < ev.size(); j++) {
+                    if (ev.get(j)[1] == 1 && ev.get(j - 1)[0] < i && ev.get(j)[0] > i) {
+                        throw new TraceFormatException("line " + f.get("src") + ": a removal rewrite of key " + k
+                                + " stamped while the previous attempt's " + e.getValue().get("t") + " was still on its way"
+                                + " (delivered at line " + steps.get(ev.get(j)[0]).fields().get("src") + "); Pegasus.tla's"
+                                + " RemovalRewrite waits until it is answered or lost");
+                    }
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ helpers

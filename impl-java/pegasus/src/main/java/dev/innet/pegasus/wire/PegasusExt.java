@@ -10,7 +10,8 @@ import java.nio.ByteBuffer;
  *                virtual writes: the replicas to copy to (§6.3)
  *  4..5  load    replies: the replying server's load (§4.4 reverse telemetry)
  *  6     server  replies: the replying server's index + 1; 0 = no server vouches for the version
- *  7     pflags  bit 0 DETECTOR: the receiver checks its client table and forwards (§6.4)
+ *  7     pflags  bit 0 DETECTOR: the receiver checks its client table and forwards (§6.4);
+ *                bit 1 COMPLETED_GIVEN (ADD_KEY, P-20); bit 2 CONTROLLER_READ (P-22)
  * </pre>
  */
 public record PegasusExt(long fwd, int load, int server, int pflags) {
@@ -18,6 +19,11 @@ public record PegasusExt(long fwd, int load, int server, int pflags) {
     public static final int FLAG_DETECTOR = 0x01;
     /** ADD_KEY: the switch takes ver_completed from the packet's version (a chain's tail, P-20). */
     public static final int FLAG_COMPLETED_GIVEN = 0x02;
+    /**
+     * A READ from the controller (issue 16's removal rewrite reads every server's copy) and the server's
+     * answer to it: the switch passes the answer to the controller without Algorithm 2 (P-22).
+     */
+    public static final int FLAG_CONTROLLER_READ = 0x04;
     public static final PegasusExt NONE = new PegasusExt(0, 0, 0, 0);
 
     public PegasusExt {

@@ -102,8 +102,12 @@ public final class ToolProcess {
 
     /** Kills a checker and whatever it started (TLC's AOT step, Python's children), without waiting. */
     private static void kill(Process process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        // the parent first, from a list of its descendants taken before: killed the other way round, a shell
+        // parent runs on for a moment after its child's death and writes more lines (seen in CI: "Killed", then
+        // the next command's output); killed first without the list, its children are re-parented and lost
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Reads a growing log file's complete lines as they appear and looks for a match. */

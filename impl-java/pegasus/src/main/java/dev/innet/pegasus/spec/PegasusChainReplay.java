@@ -356,16 +356,22 @@ public final class PegasusChainReplay implements SpecReplay {
     /** A VIRTUAL_WRITE the controller sent home through its switch: the spec's VW, in flight. */
     private void holdVirtualWrite(int r, ReplayTarget.Emitted e) {
         PegasusPacket p = decode(e.frame());
-        if (indexInRack(r, serverAtPort(r, e.port())) != 1) {
-            throw new ReplayException("VirtualWriteAtTail: the VIRTUAL_WRITE went to server "
-                    + indexInRack(r, serverAtPort(r, e.port())) + " of rack " + r + ", the spec's goes home (server 1)");
-        }
+        requireSentHome("VirtualWriteAtTail", "VIRTUAL_WRITE", r, e);
         Map<String, Object> vw = new LinkedHashMap<>();
         vw.put("t", "VW");
         vw.put("rack", (long) r);
         vw.put("ver", p.message().seq());
         vw.put("fwd", serverSet(p.ext().fwd()));
         net.put(vw, Route.TO_SERVER, e.frame());
+    }
+
+    /** The controller's message left rack r's switch to home (the rack's first server), where the spec sends it. */
+    private void requireSentHome(String action, String what, int r, ReplayTarget.Emitted e) {
+        int server = indexInRack(r, serverAtPort(r, e.port()));
+        if (server != 1) {
+            throw new ReplayException(action + ": the " + what + " went to server " + server + " of rack " + r
+                    + ", the spec's goes home (server 1)");
+        }
     }
 
     /** An answer to the controller's flagged read from rack r's home (its first server): the rewrite's exp. */
@@ -383,10 +389,7 @@ public final class PegasusChainReplay implements SpecReplay {
      */
     private void holdRewrite(int r, ReplayTarget.Emitted e) {
         PegasusPacket p = decode(e.frame());
-        if (indexInRack(r, serverAtPort(r, e.port())) != 1) {
-            throw new ReplayException("RemovalRewriteAtTail: the rewrite went to server "
-                    + indexInRack(r, serverAtPort(r, e.port())) + " of rack " + r + ", the spec's goes home (server 1)");
-        }
+        requireSentHome("RemovalRewriteAtTail", "rewrite", r, e);
         Map<String, Object> rw = new LinkedHashMap<>();
         rw.put("t", "RW");
         rw.put("rack", (long) r);
@@ -883,21 +886,13 @@ public final class PegasusChainReplay implements SpecReplay {
         long before = storedVersion(host);
         servers.get(host).onPacket(net.take("ServerRewrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
         boolean applied = storedVersion(host) != before;
-        for (byte[] frame : serverContexts.get(host).takeSent()) {
-            PegasusPacket p = decode(frame);
-            if (!p.message().isReply()) {
-                throw new ReplayException("ServerRewrite: home sent op " + p.message().op() + ", no message of the spec");
-            }
+        ReplayParts.rewriteAnswers(serverContexts.get(host).takeSent(), applied, p -> {
             Map<String, Object> reply = new LinkedHashMap<>();
             reply.put("t", "RWREP");
             reply.put("ver", p.message().seq());
             reply.put("src", (long) p.ext().server());
-            if (!applied && !net.messages().contains(reply)) {
-                throw new NotReplayable("ServerRewrite: home answers a rewrite it did not apply (a copy of one it ran, "
-                        + "answered from its client table with " + reply + "); the spec's home answers only one it applies");
-            }
-            net.put(reply, Route.SERVER_TO_SWITCH, frame);
-        }
+            return reply;
+        }, net, Route.SERVER_TO_SWITCH);
     }
 
     /**

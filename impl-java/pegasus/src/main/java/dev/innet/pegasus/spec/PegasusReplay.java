@@ -831,22 +831,14 @@ public final class PegasusReplay implements SpecReplay {
         long before = storedVersion(server, k);
         servers.get(server).onPacket(net.take("ServerRewrite", Route.TO_SERVER, m, flag(step, "dup")).frame());
         boolean applied = storedVersion(server, k) != before;
-        for (byte[] frame : serverContexts.get(server).takeSent()) {
-            PegasusPacket p = decode(frame);
-            if (!p.message().isReply()) {
-                throw new ReplayException("ServerRewrite: home sent op " + p.message().op() + ", no message of the spec");
-            }
+        ReplayParts.rewriteAnswers(serverContexts.get(server).takeSent(), applied, p -> {
             Map<String, Object> reply = new LinkedHashMap<>();
             reply.put("t", "RWREP");
             reply.put("key", keyOf(p));
             reply.put("ver", p.message().seq());
             reply.put("src", (long) p.ext().server());
-            if (!applied && !net.messages().contains(reply)) {
-                throw new NotReplayable("ServerRewrite: home answers a rewrite it did not apply (a copy of one it ran, "
-                        + "answered from its client table with " + reply + "); the spec's home answers only one it applies");
-            }
-            net.put(reply, Route.SERVER_TO_SWITCH, frame);
-        }
+            return reply;
+        }, net, Route.SERVER_TO_SWITCH);
     }
 
     /**

@@ -49,6 +49,30 @@ final class ReplayParts {
         return Boolean.TRUE.equals(step.param(name));
     }
 
+    /**
+     * Home's answers to the controller's rewrite (ServerRewrite), put in flight as the spec's RWREP messages
+     * ({@code rwrep} builds one from an answer). The spec's home answers only a rewrite it applied; home also
+     * answers a copy it ran before, from its client table, which matches the spec only when the same RWREP is
+     * still in flight (the spec's network is a set): otherwise the behaviour is not replayed from there.
+     */
+    static <R> void rewriteAnswers(List<byte[]> sent, boolean applied,
+            java.util.function.Function<PegasusPacket, java.util.Map<String, Object>> rwrep,
+            dev.innet.protocol.spec.ReplayNetwork<R> net, R route) {
+        for (byte[] frame : sent) {
+            PegasusPacket p = decode(frame);
+            if (!p.message().isReply()) {
+                throw new ReplayException("ServerRewrite: home sent op " + p.message().op() + ", no message of the spec");
+            }
+            java.util.Map<String, Object> reply = rwrep.apply(p);
+            if (!applied && !net.messages().contains(reply)) {
+                throw new dev.innet.protocol.spec.SpecReplay.NotReplayable("ServerRewrite: home answers a rewrite it "
+                        + "did not apply (a copy of one it ran, answered from its client table with " + reply
+                        + "); the spec's home answers only one it applies");
+            }
+            net.put(reply, route, frame);
+        }
+    }
+
     /** A frame of the replay as a Pegasus packet; anything else is a replay failure. */
     static PegasusPacket decode(byte[] frame) {
         PegasusPacket p = PegasusPacket.decodeOrDrop(frame, f -> true, () -> {});

@@ -298,19 +298,13 @@ public final class PegasusTraceConverter {
         } else {
             w = 0;
         }
-        boolean passed = false;
-        boolean removed = false;
-        for (TraceLine o : out) {
-            int op = message(o).op();
-            passed |= op == m.op();
-            removed |= op == PegasusOp.KEY_REMOVED;
-        }
+        SwitchOutputs outputs = switchOutputs(m.op(), out);
         Map<String, Object> msg = msg("WREP", "w", w, "key", k, "ver", m.seq(), "src", Math.max(0, ext.server()));
         Map<String, Object> step = add(in, "writeReply", msg, List.of());
         step.put("m", msg);
-        step.put("passed", passed);
+        step.put("passed", outputs.passed());
         step.put("lost", w != 0 && (!toClient || laterAttempt(dst, m.reqId(), false, in.line())));
-        step.put("removed", removed);
+        step.put("removed", outputs.removed());
     }
 
     private void readReply(TraceLine in, int src, int dst, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
@@ -416,18 +410,30 @@ public final class PegasusTraceConverter {
     /** Home's reply to a rewrite entered the switch: SwitchRewriteReply (the removal rule, or Algorithm 2). */
     private void rewriteReply(TraceLine in, InnetMessage m, PegasusExt ext, List<TraceLine> out) {
         noteRemoval(keyOf(m), out);
+        SwitchOutputs outputs = switchOutputs(m.op(), out);
+        Map<String, Object> msg = msg("RWREP", "key", keyOf(m), "ver", m.seq(), "src", Math.max(0, ext.server()));
+        Map<String, Object> step = add(in, "rewriteReply", msg, List.of());
+        step.put("m", msg);
+        step.put("passed", outputs.passed());
+        step.put("removed", outputs.removed());
+    }
+
+    /**
+     * What the switch sent on for a server's reply: the reply itself ({@code passed}: not dropped by the removal
+     * rule or as unvouched) and a KEY_REMOVED report ({@code removed}: the reply ended the key's removal).
+     */
+    private record SwitchOutputs(boolean passed, boolean removed) {
+    }
+
+    private SwitchOutputs switchOutputs(int replyOp, List<TraceLine> out) {
         boolean passed = false;
         boolean removed = false;
         for (TraceLine o : out) {
             int op = message(o).op();
-            passed |= op == m.op();
+            passed |= op == replyOp;
             removed |= op == PegasusOp.KEY_REMOVED;
         }
-        Map<String, Object> msg = msg("RWREP", "key", keyOf(m), "ver", m.seq(), "src", Math.max(0, ext.server()));
-        Map<String, Object> step = add(in, "rewriteReply", msg, List.of());
-        step.put("m", msg);
-        step.put("passed", passed);
-        step.put("removed", removed);
+        return new SwitchOutputs(passed, removed);
     }
 
     /** A server answered the controller's read of its copy: no spec step; it must store what it returned. */

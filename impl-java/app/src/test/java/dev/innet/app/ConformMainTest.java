@@ -26,15 +26,21 @@ class ConformMainTest {
 
     private record Run(int code, String out) {}
 
+    /** ./innet conform ARGS --out (the test's directory). */
     private Run conform(String... args) {
-        System.setProperty("innet.root", RackRuns.root().toString());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--out", out.toString()));
+        return conformAsGiven(all.toArray(String[]::new));
+    }
+
+    /** ./innet conform ARGS, its output captured. */
+    private static Run conformAsGiven(String... args) {
+        System.setProperty("innet.root", RackRuns.root().toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream previous = System.out;
         try {
             System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            int code = Cli.run("innet conform", new ConformMain(), all.toArray(String[]::new), System.out, System.err);
+            int code = Cli.run("innet conform", new ConformMain(), args, System.out, System.err);
             return new Run(code, bytes.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(previous);
@@ -120,19 +126,9 @@ class ConformMainTest {
     void allRunsEveryProtocolWithASpecReplayAndRefusesOneProtocolsFiles() {
         Run refused = conform("--protocol", "all"); // conform() adds --out
         assertEquals(2, refused.code(), refused.out());
-        System.setProperty("innet.root", RackRuns.root().toString());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream previous = System.out;
-        int code;
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            code = Cli.run("innet conform", new ConformMain(), new String[] {"--protocol", "all", "--simulate", "0"},
-                    System.out, System.err);
-        } finally {
-            System.setOut(previous);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, text);
+        Run all = conformAsGiven("--protocol", "all", "--simulate", "0");
+        String text = all.out();
+        assertEquals(0, all.code(), text);
         List<String> withReplay = dev.innet.protocol.ProtocolRegistry.all().stream()
                 .filter(p -> p.conformance().isPresent()).map(dev.innet.protocol.Protocol::name).toList();
         assertTrue(withReplay.size() >= 7, "farreach, netcache, lake, pegasus, pegasus-chain, distcache, visibility: " + withReplay);

@@ -220,6 +220,9 @@ public final class HostMain implements Callable<Integer> {
         if (traceEvents != null) {
             // stamped with the machine's monotonic clock, as the history is: the hosts' files merge in order
             live.traceEventsTo(openTraceEvents(traceEvents), System::nanoTime);
+            if (role.equals("controller")) {
+                live.traceStepStarts(); // the merge places each step at the switch write it made (TraceEventsMerge)
+            }
         }
         live.start();
         for (Map.Entry<String, SwitchControl> first : firstControls.entrySet()) {

@@ -2,6 +2,7 @@ package dev.innet.live;
 
 import dev.innet.p4sim.ports.FrameTraceWriter;
 import dev.innet.protocol.RackPorts;
+import dev.innet.sim.TraceEvent;
 import dev.innet.sim.simulated.Simulation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -104,12 +105,13 @@ public final class TraceEventsMerge {
     private static final String CONTROLLER = "\"host\":" + RackPorts.CONTROLLER_HOST + ",";
 
     /**
-     * How long before a controller event its step's last write may have been stamped: a step's writes return
-     * a control round trip (a fraction of a millisecond on loopback) before its event. A write earlier than this
-     * belongs to the controller's untraced work (counter resets, polls' repairs), and an event after it (a hot
-     * report received, say) made no write of its own: it keeps its stamp.
+     * For a controller line without {@link TraceEvent#STEP_START} (files written before controllers recorded it): how
+     * long before the event its step's last write may have been stamped. A guess, which a loaded machine can beat
+     * (a control round trip of more than 5 ms); lines that say when their handler began need none.
      */
     static final long STEP_WRITE_WINDOW_NANOS = 5_000_000;
+
+    private static final Pattern STEP_START = Pattern.compile(",\"" + TraceEvent.STEP_START + "\":(-?\\d+)}$");
 
     /**
      * Moves each controller event back to the switch's stamp of the controller's last control write before it,
@@ -117,9 +119,12 @@ public final class TraceEventsMerge {
      * have returned, and the switch may process frames between the write that made the step visible and that
      * stamp: placed at its own stamp, the step would come after frames that already saw its effect. Its last
      * write since its previous event is the one that made it visible (a step's writes come before its event on
-     * the controller's one event loop); an event with no write since its previous one, or none in the
-     * {@link #STEP_WRITE_WINDOW_NANOS} before it, keeps its stamp. Without
-     * {@code switchControl} lines (bmv2, P4Runtime control, files from before them) nothing moves.
+     * the controller's one event loop, within the handler that emits it). A controller line says when its handler
+     * began ({@link TraceEvent#STEP_START}, removed here): a write before that is none of the step's (the
+     * controller's untraced work: counter resets, polls' repairs), and an event with no write in its handler (a
+     * hot report received, say) keeps its stamp. A line without it takes writes in the
+     * {@link #STEP_WRITE_WINDOW_NANOS} before it. Without {@code switchControl} lines (bmv2, P4Runtime control,
+     * files from before them) nothing moves.
      */
     static List<Line> placeControllerSteps(List<Line> sorted) {
         List<Line> out = new ArrayList<>(sorted.size());
@@ -131,12 +136,18 @@ public final class TraceEventsMerge {
                 continue;
             }
             if (l.text().startsWith(CONTROLLER, l.text().indexOf(',') + 1)) {
-                boolean ownWrite = lastWrite > previousControllerStep && l.time() - lastWrite <= STEP_WRITE_WINDOW_NANOS;
+                Matcher stepStart = STEP_START.matcher(l.text());
+                boolean said = stepStart.find();
+                String text = said ? l.text().substring(0, stepStart.start()) + "}" : l.text();
+                long earliestWrite = said ? Long.parseLong(stepStart.group(1)) : l.time() - STEP_WRITE_WINDOW_NANOS;
+                boolean ownWrite = lastWrite > previousControllerStep && lastWrite >= earliestWrite;
                 long at = ownWrite ? lastWrite : l.time();
                 previousControllerStep = l.time();
                 if (at != l.time()) {
-                    l = new Line(at, l.text().replaceFirst("^\\{\"time\":-?\\d+,", "{\"time\":" + at + ","), l.file(),
-                            l.number());
+                    text = text.replaceFirst("^\\{\"time\":-?\\d+,", "{\"time\":" + at + ",");
+                }
+                if (at != l.time() || said) {
+                    l = new Line(at, text, l.file(), l.number());
                 }
             }
             out.add(l);

@@ -65,8 +65,10 @@ class RemoteControlTest {
     @Test
     void tablesRegistersAndCountersOverTheControlPort() throws Exception {
         P4Switch sw = P4Sim.compile(TestPrograms.stf("tables.p4")).instantiate();
+        List<String> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (ControlServer server = new ControlServer(0, new CliSession(sw), sw);
              RemoteSwitchControl c = new RemoteSwitchControl(server.port())) {
+            server.observeWrites(command -> writes.add(command.split(" ", 2)[0]));
             c.addEntry(new EntrySpec("exact_t", List.of(Match.exact(0x10)), 0, "set_e", List.of(BigInteger.valueOf(0x42))));
             EntrySpec tern = new EntrySpec("tern_t", List.of(Match.ternary(0x1200, 0xFF00)), 7, "set_t", List.of(BigInteger.ONE));
             c.addEntry(tern);
@@ -92,13 +94,20 @@ class RemoteControlTest {
             c.cloneSessionSet(4, 5);
             c.cloneSessionDelete(4);
         }
+        // every call above that changed the switch is reported as a write (p4sim --trace-frames' switchControl lines,
+        // which a live rack's merge places controller steps by), the reads and the refused add are not
+        assertEquals(List.of("p4sim_table_add", "p4sim_table_add", "p4sim_table_add", "p4sim_table_modify",
+                "p4sim_table_delete", "table_set_default", "p4sim_mc_group_set", "p4sim_mc_group_delete", "mirroring_add",
+                "mirroring_delete"), writes);
     }
 
     @Test
     void registersCountersPacketOutPacketInAndDigests() throws Exception {
         P4Switch ext = P4Sim.compile(TestPrograms.stf("externs.p4")).instantiate();
+        List<String> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (ControlServer server = new ControlServer(0, new CliSession(ext), ext);
              RemoteSwitchControl c = new RemoteSwitchControl(server.port())) {
+            server.observeWrites(command -> writes.add(command.split(" ", 2)[0]));
             BigInteger wide = new BigInteger("fedcba98765432100123456789abcdef", 16);
             c.registerWrite("r128", 0, 3, wide);
             assertEquals(List.of(wide, wide), c.registerRead("r128", 2, 3));
@@ -107,6 +116,7 @@ class RemoteControlTest {
             c.counterWrite("c", 2, new CounterValue(7, 70));
             assertEquals(new CounterValue(7, 70), c.counterRead("c", 2));
         }
+        assertEquals(List.of("p4sim_register_write", "register_reset", "counter_write"), writes);
         P4Switch sw = P4Sim.compile(TestPrograms.stf("packetpath.p4")).instantiate(SwitchConfig.defaults().withCpuPort(255));
         try (ControlServer server = new ControlServer(0, new CliSession(sw), sw);
              RemoteSwitchControl c = new RemoteSwitchControl(server.port())) {

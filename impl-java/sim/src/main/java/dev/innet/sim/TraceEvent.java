@@ -14,7 +14,14 @@ import java.util.Set;
  */
 public final class TraceEvent {
     /** Names the recorder itself writes on every line; a field may not reuse them. */
-    public static final Set<String> RESERVED = Set.of("time", "host", "incarnation", "event");
+    public static final Set<String> RESERVED = Set.of("time", "host", "incarnation", "event", "stepStart");
+
+    /**
+     * The field a live host adds last on a line when asked to ({@link #toJsonLine(long, int, int, long)}): when the
+     * handler that emitted the event began, on the same clock as {@code time}. A live rack's merge uses it to place a
+     * controller step at the switch write that made it visible, then removes it (dev.innet.live.TraceEventsMerge).
+     */
+    public static final String STEP_START = "stepStart";
 
     private final String kind;
     private final LinkedHashMap<String, Object> fields = new LinkedHashMap<>();
@@ -61,6 +68,16 @@ public final class TraceEvent {
 
     /** One NDJSON line (no newline): time, host, incarnation, event kind, then the fields. */
     public String toJsonLine(long timeNanos, int host, int incarnation) {
+        return appendJson(timeNanos, host, incarnation).append('}').toString();
+    }
+
+    /** As {@link #toJsonLine(long, int, int)}, with {@link #STEP_START} as the last field. */
+    public String toJsonLine(long timeNanos, int host, int incarnation, long stepStartNanos) {
+        return appendJson(timeNanos, host, incarnation).append(",\"").append(STEP_START).append("\":").append(stepStartNanos)
+                .append('}').toString();
+    }
+
+    private StringBuilder appendJson(long timeNanos, int host, int incarnation) {
         StringBuilder b = new StringBuilder(64 + 24 * fields.size());
         b.append("{\"time\":").append(timeNanos).append(",\"host\":").append(host).append(",\"incarnation\":")
                 .append(incarnation).append(",\"event\":");
@@ -75,7 +92,7 @@ public final class TraceEvent {
                 b.append(f.getValue());
             }
         }
-        return b.append('}').toString();
+        return b;
     }
 
     private static void quote(StringBuilder b, String s) {

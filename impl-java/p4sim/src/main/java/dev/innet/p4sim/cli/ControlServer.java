@@ -40,7 +40,10 @@ public final class ControlServer implements AutoCloseable {
     private static final java.util.regex.Pattern WRITE = java.util.regex.Pattern.compile(
             "(table_(add|delete|modify|set_default|reset_default|clear|indirect_.*)|register_(write|reset)|counter_(write|reset)"
                     + "|meter_(set_.*|array_set_.*)|mirroring_(add|add_mc|delete)|mc_(?!dump).*|act_prof_(?!dump).*"
-                    + "|pvs_(add|remove|clear)|set_crc.*|reset_state)");
+                    + "|pvs_(add|remove|clear)|set_crc.*|reset_state"
+                    // RemoteSwitchControl's own commands (the controllers' writes): missing here until 2026-12-02, so
+                    // a live rack's trace had no switchControl line for any controller's table or register write
+                    + "|p4sim_(table_(add|delete|modify|indirect_add)|register_write|direct_meter_set|mc_group_(set|delete)))");
 
     private volatile WriteObserver writes;
 

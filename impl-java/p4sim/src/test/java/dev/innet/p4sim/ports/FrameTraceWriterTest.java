@@ -136,11 +136,17 @@ class FrameTraceWriterTest {
                 bytes.toString(StandardCharsets.UTF_8).lines().toList());
         for (String write : List.of("table_add MyIngress.t a 1 =>", "table_delete MyIngress.t 4", "table_modify t a 4 =>",
                 "table_set_default t a", "table_clear t", "register_reset r", "counter_reset c", "mirroring_add 100 5",
-                "mc_mgrp_create 1", "reset_state", "act_prof_create_member p a", "pvs_add v 1")) {
+                "mc_mgrp_create 1", "reset_state", "act_prof_create_member p a", "pvs_add v 1",
+                "p4sim_register_write r 0 3 0x1", "p4sim_table_add t a 1 => 2", "p4sim_table_delete t 1",
+                "p4sim_table_modify t a 1 => 3", "p4sim_table_indirect_add t 1 => 0", "p4sim_direct_meter_set t 1:1 2:2 1",
+                "p4sim_mc_group_set 3 1:2", "p4sim_mc_group_delete 3")) {
             assertTrue(dev.innet.p4sim.cli.ControlServerWrites.isWrite(write), write);
         }
         for (String read : List.of("register_read r 1", "table_dump t", "table_num_entries t", "counter_read c 1", "help",
-                "mc_dump", "act_prof_dump p", "show_tables")) {
+                "mc_dump", "act_prof_dump p", "show_tables", "p4sim_register_read r 0 3", "p4sim_table_read t",
+                "p4sim_table_default t", "p4sim_counter_read c 1", "p4sim_direct_counter_read t 1",
+                // a packet-out is a frame: p4sim traces it as the switch receiving it, not as a control write
+                "p4sim_packet_out 00")) {
             assertFalse(dev.innet.p4sim.cli.ControlServerWrites.isWrite(read), read);
         }
     }

@@ -68,6 +68,10 @@ public final class LiveHost implements AutoCloseable {
     /** Where protocol trace events go as NDJSON; null (the default) drops them. */
     private volatile PrintStream traceEvents;
     private volatile java.util.function.LongSupplier traceStamp;
+    /** Set by {@link #traceStepStarts()}: each event also says when its handler began. */
+    private volatile boolean traceStepStarts;
+    /** When the running handler began, on the trace's clock (loop thread only). */
+    private long handlerStart;
     private final Clock clock;
 
     private final BlockingQueue<Runnable> inbox = new ArrayBlockingQueue<>(INBOX_CAPACITY);
@@ -136,6 +140,16 @@ public final class LiveHost implements AutoCloseable {
     public LiveHost traceEventsTo(PrintStream out, java.util.function.LongSupplier stamp) {
         this.traceStamp = stamp;
         this.traceEvents = out;
+        return this;
+    }
+
+    /**
+     * Adds {@link TraceEvent#STEP_START} to each traced event: when the handler that emitted it began. A live rack's
+     * controller asks for it: its step's switch writes fall between that time and the event's stamp, however long
+     * the control calls took (TraceEventsMerge places the step at its last write).
+     */
+    public LiveHost traceStepStarts() {
+        this.traceStepStarts = true;
         return this;
     }
 
@@ -290,6 +304,10 @@ public final class LiveHost implements AutoCloseable {
     }
 
     private void handle(Runnable handler) {
+        if (traceStepStarts) {
+            java.util.function.LongSupplier stamp = traceStamp;
+            handlerStart = stamp != null ? stamp.getAsLong() : clock.nowNanos();
+        }
         try {
             handler.run();
         } catch (RuntimeException | Error e) {
@@ -415,7 +433,9 @@ public final class LiveHost implements AutoCloseable {
             PrintStream out = traceEvents;
             if (out != null) {
                 java.util.function.LongSupplier stamp = traceStamp;
-                out.println(event.toJsonLine(stamp != null ? stamp.getAsLong() : clock.nowNanos(), hostNumber, incarnation()));
+                long time = stamp != null ? stamp.getAsLong() : clock.nowNanos();
+                out.println(traceStepStarts ? event.toJsonLine(time, hostNumber, incarnation(), handlerStart)
+                        : event.toJsonLine(time, hostNumber, incarnation()));
             }
         }
 

@@ -2,17 +2,16 @@ package dev.innet.visibility.metadata;
 
 import dev.innet.visibility.wire.IndexRecord;
 import java.util.Arrays;
-import java.util.TreeMap;
 
 /**
  * The metadata node's index, key -> (timestamp, metadata: log address and the application's tail), in key
- * order (a red-black tree: the sorted batches of operation combining walk it in order, §III-D). Every
+ * order (a skiplist of our own, {@link SkipList}: the sorted batches of operation combining walk it in order, §III-D). Every
  * update is applied only if it is newer than what the index holds (the metadata node passes the rule): updates arrive out of order (asynchronous copies, second phases,
  * re-sends, rebuilds), and so every one is idempotent (§III-E 1). The index therefore only grows, which
  * the spec's NoClearByOlder relies on.
  */
 public final class MetadataIndex {
-    private final TreeMap<Key, IndexRecord> byKey = new TreeMap<>();
+    private final SkipList<Key, IndexRecord> byKey = new SkipList<>();
 
     record Key(byte[] bytes) implements Comparable<Key> {
         @Override

@@ -230,7 +230,8 @@ final class FieldList {
     }
 
     private boolean allHeadersValid(Frame f) {
-        for (Place hdr : headerOf) {
+        for (int i = 0; i < headerOf.size(); i++) { // indexed: no iterator per packet
+            Place hdr = headerOf.get(i);
             if (hdr != null && f.s[hdr.slot(f)] == 0) {
                 return false;
             }

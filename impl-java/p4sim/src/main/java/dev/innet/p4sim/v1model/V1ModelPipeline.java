@@ -42,6 +42,16 @@ public final class V1ModelPipeline {
     private final int phvSlots;
     private final long[] phvSnapshot;
     private final ArrayDeque<Job> jobs = new ArrayDeque<>();
+    /** Jobs done with, reused: a warm switch allocates nothing for resubmit, recirculate or clones. */
+    private final ArrayDeque<Job> freeJobs = new ArrayDeque<>();
+    /** Slots of the largest field list (the size of every job's preserved values). */
+    private final int maxFieldListSlots;
+    /**
+     * The field lists by id without boxing the id per packet: sorted ids and, per id, its slot ranges
+     * as {@code {start, count}} pairs.
+     */
+    private final int[] fieldListIds;
+    private final int[][][] fieldListRanges;
     /** truncate() requested during the ingress pass whose copies are in egress (NONE for clones). */
     private long ingressTruncate = ArchState.NONE;
 
@@ -59,12 +69,36 @@ public final class V1ModelPipeline {
     private final int smEgressTs;
 
     /**
-     * A pending pass: ingress (resubmit/recirculate: {@code bytes} is the packet) or egress (clone:
-     * {@code bytes} is the original packet for I2E, which is parsed again as bmv2 does, or the payload
-     * after the copied headers {@code headers} for E2E).
+     * A pending pass: ingress (resubmit/recirculate: {@code bytes[0, len)} is the packet) or egress (clone:
+     * {@code bytes[0, len)} is the original packet for I2E, which is parsed again as bmv2 does, or the
+     * payload after the copied headers {@code headers} for E2E). Pooled: its arrays are reused.
      */
-    private record Job(boolean ingress, int port, int instanceType, byte[] bytes, long[] preserved, int fieldList,
-                       int ingressPort, long[] headers) { }
+    private static final class Job {
+        boolean ingress;
+        int port;
+        int instanceType;
+        byte[] bytes = new byte[0];
+        int len;
+        /** The field list's values when {@code fieldList >= 0}, else unused. */
+        final long[] preserved;
+        int fieldList;
+        int ingressPort;
+        /** E2E clones: the header slots as egress left them. */
+        final long[] headers;
+
+        Job(int preservedSlots, int headerSlots) {
+            preserved = new long[preservedSlots];
+            headers = new long[headerSlots];
+        }
+
+        void setBytes(byte[] from, int off, int n) {
+            if (bytes.length < n) {
+                bytes = new byte[Math.max(n, 2 * bytes.length)];
+            }
+            System.arraycopy(from, off, bytes, 0, n);
+            len = n;
+        }
+    }
 
     public V1ModelPipeline(CompiledProgram prog, SwitchConfig config) {
         this.prog = prog;
@@ -76,6 +110,21 @@ public final class V1ModelPipeline {
             throw new IllegalStateException("compiler layout: H, M and standard_metadata must be contiguous at slot 0");
         }
         this.phvSnapshot = new long[phvSlots];
+        int widest = 0;
+        java.util.TreeMap<Integer, List<int[]>> byId = new java.util.TreeMap<>(prog.fieldLists());
+        fieldListIds = new int[byId.size()];
+        fieldListRanges = new int[byId.size()][][];
+        int k = 0;
+        for (Map.Entry<Integer, List<int[]>> e : byId.entrySet()) {
+            int n = 0;
+            for (int[] r : e.getValue()) {
+                n += r[1];
+            }
+            widest = Math.max(widest, n);
+            fieldListIds[k] = e.getKey();
+            fieldListRanges[k++] = e.getValue().toArray(int[][]::new);
+        }
+        this.maxFieldListSlots = widest;
         smIngressPort = prog.sm("ingress_port");
         smEgressSpec = prog.sm("egress_spec");
         smEgressPort = prog.sm("egress_port");
@@ -101,21 +150,34 @@ public final class V1ModelPipeline {
         int passes = 0;
         while (!jobs.isEmpty()) {
             Job j = jobs.poll();
-            if (j.ingress()) {
+            if (j.ingress) {
                 if (++passes > config.maxPassesPerPacket()) {
                     stats.loopLimitDrops++;
-                    continue;
-                }
-                if (j.bytes().length > f.in.length) {
+                } else if (j.len > f.in.length) {
                     stats.oversize++; // a recirculated packet grew past the configured maximum
-                    continue;
+                } else {
+                    System.arraycopy(j.bytes, 0, f.in, 0, j.len);
+                    ingressPass(j.port, j.len, j.instanceType, j.fieldList >= 0 ? j.preserved : null, j.fieldList, sink);
                 }
-                System.arraycopy(j.bytes(), 0, f.in, 0, j.bytes().length);
-                ingressPass(j.port(), j.bytes().length, j.instanceType(), j.preserved(), j.fieldList(), sink);
             } else {
                 cloneEgressPass(j, sink);
             }
+            freeJobs.add(j);
         }
+    }
+
+    /** A job from the pool (a new one only when more are pending than ever before). */
+    private Job job(boolean ingress, int port, int instanceType, int fieldList, int ingressPort) {
+        Job j = freeJobs.poll();
+        if (j == null) {
+            j = new Job(maxFieldListSlots, prog.hdrSlots());
+        }
+        j.ingress = ingress;
+        j.port = port;
+        j.instanceType = instanceType;
+        j.ingressPort = ingressPort;
+        j.fieldList = capture(fieldList, j.preserved) ? fieldList : -1;
+        return j;
     }
 
     private void resetPhv() {
@@ -164,18 +226,22 @@ public final class V1ModelPipeline {
             } else {
                 stats.cloned++;
                 // I2E: the packet as it began this ingress pass, metadata reset except the field list
-                jobs.add(new Job(false, clonePort, INGRESS_CLONE, Arrays.copyOf(f.in, len),
-                        capture(arch.cloneFieldList), arch.cloneFieldList, port, null));
+                Job j = job(false, clonePort, INGRESS_CLONE, arch.cloneFieldList, port);
+                j.setBytes(f.in, 0, len);
+                jobs.add(j);
             }
         }
-        for (ArchState.DigestRecord d : arch.digests) {
+        List<ArchState.DigestRecord> digests = arch.digests;
+        for (int i = 0; i < digests.size(); i++) {
+            ArchState.DigestRecord d = digests.get(i);
             stats.digests++;
             digestSink.accept(new Digest(d.receiver(), d.values()));
         }
         if (arch.resubmitFieldList != ArchState.NONE) {
             stats.resubmitted++;
-            jobs.add(new Job(true, port, RESUBMIT, Arrays.copyOf(f.in, len), capture(arch.resubmitFieldList),
-                    arch.resubmitFieldList, port, null));
+            Job j = job(true, port, RESUBMIT, arch.resubmitFieldList, port);
+            j.setBytes(f.in, 0, len);
+            jobs.add(j);
             return;
         }
         int group = (int) s[smMcastGrp];
@@ -186,7 +252,8 @@ public final class V1ModelPipeline {
                 return;
             }
             System.arraycopy(s, 0, phvSnapshot, 0, phvSlots);
-            for (Replica r : replicas) {
+            for (int i = 0; i < replicas.size(); i++) {
+                Replica r = replicas.get(i);
                 System.arraycopy(phvSnapshot, 0, s, 0, phvSlots);
                 stats.multicastReplicas++;
                 s[smEgressRid] = r.rid();
@@ -217,9 +284,9 @@ public final class V1ModelPipeline {
         byte[] payload;
         int payloadOff;
         int length;
-        if (j.instanceType() == INGRESS_CLONE) {
-            length = j.bytes().length;
-            System.arraycopy(j.bytes(), 0, f.in, 0, length);
+        if (j.instanceType == INGRESS_CLONE) {
+            length = j.len;
+            System.arraycopy(j.bytes, 0, f.in, 0, length);
             f.inLen = length;
             f.cursorBits = 0;
             f.parserError = 0;
@@ -234,19 +301,19 @@ public final class V1ModelPipeline {
             payload = f.in;
             payloadOff = f.cursorBits >>> 3;
         } else {
-            System.arraycopy(j.headers(), 0, s, prog.hdrBase(), j.headers().length);
-            payload = j.bytes();
+            System.arraycopy(j.headers, 0, s, prog.hdrBase(), j.headers.length);
+            payload = j.bytes;
             payloadOff = 0;
-            length = j.bytes().length;
+            length = j.len;
         }
-        s[smInstanceType] = j.instanceType();
-        s[smIngressPort] = j.ingressPort();
+        s[smInstanceType] = j.instanceType;
+        s[smIngressPort] = j.ingressPort;
         s[smPacketLength] = length;
-        s[smEgressSpec] = j.port();
-        restore(j.preserved(), j.fieldList());
-        s[smInstanceType] = j.instanceType();
-        int payloadLen = (payload == f.in ? f.inLen : payload.length) - payloadOff;
-        egressPass(j.port(), payload, payloadOff, payloadLen, j.ingressPort(), sink);
+        s[smEgressSpec] = j.port;
+        restore(j.fieldList >= 0 ? j.preserved : null, j.fieldList);
+        s[smInstanceType] = j.instanceType;
+        int payloadLen = (payload == f.in ? f.inLen : j.len) - payloadOff;
+        egressPass(j.port, payload, payloadOff, payloadLen, j.ingressPort, sink);
     }
 
     /** What the *_with_payload checksums see as the payload (bmv2: the bytes the parser did not consume). */
@@ -269,8 +336,12 @@ public final class V1ModelPipeline {
         arch.truncateLength = ingressTruncate; // a truncate() in ingress applies to every copy it sends
         prog.egress().run(f);
         f.flow = Frame.NORMAL;
-        long[] e2eHeaders = arch.cloneSession == ArchState.NONE ? null
-                : Arrays.copyOfRange(s, prog.hdrBase(), prog.hdrBase() + prog.hdrSlots());
+        // E2E clone: the headers as egress left them, before computeChecksum and the deparser
+        Job e2e = null;
+        if (arch.cloneSession != ArchState.NONE && cloneSessions.get(arch.cloneSession) != null) {
+            e2e = job(false, cloneSessions.get(arch.cloneSession), EGRESS_CLONE, arch.cloneFieldList, ingressPort);
+            System.arraycopy(s, prog.hdrBase(), e2e.headers, 0, prog.hdrSlots());
+        }
         setPayload(payload, payloadOff, payloadLen);
         prog.computeChecksum().run(f);
         f.flow = Frame.NORMAL;
@@ -284,14 +355,16 @@ public final class V1ModelPipeline {
             f.outLen = (int) arch.truncateLength; // bmv2: truncate applies to the deparsed packet
         }
         if (arch.cloneSession != ArchState.NONE) {
-            Integer clonePort = cloneSessions.get(arch.cloneSession);
-            if (clonePort == null) {
+            if (e2e == null) {
                 stats.cloneSessionMissing++;
             } else {
                 stats.cloned++;
                 // E2E: the headers as egress left them, the same payload, the field list's final egress values
-                jobs.add(new Job(false, clonePort, EGRESS_CLONE, Arrays.copyOfRange(payload, payloadOff, payloadOff + payloadLen),
-                        capture(arch.cloneFieldList), arch.cloneFieldList, ingressPort, e2eHeaders));
+                if (e2e.fieldList >= 0) {
+                    capture(e2e.fieldList, e2e.preserved);
+                }
+                e2e.setBytes(payload, payloadOff, payloadLen);
+                jobs.add(e2e);
             }
         }
         if (s[smEgressSpec] == SwitchConfig.DROP_PORT) {
@@ -300,8 +373,9 @@ public final class V1ModelPipeline {
         }
         if (arch.recirculateFieldList != ArchState.NONE) {
             stats.recirculated++;
-            jobs.add(new Job(true, ingressPort, RECIRC, Arrays.copyOf(f.out, f.outLen),
-                    capture(arch.recirculateFieldList), arch.recirculateFieldList, ingressPort, null));
+            Job j = job(true, ingressPort, RECIRC, arch.recirculateFieldList, ingressPort);
+            j.setBytes(f.out, 0, f.outLen);
+            jobs.add(j);
             return;
         }
         if (port == config.cpuPort()) {
@@ -318,31 +392,33 @@ public final class V1ModelPipeline {
         return config.clockMicros().getAsLong();
     }
 
-    /** Values of a field list's fields now, to carry into a new pass. */
-    private long[] capture(int fieldList) {
-        List<int[]> ranges = fieldList < 0 ? null : prog.fieldLists().get(fieldList);
+    /** A field list's slot ranges, or null when there is no list of that id. */
+    private int[][] ranges(int fieldList) {
+        int i = fieldList < 0 ? -1 : Arrays.binarySearch(fieldListIds, fieldList);
+        return i < 0 ? null : fieldListRanges[i];
+    }
+
+    /** Copies a field list's values now into {@code out}, to carry into a new pass; false if there is no such list. */
+    private boolean capture(int fieldList, long[] out) {
+        int[][] ranges = ranges(fieldList);
         if (ranges == null) {
-            return null;
+            return false;
         }
-        int n = 0;
-        for (int[] r : ranges) {
-            n += r[1];
-        }
-        long[] out = new long[n];
         int k = 0;
         for (int[] r : ranges) {
             System.arraycopy(f.s, r[0], out, k, r[1]);
             k += r[1];
         }
-        return out;
+        return true;
     }
 
     private void restore(long[] values, int fieldList) {
         if (values == null) {
             return;
         }
+        int[][] ranges = ranges(fieldList);
         int k = 0;
-        for (int[] r : prog.fieldLists().get(fieldList)) {
+        for (int[] r : ranges) {
             System.arraycopy(values, k, f.s, r[0], r[1]);
             k += r[1];
         }

@@ -94,6 +94,25 @@ public final class VisibilityFsProtocol implements Protocol {
         return "paths colliding in 4 switch slots under 1 fingerprint";
     }
 
+    /**
+     * {@link Protocol#DATA_NODES_REPLAYING_OLDEST}, as for the key-value store: the file system's data nodes replay each
+     * path's oldest inode to a rebuilding metadata node, so a metadata node rebuilt after its crash indexes stale
+     * inodes (a crash-recovery bug for {@code ./innet sim --program visibility-fs --crashes} to catch).
+     */
+    @Override
+    public java.util.Optional<Protocol> withSeededBug(String bug) {
+        if (bug.equals(DATA_NODES_REPLAYING_OLDEST)) {
+            return java.util.Optional.of(withLayer(l -> l.withDataNodes(roles -> new DataNode(roles, FsApplication.INSTANCE) {
+                @Override
+                protected boolean replacesInReplay(dev.innet.visibility.datanode.LogEntry later,
+                        dev.innet.visibility.wire.IndexRecord chosen) {
+                    return false;
+                }
+            })));
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The layer's: the same switch, switch OS, metadata node and data nodes recover the same way. */
     @Override
     public java.util.Set<dev.innet.protocol.CrashKind> recoverableCrashes() {

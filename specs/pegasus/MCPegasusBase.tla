@@ -16,5 +16,5 @@ MCHashCollide(k) == 1
 \* The fingerprint leaves out `act`: it records how a state was reached, not
 \* what it is, and keeping it would multiply the states for nothing.
 View == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,
-          wr, rd, execs, extVer>>
+          wr, rd, execs, extVer, swDown, lostKeys>>
 =============================================================================

@@ -5,5 +5,5 @@
 EXTENDS PegasusLive
 MCHome == [k \in Keys |-> (k % NServers) + 1]
 View == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,
-          wr, rd, execs, extVer>>
+          wr, rd, execs, extVer, swDown, lostKeys>>
 =============================================================================

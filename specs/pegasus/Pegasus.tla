@@ -35,6 +35,9 @@
 (* entry is trusted only as far as the directory vouches for it            *)
 (* (Unvouched).  docs/specs/pegasus.md gives the counterexamples.          *)
 (* Chain replication across racks (S7) is in PegasusChain.tla.            *)
+(* Not in the paper either: a crash of the switch and the controller's     *)
+(* recovery of the fresh switch (SwitchCrash, RecoverSwitch; ours, as the  *)
+(* implementation does it), off unless a .cfg sets MaxSwitchCrash.         *)
 (*                                                                         *)
 (* Hash collisions (S6.6): the switch's directory is indexed by Hash(k)    *)
 (* (rset, ver_completed and the removal mark are per hash); the controller *)
@@ -114,6 +117,24 @@ BugRewriteNoDrain == FALSE \* BUG: no pause or drain, home applies the rewrite o
 BugRewriteHomeCopy == FALSE \* BUG: under the pause, but the rewrite carries home's copy,
                             \* not the newest of the servers' copies
 
+(***************************************************************************)
+(* Switch crash and recovery (ours: the paper leaves a failed switch to    *)
+(* chain reconfiguration, S7; docs/pegasus.md "Switch crash and recovery", *)
+(* the implementation's controller.RecoverSwitch; docs/specs/pegasus.md    *)
+(* section 12).  SwitchCrash: the switch loses ver_next and its directory  *)
+(* (rset, ver_completed, the removal marks), and every packet queued in it *)
+(* or coming to it; it stays down, closed to clients, until RecoverSwitch. *)
+(* Defined here with the protocol's values (a .cfg overrides them):        *)
+(* MaxSwitchCrash = 0 leaves every older model as it was.                  *)
+(***************************************************************************)
+MaxSwitchCrash == 0        \* how many times the switch may crash
+BugRecoverVerNext == FALSE \* BUG: recovery leaves ver_next as the fresh switch has it
+                           \* (1), below versions the servers hold
+BugRecoverNoCopy == FALSE  \* BUG: recovery does not write the newest copy of a formerly
+                           \* replicated key to its home (reads now go home)
+BugRecoverNoDrain == FALSE \* BUG: recovery reads the servers while packets the old switch
+                           \* stamped and sent are still on their way to them
+
 \* Every WRITE (first send or retry) and every removal rewrite (issue 16)
 \* takes a fresh version, so versions are bounded by the number of sends.
 \* Used only in TypeOK.
@@ -168,10 +189,19 @@ VARIABLES
   rd,            \* history: read id -> [st, key, floor, val, ver] (client view)
   execs,         \* history: set of <<w, ver>>: some server applied write w stamped ver
   extVer,        \* history: key -> highest version the switch has externalized (S6.2.3)
-  act            \* the last action taken and its parameters (for traces; not in VIEW)
+  act,           \* the last action taken and its parameters (for traces; not in VIEW)
+  swDown,        \* switch: crashed and not yet recovered (closed to clients, drops packets)
+  lostKeys       \* controller, durably: the keys replicated when the switch crashed,
+                 \* whose directory entries the crash lost (empty while the switch is up)
 
 vars == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,
-          wr, rd, execs, extVer, act>>
+          wr, rd, execs, extVer, act, swDown, lostKeys>>
+crashVars == <<swDown, lostKeys>>
+
+\* A step of the switch (a client request it stamps and routes, a reply it
+\* handles) or of the controller's directory procedures: only while the
+\* switch is up (a crashed switch is closed until RecoverSwitch).
+SwitchUp == ~swDown /\ UNCHANGED crashVars
 
 -----------------------------------------------------------------------------
 (* Packets.  A WREQ carries the write's value (its id; 0 with the home's   *)
@@ -239,7 +269,8 @@ Msgs ==
   \cup [t : {"RW"}, key : Keys, ver : Vers, val : Vals, exp : Vers, dst : Servers]
   \cup [t : {"RWREP"}, key : Keys, ver : Vers, src : Servers]
 
-Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat, rw : Nat]
+Budgets == [dup : Nat, loss : Nat, retry : Nat, add : Nat, rem : Nat, vw : Nat, rw : Nat,
+            crash : Nat]
 
 TypeOK ==
   /\ verNext \in 1..(MaxVer + 1)
@@ -256,6 +287,8 @@ TypeOK ==
                       val : Vals, ver : Vers]]
   /\ execs \subseteq WIds \X Vers
   /\ extVer \in [Keys -> Vers]
+  /\ swDown \in BOOLEAN
+  /\ lostKeys \subseteq Keys
 
 -----------------------------------------------------------------------------
 (* Helpers over the recorded history.                                      *)
@@ -305,7 +338,8 @@ Init ==
   /\ store = [s \in Servers |-> [k \in Keys |-> [val |-> 0, ver |-> 0]]]
   /\ ctab = [s \in Servers |-> {}]
   /\ net = {}
-  /\ used = [dup |-> 0, loss |-> 0, retry |-> 0, add |-> 0, rem |-> 0, vw |-> 0, rw |-> 0]
+  /\ used = [dup |-> 0, loss |-> 0, retry |-> 0, add |-> 0, rem |-> 0, vw |-> 0, rw |-> 0,
+             crash |-> 0]
   /\ wr = [w \in WIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
                            floor |-> 0, ver |-> 0]]
   /\ rd = [r \in RIds |-> [st |-> "idle", key |-> CHOOSE k \in Keys : TRUE,
@@ -313,6 +347,8 @@ Init ==
   /\ execs = {}
   /\ extVer = [k \in Keys |-> 0]
   /\ act = [a |-> "Init"]
+  /\ swDown = FALSE
+  /\ lostKeys = {}
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -358,6 +394,7 @@ SwitchRead(r, k) ==
 (* A client issues write w on key k; it reaches the switch (Algorithm 1).  *)
 (* Writes are issued in id order only to avoid renamings of one behaviour. *)
 IssueWrite(w, k) ==
+  /\ SwitchUp
   /\ wr[w].st = "idle"
   /\ IF w = 1 THEN TRUE ELSE wr[w - 1].st # "idle"
   /\ wr' = [wr EXCEPT ![w] = [st |-> "pend", key |-> k, floor |-> Floor(k), ver |-> 0]]
@@ -369,6 +406,7 @@ IssueWrite(w, k) ==
 (* id; the switch treats it as a new WRITE and stamps a new version        *)
 (* (Alg. 1 line 2).  Without S6.4 a server cannot tell it is a retry.      *)
 RetryWrite(w) ==
+  /\ SwitchUp
   /\ wr[w].st = "pend"
   /\ used.retry < MaxRetry
   /\ used' = [used EXCEPT !.retry = @ + 1]
@@ -378,6 +416,7 @@ RetryWrite(w) ==
 
 (* A client issues read r on key k (Algorithm 1, READ).                    *)
 IssueRead(r, k) ==
+  /\ SwitchUp
   /\ rd[r].st = "idle"
   /\ IF r = 1 THEN TRUE ELSE rd[r - 1].st # "idle"
   /\ rd' = [rd EXCEPT ![r] = [st |-> "pend", key |-> k, floor |-> Floor(k),
@@ -388,6 +427,7 @@ IssueRead(r, k) ==
 
 (* A client resends a read it has no reply for.                            *)
 RetryRead(r) ==
+  /\ SwitchUp
   /\ rd[r].st = "pend"
   /\ used.retry < MaxRetry
   /\ used' = [used EXCEPT !.retry = @ + 1]
@@ -406,6 +446,7 @@ RetryRead(r) ==
 (* records it and forwards it, with its version, to the listed replicas.   *)
 (***************************************************************************)
 ServerWrite(m) ==
+  /\ UNCHANGED crashVars
   /\ m \in net
   /\ m.t = "WREQ"
   /\ \E dup \in DupChoices :
@@ -450,6 +491,7 @@ ServerWrite(m) ==
 
 (* A server receives a READ and replies with its value and version (S4.3). *)
 ServerRead(m) ==
+  /\ UNCHANGED crashVars
   /\ m \in net
   /\ m.t = "RREQ"
   /\ \E dup \in DupChoices :
@@ -470,6 +512,7 @@ ServerRead(m) ==
 (* that value and version to the chosen replicas; it and they reply so     *)
 (* that Alg. 2 adds them to rset.                                           *)
 ServerVirtualWrite(m) ==
+  /\ UNCHANGED crashVars
   /\ m \in net
   /\ m.t = "VW"
   /\ \E dup \in DupChoices :
@@ -533,6 +576,7 @@ Unvouched(m) ==
 (* reply (w = 0) goes to the controller and externalizes nothing.          *)
 (***************************************************************************)
 SwitchWriteReply(m) ==
+  /\ SwitchUp
   /\ m \in net
   /\ m.t = "WREP"
   /\ ~Unvouched(m)
@@ -567,6 +611,7 @@ SwitchWriteReply(m) ==
 (* The switch drops a duplicate's reply that no server vouches for (see    *)
 (* Unvouched above); the packet is consumed, nothing else changes.         *)
 SwitchDropUnvouched(m) ==
+  /\ SwitchUp
   /\ m \in net
   /\ Unvouched(m)
   /\ \E dup \in DupChoices :
@@ -580,6 +625,7 @@ SwitchDropUnvouched(m) ==
 (* externalize a new version before its WRITE-REPLY, S6.2.3), then the     *)
 (* reply goes to the client.                                               *)
 SwitchReadReply(m) ==
+  /\ SwitchUp
   /\ m \in net
   /\ m.t = "RREP"
   /\ \E dup \in DupChoices, lost \in ClientLossChoices :
@@ -609,6 +655,7 @@ SwitchReadReply(m) ==
 (* (S6.4), because a retry will now meet the detector, not home.           *)
 (***************************************************************************)
 AddKey(k) ==
+  /\ SwitchUp
   /\ k \notin rkeys
   \* S6.6: of keys sharing a hash, only one is replicated.
   \* BUG (BugReplicateBoth): a second one takes over the hash's entry.
@@ -631,6 +678,7 @@ AddKey(k) ==
 (* writes are paused and the servers' client tables for the key are       *)
 (* aggregated at home (S6.4), since retries will now go home.              *)
 MarkRemove(k) ==
+  /\ SwitchUp
   /\ k \in rkeys
   /\ markVer[Hash(k)] = 0
   /\ used.rem < MaxRemove
@@ -652,6 +700,7 @@ MarkRemove(k) ==
 (* home after the virtual write would be rejected as superseded yet        *)
 (* acknowledged, and its value lost (BugVWNoDrain shows TLC finds this).   *)
 VirtualWrite(k) ==
+  /\ SwitchUp
   /\ k \in rkeys
   /\ markVer[Hash(k)] = 0
   /\ Home[k] \in rset[Hash(k)]
@@ -686,6 +735,7 @@ VirtualWrite(k) ==
 (* BUG (BugRewriteHomeCopy): the rewrite carries home's copy.              *)
 (***************************************************************************)
 RemovalRewrite(k) ==
+  /\ SwitchUp
   /\ used.rw < MaxRewrite
   /\ k \in rkeys /\ markVer[Hash(k)] # 0
   \* the controller's previous rewrite of k has been answered (or lost)
@@ -708,6 +758,7 @@ RemovalRewrite(k) ==
 (* (BugRewriteUncond): home relabels its own value whatever it holds, as a *)
 (* virtual write at a fresh version would.                                 *)
 ServerRewrite(m) ==
+  /\ UNCHANGED crashVars
   /\ m \in net
   /\ m.t = "RW"
   /\ \E dup \in DupChoices :
@@ -729,6 +780,7 @@ ServerRewrite(m) ==
 (* Algorithm 2 if the key is replicated.  It goes to the controller:       *)
 (* nothing externalized.                                                   *)
 SwitchRewriteReply(m) ==
+  /\ SwitchUp
   /\ m \in net
   /\ m.t = "RWREP"
   /\ \E dup \in DupChoices :
@@ -759,6 +811,7 @@ SwitchRewriteReply(m) ==
 (* servers may drop, reorder or duplicate packets).  Reordering is the     *)
 (* free choice of which packet to deliver; duplication is in delivery.     *)
 Lose(m) ==
+  /\ UNCHANGED crashVars
   /\ m \in net
   /\ used.loss < MaxLoss
   /\ net' = net \ {m}
@@ -766,6 +819,114 @@ Lose(m) ==
   /\ act' = [a |-> "Lose", m |-> m]
   /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, wr, rd,
                  execs, extVer>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Switch crash and recovery (ours; docs/pegasus.md "Switch crash and      *)
+(* recovery", controller.RecoverSwitch; docs/specs/pegasus.md section 12). *)
+(*                                                                         *)
+(* SwitchCrash: the switch restarts with empty registers and tables: it    *)
+(* loses ver_next (the fresh switch's is 1), and the directory: rset,      *)
+(* ver_completed and the removal marks; the switch's copy of rkeys goes    *)
+(* too, while the controller keeps the list of replicated keys durably     *)
+(* (lostKeys).  The switch holds no at-most-once state (detectors and      *)
+(* client tables live on the servers, durably).  Every reply in flight is  *)
+(* lost: it was queued in the switch or would reach it while it is down.   *)
+(* A packet going to a server (a WRITE, READ, virtual write or rewrite)    *)
+(* may already have left the switch and still arrive; the spec cannot      *)
+(* tell it from one queued in the switch, so it stays in flight and the    *)
+(* down switch may drop it (SwitchDownDrop) or a server may receive it.    *)
+(* Servers go on with what reaches them; their replies, and their copies   *)
+(* to other servers, reach a switch that drops them.                       *)
+(***************************************************************************)
+ServerBound == {"WREQ", "RREQ", "VW", "RW"}
+
+SwitchCrash ==
+  /\ ~swDown
+  /\ used.crash < MaxSwitchCrash
+  /\ swDown' = TRUE
+  /\ lostKeys' = rkeys
+  /\ verNext' = 1
+  /\ rkeys' = {}
+  /\ rset' = [h \in Hashes |-> {}]
+  /\ verCompleted' = [h \in Hashes |-> 0]
+  /\ markVer' = [h \in Hashes |-> 0]
+  /\ net' = {m \in net : m.t \in ServerBound}
+  /\ used' = [used EXCEPT !.crash = @ + 1]
+  /\ act' = [a |-> "SwitchCrash"]
+  /\ UNCHANGED <<store, ctab, wr, rd, execs, extVer>>
+
+(* The down (or restarted but still closed) switch drops a packet: any     *)
+(* packet that reaches it, and a server-bound one that was still queued in *)
+(* it at the crash.  Not a fault of the network: no budget.                *)
+SwitchDownDrop(m) ==
+  /\ swDown
+  /\ m \in net
+  /\ net' = net \ {m}
+  /\ act' = [a |-> "SwitchDownDrop", m |-> m]
+  /\ UNCHANGED <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, used, wr, rd,
+                 execs, extVer, swDown, lostKeys>>
+
+(***************************************************************************)
+(* RecoverSwitch: the controller's recovery of the fresh switch, as        *)
+(* controller.RecoverSwitch does it: the switch is closed to clients (P-0: *)
+(* only the routes to servers and the controller are installed); the       *)
+(* controller waits the drain time, so that nothing the old switch sent is *)
+(* still on its way (here: no packet in flight; those that were are        *)
+(* delivered, lost or dropped by the closed switch); it asks every server  *)
+(* for the highest version it was sent (MAX_VERSION, durable); for every   *)
+(* key that was replicated (lostKeys) it reads every server's copy and     *)
+(* writes the newest to home (REPLICATE: home applies it if it is newer),  *)
+(* and migrates the key's client tables to home (as MarkRemove does);      *)
+(* then it sets ver_next above every version, installs the clients'        *)
+(* routes and opens the switch.  Every key is now unreplicated.            *)
+(*                                                                         *)
+(* One step here.  Why that hides no interleaving: after the drain no      *)
+(* packet is in flight and the closed switch admits no client request, so  *)
+(* from then until the switch opens nothing changes a server's state but   *)
+(* the controller's own requests (each resent until answered, and a resent *)
+(* REPLICATE is applied once: home takes only a higher version).  The     *)
+(* controller's reads and writes therefore see and leave the same states  *)
+(* as if they happened at once, at the opening.                            *)
+(*                                                                         *)
+(* ver_next: the spec takes 1 + the highest version any server stores.     *)
+(* The implementation's MAX_VERSION is the highest version a server was   *)
+(* sent, stored or not, so its ver_next is at least the spec's; every      *)
+(* version a client has seen or a client table records was stored on some  *)
+(* server (a superseded write's version is below the version that         *)
+(* superseded it), so the spec's lower choice is the harder case.          *)
+(*                                                                         *)
+(* Why it is enough: afterwards every key is unreplicated and its home     *)
+(* holds its newest version (nothing in flight could change that), and     *)
+(* every later version is higher than any stored one.                      *)
+(* BUG (BugRecoverVerNext): ver_next stays the fresh switch's 1.           *)
+(* BUG (BugRecoverNoCopy): no newest copy is written to home.              *)
+(* BUG (BugRecoverNoDrain): no drain: packets the old switch sent may     *)
+(* reach servers after the controller's reads.                             *)
+(***************************************************************************)
+NewestAt(k) == CHOOSE s \in Servers : \A q \in Servers : store[q][k].ver <= store[s][k].ver
+
+TopVersion == LET vs == {store[s][k].ver : s \in Servers, k \in Keys}
+              IN CHOOSE v \in vs : \A u \in vs : u <= v
+
+RecoverSwitch ==
+  /\ swDown
+  /\ BugRecoverNoDrain \/ net = {}
+  /\ store' = [s \in Servers |-> [k \in Keys |->
+                 IF /\ k \in lostKeys /\ s = Home[k] /\ ~BugRecoverNoCopy
+                    /\ store[NewestAt(k)][k].ver > store[s][k].ver
+                   THEN store[NewestAt(k)][k]
+                   ELSE store[s][k]]]
+  /\ ctab' = IF EnableAtMostOnce /\ ~BugNoTableCopy
+               THEN [s \in Servers |->
+                       ctab[s] \cup {e \in UNION {ctab[q] : q \in Servers} :
+                                       wr[e[1]].key \in lostKeys /\ Home[wr[e[1]].key] = s}]
+               ELSE ctab
+  /\ verNext' = IF BugRecoverVerNext THEN verNext ELSE TopVersion + 1
+  /\ swDown' = FALSE
+  /\ lostKeys' = {}
+  /\ act' = [a |-> "RecoverSwitch"]
+  /\ UNCHANGED <<rkeys, rset, verCompleted, markVer, net, used, wr, rd, execs, extVer>>
 
 Next ==
   \/ \E w \in WIds, k \in Keys : IssueWrite(w, k)
@@ -778,6 +939,8 @@ Next ==
   \/ \E k \in Keys : RemovalRewrite(k)
   \/ \E m \in net : ServerRewrite(m) \/ SwitchRewriteReply(m)
   \/ \E m \in net : Lose(m)
+  \/ SwitchCrash \/ RecoverSwitch
+  \/ \E m \in net : SwitchDownDrop(m)
 
 Spec == Init /\ [][Next]_vars
 
@@ -801,11 +964,15 @@ ActionCoverage ==
 (* least one" replica; reads may go to ANY member of rset, so what reads   *)
 (* rely on, and what is checked, is that every member is fresh.  An        *)
 (* unreplicated key's home must be fresh, since its reads go there.        *)
+(* After a switch crash the directory is empty (rkeys = {}); the keys it   *)
+(* lost (lostKeys) are exempt from DirHomeFresh until RecoverSwitch has    *)
+(* written their newest copies home (no read is routed meanwhile); every   *)
+(* other key's home must stay fresh through the crash.                     *)
 (***************************************************************************)
 DirVerCompleted == \A k \in rkeys : verCompleted[Hash(k)] >= extVer[k]
 DirRsetFresh    == \A k \in rkeys : rset[Hash(k)] # {} /\
                      \A s \in rset[Hash(k)] : store[s][k].ver >= extVer[k]
-DirHomeFresh    == \A k \in Keys \ rkeys : store[Home[k]][k].ver >= extVer[k]
+DirHomeFresh    == \A k \in Keys \ (rkeys \cup lostKeys) : store[Home[k]][k].ver >= extVer[k]
 DirectoryInv    == DirVerCompleted /\ DirRsetFresh /\ DirHomeFresh
 
 (***************************************************************************)

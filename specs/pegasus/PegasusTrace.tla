@@ -38,7 +38,7 @@ VARIABLE l       \* cursor: index of the next event of Trace
 traceVars == <<vars, l>>
 \* act only labels steps: leaving it out of the view keeps states few
 TraceView == <<verNext, rkeys, rset, verCompleted, markVer, store, ctab, net, used,
-               wr, rd, execs, extVer, l>>
+               wr, rd, execs, extVer, swDown, lostKeys, l>>
 
 TraceDetectorOf(w) == TraceDet[w]
 

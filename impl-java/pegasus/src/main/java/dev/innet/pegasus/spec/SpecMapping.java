@@ -44,6 +44,13 @@ public final class SpecMapping {
         m.put("SwitchRewriteReply", "p4/pegasus.p4 step 6 (the removal rule on home's reply: KEY_REMOVED to the CPU port; "
                 + "STF P-12), controller.RemovalRewrite.onReply");
         m.put("Lose", "environment: loss of any message (sim LinkFaults)");
+        m.put("SwitchCrash", "environment: a switch crash and restart with empty registers and tables (Rack.crashSwitch); "
+                + "the controller keeps the replicated keys durably (PegasusController.replicatedKeys)");
+        m.put("SwitchDownDrop", "p4/pegasus.p4 while the switch is down or closed: P-0 (switch_open = 0 drops client requests; "
+                + "no routes to clients before the recovery installs them)");
+        m.put("RecoverSwitch", "controller.RecoverSwitch (routes to servers and controller only, drain, MAX_VERSION and READ "
+                + "of every formerly replicated key from every server, the newest copy as REPLICATE to home, TableMigration "
+                + "all -> home, ver_next above every version, clients' routes, switch_open = 1); PegasusServer MAX_VERSION");
         return m;
     }
 }

@@ -1,6 +1,11 @@
 package dev.innet.p4sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.innet.p4sim.cli.CliSession;
+import dev.innet.p4sim.v1model.P4Switch;
+import dev.innet.p4sim.v1model.SwitchConfig;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,6 +26,7 @@ import org.junit.jupiter.api.Test;
 class LanguageFuzzTest {
     private static final int SEEDS = 100;
     private static final int RICH_SEEDS = 100;
+    private static final int PROFILE_SEEDS = 40;
     private static final int[] WIDTHS = {8, 16, 32};
     private static final String[] OPS = {"+", "-", "*", "&", "|", "^", "<<", ">>", "|+|", "|-|", "/", "%"};
 
@@ -246,10 +252,12 @@ class LanguageFuzzTest {
      * {@code us.next.b}, by the low bits of {@code h.f0}); ingress runs random statements on them:
      * union members made valid (setValid, initialiser, a function returning a header), invalid
      * (setInvalid, {@code {#}}) and copied (whole unions and single members), isValid on unions and
-     * members, push_front/pop_front on the union stack, {@code {#}} and header equality with it,
-     * tuples, a generic function on fields and on headers, a generic swap, a function returning a
-     * struct, a function with default parameter values called with positional and named arguments,
-     * a table keyed by a serializable enum (const entries). Everything is emitted
+     * members, compound assignment to a member's field, push_front/pop_front on the union stack, a
+     * for loop over the union stack, {@code {#}} and header equality with it, tuples (indexed,
+     * compared with a tuple or a list), a generic function on fields and on headers (type inferred or
+     * given), a generic swap, functions returning a header or a struct, a function with default
+     * parameter values called with positional and named arguments, a table keyed by a serializable
+     * enum (const entries). Everything is emitted
      * ({@code pkt.emit(h)}), then the payload left after parsing. The model tracks each header's
      * validity and, for a union, which member is valid and its value (bmv2's rules: making a member
      * valid invalidates the others; assigning an invalid header invalidates only the target member);
@@ -383,7 +391,7 @@ class LanguageFuzzTest {
         }
 
         void statement() {
-            switch (rnd.nextInt(14)) {
+            switch (rnd.nextInt(15)) {
                 case 0, 1 -> unionWrite(rnd.nextInt(3));
                 case 2 -> unionInvalidate(rnd.nextInt(3));
                 case 3 -> unionCopy();
@@ -396,6 +404,7 @@ class LanguageFuzzTest {
                 case 10 -> cross();
                 case 11 -> mix();
                 case 12 -> enumTable();
+                case 13 -> unionLoop(rnd.nextInt(w.length));
                 default -> unionCompound(rnd.nextInt(3));
             }
         }
@@ -480,6 +489,26 @@ class LanguageFuzzTest {
             body.append("        ").append(U[u]).append('.').append(member(mm)).append('.').append(field(mm)).append(' ')
                     .append(op).append("= ").append(mw).append('w').append(Long.toUnsignedString(x)).append(";\n");
             uVal[u] = Case.apply(op, uVal[u], x, mw);
+        }
+
+        /** for (u_t e in h.us): each element's valid member changes h.fK (a copy of the element, in order). */
+        void unionLoop(int k) {
+            int wk = w[k];
+            long m = Case.mask(wk);
+            String e = fresh("e");
+            body.append("        for (u_t ").append(e).append(" in h.us) {\n")
+                    .append("            if (").append(e).append(".a.isValid()) { h.h.f").append(k).append(" = h.h.f").append(k)
+                    .append(" ^ (bit<").append(wk).append(">) ").append(e).append(".a.x; }\n")
+                    .append("            else if (").append(e).append(".b.isValid()) { h.h.f").append(k).append(" = (h.h.f")
+                    .append(k).append(" << 1) + (bit<").append(wk).append(">) ").append(e).append(".b.y; }\n")
+                    .append("        }\n");
+            for (int u = 1; u <= 2; u++) {
+                switch (uValid[u]) {
+                    case 0 -> v[k] ^= uVal[u] & m;
+                    case 1 -> v[k] = ((v[k] << 1) + (uVal[u] & m)) & m;
+                    default -> { }
+                }
+            }
         }
 
         void stackShift() {
@@ -576,12 +605,16 @@ class LanguageFuzzTest {
             long ti = v[i];
             long tj = v[j];
             if (rnd.nextBoolean()) {
-                String t2 = fresh("t");
                 long a = rnd.nextBoolean() ? ti : rnd.nextLong() & Case.mask(w[i]);
                 long b = rnd.nextBoolean() ? tj : rnd.nextLong() & Case.mask(w[j]);
-                body.append("        ").append(type).append(' ').append(t2).append(" = { ").append(w[i]).append('w')
-                        .append(Long.toUnsignedString(a)).append(", ").append(w[j]).append('w').append(Long.toUnsignedString(b))
-                        .append(" };\n        if (").append(t).append(" == ").append(t2).append(") { h.h.f").append(i)
+                String list = "{ " + w[i] + "w" + Long.toUnsignedString(a) + ", " + w[j] + "w" + Long.toUnsignedString(b) + " }";
+                String other = list;
+                if (rnd.nextBoolean()) {
+                    // compared with another tuple variable, or directly with the list expression
+                    other = fresh("t");
+                    body.append("        ").append(type).append(' ').append(other).append(" = ").append(list).append(";\n");
+                }
+                body.append("        if (").append(t).append(" == ").append(other).append(") { h.h.f").append(i)
                         .append(" = h.h.f").append(i).append(" ^ 4; }\n");
                 if (a == ti && b == tj) {
                     v[i] ^= 4;
@@ -839,6 +872,210 @@ class LanguageFuzzTest {
                     HexFormat.of().parseHex(c.inputHex()), c.outputHex(), "seed " + seed);
         }
         assertEquals(2 * RICH_SEEDS, checked);
+    }
+
+    /** CRC-16/ARC (reflected polynomial 0xA001, initial value 0, no final xor), bmv2's crc16. */
+    static int crc16(byte[] data) {
+        int crc = 0;
+        for (byte b : data) {
+            crc ^= b & 0xff;
+            for (int i = 0; i < 8; i++) {
+                crc = (crc & 1) != 0 ? (crc >>> 1) ^ 0xA001 : crc >>> 1;
+            }
+        }
+        return crc;
+    }
+
+    /** A member of an action profile: set1(v) (o1 = v) or add2(v, port) (o2 += v, egress port). */
+    private record Member(boolean set1, int v, int port) {
+        String cli() {
+            return set1 ? "set1 " + v : "add2 " + v + " " + port;
+        }
+    }
+
+    /**
+     * Random control-plane histories of an action profile (table pt, exact key k) and an action
+     * selector (table st, exact key k, selector fields flow and, in half the seeds, s2; crc16), run
+     * through bmv2's CLI commands on both code generators: members created and modified, groups
+     * created with a member and changed (never emptied), entries pointing at members or groups added
+     * and deleted, and packets in between. The model: pt then st run the member an entry points at; a
+     * group runs its member number crc16(selector field bytes) mod size, members counted in handle
+     * order; a key without an entry runs NoAction.
+     */
+    @Test
+    void randomActionProfileAndSelectorHistoriesMatchTheModelOnBothCodeGenerators() {
+        assertEquals(0xBB3D, crc16("123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        assertEquals(0xC0C1, crc16(new byte[] {0, 1}));
+        int packets = 0;
+        for (long seed = 1; seed <= PROFILE_SEEDS; seed++) {
+            boolean twoFields = new SplittableRandom(seed).nextBoolean();
+            String source = TestPrograms.oneHeaderProgram(
+                    "    bit<8> k;\n    bit<16> flow;\n    bit<8> s2;\n    bit<8> o1;\n    bit<8> o2;\n", "h_t h;", """
+                            pt.apply();
+                            st.apply();
+                    """, "pkt.emit(h.h);").replace("    apply {\n        sm.egress_spec = 1;", """
+                        action set1(bit<8> v) { h.h.o1 = v; }
+                        action add2(bit<8> v, bit<9> port) { h.h.o2 = h.h.o2 + v; sm.egress_spec = port; }
+                        action_selector(HashAlgorithm.crc16, 32w64, 32w16) sel;
+                        table pt {
+                            key = { h.h.k: exact; }
+                            actions = { set1; add2; NoAction; }
+                            implementation = action_profile(32w64);
+                            default_action = NoAction();
+                        }
+                        table st {
+                            key = { h.h.k: exact; h.h.flow: selector; %S2% }
+                            actions = { set1; add2; NoAction; }
+                            implementation = sel;
+                            default_action = NoAction();
+                        }
+                        apply {
+                            sm.egress_spec = 1;""".replace("%S2%", twoFields ? "h.h.s2: selector;" : ""));
+            for (boolean specialize : new boolean[] {true, false}) {
+                packets += profileHistory(seed, twoFields, source, specialize);
+            }
+        }
+        assertTrue(packets > 20 * PROFILE_SEEDS, "packets sent: " + packets);
+    }
+
+    private static int profileHistory(long seed, boolean twoFields, String source, boolean specialize) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        rnd.nextBoolean(); // twoFields
+        P4Switch sw = P4Sim.compileText("profiles" + seed + ".p4", source)
+                .instantiate(SwitchConfig.defaults().withSpecialization(specialize));
+        CliSession cli = new CliSession(sw);
+        List<Member> pm = new ArrayList<>();
+        List<Member> sm = new ArrayList<>();
+        List<java.util.TreeSet<Integer>> groups = new ArrayList<>();
+        java.util.Map<Integer, Integer> pEntries = new java.util.HashMap<>(); // k -> member
+        java.util.Map<Integer, int[]> sEntries = new java.util.HashMap<>(); // k -> {group?1:0, handle, entry handle}
+        java.util.Map<Integer, Integer> pHandles = new java.util.HashMap<>();
+        String context = "seed " + seed + (specialize ? " (specialised)" : " (closures)");
+        StringBuilder log = new StringBuilder();
+        int sent = 0;
+        int steps = 40 + rnd.nextInt(30);
+        for (int step = 0; step < steps; step++) {
+            int kind = rnd.nextInt(10);
+            String cmd = null;
+            List<String> reply;
+            if (kind <= 1 || pm.isEmpty() || sm.isEmpty()) {
+                boolean p = pm.isEmpty() || !sm.isEmpty() && rnd.nextBoolean();
+                Member m = new Member(rnd.nextBoolean(), rnd.nextInt(256), 1 + rnd.nextInt(7));
+                List<Member> list = p ? pm : sm;
+                cmd = "act_prof_create_member " + (p ? "I.pt " : "I.sel ") + m.cli();
+                reply = cli.execute(cmd);
+                assertEquals(List.of("Member has been created with handle " + list.size()), reply, context + log + cmd);
+                list.add(m);
+            } else if (kind == 2) {
+                boolean p = rnd.nextBoolean();
+                List<Member> list = p ? pm : sm;
+                int h = rnd.nextInt(list.size());
+                Member m = new Member(rnd.nextBoolean(), rnd.nextInt(256), 1 + rnd.nextInt(7));
+                cmd = "act_prof_modify_member " + (p ? "I.pt " : "I.sel ") + (m.set1 ? "set1 " : "add2 ") + h
+                        + " " + m.v + (m.set1 ? "" : " " + m.port);
+                cli.execute(cmd);
+                list.set(h, m);
+            } else if (kind == 3 && groups.size() < 4) {
+                cmd = "act_prof_create_group I.sel";
+                reply = cli.execute(cmd);
+                assertEquals(List.of("Group has been created with handle " + groups.size()), reply, context + log + cmd);
+                int first = rnd.nextInt(sm.size());
+                String add = "act_prof_add_member_to_group I.sel " + first + " " + groups.size();
+                cli.execute(add);
+                cmd += "\n" + add;
+                groups.add(new java.util.TreeSet<>(List.of(first)));
+            } else if (kind == 4 && !groups.isEmpty()) {
+                int g = rnd.nextInt(groups.size());
+                int m = rnd.nextInt(sm.size());
+                if (groups.get(g).contains(m)) {
+                    if (groups.get(g).size() > 1) {
+                        cmd = "act_prof_remove_member_from_group I.sel " + m + " " + g;
+                        cli.execute(cmd);
+                        groups.get(g).remove(m);
+                    }
+                } else {
+                    cmd = "act_prof_add_member_to_group I.sel " + m + " " + g;
+                    cli.execute(cmd);
+                    groups.get(g).add(m);
+                }
+            } else if (kind == 5) {
+                int k = rnd.nextInt(8);
+                if (pEntries.containsKey(k)) {
+                    cmd = "table_indirect_delete I.pt " + pHandles.remove(k);
+                    cli.execute(cmd);
+                    pEntries.remove(k);
+                } else {
+                    int m = rnd.nextInt(pm.size());
+                    cmd = "table_indirect_add I.pt " + k + " => " + m;
+                    reply = cli.execute(cmd);
+                    pHandles.put(k, handle(reply, context + log + cmd));
+                    pEntries.put(k, m);
+                }
+            } else if (kind == 6) {
+                int k = rnd.nextInt(8);
+                if (sEntries.containsKey(k)) {
+                    cmd = "table_indirect_delete I.st " + sEntries.remove(k)[2];
+                    cli.execute(cmd);
+                } else {
+                    boolean g = !groups.isEmpty() && rnd.nextInt(3) > 0;
+                    int target = g ? rnd.nextInt(groups.size()) : rnd.nextInt(sm.size());
+                    cmd = "table_indirect_add" + (g ? "_with_group" : "") + " I.st " + k + " => " + target;
+                    reply = cli.execute(cmd);
+                    sEntries.put(k, new int[] {g ? 1 : 0, target, handle(reply, context + log + cmd)});
+                }
+            } else {
+                int k = rnd.nextInt(9);
+                int flow = rnd.nextInt(1 << 16);
+                int s2 = rnd.nextInt(256);
+                int o1 = rnd.nextInt(256);
+                int o2 = rnd.nextInt(256);
+                String in = String.format("%02x%04x%02x%02x%02x", k, flow, s2, o1, o2);
+                int port = 1;
+                Member[] run = new Member[2];
+                if (pEntries.containsKey(k)) {
+                    run[0] = pm.get(pEntries.get(k));
+                }
+                int[] e = sEntries.get(k);
+                if (e != null) {
+                    int member = e[1];
+                    if (e[0] == 1) {
+                        byte[] sel = twoFields ? new byte[] {(byte) (flow >> 8), (byte) flow, (byte) s2}
+                                : new byte[] {(byte) (flow >> 8), (byte) flow};
+                        List<Integer> members = new ArrayList<>(groups.get(member));
+                        member = members.get(crc16(sel) % members.size());
+                    }
+                    run[1] = sm.get(member);
+                }
+                for (Member m : run) {
+                    if (m == null) {
+                        continue;
+                    }
+                    if (m.set1) {
+                        o1 = m.v;
+                    } else {
+                        o2 = (o2 + m.v) & 0xff;
+                        port = m.port;
+                    }
+                }
+                String want = port + ":" + String.format("%02x%04x%02x%02x%02x", k, flow, s2, o1, o2);
+                List<P4Switch.OutPacket> out = sw.process(0, TestPrograms.hex(in));
+                assertEquals(1, out.size(), context + log);
+                assertEquals(want, out.get(0).port() + ":" + TestPrograms.hex(out.get(0).frame()),
+                        context + log + "\npacket " + in);
+                sent++;
+            }
+            if (cmd != null) {
+                log.append('\n').append(cmd);
+            }
+        }
+        return sent;
+    }
+
+    private static int handle(List<String> reply, String context) {
+        assertEquals(1, reply.size(), context);
+        String r = reply.get(0);
+        assertTrue(r.startsWith("Entry has been added with handle "), context + "\n" + r);
+        return Integer.parseInt(r.substring(r.lastIndexOf(' ') + 1));
     }
 
     @Test

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
  * on both code generators
  * and compared with a model of P4's semantics written here: unsigned values of 8, 16 or 32 bits,
  * wraparound arithmetic, saturating |+| and |-|, shifts by at least the width give 0, loops as the
- * P4-16 spec describes them, initialisers reading every value before writing any.
+ * P4-16 spec describes them, initialisers reading every value before writing any. The other two
+ * cases fuzz the remaining issue-14 constructs the same way: unions, union stacks, tuples, generics,
+ * functions returning headers and structs, default and named arguments, {@code {#}} and enum table
+ * keys ({@link Rich}); action profiles and selectors driven through bmv2's CLI commands.
  */
 class LanguageFuzzTest {
     private static final int SEEDS = 100;
@@ -261,7 +264,10 @@ class LanguageFuzzTest {
      * ({@code pkt.emit(h)}), then the payload left after parsing. The model tracks each header's
      * validity and, for a union, which member is valid and its value (bmv2's rules: making a member
      * valid invalidates the others; assigning an invalid header invalidates only the target member);
-     * a header's fields are never read while the model does not know them.
+     * a header's fields are never read while the model does not know them. Shown able to fail (one
+     * line of p4sim broken, then restored): union assignments that do not invalidate the other
+     * members fail at seed 10, named arguments bound in call order at seed 50, a {@code for} over a
+     * stack run backwards at seed 3, {@code {#}} making its target valid at seed 2.
      */
     private static final class Rich {
         static final String[] U = {"h.u", "h.us[0]", "h.us[1]"};
@@ -900,7 +906,8 @@ class LanguageFuzzTest {
      * created with a member and changed (never emptied), entries pointing at members or groups added
      * and deleted, and packets in between. The model: pt then st run the member an entry points at; a
      * group runs its member number crc16(selector field bytes) mod size, members counted in handle
-     * order; a key without an entry runs NoAction.
+     * order; a key without an entry runs NoAction. A selector counting members from the highest
+     * handle (p4sim broken in one line, then restored) fails at seed 1.
      */
     @Test
     void randomActionProfileAndSelectorHistoriesMatchTheModelOnBothCodeGenerators() {

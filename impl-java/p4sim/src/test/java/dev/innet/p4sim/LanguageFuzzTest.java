@@ -258,15 +258,15 @@ class LanguageFuzzTest {
      * members, compound assignment to a member's field, push_front/pop_front on the union stack, a
      * for loop over the union stack, {@code {#}} and header equality with it, tuples (indexed,
      * compared with a tuple or a list), a generic function on fields and on headers (type inferred or
-     * given), a generic swap, functions returning a header or a struct, a function with default
-     * parameter values called with positional and named arguments, a table keyed by a serializable
-     * enum (const entries). Everything is emitted
+     * given), a generic swap, functions returning a header or a struct, a function and a control
+     * with default parameter values and an action, called with positional or named arguments, a
+     * table keyed by a serializable enum (const entries). Everything is emitted
      * ({@code pkt.emit(h)}), then the payload left after parsing. The model tracks each header's
      * validity and, for a union, which member is valid and its value (bmv2's rules: making a member
      * valid invalidates the others; assigning an invalid header invalidates only the target member);
      * a header's fields are never read while the model does not know them. Shown able to fail (one
      * line of p4sim broken, then restored): union assignments that do not invalidate the other
-     * members fail at seed 10, named arguments bound in call order at seed 50, a {@code for} over a
+     * members fail at seed 3, named arguments bound in call order at seed 14, a {@code for} over a
      * stack run backwards at seed 3, {@code {#}} making its target valid at seed 2.
      */
     private static final class Rich {
@@ -408,7 +408,13 @@ class LanguageFuzzTest {
                 case 8 -> tuple();
                 case 9 -> generic();
                 case 10 -> cross();
-                case 11 -> mix();
+                case 11 -> {
+                    if (rnd.nextBoolean()) {
+                        mix();
+                    } else {
+                        actionOrControl();
+                    }
+                }
                 case 12 -> enumTable();
                 case 13 -> unionLoop(rnd.nextInt(w.length));
                 default -> unionCompound(rnd.nextInt(3));
@@ -703,6 +709,55 @@ class LanguageFuzzTest {
             v[mi] = Case.apply(op2, Case.apply(op1, vals[0], vals[1], wm), vals[2], wm);
         }
 
+        /** A field of mix's width other than h.fM when there is one (the target of na and sub). */
+        int mixWidthTarget() {
+            for (int j = 0; j < w.length; j++) {
+                if (j != mi && w[j] == w[mi] && rnd.nextBoolean()) {
+                    return j;
+                }
+            }
+            return mi;
+        }
+
+        /**
+         * The action na(inout t, in a, in b) { t = (a op1 b) op2 t; } called directly, or the control
+         * Sub(inout x, in amount = d1) { x = x op1 amount; } applied, with positional or named arguments
+         * (in a random order); arguments are copied in before the body runs, t and x copied out after.
+         */
+        void actionOrControl() {
+            int wm = w[mi];
+            int k = mixWidthTarget();
+            boolean named = rnd.nextBoolean();
+            List<String> args = new ArrayList<>();
+            if (rnd.nextBoolean()) {
+                long[] a = new long[1];
+                long[] b = new long[1];
+                String ea = sameWidth(wm, -1, a);
+                String eb = sameWidth(wm, -1, b);
+                args.add((named ? "t = " : "") + "h.h.f" + k);
+                args.add((named ? "a = " : "") + ea);
+                args.add((named ? "b = " : "") + eb);
+                if (named) {
+                    Collections.shuffle(args, new java.util.Random(rnd.nextLong()));
+                }
+                body.append("        na(").append(String.join(", ", args)).append(");\n");
+                v[k] = Case.apply(op2, Case.apply(op1, a[0], b[0], wm), v[k], wm);
+            } else {
+                long amount = d1;
+                args.add((named ? "x = " : "") + "h.h.f" + k);
+                if (rnd.nextBoolean()) {
+                    long[] x = new long[1];
+                    args.add((named ? "amount = " : "") + sameWidth(wm, k, x));
+                    amount = x[0];
+                }
+                if (named) {
+                    Collections.shuffle(args, new java.util.Random(rnd.nextLong()));
+                }
+                body.append("        sub.apply(").append(String.join(", ", args)).append(");\n");
+                v[k] = Case.apply(op1, v[k], amount, wm);
+            }
+        }
+
         /** m.e from a member or from a cast of a field's low byte, then the enum-keyed table (once per program). */
         void enumTable() {
             if (table != null) {
@@ -768,7 +823,8 @@ class LanguageFuzzTest {
                     : "    pair_t r;\n    r.p = (bit<" + w[pi] + ">) b;\n    r.q = (bit<" + w[qi] + ">) a + 1;\n";
             String enumDecl = enumValues == null ? "enum bit<8> E_t { A = 1, B = 2, C = 3 }\n"
                     : "enum bit<8> E_t { A = " + enumValues[0] + ", B = " + enumValues[1] + ", C = " + enumValues[2] + " }\n";
-            String tableDecl = table == null ? "" : """
+            String tableDecl = "    action na(inout bit<" + wm + "> t, in bit<" + wm + "> a, in bit<" + wm + "> b) { t = (a "
+                    + op1 + " b) " + op2 + " t; }\n    Sub() sub;\n" + (table == null ? "" : """
                         action ek(bit<%W%> d) { h.h.f%T% = h.h.f%T% ^ d; }
                         table et {
                             key = { m.e: exact; }
@@ -780,7 +836,7 @@ class LanguageFuzzTest {
                             default_action = NoAction();
                         }
                     """.replace("%W%", Integer.toString(w[tableField])).replace("%T%", Integer.toString(tableField))
-                    .replace("%DA%", Long.toUnsignedString(tableData[0])).replace("%DB%", Long.toUnsignedString(tableData[1]));
+                    .replace("%DA%", Long.toUnsignedString(tableData[0])).replace("%DB%", Long.toUnsignedString(tableData[1])));
             return """
                     #include <core.p4>
                     #include <v1model.p4>
@@ -818,6 +874,11 @@ class LanguageFuzzTest {
                     }
                     bit<%WM%> mix(in bit<%WM%> a, in bit<%WM%> b = %D1%, in bit<%WM%> c = %D2%) {
                         return (a %OP1% b) %OP2% c;
+                    }
+                    control Sub(inout bit<%WM%> x, in bit<%WM%> amount = %D1%) {
+                        apply {
+                            x = x %OP1% amount;
+                        }
                     }
                     parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
                         state start {
@@ -904,10 +965,11 @@ class LanguageFuzzTest {
      * selector (table st, exact key k, selector fields flow and, in half the seeds, s2; crc16), run
      * through bmv2's CLI commands on both code generators: members created and modified, groups
      * created with a member and changed (never emptied), entries pointing at members or groups added
-     * and deleted, and packets in between. The model: pt then st run the member an entry points at; a
-     * group runs its member number crc16(selector field bytes) mod size, members counted in handle
-     * order; a key without an entry runs NoAction. A selector counting members from the highest
-     * handle (p4sim broken in one line, then restored) fails at seed 1.
+     * and deleted, default entries set to a member or a group, and packets in between. The model: pt
+     * then st run the member an entry (or, on a miss, the default entry) points at; a group runs its
+     * member number crc16(selector field bytes) mod size, members counted in handle order; a miss
+     * without a default set runs NoAction. A selector counting members from the highest
+     * handle (p4sim broken in one line, then restored) fails at seed 2.
      */
     @Test
     void randomActionProfileAndSelectorHistoriesMatchTheModelOnBothCodeGenerators() {
@@ -957,6 +1019,8 @@ class LanguageFuzzTest {
         java.util.Map<Integer, Integer> pEntries = new java.util.HashMap<>(); // k -> member
         java.util.Map<Integer, int[]> sEntries = new java.util.HashMap<>(); // k -> {group?1:0, handle, entry handle}
         java.util.Map<Integer, Integer> pHandles = new java.util.HashMap<>();
+        int pDefault = -1;
+        int[] sDefault = null;
         String context = "seed " + seed + (specialize ? " (specialised)" : " (closures)");
         StringBuilder log = new StringBuilder();
         int sent = 0;
@@ -1030,6 +1094,19 @@ class LanguageFuzzTest {
                     reply = cli.execute(cmd);
                     sEntries.put(k, new int[] {g ? 1 : 0, target, handle(reply, context + log + cmd)});
                 }
+            } else if (kind == 7 && rnd.nextBoolean()) {
+                // the default entry: a member of pt's profile, or a member or (non-empty) group of st's selector
+                if (rnd.nextBoolean()) {
+                    int m = rnd.nextInt(pm.size());
+                    cmd = "table_indirect_set_default I.pt " + m;
+                    pDefault = m;
+                } else {
+                    boolean g = !groups.isEmpty() && rnd.nextBoolean();
+                    int target = g ? rnd.nextInt(groups.size()) : rnd.nextInt(sm.size());
+                    cmd = "table_indirect_set_default" + (g ? "_with_group" : "") + " I.st " + target;
+                    sDefault = new int[] {g ? 1 : 0, target};
+                }
+                cli.execute(cmd);
             } else {
                 int k = rnd.nextInt(9);
                 int flow = rnd.nextInt(1 << 16);
@@ -1041,8 +1118,10 @@ class LanguageFuzzTest {
                 Member[] run = new Member[2];
                 if (pEntries.containsKey(k)) {
                     run[0] = pm.get(pEntries.get(k));
+                } else if (pDefault >= 0) {
+                    run[0] = pm.get(pDefault);
                 }
-                int[] e = sEntries.get(k);
+                int[] e = sEntries.containsKey(k) ? sEntries.get(k) : sDefault;
                 if (e != null) {
                     int member = e[1];
                     if (e[0] == 1) {

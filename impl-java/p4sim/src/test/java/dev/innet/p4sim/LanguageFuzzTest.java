@@ -259,15 +259,18 @@ class LanguageFuzzTest {
      * for loop over the union stack, {@code {#}} and header equality with it, tuples (indexed,
      * compared with a tuple or a list), a generic function on fields and on headers (type inferred or
      * given), a generic swap, functions returning a header or a struct, a function and a control
-     * with default parameter values and an action, called with positional or named arguments, a
-     * table keyed by a serializable enum (const entries). Everything is emitted
+     * with default parameter values and an action, called with positional or named arguments (inout
+     * arguments that are fields or slices of wider fields, {@code _} for the action's out
+     * parameter), {@code us[SECOND]} with a global {@code const int}, a table keyed by a serializable
+     * enum (const entries). Everything is emitted
      * ({@code pkt.emit(h)}), then the payload left after parsing. The model tracks each header's
      * validity and, for a union, which member is valid and its value (bmv2's rules: making a member
      * valid invalidates the others; assigning an invalid header invalidates only the target member);
      * a header's fields are never read while the model does not know them. Shown able to fail (one
      * line of p4sim broken, then restored): union assignments that do not invalidate the other
-     * members fail at seed 3, named arguments bound in call order at seed 14, a {@code for} over a
-     * stack run backwards at seed 3, {@code {#}} making its target valid at seed 2.
+     * members fail at seed 3, named arguments bound in call order at seed 7, a {@code for} over a
+     * stack run backwards at seed 16, {@code {#}} making its target valid at seed 2, a slice argument
+     * copied out at bit 0 at seed 14.
      */
     private static final class Rich {
         static final String[] U = {"h.u", "h.us[0]", "h.us[1]"};
@@ -369,6 +372,11 @@ class LanguageFuzzTest {
             return member == 0 ? "x" : "y";
         }
 
+        /** The union's name; us[1] is sometimes indexed by the global {@code const int SECOND = 1}. */
+        String un(int u) {
+            return u == 2 && rnd.nextBoolean() ? "h.us[SECOND]" : U[u];
+        }
+
         String fresh(String prefix) {
             return prefix + (locals++);
         }
@@ -427,7 +435,7 @@ class LanguageFuzzTest {
             int mw = memberWidth(m);
             long[] x = new long[1];
             String e = value(mw, x);
-            String target = U[u] + "." + member(m);
+            String target = un(u) + "." + member(m);
             switch (rnd.nextInt(3)) {
                 case 0 -> body.append("        ").append(target).append(".setValid();\n        ").append(target)
                         .append('.').append(field(m)).append(" = ").append(e).append(";\n");
@@ -440,7 +448,7 @@ class LanguageFuzzTest {
 
         void unionInvalidate(int u) {
             int m = rnd.nextInt(2);
-            String target = U[u] + "." + member(m);
+            String target = un(u) + "." + member(m);
             body.append("        ").append(target).append(rnd.nextBoolean() ? ".setInvalid();\n" : " = {#};\n");
             if (uValid[u] == m) {
                 uValid[u] = -1;
@@ -471,7 +479,7 @@ class LanguageFuzzTest {
         void unionRead(int u, int k) {
             int wk = w[k];
             long m = Case.mask(wk);
-            body.append("        if (").append(U[u]).append(".isValid()) { h.h.f").append(k).append(" = h.h.f").append(k)
+            body.append("        if (").append(un(u)).append(".isValid()) { h.h.f").append(k).append(" = h.h.f").append(k)
                     .append(" |+| 1; }\n");
             if (uValid[u] >= 0) {
                 v[k] = Case.apply("|+|", v[k], 1, wk);
@@ -726,7 +734,7 @@ class LanguageFuzzTest {
          */
         void actionOrControl() {
             int wm = w[mi];
-            int k = mixWidthTarget();
+            int[] t = lvalue(wm, mixWidthTarget(), -1);
             boolean named = rnd.nextBoolean();
             List<String> args = new ArrayList<>();
             if (rnd.nextBoolean()) {
@@ -734,28 +742,71 @@ class LanguageFuzzTest {
                 long[] b = new long[1];
                 String ea = sameWidth(wm, -1, a);
                 String eb = sameWidth(wm, -1, b);
-                args.add((named ? "t = " : "") + "h.h.f" + k);
+                // o: _ or an lvalue of another field (copy-out order then does not matter)
+                int[] o = null;
+                for (int j = 0; j < w.length; j++) {
+                    if (j != t[0] && w[j] >= wm && rnd.nextBoolean()) {
+                        o = lvalue(wm, j, t[0]);
+                        break;
+                    }
+                }
+                args.add((named ? "t = " : "") + lvalueText(t, wm));
                 args.add((named ? "a = " : "") + ea);
                 args.add((named ? "b = " : "") + eb);
+                args.add((named ? "o = " : "") + (o == null ? "_" : lvalueText(o, wm)));
                 if (named) {
                     Collections.shuffle(args, new java.util.Random(rnd.nextLong()));
                 }
                 body.append("        na(").append(String.join(", ", args)).append(");\n");
-                v[k] = Case.apply(op2, Case.apply(op1, a[0], b[0], wm), v[k], wm);
+                long old = read(t, wm);
+                write(t, wm, Case.apply(op2, Case.apply(op1, a[0], b[0], wm), old, wm));
+                if (o != null) {
+                    write(o, wm, old);
+                }
             } else {
                 long amount = d1;
-                args.add((named ? "x = " : "") + "h.h.f" + k);
+                args.add((named ? "x = " : "") + lvalueText(t, wm));
                 if (rnd.nextBoolean()) {
                     long[] x = new long[1];
-                    args.add((named ? "amount = " : "") + sameWidth(wm, k, x));
+                    args.add((named ? "amount = " : "") + sameWidth(wm, -1, x));
                     amount = x[0];
                 }
                 if (named) {
                     Collections.shuffle(args, new java.util.Random(rnd.nextLong()));
                 }
                 body.append("        sub.apply(").append(String.join(", ", args)).append(");\n");
-                v[k] = Case.apply(op1, v[k], amount, wm);
+                write(t, wm, Case.apply(op1, read(t, wm), amount, wm));
             }
+        }
+
+        /**
+         * {field, lo}: field k itself when it has the width, else (or sometimes) a slice of width wm of a
+         * wider field other than {@code avoid}.
+         */
+        int[] lvalue(int wm, int k, int avoid) {
+            if (w[k] == wm && rnd.nextInt(3) > 0) {
+                return new int[] {k, 0};
+            }
+            for (int j = 0; j < w.length; j++) {
+                int f = (k + j) % w.length;
+                if (w[f] > wm && f != avoid) {
+                    return new int[] {f, rnd.nextInt(w[f] - wm + 1)};
+                }
+            }
+            return new int[] {k, 0};
+        }
+
+        String lvalueText(int[] lv, int wm) {
+            return w[lv[0]] == wm ? "h.h.f" + lv[0] : "h.h.f" + lv[0] + "[" + (lv[1] + wm - 1) + ":" + lv[1] + "]";
+        }
+
+        long read(int[] lv, int wm) {
+            return (v[lv[0]] >>> lv[1]) & Case.mask(wm);
+        }
+
+        void write(int[] lv, int wm, long x) {
+            long field = Case.mask(wm) << lv[1];
+            v[lv[0]] = (v[lv[0]] & ~field) | ((x & Case.mask(wm)) << lv[1]);
         }
 
         /** m.e from a member or from a cast of a field's low byte, then the enum-keyed table (once per program). */
@@ -823,8 +874,8 @@ class LanguageFuzzTest {
                     : "    pair_t r;\n    r.p = (bit<" + w[pi] + ">) b;\n    r.q = (bit<" + w[qi] + ">) a + 1;\n";
             String enumDecl = enumValues == null ? "enum bit<8> E_t { A = 1, B = 2, C = 3 }\n"
                     : "enum bit<8> E_t { A = " + enumValues[0] + ", B = " + enumValues[1] + ", C = " + enumValues[2] + " }\n";
-            String tableDecl = "    action na(inout bit<" + wm + "> t, in bit<" + wm + "> a, in bit<" + wm + "> b) { t = (a "
-                    + op1 + " b) " + op2 + " t; }\n    Sub() sub;\n" + (table == null ? "" : """
+            String tableDecl = "    action na(inout bit<" + wm + "> t, in bit<" + wm + "> a, in bit<" + wm + "> b, out bit<" + wm
+                    + "> o) { o = t; t = (a " + op1 + " b) " + op2 + " t; }\n    Sub() sub;\n" + (table == null ? "" : """
                         action ek(bit<%W%> d) { h.h.f%T% = h.h.f%T% ^ d; }
                         table et {
                             key = { m.e: exact; }
@@ -869,6 +920,7 @@ class LanguageFuzzTest {
                         r.y = y;
                         return r;
                     }
+                    const int SECOND = 1;
                     %MKH%pair_t cross(in bit<%WP%> a, in bit<%WQ%> b) {
                     %CROSS%    return r;
                     }

@@ -50,8 +50,7 @@ final class CachingRackRuns {
         RackPlan.Process again = new RackUp(settings, out).restart(RackPlan.read(layout.planFile()), "switch");
         String controller = "controller-h" + layout.controllerHost();
         Path controllerLog = layout.logOf(controller);
-        RackPlan.Process ctl = RackPlan.read(layout.planFile()).currentProcesses().stream()
-                .filter(p -> p.name().equals(controller)).findFirst().orElseThrow();
+        RackPlan.Process ctl = LiveValidationRacks.current(layout, controller);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.readString(controllerLog).contains("switch generation 2 programmed")) {
             if (!Pids.alive(ctl.pid(), ctl.startTicks())) {

@@ -1,13 +1,11 @@
 package dev.innet.live;
 
-import static dev.innet.live.LiveValidationRacks.root;
 import static dev.innet.live.LiveValidationRacks.stateDir;
 import static dev.innet.live.LiveValidationRacks.uniqueName;
 import static dev.innet.live.LiveValidationRacks.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.innet.protocol.ProtocolRegistry;
 import java.nio.file.Files;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,14 +28,11 @@ class LiveSwitchRestartTraceValidationTest {
     void aFarReachRunAcrossASwitchRestartIsAcceptedWithTheCrashInIt() throws Exception {
         String name = uniqueName("lsr");
         RackLayout layout = RackLayout.of(name, stateDir(name), 2, 2);
-        RackUp.Settings settings = new RackUp.Settings(root(), layout, ProtocolRegistry.byName("farreach"), 7, 90_000,
-                ProcessHandle.current().info().command().orElseThrow(),
-                RackUp.absoluteClassPath(System.getProperty("java.class.path")), "", true);
+        RackUp.Settings settings = LiveValidationRacks.settings(layout, "farreach", "");
         new RackUp(settings, System.out).up();
         try {
             RackRun.run(layout, 200, 6, 120_000, System.out);
-            RackPlan.Process sw = RackPlan.read(layout.planFile()).currentProcesses().stream()
-                    .filter(p -> p.name().equals("switch")).findFirst().orElseThrow();
+            RackPlan.Process sw = LiveValidationRacks.current(layout, "switch");
             CachingRackRuns.crashTheSwitchAndAwaitTheController(settings, layout, sw.pid(), System.out);
             RackRun.run(layout, 200, 6, 120_000, System.out);
             long crashes = Files.readAllLines(layout.traceEventsOf(0)).stream()

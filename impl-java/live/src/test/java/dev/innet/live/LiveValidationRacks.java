@@ -37,10 +37,21 @@ final class LiveValidationRacks {
     /** Brings a rack of {@code protocol} up with trace events (and the servers' {@code seededBug}, or ""). */
     static RackLayout up(String name, String protocol, int servers, int clients, String seededBug) throws Exception {
         RackLayout layout = RackLayout.of(name, stateDir(name), servers, clients);
-        new RackUp(new RackUp.Settings(root(), layout, ProtocolRegistry.byName(protocol), 7, 90_000,
-                ProcessHandle.current().info().command().orElseThrow(),
-                RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, true), System.out).up();
+        new RackUp(settings(layout, protocol, seededBug), System.out).up();
         return layout;
+    }
+
+    /** The settings of a rack of {@code protocol} with trace events, run by this JVM's java and classpath. */
+    static RackUp.Settings settings(RackLayout layout, String protocol, String seededBug) {
+        return new RackUp.Settings(root(), layout, ProtocolRegistry.byName(protocol), 7, 90_000,
+                ProcessHandle.current().info().command().orElseThrow(),
+                RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, true);
+    }
+
+    /** The process the rack's plan records now under {@code name} (the newest start of it). */
+    static RackPlan.Process current(RackLayout layout, String name) throws java.io.IOException {
+        return RackPlan.read(layout.planFile()).currentProcesses().stream().filter(p -> p.name().equals(name))
+                .findFirst().orElseThrow();
     }
 
     /** {@code ./innet rack validate --name NAME}, in this JVM. */

@@ -1,14 +1,12 @@
 package dev.innet.live;
 
 import static dev.innet.live.LiveValidationRacks.down;
-import static dev.innet.live.LiveValidationRacks.root;
 import static dev.innet.live.LiveValidationRacks.stateDir;
 import static dev.innet.live.LiveValidationRacks.uniqueName;
 import static dev.innet.live.LiveValidationRacks.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.innet.protocol.ProtocolRegistry;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +29,7 @@ class LiveVisibilityRestartTraceValidationTest {
     void aRunAcrossRestartsOfTheMetadataNodeADataNodeAndTheSwitchIsAccepted() throws Exception {
         String name = uniqueName("lvc");
         RackLayout layout = RackLayout.of(name, stateDir(name), 3, 2);
-        RackUp.Settings settings = settings(layout, "");
+        RackUp.Settings settings = LiveValidationRacks.settings(layout, "visibility", "");
         new RackUp(settings, System.out).up();
         try {
             int metadataNode = layout.servers().get(0);
@@ -66,7 +64,7 @@ class LiveVisibilityRestartTraceValidationTest {
     void aRebuildFromTheOldestEntriesIsRejected() throws Exception {
         String name = uniqueName("lvo");
         RackLayout layout = RackLayout.of(name, stateDir(name), 3, 2);
-        RackUp.Settings settings = settings(layout, dev.innet.protocol.Protocol.DATA_NODES_REPLAYING_OLDEST);
+        RackUp.Settings settings = LiveValidationRacks.settings(layout, "visibility", dev.innet.protocol.Protocol.DATA_NODES_REPLAYING_OLDEST);
         new RackUp(settings, System.out).up();
         try {
             RackRun.run(layout, 100, 6, 120_000, System.out);
@@ -79,15 +77,9 @@ class LiveVisibilityRestartTraceValidationTest {
         }
     }
 
-    private static RackUp.Settings settings(RackLayout layout, String seededBug) {
-        return new RackUp.Settings(root(), layout, ProtocolRegistry.byName("visibility"), 7, 90_000,
-                ProcessHandle.current().info().command().orElseThrow(),
-                RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, true);
-    }
-
     /** SIGKILL, then {@code rack restart}'s own path: the process comes back with what its plan line says. */
     private static void killAndRestart(RackUp.Settings settings, RackLayout layout, String process) throws Exception {
-        RackPlan.Process p = current(layout, process);
+        RackPlan.Process p = LiveValidationRacks.current(layout, process);
         ProcessHandle handle = ProcessHandle.of(p.pid()).orElseThrow();
         handle.destroyForcibly();
         handle.onExit().get(10, TimeUnit.SECONDS);
@@ -98,14 +90,9 @@ class LiveVisibilityRestartTraceValidationTest {
     private static void restartTheSwitchOsIfTheCrashStoppedIt(RackUp.Settings settings, RackLayout layout) throws Exception {
         Thread.sleep(1_000);
         String controller = "controller-h" + layout.controllerHost();
-        RackPlan.Process ctl = current(layout, controller);
+        RackPlan.Process ctl = LiveValidationRacks.current(layout, controller);
         if (!Pids.alive(ctl.pid(), ctl.startTicks())) {
             new RackUp(settings, System.out).restart(RackPlan.read(layout.planFile()), controller);
         }
-    }
-
-    private static RackPlan.Process current(RackLayout layout, String process) throws Exception {
-        return RackPlan.read(layout.planFile()).currentProcesses().stream().filter(q -> q.name().equals(process))
-                .findFirst().orElseThrow();
     }
 }

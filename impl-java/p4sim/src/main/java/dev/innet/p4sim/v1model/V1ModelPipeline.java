@@ -338,8 +338,9 @@ public final class V1ModelPipeline {
         f.flow = Frame.NORMAL;
         // E2E clone: the headers as egress left them, before computeChecksum and the deparser
         Job e2e = null;
-        if (arch.cloneSession != ArchState.NONE && cloneSessions.get(arch.cloneSession) != null) {
-            e2e = job(false, cloneSessions.get(arch.cloneSession), EGRESS_CLONE, arch.cloneFieldList, ingressPort);
+        Integer clonePort = arch.cloneSession == ArchState.NONE ? null : cloneSessions.get(arch.cloneSession);
+        if (clonePort != null) {
+            e2e = job(false, clonePort, EGRESS_CLONE, arch.cloneFieldList, ingressPort);
             System.arraycopy(s, prog.hdrBase(), e2e.headers, 0, prog.hdrSlots());
         }
         setPayload(payload, payloadOff, payloadLen);

@@ -140,7 +140,6 @@ control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
         split(hdr.h.a, hdr.h.sliced[15:12], _);
         split(hdr.h.b, _, hdr.h.sliced[3:0]);
         bump(hdr.h.sliced[3:0]);
-        bump(_); // an inout '_' is a temporary nobody reads
 
         // a nested slice as an assignment target: bits 5..4 of the field
         hdr.h.nested = 0;

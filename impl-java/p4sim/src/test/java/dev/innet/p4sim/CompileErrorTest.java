@@ -253,6 +253,12 @@ class CompileErrorTest {
                 program("", "const bit<8> x = 1; action a(inout bit<8> y, bit<8> v) { y = v; } table t { key = { hdr.h.a : exact; } actions = { a(x); } }", ""));
         fails("t.p4:17:10: error: action a expects 2 argument(s), got 0",
                 program("", "action a(bit<8> x, bit<8> y = 3) { meta.m = x + y; }", "a();"));
+        // '_' only for an out parameter, as p4c's call unification allows: an inout or in one would read it
+        fails("t.p4:17:11: error: '_' can only be passed to an out parameter, not to inout parameter 'x'",
+                program("", "action a(inout bit<8> x) { x = x + 1; }", "a(_);"));
+        fails("t.p4:17:11: error: '_' can only be passed to an out parameter, not to in parameter 'x'",
+                program("", "action a(in bit<8> x) { meta.m = x; }", "a(_);"));
+        P4Sim.compileText("t.p4", program("", "action a(out bit<8> x) { x = 1; }", "a(_);"));
         fails("t.p4:17:22: error: unsupported construct: compound assignment to a target containing a call (not implemented by p4sim)",
                 program("", "", "hdr.s[f()].a += 1;").replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }"));
     }

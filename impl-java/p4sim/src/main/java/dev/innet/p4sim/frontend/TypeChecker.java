@@ -2126,14 +2126,20 @@ public final class TypeChecker {
         return t;
     }
 
-    /** An argument for a parameter: out/inout need an l-value (or _ for out), in coerces literals. */
+    /**
+     * An argument for a parameter: out/inout need an l-value (or _ for out), in coerces literals. p4c refuses
+     * {@code _} for an inout parameter too (its call unification accepts a don't-care only for out): the
+     * callee would read a value nobody gave.
+     */
     private void checkArg(Expr a, Param p, Type pt, Scope s) {
         if (a.type == null) {
             checkExpr(a, s, pt);
         }
         if (a instanceof DontCare) {
-            if (p.dir != Direction.OUT && p.dir != Direction.INOUT) {
-                throw new CompileError(a.pos, "'_' can only be passed to an out or inout parameter");
+            if (p.dir != Direction.OUT) {
+                throw new CompileError(a.pos, "'_' can only be passed to an out parameter, not to "
+                        + (p.dir == Direction.INOUT ? "inout" : p.dir == Direction.IN ? "in" : "directionless")
+                        + " parameter '" + p.name + "'");
             }
             a.type = pt;
             return;

@@ -186,14 +186,23 @@ public final class V1ModelPipeline {
         arch.clear();
     }
 
+    /**
+     * One ingress pass. {@code port} is the port the packet arrived on, kept with the packet across its passes
+     * (an I2E clone made in a later pass is parsed again with it, as bmv2 does). The pass's standard_metadata
+     * shows it only when the packet is new: bmv2 sets {@code ingress_port} and {@code ingress_global_timestamp}
+     * in {@code receive_} alone, and a resubmitted or recirculated copy starts from {@code reset_metadata()}
+     * plus its field list ({@code copy_field_list_and_set_type}, the recirculate branch of {@code egress_thread}),
+     * so both read 0 there unless preserved.
+     */
     private void ingressPass(int port, int len, int instanceType, long[] preserved, int fieldList, PacketSink sink) {
         resetPhv();
         long[] s = f.s;
-        s[smIngressPort] = port;
+        boolean fresh = instanceType == NORMAL;
+        s[smIngressPort] = fresh ? port : 0;
         s[smInstanceType] = instanceType;
         s[smPacketLength] = len;
         arch.nowMicros = config.clockMicros().getAsLong();
-        s[smIngressTs] = arch.nowMicros & 0xFFFFFFFFFFFFL;
+        s[smIngressTs] = fresh ? arch.nowMicros & 0xFFFFFFFFFFFFL : 0;
         restore(preserved, fieldList);
         f.inLen = len;
         f.cursorBits = 0;
@@ -290,6 +299,9 @@ public final class V1ModelPipeline {
             f.inLen = length;
             f.cursorBits = 0;
             f.parserError = 0;
+            // bmv2 sets ingress_port for the parse again ("parsers can branch on the ingress port"), then
+            // resets all metadata: egress sees ingress_port 0 unless the field list keeps it
+            s[smIngressPort] = j.ingressPort;
             prog.parser().run(f);
             int error = f.flow == Frame.REJECT ? f.parserError : 0;
             f.flow = Frame.NORMAL;
@@ -307,7 +319,6 @@ public final class V1ModelPipeline {
             length = j.len;
         }
         s[smInstanceType] = j.instanceType;
-        s[smIngressPort] = j.ingressPort;
         s[smPacketLength] = length;
         s[smEgressSpec] = j.port;
         restore(j.fieldList >= 0 ? j.preserved : null, j.fieldList);

@@ -78,6 +78,15 @@ class CatalogueTest {
         assertTrue(!netcache.get(0).contains("--crashes"), netcache.toString());
     }
 
+    /** Maven alone does not build the porcupine checker the rack tests need: a fresh scratch tree has none. */
+    @Test
+    void theUnitLayerBuildsTheCheckerBeforeTheTests() {
+        Catalogue.Bug bug = Catalogue.parse(TWO_LAYER_BUG, "test").bugs().get(0);
+        List<List<String>> commands = Layer.UNIT.commands(bug);
+        assertEquals(List.of("./innet", "lincheck", "-h"), commands.get(0));
+        assertTrue(commands.get(1).get(2).contains("mvn"), commands.toString());
+    }
+
     @Test
     void conformanceSeedsACodeBugInTheCodeOnlyAndASpecOnlyBugInTheSpec() {
         Catalogue.Bug both = Catalogue.parse(TWO_LAYER_BUG, "test").bugs().get(0);

@@ -67,6 +67,9 @@ type Config struct {
 	Quiet, Hold time.Duration
 	// SeededBug, test-only, starts the servers with a known bug (rack up --seeded-bug; docs/jepsen.md).
 	SeededBug string
+	// CampaignShape runs the protocol as its simulated campaigns do (rack up --campaign-shape): for the
+	// visibility layer, keys collide in a few switch slots, so its fallback paths are taken.
+	CampaignShape bool
 	// Target is the switch: "" or "p4sim" (the default), or "bmv2" (rack up --target bmv2, docs/ptf.md).
 	Target string
 	// Control is how the controller programs the switch: "" or "cli" (the default), or "p4runtime"
@@ -155,6 +158,7 @@ type Summary struct {
 	Nemeses       []string         `json:"nemeses,omitempty"`
 	Combined      bool             `json:"combined,omitempty"`
 	SeededBug     string           `json:"seeded_bug,omitempty"`
+	CampaignShape bool             `json:"campaign_shape,omitempty"`
 	Faults        int              `json:"faults"`
 	FaultErrors   []string         `json:"fault_errors,omitempty"`
 	Restarted     []string         `json:"restarted_by_health_check,omitempty"`
@@ -186,8 +190,8 @@ func Run(c Config, rack Rack, now func() time.Time, log io.Writer) (Summary, err
 		return Summary{}, err
 	}
 	s := Summary{Protocol: c.Protocol, Seed: c.Seed, Servers: c.Servers, Clients: c.Clients, Ops: c.Ops, Keys: c.Keys,
-		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, Nemeses: c.Nemeses, Combined: c.Combined,
-		Started: started, Dir: dir, Verdict: Unknown}
+		TimeSeconds: c.Time.Seconds(), Rate: c.Rate, SeededBug: c.SeededBug, CampaignShape: c.CampaignShape, Nemeses: c.Nemeses,
+		Combined: c.Combined, Started: started, Dir: dir, Verdict: Unknown}
 	var lim limitsUsed
 	historyPath, unhealthy, events, runErr := upAndRun(c, rack, dir, log, &lim)
 	s.NemesisNotes = lim.notes

@@ -36,6 +36,9 @@ func (r InnetRack) Up(c Config) error {
 	if c.SeededBug != "" {
 		args = append(args, "--seeded-bug", c.SeededBug)
 	}
+	if c.CampaignShape {
+		args = append(args, "--campaign-shape")
+	}
 	if c.Target != "" {
 		args = append(args, "--target", c.Target)
 	}

@@ -68,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quiet := flags.Duration("quiet", 2*time.Second, "fault-free gap before each fault round (drawn between it and twice it)")
 	hold := flags.Duration("hold", 3*time.Second, "how long a round's faults last (drawn between it and twice it)")
 	seededBug := flags.String("seeded-bug", "", "test only: a known bug (volatile-store: servers; stale-restart: LaKe keeps what a restarted memcached lost); the campaign must be invalid")
+	campaignShape := flags.Bool("campaign-shape", false, "run the protocol as ./innet sim's campaigns do (visibility: keys colliding in 8 switch slots under 4 fingerprints)")
 	out := flags.String("out", "", "results root (default: ROOT/results/jepsen)")
 	target := flags.String("target", "p4sim", "the switch: p4sim, or bmv2 (simple_switch, p4c and simple_switch_CLI on PATH)")
 	control := flags.String("control", "cli", "how the controller programs the switch: cli (p4sim's CLI port), or p4runtime")
@@ -102,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := campaign.Config{Protocol: *protocol, Servers: *servers, Clients: *clients, Ops: *ops, Keys: *keys, Seed: *seed,
 		CheckTimeout: *checkTimeout, ResultsRoot: results, Time: duration, Rate: *rate, Nemeses: kinds, Combined: combined,
-		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug, Target: *target, Control: *control}
+		Quiet: *quiet, Hold: *hold, SeededBug: *seededBug, CampaignShape: *campaignShape, Target: *target, Control: *control}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jepsen: %v\n", err)
 		return exitError

@@ -101,6 +101,10 @@ public final class HostMain implements Callable<Integer> {
     @Option(names = "--seeded-bug", hidden = true)
     private String seededBug = "";
 
+    /** Set by rack up --campaign-shape on every host: the protocol as its campaigns run it (Protocol.forCampaigns). */
+    @Option(names = "--campaign-shape", hidden = true)
+    private boolean campaignShape;
+
     @Option(names = "--trace-events", paramLabel = "FILE", description = "append the protocol's trace events "
             + "(NDJSON, one per spec action taken; docs/conformance.md) to FILE")
     private Path traceEvents;
@@ -163,7 +167,8 @@ public final class HostMain implements Callable<Integer> {
         try {
             layout = RackLayout.of(rack, state, servers, clients);
             serverHosts = layout.servers();
-            protocol = withSeededBug(ProtocolRegistry.byName(protocolName), seededBug);
+            Protocol registered = ProtocolRegistry.byName(protocolName);
+            protocol = withSeededBug(campaignShape ? registered.forCampaigns() : registered, seededBug);
             role = layout.roleOf(host);
             if (!seededBug.isEmpty() && !SEEDED_BUGS.contains(seededBug)) {
                 throw new IllegalArgumentException("--seeded-bug must be one of " + SEEDED_BUGS + ", got '" + seededBug + "'");
@@ -196,6 +201,10 @@ public final class HostMain implements Callable<Integer> {
         }
         if (seededBug.equals(Protocol.SERVERS_IGNORING_SEQUENCE_NUMBERS)) {
             System.out.println("innet-host: SEEDED BUG " + seededBug + ": this server applies numbered writes in arrival order");
+        }
+        if (campaignShape) {
+            String changes = protocol.campaignChanges();
+            System.out.println("innet-host: campaign shape: " + (changes.isEmpty() ? "none for " + protocolName : changes));
         }
         RackNodes nodes = protocol.nodes(rackSpec(layout, protocol, !seededBug.equals("volatile-store")), switches.topology(),
                 handles);

@@ -139,6 +139,10 @@ public final class RackMain implements Callable<Integer> {
         /** Test-only: servers with a known bug (HostMain --seeded-bug), for the campaign that must come out invalid. */
         @Option(names = "--seeded-bug", hidden = true)
         String seededBug = "";
+        @Option(names = "--campaign-shape", description = "run the protocol in the shape its simulated campaigns use "
+                + "(./innet sim): for the visibility layer, keys colliding in 8 switch slots under 4 fingerprints, so "
+                + "the fallback and key-validation paths are taken; the other protocols have no such shape")
+        boolean campaignShape;
         @Option(names = "--trace-events", description = "every host writes the protocol's trace events (the spec "
                 + "actions it takes, as in the simulator) to trace-events/h<host>.ndjson under the rack's state directory")
         boolean traceEvents;
@@ -152,6 +156,9 @@ public final class RackMain implements Callable<Integer> {
             RackLayout layout;
             try {
                 p = ProtocolRegistry.byName(protocol);
+                if (campaignShape) {
+                    p = p.forCampaigns();
+                }
                 layout = RackLayout.of(name, parent.stateDir(name), servers, clients);
                 HostMain.withSeededBug(p, seededBug); // refuses a protocol whose servers cannot have the bug
             } catch (IllegalArgumentException e) {
@@ -203,7 +210,7 @@ public final class RackMain implements Callable<Integer> {
             }
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, seed, timeoutSeconds * 1000L, java,
                     RackUp.absoluteClassPath(System.getProperty("java.class.path")), seededBug, traceEvents, bmv2,
-                    control.equals("p4runtime"));
+                    control.equals("p4runtime"), campaignShape);
             RackUp up;
             try {
                 up = new RackUp(settings, parent.out);
@@ -532,11 +539,15 @@ public final class RackMain implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw Cli.usageError(spec, e.getMessage());
             }
+            boolean campaignShape = plan.settingOr("campaign-shape", "").equals("yes");
+            if (campaignShape) {
+                p = p.forCampaigns();
+            }
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
                     timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),
                     plan.settingOr("seeded-bug", ""), plan.settingOr("trace-events", "").equals("yes"), recordedBmv2(plan),
-                    plan.settingOr("control", "cli").equals("p4runtime"));
+                    plan.settingOr("control", "cli").equals("p4runtime"), campaignShape);
             try {
                 RackPlan.Process started = new RackUp(settings, parent.out).restart(plan, process);
                 parent.out.println("rack restart: " + process + " running again as pid " + started.pid());

@@ -30,14 +30,23 @@ public final class RackUp {
      * {@code bmv2}: the switch is bmv2's simple_switch driven through these tools; null: p4sim (the default).
      * {@code p4runtime}: p4sim also serves P4Runtime ({@link RackLayout#SWITCH_P4RUNTIME_PORT}) and the controller
      * programs the switch through it (rack up --control p4runtime); false: through p4sim's CLI port (the default).
+     * {@code campaignShape}: {@code protocol} is already {@link Protocol#forCampaigns()}'s shape (rack up
+     * --campaign-shape); every host is started with the same shape, and the plan records it for restarts.
      */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
-            String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2, boolean p4runtime) {
+            String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2, boolean p4runtime,
+            boolean campaignShape) {
         public Settings {
             if (p4runtime && bmv2 != null) {
                 throw new IllegalArgumentException("--control p4runtime drives p4sim's P4Runtime server; with --target bmv2 "
                         + "the controller uses simple_switch_CLI (simple_switch_grpc is not driven yet)");
             }
+        }
+
+        public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
+                String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2, boolean p4runtime) {
+            this(repositoryRoot, layout, protocol, seed, healthTimeoutMillis, javaBinary, classPath, seededBug, traceEvents, bmv2,
+                    p4runtime, false);
         }
 
         public Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
@@ -159,6 +168,10 @@ public final class RackUp {
         if (!s.seededBug().isEmpty()) {
             // a test-only bug (HostMain --seeded-bug): recorded so a restarted server has it too
             plan.setting("seeded-bug", s.seededBug());
+        }
+        if (s.campaignShape()) {
+            // recorded so that a restarted host takes the same shape (keys colliding, ...) as the others
+            plan.setting("campaign-shape", "yes");
         }
         if (s.traceEvents()) {
             // recorded so that a restarted host writes its events too
@@ -419,6 +432,9 @@ public final class RackUp {
                 "--seed", Long.toString(s.seed())));
         if (!s.seededBug().isEmpty() && layout.roleOf(h).equals("server")) {
             args.addAll(List.of("--seeded-bug", s.seededBug()));
+        }
+        if (s.campaignShape()) {
+            args.add("--campaign-shape");
         }
         if (s.traceEvents()) {
             args.addAll(List.of("--trace-events", layout.traceEventsOf(h).toString()));

@@ -41,6 +41,15 @@ final class LiveValidationRacks {
         return layout;
     }
 
+    /** As {@link #up(String, String, int, int, String)}, in the protocol's campaign shape (rack up --campaign-shape). */
+    static RackLayout upInCampaignShape(String name, String protocol, int servers, int clients) throws Exception {
+        RackLayout layout = RackLayout.of(name, stateDir(name), servers, clients);
+        RackUp.Settings s = settings(layout, protocol, "");
+        new RackUp(new RackUp.Settings(s.repositoryRoot(), layout, s.protocol().forCampaigns(), s.seed(),
+                s.healthTimeoutMillis(), s.javaBinary(), s.classPath(), "", true, null, false, true), System.out).up();
+        return layout;
+    }
+
     /** The settings of a rack of {@code protocol} with trace events, run by this JVM's java and classpath. */
     static RackUp.Settings settings(RackLayout layout, String protocol, String seededBug) {
         return new RackUp.Settings(root(), layout, ProtocolRegistry.byName(protocol), 7, 90_000,

@@ -121,7 +121,10 @@ public enum Layer {
                     List.of("./innet", "sim", "--program", bug.protocol(), "--seeds", "1", "--validate", "1"));
         }
     },
-    /** A short live campaign under every nemesis (needs network namespaces). */
+    /**
+     * A short live campaign under every nemesis (needs network namespaces), in the protocol's campaign shape as
+     * {@code ./innet sim} runs it (the visibility layer's keys collide in a few switch slots).
+     */
     JEPSEN("jepsen") {
         @Override
         boolean sees(Set<SourceKind> kinds) {
@@ -131,7 +134,8 @@ public enum Layer {
         @Override
         List<List<String>> commands(Catalogue.Bug bug) {
             return List.of(List.of("./innet", "jepsen", "--protocol", bug.protocol(), "--nemesis", "all", "--time", "20",
-                    "--rate", "150", "--clients", "2", "--keys", "6", "--quiet", "1s", "--hold", "1s", "--seed", "5"));
+                    "--rate", "150", "--clients", "2", "--keys", "6", "--quiet", "1s", "--hold", "1s", "--seed", "5",
+                    "--campaign-shape"));
         }
     };
 

@@ -156,9 +156,6 @@ public final class RackMain implements Callable<Integer> {
             RackLayout layout;
             try {
                 p = ProtocolRegistry.byName(protocol);
-                if (campaignShape) {
-                    p = p.forCampaigns();
-                }
                 layout = RackLayout.of(name, parent.stateDir(name), servers, clients);
                 HostMain.withSeededBug(p, seededBug); // refuses a protocol whose servers cannot have the bug
             } catch (IllegalArgumentException e) {
@@ -540,9 +537,6 @@ public final class RackMain implements Callable<Integer> {
                 throw Cli.usageError(spec, e.getMessage());
             }
             boolean campaignShape = plan.settingOr("campaign-shape", "").equals("yes");
-            if (campaignShape) {
-                p = p.forCampaigns();
-            }
             String java = ProcessHandle.current().info().command().orElse("java");
             RackUp.Settings settings = new RackUp.Settings(parent.root(), layout, p, Long.parseLong(plan.setting("seed")),
                     timeoutSeconds * 1000L, java, RackUp.absoluteClassPath(System.getProperty("java.class.path")),

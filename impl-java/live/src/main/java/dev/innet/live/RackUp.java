@@ -30,13 +30,17 @@ public final class RackUp {
      * {@code bmv2}: the switch is bmv2's simple_switch driven through these tools; null: p4sim (the default).
      * {@code p4runtime}: p4sim also serves P4Runtime ({@link RackLayout#SWITCH_P4RUNTIME_PORT}) and the controller
      * programs the switch through it (rack up --control p4runtime); false: through p4sim's CLI port (the default).
-     * {@code campaignShape}: {@code protocol} is already {@link Protocol#forCampaigns()}'s shape (rack up
-     * --campaign-shape); every host is started with the same shape, and the plan records it for restarts.
+     * {@code campaignShape}: the rack runs {@code protocol} in {@link Protocol#forCampaigns()}'s shape (rack up
+     * --campaign-shape), applied here, once, for every caller; every host is started with the same shape, and the
+     * plan records it for restarts.
      */
     public record Settings(Path repositoryRoot, RackLayout layout, Protocol protocol, long seed, long healthTimeoutMillis,
             String javaBinary, String classPath, String seededBug, boolean traceEvents, Bmv2Tools bmv2, boolean p4runtime,
             boolean campaignShape) {
         public Settings {
+            if (campaignShape) {
+                protocol = protocol.forCampaigns();
+            }
             if (p4runtime && bmv2 != null) {
                 throw new IllegalArgumentException("--control p4runtime drives p4sim's P4Runtime server; with --target bmv2 "
                         + "the controller uses simple_switch_CLI (simple_switch_grpc is not driven yet)");

@@ -45,7 +45,7 @@ final class LiveValidationRacks {
     static RackLayout upInCampaignShape(String name, String protocol, int servers, int clients) throws Exception {
         RackLayout layout = RackLayout.of(name, stateDir(name), servers, clients);
         RackUp.Settings s = settings(layout, protocol, "");
-        new RackUp(new RackUp.Settings(s.repositoryRoot(), layout, s.protocol().forCampaigns(), s.seed(),
+        new RackUp(new RackUp.Settings(s.repositoryRoot(), layout, s.protocol(), s.seed(),
                 s.healthTimeoutMillis(), s.javaBinary(), s.classPath(), "", true, null, false, true), System.out).up();
         return layout;
     }
